@@ -1,0 +1,80 @@
+"""``ccweb-reference``: run the reference server over stdio or Streamable HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import anyio
+from ccweb_reference.http import build_app, is_loopback, serve_http
+from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
+from ccweb_reference.stdio import serve_stdio
+from ccweb_reference.store import SessionStore
+
+SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
+USAGE_ERROR = 2
+
+EPILOG = f"""
+examples:
+  ccweb-reference --sessions-dir ~/.cc-web/sessions            # stdio; source from ${SOURCE_ENV}
+  ccweb-reference --sessions-dir DIR --http --port 8765         # http://127.0.0.1:8765/mcp
+  ccweb-reference --sessions-dir DIR --http --host 0.0.0.0 --port 8765 --auth-token SECRET
+
+The sessions directory may also come from ${SESSIONS_ENV}. Over HTTP the source
+conversation is the request header {SOURCE_HEADER}.
+"""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        prog="ccweb-reference",
+        description="Reference MCP server for the tool ccweb_list_user_inputs.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--sessions-dir", type=Path, help=f"cc-web sessions directory (default: ${SESSIONS_ENV})")
+    parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765; 0 picks a free one)")
+    parser.add_argument("--auth-token", help="require 'Authorization: Bearer TOKEN' (needed off loopback)")
+    parser.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN", help="also accept this Origin (repeatable)"
+    )
+    parser.add_argument("--source-env", default=SOURCE_ENV, help=f"stdio source variable (default: {SOURCE_ENV})")
+    parser.add_argument("--source-header", default=SOURCE_HEADER, help=f"HTTP source header (default: {SOURCE_HEADER})")
+    return parser.parse_args(argv)
+
+
+def fail(message: str) -> int:
+    """Print a one-line usage error and return the exit code for it."""
+    print(f"ccweb-reference: error: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    args = parse_args(argv)
+    sessions_dir = args.sessions_dir or (Path(os.environ[SESSIONS_ENV]) if os.environ.get(SESSIONS_ENV) else None)
+    if sessions_dir is None:
+        return fail(f"no sessions directory: pass --sessions-dir or set {SESSIONS_ENV}")
+    if not sessions_dir.is_dir():
+        return fail(f"sessions directory {str(sessions_dir)!r} does not exist or is not a directory")
+    store = SessionStore(sessions_dir)
+    if not args.http:
+        server = build_server(store, Binding(fixed_source=os.environ.get(args.source_env)))
+        anyio.run(serve_stdio, server)
+        return 0
+    if not is_loopback(args.host) and not args.auth_token:
+        return fail(f"refusing to bind {args.host}, which is not loopback, without --auth-token")
+    if not 0 <= args.port <= 65535:
+        return fail(f"port {args.port} is out of range")
+    server = build_server(store, Binding(source_header=args.source_header))
+    serve_http(build_app(server, args.host, args.auth_token, args.allow_origin), args.host, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

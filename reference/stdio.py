@@ -1,0 +1,53 @@
+"""MCP over stdin/stdout, one JSON-RPC message per line.
+
+The SDK's ``stdio_server`` writes with pydantic's JSON writer, which raises on lone
+surrogates (D-3); this transport is the same loop with :mod:`ccweb_reference.wire`
+as the writer. Anything that is not a JSON-RPC message is answered by the SDK's loop.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, BinaryIO
+
+import anyio
+import mcp_types as types
+from ccweb_reference import wire
+from mcp.server.lowlevel.server import Server
+from mcp.shared.message import SessionMessage
+
+
+async def serve_stdio(server: Server[Any]) -> None:
+    """Serve ``server`` until stdin closes."""
+    with open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", closefd=False) as raw_stdin:
+        await _serve(server, anyio.wrap_file(raw_stdin), sys.stdout.buffer)
+
+
+async def _serve(server: Server[Any], stdin: anyio.AsyncFile[str], stdout: BinaryIO) -> None:
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def read_lines() -> None:
+        async with read_writer:
+            async for line in stdin:
+                if not line.strip():
+                    continue
+                try:
+                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception as exc:  # a malformed line: the loop answers it
+                    await read_writer.send(exc)
+                    continue
+                await read_writer.send(SessionMessage(message))
+
+    async def write_lines() -> None:
+        async with write_reader:
+            async for session_message in write_reader:
+                data = session_message.message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                stdout.write(wire.dumps(data).encode("utf-8") + b"\n")
+                stdout.flush()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read_lines)
+        group.start_soon(write_lines)
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+        group.cancel_scope.cancel()

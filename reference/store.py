@@ -1,0 +1,95 @@
+"""The read-only store: cleans conversation IDs and reads ``<sessions dir>/<id>.json``.
+
+It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, RO-1).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from ccweb_reference.core import ToolError
+
+_NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
+_BOM = b"\xef\xbb\xbf"
+
+
+def clean_id(raw: str) -> str:
+    """Delete every character outside ``[A-Za-z0-9-]`` (SRC-4)."""
+    return _NOT_ID_CHARACTER.sub("", raw)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_conversation(data: bytes) -> list[Any]:
+    """The ``messages`` of a stored conversation file's bytes (STO-1 ... STO-3)."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        document = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise ToolError("conversation_unreadable", "the conversation file does not hold a JSON object")
+    messages = document.get("messages")
+    if messages is None:
+        return []
+    if not isinstance(messages, list):
+        raise ToolError("conversation_unreadable", "the conversation's messages field is not an array")
+    return messages
+
+
+class SessionStore:
+    """Read-only access to one cc-web sessions directory."""
+
+    def __init__(self, sessions_dir: Path) -> None:
+        self.root = Path(os.path.realpath(sessions_dir))
+
+    def _not_found(self, conversation_id: str) -> ToolError:
+        return ToolError("conversation_not_found", f"no conversation {conversation_id!r} in the sessions directory")
+
+    def _resolve(self, conversation_id: str) -> str:
+        """The real path of ``<id>.json`` if it is a regular file inside the directory."""
+        try:
+            real = os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
+        except OSError:  # missing, name too long, a loop: there is no such conversation
+            raise self._not_found(conversation_id) from None
+        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
+            raise self._not_found(conversation_id)  # SRC-7: never read outside
+        return real
+
+    def read_bytes(self, conversation_id: str) -> bytes:
+        """The file's bytes; opened without following a last-moment symlink swap."""
+        real = self._resolve(conversation_id)
+        try:
+            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENAMETOOLONG, errno.ENOTDIR):
+                raise self._not_found(conversation_id) from None
+            if exc.errno == errno.EISDIR:
+                raise self._not_found(conversation_id) from None
+            raise ToolError(
+                "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
+            ) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise self._not_found(conversation_id)  # SRC-6: a directory or a device
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                return handle.read()
+        except OSError as exc:
+            raise ToolError(
+                "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
+            ) from None
+        finally:
+            os.close(fd)
+
+    def read_messages(self, conversation_id: str) -> list[Any]:
+        """The stored messages of a cleaned conversation ID."""
+        return parse_conversation(self.read_bytes(conversation_id))

@@ -1,0 +1,196 @@
+"""The ccweb_list_user_inputs contract, loaded from the data files beside this module.
+
+This is the only code in ``spec/``: it reads the JSON and YAML files and hands them out.
+Nothing here restates what the files say.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+__all__ = [
+    "SCHEMA_NAMES",
+    "DescriptionFact",
+    "ErrorCode",
+    "Group",
+    "Requirement",
+    "contract_version",
+    "description_facts",
+    "error_codes",
+    "examples",
+    "groups",
+    "near_whitespace",
+    "output_schema",
+    "requirements",
+    "schema",
+    "spec_files",
+    "tool_definition",
+    "validator",
+    "whitespace",
+]
+
+SCHEMA_NAMES = ("input", "success", "error", "conversation")
+CONTRACT_VERSION_KEY = "dev.ccweb/contract-version"
+TOOL_NAME = "ccweb_list_user_inputs"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One rule of the contract."""
+
+    id: str
+    level: str
+    group: str
+    source: tuple[str, ...]
+    statement: str
+
+
+@dataclass(frozen=True)
+class Group:
+    """A heading requirements are reported under: an acceptance criterion or an area."""
+
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """One entry of the closed error-code registry."""
+
+    code: str
+    meaning: str
+    when: str
+    source: tuple[str, ...]
+    requirements: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DescriptionFact:
+    """A fact the tool description must state, with the accepted phrasings (regexes)."""
+
+    id: str
+    fact: str
+    patterns: dict[str, tuple[str, ...]]
+
+
+def spec_files() -> Traversable:
+    """The folder holding the spec data files (works from a wheel too)."""
+    return files(__name__)
+
+
+@cache
+def _json(relative: str) -> Any:
+    return json.loads(spec_files().joinpath(relative).read_text(encoding="utf-8"))
+
+
+@cache
+def _yaml(relative: str) -> Any:
+    return yaml.safe_load(spec_files().joinpath(relative).read_text(encoding="utf-8"))
+
+
+def schema(name: str) -> dict[str, Any]:
+    """One of the JSON Schemas by short name: input, success, error, conversation."""
+    if name not in SCHEMA_NAMES:
+        raise KeyError(f"unknown schema {name!r}; known: {', '.join(SCHEMA_NAMES)}")
+    result: dict[str, Any] = json.loads(json.dumps(_json(f"schemas/{name}.schema.json")))
+    return result
+
+
+def output_schema() -> dict[str, Any]:
+    """The tool's outputSchema: success or error, bundled into one self-contained document.
+
+    Bundling follows JSON Schema 2020-12: each referenced schema is embedded under
+    ``$defs`` with its own ``$id``, and referenced by that ``$id``.
+    """
+    success, error = schema("success"), schema("error")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "oneOf": [{"$ref": success["$id"]}, {"$ref": error["$id"]}],
+        "$defs": {"success": success, "error": error},
+    }
+
+
+def tool_definition() -> dict[str, Any]:
+    """The tool exactly as ``tools/list`` must show it."""
+    tool: dict[str, Any] = json.loads(json.dumps(_json("tool.json")))
+    tool["inputSchema"] = schema("input")
+    tool["outputSchema"] = output_schema()
+    return tool
+
+
+def contract_version() -> str:
+    """The contract's semantic version."""
+    version: str = _json("tool.json")["_meta"][CONTRACT_VERSION_KEY]
+    return version
+
+
+@cache
+def _registry() -> Registry[Any]:
+    resources = [
+        (s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
+        for s in (schema(n) for n in SCHEMA_NAMES)
+    ]
+    return Registry().with_resources(resources)
+
+
+def validator(name: str) -> Draft202012Validator:
+    """A 2020-12 validator for a schema by short name, or ``output`` for the tool's output."""
+    document = output_schema() if name == "output" else schema(name)
+    return Draft202012Validator(document, registry=_registry())
+
+
+def requirements() -> tuple[Requirement, ...]:
+    """Every requirement, in file order."""
+    return tuple(
+        Requirement(r["id"], r["level"], r["group"], tuple(r["source"]), " ".join(r["statement"].split()))
+        for r in _yaml("requirements.yaml")["requirements"]
+    )
+
+
+def groups() -> tuple[Group, ...]:
+    """The reporting groups (acceptance criteria first, then areas), in file order."""
+    return tuple(Group(g["id"], g["title"]) for g in _yaml("requirements.yaml")["groups"])
+
+
+def error_codes() -> tuple[ErrorCode, ...]:
+    """The closed error-code registry."""
+    return tuple(
+        ErrorCode(e["code"], e["meaning"], e["when"], tuple(e["source"]), tuple(e["requirements"]))
+        for e in _yaml("errors.yaml")["errors"]
+    )
+
+
+def description_facts() -> tuple[DescriptionFact, ...]:
+    """The facts the tool description must state (D-11)."""
+    return tuple(
+        DescriptionFact(f["id"], f["fact"], {lang: tuple(p) for lang, p in f["patterns"].items()})
+        for f in _yaml("description.yaml")["facts"]
+    )
+
+
+def whitespace() -> frozenset[str]:
+    """The characters that do not count as content (D-1)."""
+    ranges = _yaml("whitespace.yaml")["whitespace"]
+    return frozenset(chr(c) for low, high in ranges for c in range(low, high + 1))
+
+
+def near_whitespace() -> tuple[str, ...]:
+    """Characters that look blank but count as content (D-1)."""
+    return tuple(chr(c) for c in _yaml("whitespace.yaml")["not_whitespace"])
+
+
+def examples(name: str) -> list[dict[str, Any]]:
+    """Labelled example instances for a schema: ``[{description, data, valid}]``."""
+    cases: list[dict[str, Any]] = _json(f"examples/{name}.json")
+    return cases
