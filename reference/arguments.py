@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from jsonschema.exceptions import ValidationError, best_match
+
 import ccweb_spec
 from ccweb_reference.core import ToolError
-from jsonschema.exceptions import ValidationError, best_match
 
 _INPUT_SCHEMA = ccweb_spec.schema("input")
 _VALIDATOR = ccweb_spec.validator("input")

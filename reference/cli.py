@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import anyio
+
 from ccweb_reference.http import build_app, is_loopback, serve_http
 from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
 from ccweb_reference.stdio import serve_stdio

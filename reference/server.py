@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-import ccweb_spec
 import mcp_types as types
-from ccweb_reference import wire
-from ccweb_reference.store import SessionStore
-from ccweb_reference.tool import call_tool
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
+
+import ccweb_spec
+from ccweb_reference import wire
+from ccweb_reference.store import SessionStore
+from ccweb_reference.tool import call_tool
 
 TOOL = ccweb_spec.tool_definition()
 INVALID_PARAMS = -32602

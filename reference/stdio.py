@@ -12,9 +12,10 @@ from typing import Any, BinaryIO
 
 import anyio
 import mcp_types as types
-from ccweb_reference import wire
 from mcp.server.lowlevel.server import Server
 from mcp.shared.message import SessionMessage
+
+from ccweb_reference import wire
 
 
 async def serve_stdio(server: Server[Any]) -> None:
