@@ -1,0 +1,153 @@
+"""What every wire (stdio lines, in-process lines, HTTP) offers the client."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+TEXT_LIMIT = 20_000
+"""Characters of received text kept in an exchange."""
+
+
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+NO_RESPONSE: Final = _Marker("NO_RESPONSE")
+"""Wait for nothing (a notification)."""
+ANY_RESPONSE: Final = _Marker("ANY_RESPONSE")
+"""Take the first response whatever its id, or none (raw text)."""
+
+Wait = _Marker | int | str
+"""What to wait for: a request id, NO_RESPONSE or ANY_RESPONSE."""
+
+Answerer = Callable[[dict[str, Any]], dict[str, Any] | None]
+"""Makes the reply to a server->client request (None: do not reply)."""
+
+
+@dataclass
+class Reply:
+    """Everything received while waiting for one response."""
+
+    response: dict[str, Any] | None = None
+    others: list[dict[str, Any]] = field(default_factory=list)
+    """Notifications and server->client requests that came first."""
+    texts: list[str] = field(default_factory=list)
+    """The raw text received, piece by piece (lines, HTTP body or SSE data)."""
+    http_status: int | None = None
+    content_type: str | None = None
+    decode_problems: list[str] = field(default_factory=list)
+    """Wire-level problems that are not failures (e.g. invalid UTF-8)."""
+
+    def received_text(self) -> str:
+        """The raw text received, cut to a readable size."""
+        return cut("\n".join(self.texts))
+
+
+def cut(text: str, limit: int = TEXT_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was dropped."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [{len(text) - limit} more characters]"
+
+
+class ChannelError(Exception):
+    """The wire broke the exchange: ``kind`` is timeout, closed, garbage, wrong-id, duplicate or http."""
+
+    def __init__(self, kind: str, detail: str, reply: Reply) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.reply = reply
+
+
+class Channel(ABC):
+    """Sends one piece of text and collects what comes back for it."""
+
+    label: str = "server"
+    strays: set[str]
+    """Ids of raw-text requests that timed out: one late response to each is tolerated."""
+
+    @abstractmethod
+    def send(
+        self,
+        text: str,
+        *,
+        wait: Wait,
+        headers: Mapping[str, str],
+        timeout: float,
+        answer: Answerer,
+    ) -> Reply:
+        """Send ``text``; return when the awaited response arrived. Raises ChannelError."""
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        """The server's last stderr lines, when this side can see them."""
+        return ""
+
+    @abstractmethod
+    def close(self) -> None:
+        """End the conversation and free the wire."""
+
+
+def id_key(value: Any) -> str:
+    """A hashable, type-exact key for a JSON-RPC id (1, "1" and true differ)."""
+    return json.dumps(value, sort_keys=True)
+
+
+class Collector:
+    """Sorts incoming messages until the awaited response is found."""
+
+    def __init__(
+        self,
+        wait: Wait,
+        *,
+        answered: set[str],
+        reply: Reply,
+        answer: Answerer,
+        send_back: Callable[[dict[str, Any]], None] | None,
+        strays: set[str] | None = None,
+    ) -> None:
+        self.strays = strays if strays is not None else set()
+        self.wait = wait
+        self.answered = answered
+        self.reply = reply
+        self.answer = answer
+        self.send_back = send_back
+
+    def take(self, message: Any) -> bool:
+        """Record ``message``; True when it is the awaited response. Raises ChannelError."""
+        if not isinstance(message, dict):
+            raise ChannelError(
+                "garbage", f"received a JSON {type(message).__name__}, not a JSON-RPC object", self.reply
+            )
+        if "method" not in message and ("result" in message or "error" in message):
+            return self._response(message)
+        self.reply.others.append(message)
+        if "method" in message and "id" in message:
+            reply = self.answer(message)
+            if reply is not None and self.send_back is not None:
+                self.send_back(reply)
+        return False
+
+    def _response(self, message: dict[str, Any]) -> bool:
+        key = id_key(message.get("id"))
+        if self.wait is ANY_RESPONSE or (not isinstance(self.wait, _Marker) and key == id_key(self.wait)):
+            self.reply.response = message
+            self.answered.add(key)
+            return True
+        self.reply.others.append(message)
+        if key in self.strays:  # a late answer to raw text sent earlier
+            self.strays.discard(key)
+            return False
+        if key in self.answered:
+            raise ChannelError("duplicate", f"a second response to request id {message.get('id')!r}", self.reply)
+        raise ChannelError(
+            "wrong-id", f"a response with id {message.get('id')!r} while waiting for id {self.wait!r}", self.reply
+        )

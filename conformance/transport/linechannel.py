@@ -1,0 +1,101 @@
+"""JSON-RPC over newline-delimited text (a child's stdio, or the in-process server)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ccweb_conformance.transport.channel import (
+    NO_RESPONSE,
+    Answerer,
+    Channel,
+    ChannelError,
+    Collector,
+    Reply,
+    Wait,
+)
+from ccweb_conformance.transport.lines import LineIO
+from ccweb_reference import wire
+
+EXIT_WAIT = 1.0
+"""Seconds to wait for a process whose output ended to report its exit code."""
+
+
+class LineChannel(Channel):
+    """One message per line; responses matched to requests by id."""
+
+    def __init__(self, io: LineIO, label: str) -> None:
+        self.io = io
+        self.label = label
+        self.answered: set[str] = set()
+        self.strays: set[str] = set()
+
+    def send(
+        self,
+        text: str,
+        *,
+        wait: Wait,
+        headers: Mapping[str, str],
+        timeout: float,
+        answer: Answerer,
+    ) -> Reply:
+        reply = Reply()
+        try:
+            self.io.write_line(text)
+        except OSError as exc:
+            raise ChannelError("closed", f"could not write to the server: {self._ended(exc)}", reply) from exc
+        if wait is NO_RESPONSE:
+            return reply
+        collector = Collector(
+            wait, answered=self.answered, reply=reply, answer=answer, send_back=self._send_back, strays=self.strays
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                raw = self.io.read_line(deadline - time.monotonic())
+            except TimeoutError:
+                raise ChannelError("timeout", f"no response within {timeout:g} s", reply) from None
+            if raw is None:
+                raise ChannelError("closed", f"the server closed its output before answering ({self._ended()})", reply)
+            line = self._decode(raw, reply)
+            reply.texts.append(line.rstrip("\r\n"))
+            if not raw.endswith(b"\n"):
+                raise ChannelError(
+                    "closed", f"the server stopped in the middle of a line ({self._ended()}): {line[:200]!r}", reply
+                )
+            if not line.strip():
+                continue
+            try:
+                message = json.loads(line)
+            except ValueError:
+                raise ChannelError(
+                    "garbage", f"the server wrote a line that is not JSON: {line[:200]!r}", reply
+                ) from None
+            if collector.take(message):
+                return reply
+
+    def _send_back(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):  # a dead peer is noticed on the next read
+            self.io.write_line(wire.dumps(message))
+
+    def _decode(self, raw: bytes, reply: Reply) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            reply.decode_problems.append("a line received is not valid UTF-8")
+            return raw.decode("utf-8", errors="replace")
+
+    def _ended(self, exc: Exception | None = None) -> str:
+        status = self.io.exit_status(EXIT_WAIT)
+        if status is not None:
+            return f"the server {status}"
+        return str(exc) if exc is not None else "the server is still running"
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        return self.io.stderr_tail(lines)
+
+    def close(self) -> None:
+        self.io.close()
