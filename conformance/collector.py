@@ -1,0 +1,168 @@
+"""Turns pytest's reports on scenarios into :class:`~ccweb_conformance.results.ScenarioResult`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ccweb_spec
+from ccweb_conformance.results import ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.transport.errors import ProtocolFailure, TargetError
+from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.world import World
+
+_LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
+_STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
+
+
+def is_scenario(item: pytest.Item) -> bool:
+    """True for items generated from the conformance features."""
+    return (
+        hasattr(item, "obj")
+        and hasattr(getattr(item, "obj", None), "__scenario__")
+        and "world" in getattr(item, "fixturenames", ())
+    )
+
+
+def scenario_requirements(item: pytest.Item) -> tuple[str, ...]:
+    """The requirement IDs a scenario is tagged with, in spec order."""
+    tags = {m.name for m in item.iter_markers()}
+    return tuple(r for r in _LEVELS if r in tags)
+
+
+def _level(requirements: tuple[str, ...]) -> str:
+    return "SHOULD" if requirements and all(_LEVELS[r] == "SHOULD" for r in requirements) else "MUST"
+
+
+def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
+    scenario = item.obj.__scenario__  # type: ignore[attr-defined]
+    callspec = getattr(item, "callspec", None)
+    name = scenario.name if callspec is None else f"{scenario.name} [{callspec.id}]"
+    return scenario.feature.name, Path(scenario.feature.filename).name, name, scenario.line_number
+
+
+def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+    lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
+    if excinfo is not None:
+        error = excinfo.value
+        if isinstance(error, AssertionError | ProtocolFailure | TargetError):
+            lines.append(str(error))
+        else:
+            lines.append(f"{type(error).__name__}: {error}")
+    return "\n".join(lines)
+
+
+class ResultCollector:
+    """Collects one :class:`ScenarioResult` per scenario run."""
+
+    def __init__(self, *, strict: bool) -> None:
+        self.strict = strict
+        self.results: list[ScenarioResult] = []
+        self.target_description = "not started"
+        self.transport = "stdio"
+        self.protocol_version: str | None = None
+        self.started_at = ""
+        self.started_clock = 0.0
+        self._scenario_number = 0
+        self._worlds: dict[str, World] = {}
+        self._recorded: set[str] = set()
+        self._target: Target | None = None
+
+    def next_scenario_number(self) -> int:
+        """A counter for per-scenario ID prefixes."""
+        self._scenario_number += 1
+        return self._scenario_number
+
+    def describe(self, target: Target, *, started_at: str, clock: float) -> None:
+        """Remember what is being tested."""
+        self._target = target
+        self.target_description = target.description
+        self.transport = target.transport
+        self.started_at = started_at
+        self.started_clock = clock
+
+    def attach(self, node: Any, world: World) -> None:
+        """Link a scenario's state to its item, for the transcript."""
+        self._worlds[node.nodeid] = world
+
+    @staticmethod
+    def nodeid_of(item: pytest.Item) -> str:
+        """``file.feature::Scenario name [example]``, as expected-failure files name scenarios."""
+        _, feature_file, name, _ = _feature_and_scenario(item)
+        return f"{feature_file}::{name}"
+
+    def observe(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+        """Record the outcome of the phase that decides the scenario."""
+        if (report.when == "setup" and report.passed) or item.nodeid in self._recorded:
+            return
+        self._recorded.add(item.nodeid)
+        requirements = scenario_requirements(item)
+        level = _level(requirements)
+        status: ScenarioStatus
+        xfail_reason: str | None = getattr(report, "wasxfail", None)
+        if report.skipped and xfail_reason is not None:
+            status = "xfailed"
+        elif report.skipped:
+            status = "skipped"
+        elif report.failed and self._is_xpass(item, call):
+            status = "xpassed"
+            xfail_reason = self._xfail_reason(item)
+        elif report.failed and level == "SHOULD" and not self.strict:
+            status = "warning"
+            report.outcome = "passed"
+        elif report.failed:
+            status = "failed"
+        else:
+            status = "passed"
+        world = self._worlds.pop(item.nodeid, None)
+        if world is not None and self.protocol_version is None:
+            self.protocol_version = self._negotiated(world)
+        feature, feature_file, name, line = _feature_and_scenario(item)
+        failed = status in ("failed", "warning", "xpassed")
+        message = _explain(requirements, call.excinfo) if failed and call.excinfo is not None else None
+        if status == "xpassed":
+            message = f"expected failure passed: {xfail_reason}"
+        self.results.append(
+            ScenarioResult(
+                feature=feature,
+                feature_file=feature_file,
+                scenario=name,
+                line=line,
+                tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
+                requirements=requirements,
+                level=level,  # type: ignore[arg-type]
+                status=status,
+                message=message,
+                duration_s=report.duration,
+                transcript=list(world.exchanges) if world is not None else [],
+                expected_failure_reason=xfail_reason,
+                steps=self._steps(item),
+            )
+        )
+
+    @staticmethod
+    def _xfail_reason(item: pytest.Item) -> str | None:
+        marker = item.get_closest_marker("xfail")
+        return None if marker is None else str(marker.kwargs.get("reason", ""))
+
+    def _is_xpass(self, item: pytest.Item, call: pytest.CallInfo[None]) -> bool:
+        return call.excinfo is None and item.get_closest_marker("xfail") is not None
+
+    def _negotiated(self, world: World) -> str | None:
+        try:
+            return world.client().protocol_version
+        except Exception:  # the target may be down; the version is then unknown
+            return None
+
+    @staticmethod
+    def _steps(item: pytest.Item) -> list[StepResult]:
+        report = getattr(item, "__scenario_report__", None)
+        if report is None:
+            return []
+        steps = []
+        for step in report.serialize()["steps"]:
+            status = "failed" if step["failed"] else "passed"
+            steps.append(StepResult(step["keyword"], step["name"], status, step["duration"]))  # type: ignore[arg-type]
+        return steps

@@ -1,0 +1,137 @@
+"""Conversation files for scenarios, written as cc-web writes them.
+
+Every conversation gets a fresh unique ID under this run's prefix, so a server that caches
+by ID never sees stale data. Files are created exclusively (never overwriting anything),
+and :meth:`ConversationFiles.remove_all` removes exactly what was created, nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ID_PREFIX = "ccwk"
+
+
+def new_run_prefix() -> str:
+    """A prefix unique to one run, made only of ID characters."""
+    return f"{ID_PREFIX}-{secrets.token_hex(4)}"
+
+
+class ConversationFiles:
+    """Creates and tracks conversation files in a sessions directory."""
+
+    def __init__(self, sessions_dir: Path, run_prefix: str) -> None:
+        self.sessions_dir = sessions_dir
+        self.run_prefix = run_prefix
+        self._sequence = 0
+        self._created: list[Path] = []
+        self._outside: Path | None = None
+
+    def new_id(self, alias: str) -> str:
+        """A fresh conversation ID for ``alias`` (letters and digits only)."""
+        if not alias.isalnum() or not alias.isascii():
+            raise ValueError(f"conversation alias {alias!r} must be ASCII letters and digits")
+        self._sequence += 1
+        return f"{self.run_prefix}-{self._sequence:04d}-{alias}"
+
+    def path_of(self, conversation_id: str) -> Path:
+        """Where the file of a conversation lives."""
+        return self.sessions_dir / f"{conversation_id}.json"
+
+    def _track(self, path: Path) -> Path:
+        self._created.append(path)
+        return path
+
+    def write_bytes(self, conversation_id: str, data: bytes) -> Path:
+        """Create the conversation file with exactly these bytes; never overwrites."""
+        path = self.path_of(conversation_id)
+        with path.open("xb") as handle:
+            handle.write(data)
+        return self._track(path)
+
+    def write_session(self, conversation_id: str, session: dict[str, Any]) -> Path:
+        """Create the file as cc-web does: pretty-printed JSON, two-space indent."""
+        return self.write_bytes(conversation_id, session_bytes(session))
+
+    def rewrite(self, conversation_id: str, data: bytes) -> None:
+        """Rewrite one of our own files in place (same inode), as an editor would."""
+        path = self.path_of(conversation_id)
+        if path not in self._created:
+            raise ValueError(f"refusing to rewrite {path.name}: not created by this run")
+        with path.open("r+b") as handle:
+            handle.write(data)
+            handle.truncate()
+
+    def make_directory(self, conversation_id: str) -> Path:
+        """A directory named like the conversation's file."""
+        path = self.path_of(conversation_id)
+        path.mkdir()
+        return self._track(path)
+
+    def make_run_folder(self, conversation_id: str) -> Path:
+        """cc-web's running-state folder ``<id>-run/`` with one file in it."""
+        folder = self.sessions_dir / f"{conversation_id}-run"
+        folder.mkdir()
+        (folder / "state.json").write_text('{"pid": 4242, "startedAt": "2026-11-30T09:00:00.000Z"}\n')
+        return self._track(folder)
+
+    def make_link(self, conversation_id: str, target: Path) -> Path:
+        """A symbolic link ``<id>.json`` pointing at ``target`` (relative when inside)."""
+        path = self.path_of(conversation_id)
+        try:
+            link_target = (
+                os.path.relpath(target, self.sessions_dir) if target.is_relative_to(self.sessions_dir) else target
+            )
+        except ValueError:
+            link_target = target
+        path.symlink_to(link_target)
+        return self._track(path)
+
+    def outside_file(self, session: dict[str, Any]) -> Path:
+        """A conversation file outside the sessions directory, in a temporary folder of ours."""
+        if self._outside is None:
+            self._outside = Path(tempfile.mkdtemp(prefix="ccweb-conformance-outside-"))
+        path = self._outside / f"outside-{self._sequence}.json"
+        path.write_bytes(session_bytes(session))
+        return path
+
+    def created(self) -> list[Path]:
+        """Everything created in the sessions directory so far."""
+        return list(self._created)
+
+    def remove_all(self) -> None:
+        """Remove exactly what this object created."""
+        for path in reversed(self._created):
+            if path.is_symlink() or path.is_file():
+                path.unlink(missing_ok=True)
+            elif path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+        self._created.clear()
+        if self._outside is not None:
+            shutil.rmtree(self._outside, ignore_errors=True)
+            self._outside = None
+
+
+def session_bytes(session: dict[str, Any]) -> bytes:
+    """A session object as cc-web persists it; lone surrogates kept as JSON escapes."""
+    return json.dumps(session, indent=2, ensure_ascii=True).encode("utf-8")
+
+
+def cc_web_session(conversation_id: str, messages: Any, **fields: Any) -> dict[str, Any]:
+    """A session object with cc-web's usual fields around ``messages``."""
+    return {
+        "id": conversation_id,
+        "title": "conformance fixture",
+        "created": "2026-11-30T09:00:00.000Z",
+        "updated": "2026-11-30T09:30:00.000Z",
+        "agent": "claude",
+        "hasUnread": False,
+        **fields,
+        "messages": messages,
+    }

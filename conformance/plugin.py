@@ -1,0 +1,158 @@
+"""pytest plugin (entry point ``pytest11``): runs the features against a target.
+
+Inert unless the conformance suite is collected: it only adds ``--ccweb-*`` options and
+fixtures, and its hooks touch nothing but the suite's own scenarios.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Generator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import ccweb_spec
+from ccweb_conformance.collector import ResultCollector, is_scenario, scenario_requirements
+from ccweb_conformance.expected_failures import ExpectedFailures, load_expected_failures
+from ccweb_conformance.fixtures import ConversationFiles, new_run_prefix
+from ccweb_conformance.options import PROTOCOLS, RunnerOptions
+from ccweb_conformance.targets_factory import make_target
+from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.world import World
+
+COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
+OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ``--ccweb-*`` options (the CLI sets them for you)."""
+    group = parser.getgroup("ccweb", "ccweb_list_user_inputs conformance")
+    group.addoption("--ccweb-stdio", metavar="CMD", help="spawn CMD and talk MCP over its stdin/stdout")
+    group.addoption("--ccweb-http-cmd", metavar="CMD", help="spawn CMD ({port}, {sessions_dir} substituted)")
+    group.addoption("--ccweb-url", metavar="URL", help="the Streamable HTTP endpoint")
+    group.addoption("--ccweb-sessions-dir", metavar="DIR", help="sessions directory of an already running server")
+    group.addoption("--ccweb-in-process", action="store_true", help="the bundled reference, in this process")
+    group.addoption("--ccweb-protocol", choices=PROTOCOLS, default="auto", help="MCP era to speak (default: auto)")
+    group.addoption("--ccweb-source-env", default="CCWEB_SESSION_ID", help="stdio source-conversation variable")
+    group.addoption("--ccweb-source-header", default="X-CCWeb-Session-Id", help="HTTP source-conversation header")
+    group.addoption("--ccweb-timeout", type=float, default=10.0, help="seconds per request (default: 10)")
+    group.addoption("--ccweb-expected-failures", metavar="FILE", help="YAML list of expected failures")
+    group.addoption("--ccweb-tags", metavar="TAGS", help="only scenarios with one of these tags (comma-separated)")
+    group.addoption("--ccweb-strict", action="store_true", help="SHOULD-level failures fail the run")
+
+
+def options_from(config: pytest.Config) -> RunnerOptions:
+    """The runner options given to pytest."""
+    sessions_dir = config.getoption("ccweb_sessions_dir")
+    expected = config.getoption("ccweb_expected_failures")
+    return RunnerOptions(
+        stdio=config.getoption("ccweb_stdio"),
+        http_cmd=config.getoption("ccweb_http_cmd"),
+        url=config.getoption("ccweb_url"),
+        sessions_dir=Path(sessions_dir) if sessions_dir else None,
+        in_process=config.getoption("ccweb_in_process"),
+        protocol=config.getoption("ccweb_protocol"),
+        source_env=config.getoption("ccweb_source_env"),
+        source_header=config.getoption("ccweb_source_header"),
+        timeout=config.getoption("ccweb_timeout"),
+        expected_failures=Path(expected) if expected else None,
+        tags=config.getoption("ccweb_tags"),
+        strict=config.getoption("ccweb_strict"),
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the scenario tags as markers and prepare the result collector."""
+    for requirement in ccweb_spec.requirements():
+        config.addinivalue_line("markers", f"{requirement.id}: {requirement.level} {requirement.statement[:60]}")
+    for group in ccweb_spec.groups():
+        config.addinivalue_line("markers", f"{group.id}: {group.title[:60]}")
+    config.addinivalue_line("markers", "should: a scenario that proves only SHOULD-level requirements")
+    options = options_from(config)
+    config.stash[OPTIONS_KEY] = options
+    config.stash[COLLECTOR_KEY] = ResultCollector(strict=options.strict)
+
+
+def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
+    path = config.stash[OPTIONS_KEY].expected_failures
+    return None if path is None else load_expected_failures(path)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
+    options = config.stash[OPTIONS_KEY]
+    wanted = {t.strip().lstrip("@") for t in options.tags.split(",")} if options.tags else None
+    expected = _expected_failures(config)
+    kept: list[pytest.Item] = []
+    deselected: list[pytest.Item] = []
+    for item in items:
+        if not is_scenario(item):
+            kept.append(item)
+            continue
+        tags = {m.name for m in item.iter_markers()}
+        if wanted is not None and not wanted & tags:
+            deselected.append(item)
+            continue
+        if expected is not None:
+            reason = expected.reason_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
+            if reason is not None:
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=True, raises=AssertionError))
+        kept.append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Record each scenario; a failed SHOULD-only scenario becomes a warning unless strict."""
+    report: pytest.TestReport = yield
+    if is_scenario(item):
+        item.config.stash[COLLECTOR_KEY].observe(item, call, report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
+    """The implementation under test, started once per run."""
+    options = request.config.stash[OPTIONS_KEY]
+    problems = options.problems()
+    if problems:
+        raise pytest.UsageError("; ".join(problems))
+    own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
+    sessions_dir = options.sessions_dir or own_dir
+    assert sessions_dir is not None
+    target = make_target(options, sessions_dir)
+    collector = request.config.stash[COLLECTOR_KEY]
+    collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"), clock=time.perf_counter())
+    try:
+        yield target
+    finally:
+        target.close()
+        if own_dir is not None:
+            shutil.rmtree(own_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def ccweb_run_prefix() -> str:
+    """This run's ID prefix for conversation files."""
+    return new_run_prefix()
+
+
+@pytest.fixture
+def world(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRequest) -> Iterator[World]:
+    """A scenario's state; its conversation files are removed when it ends."""
+    collector = request.config.stash[COLLECTOR_KEY]
+    files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{collector.next_scenario_number():03d}")
+    state = World(ccweb_target, files)
+    collector.attach(request.node, state)
+    try:
+        yield state
+    finally:
+        files.remove_all()

@@ -1,0 +1,1 @@
+"""The conformance suite as a pytest module: every feature, bound to the step definitions."""

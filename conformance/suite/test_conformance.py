@@ -1,0 +1,9 @@
+"""Binds every feature of ``ccweb_features`` to the step definitions."""
+
+from importlib.resources import files
+
+from pytest_bdd import scenarios
+
+from ccweb_conformance.steps import *  # noqa: F403
+
+scenarios(str(files("ccweb_features")))

@@ -1,0 +1,45 @@
+"""Builds the transport target the options describe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.transport.targets import (
+    HttpCommandTarget,
+    HttpUrlTarget,
+    InProcessTarget,
+    StdioTarget,
+    Target,
+    reference_command,
+)
+
+
+def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
+    """The target for these options; no target given means the bundled reference over stdio."""
+    if options.in_process:
+        return InProcessTarget(sessions_dir, protocol=options.protocol, timeout=options.timeout)
+    if options.http_cmd and options.url:
+        return HttpCommandTarget(
+            options.http_cmd,
+            options.url,
+            sessions_dir,
+            source_header=options.source_header,
+            protocol=options.protocol,
+            timeout=options.timeout,
+        )
+    if options.url:
+        return HttpUrlTarget(
+            options.url,
+            sessions_dir,
+            source_header=options.source_header,
+            protocol=options.protocol,
+            timeout=options.timeout,
+        )
+    return StdioTarget(
+        options.stdio or reference_command(),
+        sessions_dir,
+        source_env=options.source_env,
+        protocol=options.protocol,
+        timeout=options.timeout,
+    )

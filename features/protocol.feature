@@ -1,0 +1,49 @@
+@PROTOCOL
+Feature: MCP protocol and transports
+  The implementation speaks MCP over stdio or Streamable HTTP, in the initialize era
+  (2025-06-18, 2025-11-25) or the 2026-07-28 era, as negotiated. Every message it sends
+  must be valid for the negotiated revision and answer the request it belongs to, and one
+  bad request never ends the connection.
+
+  @PROTO-1
+  Scenario: Every message received is valid MCP for the negotiated revision
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I list the tools
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And I call the tool with arguments:
+      """
+      {"limit": "x"}
+      """
+    And I call the tool named "no_such_tool" with no arguments
+    Then every message received was valid MCP for the negotiated revision
+
+  @PROTO-2
+  Scenario: The server keeps serving after errors
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I call the tool named "no_such_tool" with no arguments
+    And I call the tool with arguments:
+      """
+      {"limit": [1]}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}-missing"}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are "input 1" to "input 2"
+
+  @PROTO-2
+  Scenario: The server keeps serving after a message that is not JSON-RPC
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I send the raw text "{not json"
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are "input 1" to "input 2"

@@ -1,0 +1,107 @@
+@STORE
+Feature: The persisted conversation file is read safely
+  The tool reads <sessions dir>/<id>.json as cc-web writes it: a UTF-8 JSON object whose
+  messages field is an array. A leading byte-order mark is ignored; absent or null
+  messages mean no messages; fields the contract does not name are ignored. A file that
+  cannot be used is reported as conversation_unreadable, never as a crash.
+
+  @STO-1
+  Scenario Outline: A file that is not a UTF-8 JSON object is unreadable
+    Given conversation "alpha" is stored as the bytes "<bytes>"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the error code is "conversation_unreadable"
+
+    Examples:
+      | bytes                                              |
+      | {"messages": [                                     |
+      | not json at all                                    |
+      |                                                    |
+      | [{"role": "user", "content": "x"}]                 |
+      | "a string"                                         |
+      | null                                               |
+      | 42                                                 |
+      | {"messages": [{"role": "user", "content": "\\xff\\xfe"}]} |
+      | \\xff\\xfe{\\x00"\\x00}\\x00                       |
+      | {"messages": [{"role": "user", "content": "ok"}]} trailing |
+
+  @STO-2
+  Scenario Outline: messages that is not an array, null or absent is unreadable
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}", "messages": <messages>}
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the error code is "conversation_unreadable"
+
+    Examples:
+      | messages                                |
+      | "user: hello"                           |
+      | {"0": {"role": "user", "content": "x"}} |
+      | 3                                       |
+      | true                                    |
+
+  @STO-2
+  Scenario Outline: Absent or null messages mean no messages
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}"<rest>}
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the result has:
+      | field         | value |
+      | returnedCount | 0     |
+      | hasMore       | false |
+
+    Examples:
+      | rest              |
+      | , "messages": null |
+      |                   |
+
+  @STO-3
+  Scenario: A leading UTF-8 byte-order mark is ignored
+    Given conversation "alpha" is stored as the bytes "\xef\xbb\xbf{\"messages\": [{\"role\": \"user\", \"content\": \"with BOM\"}]}"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content  |
+      | with BOM |
+
+  @STO-4
+  Scenario: Fields the contract does not name are ignored
+    Given a conversation "alpha" whose file is:
+      """
+      {
+        "id": "{alpha}",
+        "title": "A session",
+        "created": "2026-11-30T09:00:00.000Z",
+        "updated": "2026-11-30T09:30:00.000Z",
+        "agent": "codex",
+        "hasUnread": true,
+        "pinned": {"deep": [1, 2, {"x": null}]},
+        "messages": [
+          {"role": "user", "content": "with an image", "timestamp": "2026-11-30T09:00:01.000Z",
+           "attachments": [{"type": "image", "name": "shot.png", "size": 1024}]},
+          {"role": "assistant", "content": "looking", "toolCalls": [{"name": "Read", "input": {"path": "a"}}]},
+          {"role": "user", "content": "next", "timestamp": null, "edited": true, "meta": {"source": "web"}}
+        ]
+      }
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the items are:
+      | content       | createdAt                | messageId | truncated |
+      | with an image | 2026-11-30T09:00:01.000Z | null      | false     |
+      | next          | null                     | null      | false     |
