@@ -200,7 +200,8 @@ class McpClient:
         version = version or self.protocol_version
         violations = list(reply.decode_problems)
         for other in reply.others:
-            self.received.append(other)
+            if "method" in other:
+                self.received.append(other)
             violations.extend(message_violations(other, version=version, method=None))
         if reply.response is not None:
             violations.extend(message_violations(reply.response, version=version, method=method))

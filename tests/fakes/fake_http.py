@@ -1,0 +1,98 @@
+"""A tiny legacy-only Streamable HTTP MCP server that misbehaves on tools/call as argv[1] names.
+
+Usage: fake_http.py MODE PORT. Modes: ok, 500, ctype, sse, exit.
+server/discover gets HTTP 400 (so ``auto`` falls back); a DELETE of the session leaves a
+file ``deleted-<session>`` in $CC_WEB_SESSIONS_DIR.
+"""
+
+import json
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+MODE = sys.argv[1]
+SESSION = "fake-session-1"
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # keep stderr quiet
+        pass
+
+    def reply(self, status: int, content_type: str | None, body: bytes, headers: dict | None = None) -> None:
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def json_reply(self, message: dict, status: int = 200, headers: dict | None = None) -> None:
+        self.reply(status, "application/json", json.dumps(message).encode(), headers)
+
+    def do_GET(self) -> None:
+        self.reply(405, "text/plain", b"use POST")
+
+    def do_DELETE(self) -> None:
+        session = self.headers.get("Mcp-Session-Id", "none")
+        Path(os.environ["CC_WEB_SESSIONS_DIR"], f"deleted-{session}").write_text("")
+        self.reply(200, None, b"")
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        method, request_id = body.get("method"), body.get("id")
+        if "id" not in body:
+            self.reply(202, None, b"")
+        elif method == "server/discover":
+            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no session"}}, 400)
+        elif method == "initialize":
+            result = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "fake-http", "version": "0"},
+            }
+            self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": result}, headers={"Mcp-Session-Id": SESSION})
+        elif self.headers.get("Mcp-Session-Id") != SESSION:
+            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+        elif method == "tools/list":
+            self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
+        else:
+            self.call_tool(request_id)
+
+    def call_tool(self, request_id: object) -> None:
+        echo = {"source": self.headers.get("X-CCWeb-Session-Id"), "version": self.headers.get("MCP-Protocol-Version")}
+        ok = {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "result": {"content": [{"type": "text", "text": json.dumps(echo, sort_keys=True)}]},
+        }
+        if MODE == "500":
+            self.reply(500, "text/plain", b"internal trouble")
+        elif MODE == "ctype":
+            self.reply(200, "text/html", b"<html>not MCP</html>")
+        elif MODE == "sse":
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}
+            text = json.dumps(ok)
+            half = text.index('"result"')
+            stream = (
+                ": a comment line\n\n"
+                f"id: 7\nevent: message\ndata: {json.dumps(note)}\n\n"
+                ": another comment\n"
+                f"id: 8\ndata: {text[:half]}\ndata: {text[half:]}\n\n"
+            )
+            self.reply(200, "text/event-stream", stream.encode())
+        else:
+            self.json_reply(ok)
+
+
+def main() -> None:
+    if MODE == "exit":
+        sys.stderr.write("fatal: port already taken\n")
+        sys.exit(4)
+    HTTPServer(("127.0.0.1", int(sys.argv[2])), Handler).serve_forever()
+
+
+if __name__ == "__main__":
+    main()
