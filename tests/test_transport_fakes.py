@@ -79,6 +79,14 @@ def test_fake_ok_falls_back_to_legacy_in_auto(tmp_path: Path) -> None:
     assert gone(pid)
 
 
+def test_probe_timeout_falls_back_to_initialize(tmp_path: Path) -> None:
+    with stdio_fake("silent-discover", tmp_path, timeout=0.3) as target:
+        client = target.client(None)
+        assert (client.era, client.protocol_version) == ("legacy", "2025-11-25")
+        assert client.handshake[0].response is None
+        assert client.list_tools().violations == []
+
+
 def test_counter_offer_is_accepted(tmp_path: Path) -> None:
     with stdio_fake("counter", tmp_path, protocol="legacy") as target:
         client = target.client(None)

@@ -185,7 +185,7 @@ class McpClient:
                 self.channel.strays.add(id_key(None if wait is ANY_RESPONSE else wait))
                 return exchange
             self.broken = True
-            raise ProtocolFailure(self._failure_message(method, exc), exchange) from None
+            raise ProtocolFailure(self._failure_message(method, exc), exchange, exc.kind) from None
         return self._record(message, sent_text, reply, started, method, version)
 
     def _record(  # noqa: PLR0917

@@ -12,7 +12,9 @@ class TargetError(Exception):
 class ProtocolFailure(Exception):
     """The server misbehaved on one request: timeout, crash, garbage, wrong id, bad HTTP reply."""
 
-    def __init__(self, message: str, exchange: Exchange | None = None) -> None:
+    def __init__(self, message: str, exchange: Exchange | None = None, kind: str = "protocol") -> None:
         super().__init__(message)
         self.exchange = exchange
         """What was sent and what (if anything) came back."""
+        self.kind = kind
+        """timeout, closed, garbage, wrong-id, duplicate or http."""

@@ -2,7 +2,9 @@
 
 ``auto`` follows the SDK client's policy (mcp/client/_probe.py): any JSON-RPC error or
 HTTP 4xx to the probe, an invalid result, or a result not listing 2026-07-28 falls back to
-``initialize`` on the same connection; only a -32022 naming modern versions alone is final.
+``initialize`` on the same connection, and so does a probe that times out (its late answer
+is tolerated); only a -32022 naming modern versions alone is final. A -32022 answer to the
+fallback ``initialize`` that names 2026-07-28 leads to one more probe, as in the SDK.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
+from ccweb_conformance.transport.channel import id_key
 from ccweb_conformance.transport.client import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 from ccweb_conformance.transport.errors import ProtocolFailure, TargetError
 
@@ -40,10 +43,12 @@ def _probe(client: McpClient, *, fallback: bool) -> bool:
         if failure.exchange is not None:
             client.handshake.append(failure.exchange)
         status = failure.exchange.http_status if failure.exchange else None
-        if fallback and status is not None and 400 <= status < 500:
-            client.broken = False
-            return False
-        raise
+        if fallback and failure.kind == "timeout" and failure.exchange and failure.exchange.request:
+            client.channel.strays.add(id_key(failure.exchange.request["id"]))
+        elif not (fallback and status is not None and 400 <= status < 500):
+            raise
+        client.broken = False
+        return False
     client.handshake.append(exchange)
     response = exchange.response or {}
     if "error" in response:
@@ -72,12 +77,24 @@ def _refuse_if_modern_only(error: Any) -> None:
         raise TargetError(f"the server supports only {supported!r}, none of which this runner speaks")
 
 
+def _names_modern(error: Any) -> bool:
+    """A -32022 whose ``supported`` list names the revision this runner speaks."""
+    if not isinstance(error, dict) or error.get("code") != UNSUPPORTED_PROTOCOL_VERSION:
+        return False
+    data = error.get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return isinstance(supported, list) and MODERN_VERSION in supported
+
+
 def _initialize(client: McpClient) -> None:
     params = {"protocolVersion": LEGACY_OFFER, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
     exchange = client.send_request("initialize", params, era="legacy", version=LEGACY_OFFER)
     client.handshake.append(exchange)
     response = exchange.response or {}
     if "error" in response:
+        names_modern = client.protocol_mode == "auto" and _names_modern(response["error"])
+        if names_modern and _probe(client, fallback=False):
+            return
         raise TargetError(f"initialize failed with {_error_text(response['error'])}")
     result = response.get("result")
     version = result.get("protocolVersion") if isinstance(result, dict) else None

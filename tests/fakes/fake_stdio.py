@@ -1,6 +1,6 @@
 """A tiny legacy-only MCP stdio server that misbehaves on tools/call in the way argv[1] names.
 
-Modes: ok, exit, crash, hang, garbage, wrong-id, twice, flood, ping, counter, spawn.
+Modes: ok, exit, crash, hang, garbage, wrong-id, twice, flood, ping, counter, spawn, silent-discover.
 It never imports the SDK, so it starts in milliseconds.
 """
 
@@ -74,7 +74,7 @@ def main() -> None:
             continue
         message = json.loads(line)
         method, request_id = message.get("method"), message.get("id")
-        if "id" not in message:
+        if "id" not in message or (MODE == "silent-discover" and method == "server/discover"):
             continue
         if method == "initialize":
             offered = message["params"]["protocolVersion"]
