@@ -221,3 +221,11 @@ def test_send_text_in_process(sessions_dir: Path) -> None:
         assert silent.response is None
         assert not client.broken
         assert client.list_tools().response is not None
+
+
+@pytest.mark.parametrize("key", ["http-legacy", "http-2026-07-28"])
+def test_send_text_over_http(targets: dict[str, Target], key: str) -> None:
+    exchange = targets[key].client(SOURCE).send_text("not json", timeout=2.0)
+    assert exchange.http_status is not None and 400 <= exchange.http_status < 500
+    assert exchange.response is not None
+    assert exchange.response["error"]["code"] == -32700

@@ -20,6 +20,7 @@ from ccweb_conformance.transport.channel import (
     Wait,
     cut,
 )
+from ccweb_conformance.transport.client import _raw_expectation
 from ccweb_conformance.transport.process import RingBuffer, one_line
 from ccweb_conformance.transport.sse import SseEvent, iter_events
 from ccweb_conformance.transport.validate import message_violations
@@ -152,3 +153,17 @@ def test_ring_buffer_keeps_the_newest_bytes() -> None:
     assert buffer.tail(2) == "line 998\nline 999"
     assert one_line("a\n\n b \n") == "a | b"
     assert cut("x" * 30, 10) == "xxxxxxxxxx... [20 more characters]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("not json", (None, ANY_RESPONSE)),
+        ("[1, 2]", (None, ANY_RESPONSE)),
+        ('{"jsonrpc": "2.0", "method": "notifications/x"}', ("notifications/x", NO_RESPONSE)),
+        ('{"jsonrpc": "2.0", "id": "a", "method": "tools/list"}', ("tools/list", "a")),
+        ('{"jsonrpc": "2.0", "id": null, "method": "tools/list"}', ("tools/list", ANY_RESPONSE)),
+    ],
+)
+def test_raw_text_expectation(text: str, expected: tuple[str | None, Wait]) -> None:
+    assert _raw_expectation(text) == expected

@@ -43,6 +43,20 @@ OMIT: Final = _Omit()
 """``call_tool(name)`` default: send no ``arguments`` key at all."""
 
 
+def _raw_expectation(text: str) -> tuple[str | None, Wait]:
+    """The method raw text names (if any) and what to wait for after sending it."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None, ANY_RESPONSE
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("method"), str):
+        return None, ANY_RESPONSE
+    if "id" not in parsed:
+        return parsed["method"], NO_RESPONSE
+    request_id = parsed["id"]
+    return parsed["method"], request_id if isinstance(request_id, int | str) else ANY_RESPONSE
+
+
 class McpClient:
     """One negotiated MCP connection (a process, an in-process server, or an HTTP session)."""
 
@@ -123,17 +137,7 @@ class McpClient:
         A JSON object with an ``id`` waits for that id, a notification for nothing, anything
         else for the first response of any id. Silence until the timeout is not a failure.
         """
-        wait: Wait = ANY_RESPONSE
-        method: str | None = None
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, dict) and isinstance(parsed.get("method"), str):
-            method = parsed["method"]
-            wait = parsed["id"] if "id" in parsed and isinstance(parsed["id"], int | str) else NO_RESPONSE
-            if "id" in parsed and not isinstance(parsed["id"], int | str):
-                wait = ANY_RESPONSE
+        method, wait = _raw_expectation(text)
         headers = self._headers(method, None, self.era, self.protocol_version) if method else self._base_headers()
         return self._exchange(None, wait, headers, method, text, timeout if timeout is not None else self.timeout)
 
