@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_bdd.reporting import scenario_reports_registry
+from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 import ccweb_spec
 from ccweb_conformance.results import ScenarioResult, ScenarioStatus, StepResult
@@ -13,17 +16,21 @@ from ccweb_conformance.transport.errors import ProtocolFailure, TargetError
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.world import World
 
+_FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
 
 
+def _template(item: pytest.Item) -> Any:
+    """The pytest-bdd scenario template an item was generated from, or None."""
+    function = getattr(item, "function", None)
+    return None if function is None else scenario_wrapper_template_registry.get(function)
+
+
 def is_scenario(item: pytest.Item) -> bool:
-    """True for items generated from the conformance features."""
-    return (
-        hasattr(item, "obj")
-        and hasattr(getattr(item, "obj", None), "__scenario__")
-        and "world" in getattr(item, "fixturenames", ())
-    )
+    """True for items generated from this kit's features (never a project's own)."""
+    template = _template(item)
+    return template is not None and Path(template.feature.filename).resolve().parent == _FEATURES_DIR
 
 
 def scenario_requirements(item: pytest.Item) -> tuple[str, ...]:
@@ -37,7 +44,7 @@ def _level(requirements: tuple[str, ...]) -> str:
 
 
 def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
-    scenario = item.obj.__scenario__  # type: ignore[attr-defined]
+    scenario = _template(item)
     callspec = getattr(item, "callspec", None)
     name = scenario.name if callspec is None else f"{scenario.name} [{callspec.id}]"
     return scenario.feature.name, Path(scenario.feature.filename).name, name, scenario.line_number
@@ -68,6 +75,7 @@ class ResultCollector:
         self._scenario_number = 0
         self._worlds: dict[str, World] = {}
         self._recorded: set[str] = set()
+        self.startup_error: str | None = None
         self._target: Target | None = None
 
     def next_scenario_number(self) -> int:
@@ -158,7 +166,7 @@ class ResultCollector:
 
     @staticmethod
     def _steps(item: pytest.Item) -> list[StepResult]:
-        report = getattr(item, "__scenario_report__", None)
+        report = scenario_reports_registry.get(item)
         if report is None:
             return []
         steps = []

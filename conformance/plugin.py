@@ -18,9 +18,10 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.collector import ResultCollector, is_scenario, scenario_requirements
 from ccweb_conformance.expected_failures import ExpectedFailures, load_expected_failures
-from ccweb_conformance.fixtures import ConversationFiles, new_run_prefix
+from ccweb_conformance.fixtures import ConversationFiles, cc_web_session, new_run_prefix
 from ccweb_conformance.options import PROTOCOLS, RunnerOptions
 from ccweb_conformance.targets_factory import make_target
+from ccweb_conformance.transport.errors import TargetError
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.world import World
 
@@ -128,8 +129,15 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
     sessions_dir = options.sessions_dir or own_dir
     assert sessions_dir is not None
-    target = make_target(options, sessions_dir)
     collector = request.config.stash[COLLECTOR_KEY]
+    try:
+        target = make_target(options, sessions_dir)
+        target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
+    except TargetError as error:
+        if own_dir is not None:
+            shutil.rmtree(own_dir, ignore_errors=True)
+        collector.startup_error = str(error).splitlines()[0] if str(error) else type(error).__name__
+        pytest.exit(f"the implementation could not be started or reached: {error}", returncode=2)
     collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"), clock=time.perf_counter())
     try:
         yield target
@@ -143,6 +151,21 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
 def ccweb_run_prefix() -> str:
     """This run's ID prefix for conversation files."""
     return new_run_prefix()
+
+
+@pytest.fixture(scope="session")
+def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str) -> Iterator[str]:
+    """A valid conversation shared by the run, bound as source where a scenario must not fall back.
+
+    Shared so that stdio scenarios needing "some other valid source" reuse one server process.
+    """
+    files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-shared")
+    decoy_id = files.new_id("decoy")
+    files.write_session(decoy_id, cc_web_session(decoy_id, [{"role": "user", "content": "decoy", "timestamp": None}]))
+    try:
+        yield decoy_id
+    finally:
+        files.remove_all()
 
 
 @pytest.fixture

@@ -100,7 +100,7 @@ Feature: AC-2 The source conversation by default, any conversation by ID
 
   @SRC-5
   Scenario Outline: An explicit conversationId that cleans to nothing never falls back to the source
-    Given the source conversation is "alpha"
+    Given the source conversation is bound to another valid conversation
     When I call the tool with arguments:
       """
       {"conversationId": "<raw>"}

@@ -34,7 +34,7 @@ Feature: Arguments are validated strictly
 
   @ARG-3
   Scenario Outline: A conversationId that is not a string is rejected
-    Given the source conversation is "alpha"
+    Given the source conversation is bound to another valid conversation
     When I call the tool with arguments:
       """
       {"conversationId": <value>}

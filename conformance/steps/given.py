@@ -133,6 +133,12 @@ def source_is_raw(world: World, raw: str) -> None:
     world.source = aliases(code_points(raw), world.ids)
 
 
+@given("the source conversation is bound to another valid conversation")
+def source_is_decoy(world: World, ccweb_decoy_id: str) -> None:
+    """Bind the run's shared decoy conversation: a valid source the call must not fall back to."""
+    world.source = ccweb_decoy_id
+
+
 @given("no source conversation is bound")
 def no_source(world: World) -> None:
     """No CCWEB_SESSION_ID / X-CCWeb-Session-Id at all."""

@@ -1,0 +1,234 @@
+"""``ccweb-conformance``: run the conformance suite against an implementation."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from importlib.resources import as_file, files
+from pathlib import Path
+
+import ccweb_spec
+import pytest
+
+from ccweb_conformance.errors import UsageError
+from ccweb_conformance.expected_failures import load_expected_failures
+from ccweb_conformance.options import PROTOCOLS, RunnerOptions
+from ccweb_conformance.progress import RunObserver
+from ccweb_conformance.reports.console import render_summary
+from ccweb_conformance.reports.cucumber import write_cucumber
+from ccweb_conformance.reports.json_report import write_json
+from ccweb_conformance.reports.junit import write_junit
+from ccweb_conformance.reports.markdown import write_markdown
+from ccweb_conformance.results import RunResult
+
+EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+RUN_EPILOG = """
+targets (choose one; none means the bundled reference server over stdio):
+  --stdio "CMD ARGS"                    spawn CMD, talk MCP over its stdin/stdout
+  --http-cmd "CMD --port {port}" --url http://127.0.0.1:{port}/mcp
+                                        spawn CMD, talk Streamable HTTP to URL
+  --url URL --sessions-dir DIR          a server that is already running and reads DIR
+
+The runner writes conversation files (cc-web session JSON) into the sessions directory:
+its own temporary one, passed to spawned servers as $CC_WEB_SESSIONS_DIR and {sessions_dir},
+or DIR for --url, where it only creates files named ccwk-*.json and removes them after.
+
+examples:
+  ccweb-conformance run
+  ccweb-conformance run --stdio "node lib/mcp-server.js"
+  ccweb-conformance run --stdio "node server.js" --junitxml junit.xml --markdown summary.md
+  ccweb-conformance run --http-cmd "ccweb-reference --http --port {port} --sessions-dir {sessions_dir}" \\
+      --url "http://127.0.0.1:{port}/mcp"
+  ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
+  ccweb-conformance run --tags AC-7,SRC-1 -v
+
+exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
+failed or an expected failure passed; 2 usage error, or the implementation could not be
+started or reached.
+"""
+
+
+def kit_version() -> str:
+    """The installed kit's version."""
+    try:
+        return version("ccweb-list-user-inputs-kit")
+    except PackageNotFoundError:
+        return "0"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
+    parser = _Parser(
+        prog="ccweb-conformance",
+        description="Conformance suite for the MCP tool ccweb_list_user_inputs.",
+        epilog="Run 'ccweb-conformance run --help' for targets, options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()} (spec {ccweb_spec.contract_version()})")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = commands.add_parser(
+        "run",
+        help="run the suite against an implementation",
+        description="Run every scenario of the features against an implementation and report per requirement.",
+        epilog=RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    target = run.add_argument_group("target")
+    target.add_argument("--stdio", metavar="CMD", help="command that serves MCP over stdio ({sessions_dir} substituted)")
+    target.add_argument("--http-cmd", metavar="CMD", help="command that serves Streamable HTTP ({port}, {sessions_dir})")
+    target.add_argument("--url", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
+    target.add_argument("--sessions-dir", metavar="DIR", type=Path, help="sessions directory of a running server (--url)")
+    binding = run.add_argument_group("binding")
+    binding.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="MCP era (default: auto-detect)")
+    binding.add_argument("--source-env", default="CCWEB_SESSION_ID", help="stdio source variable (default: %(default)s)")
+    binding.add_argument(
+        "--source-header", default="X-CCWeb-Session-Id", help="HTTP source header (default: %(default)s)"
+    )
+    binding.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: 10)")
+    selection = run.add_argument_group("selection")
+    selection.add_argument("-k", metavar="EXPR", help="only scenarios whose test name matches EXPR (pytest -k)")
+    selection.add_argument("--tags", metavar="TAGS", help="only scenarios tagged with one of TAGS (e.g. AC-7,SRC-1)")
+    selection.add_argument("--expected-failures", metavar="FILE", type=Path, help="YAML file of known failures")
+    selection.add_argument("--strict", action="store_true", help="SHOULD-level failures fail the run")
+    reports = run.add_argument_group("reports")
+    reports.add_argument("--junitxml", metavar="FILE", type=Path, help="write JUnit XML")
+    reports.add_argument("--json", metavar="FILE", type=Path, help="write the JSON report (versioned schema)")
+    reports.add_argument("--cucumberjson", metavar="FILE", type=Path, help="write Cucumber JSON")
+    reports.add_argument("--markdown", metavar="FILE", type=Path, help="write a Markdown summary (CI step summary)")
+    reports.add_argument("-v", "--verbose", action="store_true", help="list every scenario and full messages")
+    run.set_defaults(handler=run_command)
+    return parser
+
+
+def _options(args: argparse.Namespace) -> RunnerOptions:
+    options = RunnerOptions(
+        stdio=args.stdio,
+        http_cmd=args.http_cmd,
+        url=args.url,
+        sessions_dir=args.sessions_dir,
+        protocol=args.protocol,
+        source_env=args.source_env,
+        source_header=args.source_header,
+        timeout=args.timeout,
+        expected_failures=args.expected_failures,
+        tags=args.tags,
+        strict=args.strict,
+    )
+    problems = options.problems()
+    if problems:
+        raise UsageError(problems[0])
+    if options.expected_failures is not None:
+        load_expected_failures(options.expected_failures)  # fail early, with its own message
+    for report in (args.junitxml, args.json, args.cucumberjson, args.markdown):
+        if report is not None and not report.resolve().parent.is_dir():
+            raise UsageError(f"cannot write {str(report)!r}: its folder does not exist")
+    return options
+
+
+def pytest_arguments(options: RunnerOptions, suite: Path, keyword: str | None) -> list[str]:
+    """The pytest command line that runs the suite for these options."""
+    arguments = [
+        str(suite),
+        "-c",
+        os.devnull,
+        "--rootdir",
+        str(suite.parent),
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:terminal",
+        "--ccweb-protocol",
+        options.protocol,
+        "--ccweb-source-env",
+        options.source_env,
+        "--ccweb-source-header",
+        options.source_header,
+        "--ccweb-timeout",
+        str(options.timeout),
+    ]
+    pairs = {
+        "--ccweb-stdio": options.stdio,
+        "--ccweb-http-cmd": options.http_cmd,
+        "--ccweb-url": options.url,
+        "--ccweb-sessions-dir": options.sessions_dir,
+        "--ccweb-expected-failures": options.expected_failures,
+        "--ccweb-tags": options.tags,
+        "-k": keyword,
+    }
+    for flag, value in pairs.items():
+        if value:
+            arguments += [flag, str(value)]
+    if options.in_process:
+        arguments.append("--ccweb-in-process")
+    if options.strict:
+        arguments.append("--ccweb-strict")
+    return arguments
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``ccweb-conformance run``."""
+    options = _options(args)
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    observer = RunObserver(verbose=args.verbose, live=sys.stderr.isatty())
+    started = time.perf_counter()
+    with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite:
+        code = pytest.main(pytest_arguments(options, suite, args.k), plugins=[observer])
+    if observer.startup_error is not None:
+        print(f"ccweb-conformance: error: {observer.startup_error}", file=sys.stderr)
+        return EXIT_USAGE
+    if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) or observer.collector is None:
+        print(f"ccweb-conformance: error: the suite could not run (pytest exit code {int(code)})", file=sys.stderr)
+        return EXIT_USAGE
+    collector = observer.collector
+    run = RunResult(
+        kit_version=kit_version(),
+        spec_version=ccweb_spec.contract_version(),
+        target=collector.target_description,
+        transport=collector.transport,  # type: ignore[arg-type]
+        protocol_version=collector.protocol_version,
+        started_at=collector.started_at,
+        duration_s=time.perf_counter() - started,
+        scenarios=collector.results,
+        strict=options.strict,
+    )
+    if not run.scenarios:
+        print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
+        return EXIT_USAGE
+    print(render_summary(run, color=color, verbose=args.verbose))
+    writers = ((args.junitxml, write_junit), (args.json, write_json), (args.cucumberjson, write_cucumber))
+    for path, write in writers:
+        if path is not None:
+            write(run, path)
+    if args.markdown is not None:
+        write_markdown(run, args.markdown)
+    return EXIT_FAILED if run.failed else EXIT_PASSED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: never a traceback for bad input."""
+    try:
+        args = build_parser().parse_args(argv)
+        if getattr(args, "handler", None) is None:
+            build_parser().print_help()
+            return EXIT_USAGE
+        code: int = args.handler(args)
+        return code
+    except UsageError as error:
+        print(f"ccweb-conformance: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("ccweb-conformance: interrupted", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
