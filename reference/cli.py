@@ -55,6 +55,17 @@ def fail(message: str) -> int:
     return USAGE_ERROR
 
 
+def _http_problem(args: argparse.Namespace) -> str | None:
+    """Why the HTTP options cannot be served, or None."""
+    if args.auth_token is not None and not args.auth_token.strip():
+        return "--auth-token must not be empty"  # it would lock every client out
+    if not is_loopback(args.host) and not args.auth_token:
+        return f"refusing to bind {args.host}, which is not loopback, without --auth-token"
+    if not 0 <= args.port <= 65535:
+        return f"port {args.port} is out of range"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(argv)
@@ -68,10 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         server = build_server(store, Binding(fixed_source=os.environ.get(args.source_env)))
         anyio.run(serve_stdio, server)
         return 0
-    if not is_loopback(args.host) and not args.auth_token:
-        return fail(f"refusing to bind {args.host}, which is not loopback, without --auth-token")
-    if not 0 <= args.port <= 65535:
-        return fail(f"port {args.port} is out of range")
+    problem = _http_problem(args)
+    if problem is not None:
+        return fail(problem)
     server = build_server(store, Binding(source_header=args.source_header))
     serve_http(build_app(server, args.host, args.auth_token, args.allow_origin), args.host, args.port)
     return 0

@@ -1,4 +1,13 @@
-"""MCP over Streamable HTTP at ``/mcp``, with the SDK's Host/Origin checks and body limit."""
+"""MCP over Streamable HTTP at ``/mcp``, with the SDK's Host/Origin checks and body limit.
+
+Lone surrogates (D-3, UNI-3): the 2026-07-28 path writes with ``json.dumps``, which
+escapes them. The legacy (``initialize``) path goes through the SDK's
+``StreamableHTTPServerTransport``, which writes every message with pydantic's
+``model_dump_json``; that raises on a lone surrogate and the client gets an empty SSE
+stream. The SDK has no hook for the writer and builds the transport itself, so this
+module overrides exactly that one writer method (:class:`SurrogateSafeTransport`) and
+has the session manager adopt each transport it admits into that subclass.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +16,17 @@ import ipaddress
 from typing import Any
 
 import uvicorn
+from mcp.server.auth.middleware.bearer_auth import AuthorizationContext
 from mcp.server.lowlevel.server import Server
+from mcp.server.streamable_http import EventMessage, SSEEvent, StreamableHTTPServerTransport
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ccweb_reference import wire
 
 MAX_BODY_BYTES = 1_000_000
 LOOPBACK_NAMES = ("localhost",)
@@ -36,6 +51,34 @@ def _security(host: str, allowed_origins: list[str]) -> TransportSecuritySetting
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
 
 
+class SurrogateSafeTransport(StreamableHTTPServerTransport):
+    """The SDK transport, writing SSE events with :func:`ccweb_reference.wire.dumps`.
+
+    Only used with ``json_response=False`` (SSE replies), so the single writer that
+    turns a server message into text is ``_create_event_data``; everything else,
+    including the fixed-text HTTP error bodies, is the SDK's own code.
+    """
+
+    def _create_event_data(self, event_message: EventMessage) -> SSEEvent:
+        data = event_message.message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        event: SSEEvent = {"event": "message", "data": wire.dumps(data)}
+        if event_message.event_id:
+            event["id"] = event_message.event_id
+        return event
+
+
+class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
+    """The SDK session manager; each legacy-era session gets a :class:`SurrogateSafeTransport`."""
+
+    def _admit_session(self, requestor: AuthorizationContext | None) -> StreamableHTTPServerTransport | None:
+        transport = super()._admit_session(requestor)
+        if transport is not None:
+            # The SDK constructs the transport itself (no factory hook). The subclass adds
+            # no state and overrides one writer, so adopting the fresh instance is safe.
+            transport.__class__ = SurrogateSafeTransport
+        return transport
+
+
 class BearerTokenGate:
     """Rejects HTTP requests without ``Authorization: Bearer <token>`` (constant-time compare)."""
 
@@ -56,12 +99,16 @@ class BearerTokenGate:
 
 
 def build_app(server: Server[Any], host: str, auth_token: str | None, allowed_origins: list[str]) -> ASGIApp:
-    """The ASGI app: ``/mcp`` in JSON-or-SSE mode, stateful sessions for the legacy era."""
-    app: Starlette = server.streamable_http_app(
-        streamable_http_path="/mcp",
-        host=host,
-        transport_security=_security(host, allowed_origins),
-        max_request_body_size=MAX_BODY_BYTES,
+    """The ASGI app: ``/mcp``, SSE replies and stateful sessions for the legacy era.
+
+    The same app ``Server.streamable_http_app`` builds without auth, with the
+    surrogate-safe session manager in place of the SDK's.
+    """
+    manager = SurrogateSafeSessionManager(
+        app=server, security_settings=_security(host, allowed_origins), max_request_body_size=MAX_BODY_BYTES
+    )
+    app = Starlette(
+        routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))], lifespan=lambda _app: manager.run()
     )
     return app if auth_token is None else BearerTokenGate(app, auth_token)
 
