@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument("--http-cmd", metavar="CMD", help="command that serves Streamable HTTP ({port}, {sessions_dir})")
     target.add_argument("--url", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
     target.add_argument("--sessions-dir", metavar="DIR", type=Path, help="sessions directory of a running server (--url)")
+    target.add_argument(
+        "--in-process", action="store_true", help="the bundled reference inside this process (the kit's own fast tests)"
+    )
     binding = run.add_argument_group("binding")
     binding.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="MCP era (default: auto-detect)")
     binding.add_argument("--source-env", default="CCWEB_SESSION_ID", help="stdio source variable (default: %(default)s)")
@@ -115,6 +118,7 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
         http_cmd=args.http_cmd,
         url=args.url,
         sessions_dir=args.sessions_dir,
+        in_process=args.in_process,
         protocol=args.protocol,
         source_env=args.source_env,
         source_header=args.source_header,
