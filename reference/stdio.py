@@ -1,12 +1,15 @@
 """MCP over stdin/stdout, one JSON-RPC message per line.
 
 The SDK's ``stdio_server`` writes with pydantic's JSON writer, which raises on lone
-surrogates (D-3); this transport is the same loop with :mod:`ccweb_reference.wire`
-as the writer. Anything that is not a JSON-RPC message is answered by the SDK's loop.
+surrogates (D-3), and reads with pydantic's JSON parser, which rejects a ``\\ud800``
+escape, so such a request would never be answered. This transport is the same loop with
+:mod:`ccweb_reference.wire` as the writer and :func:`json.loads` as the parser. A line
+that is not a JSON-RPC message is handed to the SDK's loop as an error, as the SDK does.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any, BinaryIO
 
@@ -16,6 +19,16 @@ from mcp.server.lowlevel.server import Server
 from mcp.shared.message import SessionMessage
 
 from ccweb_reference import wire
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_message(line: str) -> types.JSONRPCMessage:
+    """One JSON-RPC message; lone-surrogate escapes in strings are kept, as JSON allows."""
+    document = json.loads(line, parse_constant=_reject_constant)
+    return types.jsonrpc_message_adapter.validate_python(document, by_name=False)
 
 
 async def serve_stdio(server: Server[Any]) -> None:
@@ -34,7 +47,7 @@ async def _serve(server: Server[Any], stdin: anyio.AsyncFile[str], stdout: Binar
                 if not line.strip():
                     continue
                 try:
-                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                    message = parse_message(line)
                 except Exception as exc:  # a malformed line: the loop answers it
                     await read_writer.send(exc)
                     continue

@@ -180,11 +180,12 @@ def snapshot(root: Path) -> dict[str, tuple[bytes | None, int, int, int]]:
 
 @pytest.fixture(scope="module")
 def servers(start_server: StartServer, sessions: Path) -> dict[str, Any]:
-    """Every server process of this module, started at once so they boot in parallel."""
-    stdio = {
+    """Every server of this module (stdio clients by era and source, the HTTP URL); they boot in parallel."""
+    processes = {
         (era, source): start_server(sessions, source=source)[0] for era in (LEGACY, MODERN) for source in (SOURCE, None)
     }
     _, url = start_server(sessions, http=True)
+    stdio = {key: StdioClient(process, key[0]) for key, process in processes.items()}
     return {"stdio": stdio, "http": url}
 
 
@@ -199,7 +200,8 @@ def client(request: pytest.FixtureRequest, servers: dict[str, Any]) -> Client:
     transport, era = request.param.split("-")
     era = LEGACY if era == "legacy" else MODERN
     if transport == "stdio":
-        return StdioClient(servers["stdio"][era, SOURCE], era)
+        stdio: StdioClient = servers["stdio"][era, SOURCE]
+        return stdio
     return HttpClient(servers["http"], era, SOURCE)
 
 
@@ -327,6 +329,22 @@ def test_same_call_same_result(client: Client, sessions: Path) -> None:
 
 
 @pytest.mark.parametrize("era", [LEGACY, MODERN])
+def test_stdio_answers_requests_holding_lone_surrogates(servers: dict[str, Any], sessions: Path, era: str) -> None:
+    """A "\\ud800" escape in a request is valid JSON; the request is answered, not dropped."""
+    client: StdioClient = servers["stdio"][era, SOURCE]
+    assert tool_result(call(client, sessions, {"conversationId": "\ud800conv-b", "limit": 1})) == (
+        CONV_B_LIMIT_1,
+        False,
+    )
+    message, raw = client.request("tools/call", {"name": TOOL, "arguments": {"\ud800": 1}})
+    result, is_error = tool_result(message)
+    assert is_error is True
+    assert result["error"].pop("message")
+    assert result == err("invalid_arguments", "\ud800")
+    assert '"field":"\\ud800"' in raw
+
+
+@pytest.mark.parametrize("era", [LEGACY, MODERN])
 @pytest.mark.parametrize("source", [None, "", "../!!"])
 def test_http_missing_source(http_url: str, sessions: Path, era: str, source: str | None) -> None:
     client = HttpClient(http_url, era, source)
@@ -340,8 +358,8 @@ def test_http_missing_source(http_url: str, sessions: Path, era: str, source: st
 
 @pytest.mark.parametrize("era", [LEGACY, MODERN])
 def test_stdio_missing_source_and_malformed_lines(servers: dict[str, Any], sessions: Path, era: str) -> None:
-    process = servers["stdio"][era, None]
-    client = StdioClient(process, era)
+    client: StdioClient = servers["stdio"][era, None]
+    process = client.process
     result, is_error = tool_result(call(client, sessions, {}))
     assert is_error is True
     assert result["error"].pop("message")
