@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import sys
 from typing import Any
 
 import uvicorn
@@ -114,5 +115,10 @@ def build_app(server: Server[Any], host: str, auth_token: str | None, allowed_or
 
 
 def serve_http(app: ASGIApp, host: str, port: int) -> None:
-    """Run until interrupted; logs only warnings, to stderr."""
-    uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="on")
+    """Run until interrupted. Prints the URL it serves (``--port 0`` picks a free port, so
+    this line is the only way to learn it), then logs only warnings, to stderr."""
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    sock = config.bind_socket()
+    shown = f"[{host.strip('[]')}]" if ":" in host else host
+    print(f"ccweb-reference: serving http://{shown}:{sock.getsockname()[1]}/mcp", file=sys.stderr, flush=True)
+    uvicorn.Server(config).run(sockets=[sock])

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import queue
+import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,25 +18,28 @@ import pytest
 StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _wait_listening(process: subprocess.Popen[bytes], port: int, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            stderr = process.stderr.read().decode() if process.stderr else ""
-            raise RuntimeError(f"reference server exited with {process.returncode}: {stderr}")
+def _served_url(process: subprocess.Popen[bytes], timeout: float = 15.0) -> str:
+    """The URL from the server's first stderr line, once it accepts connections."""
+    assert process.stderr is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(
+        target=lambda: lines.put(process.stderr.readline() if process.stderr else b""), daemon=True
+    ).start()
+    try:
+        line = lines.get(timeout=timeout).decode()
+    except queue.Empty:
+        raise RuntimeError(f"the reference server printed no URL within {timeout}s") from None
+    match = re.fullmatch(r"ccweb-reference: serving (http://127\.0\.0\.1:(\d+)/mcp)\n", line)
+    if match is None:
+        raise RuntimeError(f"unexpected first stderr line {line!r} (exit code {process.poll()})")
+    deadline = time.monotonic() + timeout  # the line comes after bind, before listen
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
+            with socket.create_connection(("127.0.0.1", int(match.group(2))), timeout=1.0):
+                return match.group(1)
+        except ConnectionRefusedError:
             time.sleep(0.05)
-    raise RuntimeError(f"reference server did not listen on port {port} within {timeout}s")
+    raise RuntimeError(f"the reference server did not accept connections (exit code {process.poll()})")
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +47,8 @@ def start_server() -> Iterator[StartServer]:
     """``start(sessions_dir, *args, http=False, source=None)`` -> (process, base URL or None).
 
     Over stdio ``source`` becomes CCWEB_SESSION_ID (absent when None); over HTTP the
-    server listens on a free loopback port. Every process is stopped when the module ends.
+    server is asked for ``--port 0`` and the URL comes from the line it prints. Every
+    process is stopped when the module ends.
     """
     processes: list[subprocess.Popen[bytes]] = []
 
@@ -52,17 +59,13 @@ def start_server() -> Iterator[StartServer]:
         if source is not None:
             env["CCWEB_SESSION_ID"] = source
         command = [sys.executable, "-m", "ccweb_reference.cli", "--sessions-dir", str(sessions_dir), *args]
-        port = _free_port() if http else None
-        if port is not None:
-            command += ["--http", "--port", str(port)]
+        if http:
+            command += ["--http", "--port", "0"]
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
         )
         processes.append(process)
-        if port is None:
-            return process, None
-        _wait_listening(process, port)
-        return process, f"http://127.0.0.1:{port}/mcp"
+        return process, _served_url(process) if http else None
 
     yield start
     for process in processes:
