@@ -67,7 +67,7 @@ Feature: AC-2 The source conversation by default, any conversation by ID
       | raw    |
       |        |
       | ../..  |
-      | \u{3000}!? |
+      | !?_* .     |
 
   @SRC-4
   Scenario: The source conversation ID is cleaned before lookup

@@ -1,9 +1,5 @@
-"""Step definitions for the features.
+"""Step definitions for the features, one module per step keyword.
 
-pytest-bdd registers each step as a fixture in the module that defines it; a star import
-(these modules have no ``__all__``) brings those fixtures into the test module.
+pytest-bdd registers each step as a fixture in the module that defines it; a test module
+brings them in with a star import of each module (they define no ``__all__``).
 """
-
-from ccweb_conformance.steps.given import *  # noqa: F403
-from ccweb_conformance.steps.then import *  # noqa: F403
-from ccweb_conformance.steps.when import *  # noqa: F403

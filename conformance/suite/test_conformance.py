@@ -4,6 +4,8 @@ from importlib.resources import files
 
 from pytest_bdd import scenarios
 
-from ccweb_conformance.steps import *  # noqa: F403
+from ccweb_conformance.steps.given_steps import *  # noqa: F403
+from ccweb_conformance.steps.then_steps import *  # noqa: F403
+from ccweb_conformance.steps.when_steps import *  # noqa: F403
 
 scenarios(str(files("ccweb_features")))

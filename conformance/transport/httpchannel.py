@@ -21,7 +21,7 @@ from ccweb_conformance.transport.channel import (
     Wait,
     cut,
 )
-from ccweb_conformance.transport.sse import iter_events
+from ccweb_conformance.transport.sse import iter_events, split_lines
 
 ACCEPT = "application/json, text/event-stream"
 SESSION_HEADER = "Mcp-Session-Id"
@@ -157,7 +157,7 @@ class HttpChannel(Channel):
         return False
 
     def _lines(self, response: httpx.Response, deadline: float) -> Iterator[str]:
-        for line in response.iter_lines():
+        for line in split_lines(response.iter_text()):
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline passed while reading the SSE stream")
             yield line

@@ -1,0 +1,83 @@
+"""The whole suite passes against the reference: every transport, both MCP eras."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ccweb_conformance.cli import main
+
+SCENARIOS = 163
+REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
+HTTP_CMD = f"{REFERENCE} --http --port {{port}}"
+HTTP_URL = "http://127.0.0.1:{port}/mcp"
+ERA_VERSIONS = {"legacy": "2025-11-25", "2026-07-28": "2026-07-28"}
+
+
+def run_report(tmp_path: Path, *args: str) -> tuple[int, dict]:
+    report = tmp_path / "report.json"
+    code = main(["run", *args, "--json", str(report)])
+    return code, json.loads(report.read_text(encoding="utf-8"))
+
+
+def assert_all_passed(code: int, report: dict, transport: str, version: str) -> None:
+    assert report["counts"] == {
+        "total": SCENARIOS,
+        "passed": SCENARIOS,
+        "failed": 0,
+        "warning": 0,
+        "xfailed": 0,
+        "xpassed": 0,
+        "skipped": 0,
+    }
+    assert (code, report["outcome"], report["transport"], report["protocolVersion"]) == (
+        0,
+        "passed",
+        transport,
+        version,
+    )
+    assert {r["status"] for r in report["requirements"]} == {"passed"}
+
+
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+def test_in_process(tmp_path, era):
+    code, report = run_report(tmp_path, "--in-process", "--protocol", era)
+    assert_all_passed(code, report, "in-process", ERA_VERSIONS[era])
+
+
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+def test_stdio(tmp_path, era):
+    code, report = run_report(tmp_path, "--stdio", REFERENCE, "--protocol", era)
+    assert_all_passed(code, report, "stdio", ERA_VERSIONS[era])
+
+
+@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
+def test_http_started_by_the_runner(tmp_path, era):
+    code, report = run_report(tmp_path, "--http-cmd", HTTP_CMD, "--url", HTTP_URL, "--protocol", era)
+    assert_all_passed(code, report, "http", ERA_VERSIONS[era])
+
+
+def test_default_target_is_the_bundled_reference_over_stdio_with_auto_detection(tmp_path):
+    code, report = run_report(tmp_path)
+    assert_all_passed(code, report, "stdio", "2026-07-28")
+
+
+def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "ccweb_conformance.cli", "run", "--in-process"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = completed.stdout.splitlines()
+    assert completed.returncode == 0
+    assert lines[0] == "ccweb_list_user_inputs conformance: PASSED"
+    headings = [line.split("  ")[0] for line in lines if line[:3] in ("AC-",) or line.split("  ")[0].isupper()]
+    assert [h for h in headings if h.startswith("AC-")] == [f"AC-{n}" for n in range(1, 11)]
+    assert lines[-1].startswith(f"{SCENARIOS} passed, 0 failed in ")
