@@ -11,9 +11,9 @@ from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import as_file, files
 from pathlib import Path
 
-import ccweb_spec
 import pytest
 
+import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.expected_failures import load_expected_failures
 from ccweb_conformance.options import PROTOCOLS, RunnerOptions
@@ -73,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Conformance suite for the MCP tool ccweb_list_user_inputs.",
         epilog="Run 'ccweb-conformance run --help' for targets, options and examples.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()} (spec {ccweb_spec.contract_version()})")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {kit_version()} (spec {ccweb_spec.contract_version()})"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser(
         "run",
@@ -83,16 +85,24 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     target = run.add_argument_group("target")
-    target.add_argument("--stdio", metavar="CMD", help="command that serves MCP over stdio ({sessions_dir} substituted)")
-    target.add_argument("--http-cmd", metavar="CMD", help="command that serves Streamable HTTP ({port}, {sessions_dir})")
+    target.add_argument(
+        "--stdio", metavar="CMD", help="command that serves MCP over stdio ({sessions_dir} substituted)"
+    )
+    target.add_argument(
+        "--http-cmd", metavar="CMD", help="command that serves Streamable HTTP ({port}, {sessions_dir})"
+    )
     target.add_argument("--url", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
-    target.add_argument("--sessions-dir", metavar="DIR", type=Path, help="sessions directory of a running server (--url)")
+    target.add_argument(
+        "--sessions-dir", metavar="DIR", type=Path, help="sessions directory of a running server (--url)"
+    )
     target.add_argument(
         "--in-process", action="store_true", help="the bundled reference inside this process (the kit's own fast tests)"
     )
     binding = run.add_argument_group("binding")
     binding.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="MCP era (default: auto-detect)")
-    binding.add_argument("--source-env", default="CCWEB_SESSION_ID", help="stdio source variable (default: %(default)s)")
+    binding.add_argument(
+        "--source-env", default="CCWEB_SESSION_ID", help="stdio source variable (default: %(default)s)"
+    )
     binding.add_argument(
         "--source-header", default="X-CCWeb-Session-Id", help="HTTP source header (default: %(default)s)"
     )

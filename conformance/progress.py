@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from ccweb_conformance.collector import ResultCollector
+from ccweb_conformance.plugin import COLLECTOR_KEY
 
 
 class RunObserver:
@@ -27,8 +28,6 @@ class RunObserver:
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
         """Find the conformance plugin's collector."""
-        from ccweb_conformance.plugin import COLLECTOR_KEY
-
         self.collector = config.stash.get(COLLECTOR_KEY, None)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
