@@ -44,6 +44,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--allow-origin", action="append", default=[], metavar="ORIGIN", help="also accept this Origin (repeatable)"
     )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="also accept this Host header, e.g. the name clients use off loopback (repeatable)",
+    )
     parser.add_argument("--source-env", default=SOURCE_ENV, help=f"stdio source variable (default: {SOURCE_ENV})")
     parser.add_argument("--source-header", default=SOURCE_HEADER, help=f"HTTP source header (default: {SOURCE_HEADER})")
     return parser.parse_args(argv)
@@ -83,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         return fail(problem)
     server = build_server(store, Binding(source_header=args.source_header))
-    serve_http(build_app(server, args.host, args.auth_token, args.allow_origin), args.host, args.port)
+    serve_http(build_app(server, args.host, args.auth_token, args.allow_origin, args.allow_host), args.host, args.port)
     return 0
 
 

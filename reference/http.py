@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import re
 import sys
 from typing import Any
 
@@ -30,6 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ccweb_reference import wire
 
 MAX_BODY_BYTES = 1_000_000
+_HAS_PORT = re.compile(r":[0-9]+$")
 LOOPBACK_NAMES = ("localhost",)
 
 
@@ -43,11 +45,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _security(host: str, allowed_origins: list[str]) -> TransportSecuritySettings:
-    """DNS-rebinding protection: only this server's own Host names and local Origins."""
+def _security(host: str, allowed_origins: list[str], allowed_hosts: list[str]) -> TransportSecuritySettings:
+    """DNS-rebinding protection: only this server's own Host names and local Origins.
+
+    A server bound off loopback is reached under names it cannot know (its address, a DNS
+    name): ``allowed_hosts`` (``--allow-host``) names them, as ``name`` or ``name:port``.
+    """
     hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):
         hosts.append(f"{host}:*")
+    hosts += [name if _HAS_PORT.search(name) else f"{name}:*" for name in allowed_hosts]
     origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*", *allowed_origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
 
@@ -99,14 +106,22 @@ class BearerTokenGate:
         await self.app(scope, receive, send)
 
 
-def build_app(server: Server[Any], host: str, auth_token: str | None, allowed_origins: list[str]) -> ASGIApp:
+def build_app(
+    server: Server[Any],
+    host: str,
+    auth_token: str | None,
+    allowed_origins: list[str],
+    allowed_hosts: list[str] | None = None,
+) -> ASGIApp:
     """The ASGI app: ``/mcp``, SSE replies and stateful sessions for the legacy era.
 
     The same app ``Server.streamable_http_app`` builds without auth, with the
     surrogate-safe session manager in place of the SDK's.
     """
     manager = SurrogateSafeSessionManager(
-        app=server, security_settings=_security(host, allowed_origins), max_request_body_size=MAX_BODY_BYTES
+        app=server,
+        security_settings=_security(host, allowed_origins, allowed_hosts or []),
+        max_request_body_size=MAX_BODY_BYTES,
     )
     app = Starlette(
         routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))], lifespan=lambda _app: manager.run()

@@ -194,3 +194,15 @@ def test_empty_token_is_a_usage_error(
 )
 def test_is_loopback(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize("era", [LEGACY, MODERN])
+def test_allow_host_admits_exactly_the_named_host(
+    start_server: StartServer, sessions: Path, http: httpx.Client, era: str
+) -> None:
+    """--allow-host names the Host clients use off loopback; other names stay refused."""
+    _, url = start_server(sessions, "--allow-host", "ccweb.test", http=True)
+    assert url is not None
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    assert_served(post(http, url, era, {"Host": f"ccweb.test:{port}"}), era)
+    assert post(http, url, era, {"Host": f"other.test:{port}"}).status_code == 421
