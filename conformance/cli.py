@@ -218,6 +218,11 @@ def run_command(args: argparse.Namespace) -> int:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
     print(render_summary(run, color=color, verbose=args.verbose))
+    if options.expected_failures is not None:
+        expected = load_expected_failures(options.expected_failures)
+        seen_requirements = {r for s in run.scenarios for r in s.requirements}
+        for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
+            print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
     writers = ((args.junitxml, write_junit), (args.json, write_json), (args.cucumberjson, write_cucumber))
     for path, write in writers:
         if path is not None:

@@ -101,7 +101,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if expected is not None:
             reason = expected.reason_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
             if reason is not None:
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=True, raises=AssertionError))
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
         kept.append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
