@@ -24,6 +24,7 @@ from ccweb_conformance.reports.json_report import write_json
 from ccweb_conformance.reports.junit import write_junit
 from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.results import RunResult
+from ccweb_conformance.spec_render import render_spec
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -52,6 +53,27 @@ failed or an expected failure passed; 2 usage error, or the implementation could
 started or reached.
 """
 
+SPEC_EPILOG = """
+examples:
+  ccweb-conformance spec                          print the contract as Markdown
+  ccweb-conformance spec --output docs/SPEC.md    write it to a file
+  ccweb-conformance spec --check docs/SPEC.md     exit 1 if the file differs from a fresh render
+
+exit codes: 0 printed, written or up to date; 1 --check found a difference; 2 usage error.
+"""
+
+TOP_EPILOG = """
+commands:
+  run     run the suite against an implementation (default target: the bundled reference)
+  spec    render the contract (tool, requirements, errors, schemas, traceability) as Markdown
+
+examples:
+  ccweb-conformance run --stdio "node lib/mcp-server.js" --junitxml junit.xml
+  ccweb-conformance spec --output docs/SPEC.md
+
+Run 'ccweb-conformance COMMAND --help' for a command's options and examples.
+"""
+
 
 def kit_version() -> str:
     """The installed kit's version."""
@@ -71,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ccweb-conformance",
         description="Conformance suite for the MCP tool ccweb_list_user_inputs.",
-        epilog="Run 'ccweb-conformance run --help' for targets, options and examples.",
+        epilog=TOP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {kit_version()} (spec {ccweb_spec.contract_version()})"
@@ -119,6 +142,17 @@ def build_parser() -> argparse.ArgumentParser:
     reports.add_argument("--markdown", metavar="FILE", type=Path, help="write a Markdown summary (CI step summary)")
     reports.add_argument("-v", "--verbose", action="store_true", help="list every scenario and full messages")
     run.set_defaults(handler=run_command)
+    spec = commands.add_parser(
+        "spec",
+        help="render the contract as Markdown",
+        description="Render the whole contract from the spec files and the features as Markdown.",
+        epilog=SPEC_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    destination = spec.add_mutually_exclusive_group()
+    destination.add_argument("--output", metavar="FILE", type=Path, help="write the Markdown to FILE")
+    destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh render")
+    spec.set_defaults(handler=spec_command)
     return parser
 
 
@@ -230,6 +264,28 @@ def run_command(args: argparse.Namespace) -> int:
     if args.markdown is not None:
         write_markdown(run, args.markdown)
     return EXIT_FAILED if run.failed else EXIT_PASSED
+
+
+def spec_command(args: argparse.Namespace) -> int:
+    """``ccweb-conformance spec``."""
+    text = render_spec(kit_version())
+    if args.check is not None:
+        if not args.check.is_file():
+            raise UsageError(f"cannot check {str(args.check)!r}: no such file")
+        if args.check.read_text(encoding="utf-8") != text:
+            print(
+                f"ccweb-conformance: {args.check} is out of date; run 'ccweb-conformance spec --output {args.check}'",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
+        return EXIT_PASSED
+    if args.output is not None:
+        if not args.output.resolve().parent.is_dir():
+            raise UsageError(f"cannot write {str(args.output)!r}: its folder does not exist")
+        args.output.write_text(text, encoding="utf-8")
+        return EXIT_PASSED
+    sys.stdout.write(text)
+    return EXIT_PASSED
 
 
 def main(argv: Sequence[str] | None = None) -> int:

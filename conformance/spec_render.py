@@ -1,0 +1,256 @@
+"""Render the whole contract as one Markdown document, from ``spec/`` and ``features/``.
+
+Every fact comes from :mod:`ccweb_spec` or the feature files; this module only lays it out.
+``ccweb-conformance spec`` prints the result; ``docs/SPEC.md`` is a committed copy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from pytest_bdd.feature import get_features
+
+import ccweb_spec
+
+__all__ = ["ScenarioRef", "render_spec", "scenarios_by_requirement"]
+
+SCHEMA_FILES = {name: f"spec/schemas/{name}.schema.json" for name in ccweb_spec.SCHEMA_NAMES}
+CONSTRAINT_KEYS = ("minimum", "maximum", "minLength", "maxItems", "pattern")
+
+
+@dataclass(frozen=True)
+class ScenarioRef:
+    """One scenario of the features, as the traceability matrix names it."""
+
+    feature_file: str
+    name: str
+    examples: int
+    tags: frozenset[str]
+
+    def label(self) -> str:
+        """``file.feature`` :: name, with the number of example rows of an outline."""
+        rows = f" ({self.examples} examples)" if self.examples else ""
+        return f"`{self.feature_file}` :: {self.name}{rows}"
+
+
+def feature_scenarios() -> list[ScenarioRef]:
+    """Every scenario of the bundled features, by file name, then in file order."""
+    features = sorted(get_features([str(files("ccweb_features"))]), key=lambda f: Path(f.filename).name)
+    return [
+        ScenarioRef(
+            feature_file=Path(feature.filename).name,
+            name=scenario.name,
+            examples=sum(1 for e in scenario.examples for _ in e.as_contexts()),
+            tags=frozenset(scenario.tags) | frozenset(feature.tags),
+        )
+        for feature in features
+        for scenario in feature.scenarios.values()
+    ]
+
+
+def scenarios_by_requirement() -> dict[str, list[ScenarioRef]]:
+    """Requirement ID -> the scenarios tagged with it, for every requirement in file order."""
+    scenarios = feature_scenarios()
+    return {r.id: [s for s in scenarios if r.id in s.tags] for r in ccweb_spec.requirements()}
+
+
+def _cell(text: str) -> str:
+    """Text made safe for one Markdown table cell: one line, pipes escaped, ``<`` escaped outside code."""
+    parts = " ".join(text.split()).replace("|", "\\|").split("`")
+    return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]], *, escape: bool = True) -> str:
+    """A Markdown table; ``escape=False`` for cells the caller has already made safe."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) if escape else c for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _fenced_json(value: Any) -> str:
+    """A value as an indented JSON code block."""
+    return "```json\n" + json.dumps(value, indent=2, ensure_ascii=False) + "\n```"
+
+
+def _compact(value: Any) -> str:
+    """A value as one line of JSON."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _type_of(prop: dict[str, Any]) -> str:
+    """A property's type as a short phrase: its type(s), const, enum or reference."""
+    if "const" in prop:
+        return f"const {json.dumps(prop['const'])}"
+    if "enum" in prop:
+        return "one of " + ", ".join(f"`{v}`" for v in prop["enum"])
+    if "$ref" in prop:
+        return f"see `{prop['$ref']}`"
+    kind = prop.get("type", "any")
+    text = " or ".join(kind) if isinstance(kind, list) else str(kind)
+    if kind == "array" and "$ref" in prop.get("items", {}):
+        text += f" of `{prop['items']['$ref']}`"
+    return text
+
+
+def _constraints(prop: dict[str, Any]) -> str:
+    """A property's bounds and pattern, e.g. ``minimum 1, maximum 50``."""
+    return ", ".join(f"{key} {prop[key]}" for key in CONSTRAINT_KEYS if key in prop)
+
+
+def _property_table(schema: dict[str, Any]) -> str:
+    """One row per property of an object schema."""
+    required = set(schema.get("required", []))
+    rows = [
+        (
+            f"`{name}`",
+            _type_of(prop),
+            "yes" if name in required else "no",
+            _constraints(prop),
+            json.dumps(prop["default"]) if "default" in prop else "",
+            prop.get("description", ""),
+        )
+        for name, prop in schema["properties"].items()
+    ]
+    return _table(("property", "type", "required", "constraints", "default", "description"), rows)
+
+
+def render_header(kit_version: str) -> str:
+    """Title, versions and where the document comes from."""
+    tool = ccweb_spec.tool_definition()
+    return "\n".join(
+        [
+            f"# `{tool['name']}`: the contract",
+            "",
+            f"Contract version **{ccweb_spec.contract_version()}** · kit version **{kit_version}**",
+            "",
+            "Generated by `ccweb-conformance spec` from `spec/` and `features/`. Do not edit by hand:",
+            "change the sources, then run `ccweb-conformance spec --output docs/SPEC.md`.",
+            "Levels: a failed MUST fails a conformance run; a failed SHOULD is a warning (unless `--strict`).",
+        ]
+    )
+
+
+def render_tool() -> str:
+    """The tool definition: name, title, description, annotations, input and output schemas."""
+    tool = ccweb_spec.tool_definition()
+    annotations = _table(("annotation", "value"), ((k, json.dumps(v)) for k, v in tool["annotations"].items()))
+    output = tool["outputSchema"]
+    success, error = output["$defs"]["success"], output["$defs"]["error"]
+    return "\n\n".join(
+        [
+            "## Tool definition",
+            f"- **name:** `{tool['name']}`\n- **title:** {tool['title']}",
+            "**description:**\n\n> " + tool["description"],
+            "**annotations:**\n\n" + annotations,
+            f"**inputSchema** (`{SCHEMA_FILES['input']}`):\n\n" + _property_table(tool["inputSchema"]),
+            "**outputSchema:** one of the success object or the error object "
+            f"(`{SCHEMA_FILES['success']}`, `{SCHEMA_FILES['error']}`).",
+            f"Success object: {success['description']}\n\n" + _property_table(success),
+            "Each item (`#/$defs/item`):\n\n" + _property_table(success["$defs"]["item"]),
+            f"Error object: {error['description']}\n\n" + _property_table(error),
+            "Its `error` member:\n\n" + _property_table(error["properties"]["error"]),
+        ]
+    )
+
+
+def render_requirements() -> str:
+    """Every requirement with level, statement and source, under its group (criteria first)."""
+    requirements = ccweb_spec.requirements()
+    parts = ["## Requirements"]
+    for group in ccweb_spec.groups():
+        rows = [(f"**{r.id}**", r.level, r.statement, ", ".join(r.source)) for r in requirements if r.group == group.id]
+        parts.append(f"### {group.id}: {group.title}\n\n" + _table(("ID", "level", "statement", "source"), rows))
+    return "\n\n".join(parts)
+
+
+def render_errors() -> str:
+    """The closed error-code registry."""
+    rows = [
+        (f"`{e.code}`", e.meaning, e.when, ", ".join(e.source), ", ".join(e.requirements))
+        for e in ccweb_spec.error_codes()
+    ]
+    return "## Error registry\n\n" + _table(("code", "meaning", "when", "source", "requirements"), rows)
+
+
+def render_description_facts() -> str:
+    """The facts the description must state, with the phrasings a checker accepts."""
+    parts = [
+        "## Description facts",
+        "The tool description must state each fact. A fact holds when any of its patterns (Python regular "
+        "expressions, case-insensitive, anywhere in the description) matches.",
+    ]
+    for fact in ccweb_spec.description_facts():
+        patterns = "\n".join(f"- {lang}: `{p}`" for lang, group in fact.patterns.items() for p in group)
+        parts.append(f"### `{fact.id}`\n\n{fact.fact}\n\n{patterns}")
+    return "\n\n".join(parts)
+
+
+def _code_points(chars: Iterable[str]) -> str:
+    """Characters as sorted ``U+XXXX`` code points."""
+    return ", ".join(f"U+{ord(c):04X}" for c in sorted(chars))
+
+
+def render_whitespace() -> str:
+    """The whitespace set of D-1 and its near misses."""
+    return "\n\n".join(
+        [
+            "## Whitespace",
+            "A user message made only of these characters is blank and not a candidate: "
+            + _code_points(ccweb_spec.whitespace())
+            + ".",
+            "These look blank but count as content: " + _code_points(ccweb_spec.near_whitespace()) + ".",
+        ]
+    )
+
+
+def render_schemas() -> str:
+    """Every JSON Schema, in full."""
+    parts = ["## Schemas"]
+    for name in ccweb_spec.SCHEMA_NAMES:
+        parts.append(f"### {name} (`{SCHEMA_FILES[name]}`)\n\n" + _fenced_json(ccweb_spec.schema(name)))
+    return "\n\n".join(parts)
+
+
+def render_examples() -> str:
+    """The labelled examples: valid ones in full, rejected ones as a compact list."""
+    parts = ["## Worked examples", "From `spec/examples/`; the kit's tests validate each one against its schema."]
+    for name in ccweb_spec.SCHEMA_NAMES:
+        cases = ccweb_spec.examples(name)
+        parts.append(f"### {name}")
+        parts += [f"**{c['description']}**\n\n" + _fenced_json(c["data"]) for c in cases if c["valid"]]
+        rejected = [f"- {c['description']}: `{_compact(c['data'])}`" for c in cases if not c["valid"]]
+        if rejected:
+            parts.append("Rejected by the schema:\n\n" + "\n".join(rejected))
+    return "\n\n".join(parts)
+
+
+def render_traceability() -> str:
+    """Requirement -> the scenarios that prove it."""
+    levels = {r.id: r.level for r in ccweb_spec.requirements()}
+    rows = [
+        (f"**{rid}**", levels[rid], "<br>".join(_cell(s.label()) for s in scenarios))
+        for rid, scenarios in scenarios_by_requirement().items()
+    ]
+    header = ("requirement", "level", "scenarios (feature file :: scenario)")
+    return "## Traceability\n\n" + _table(header, rows, escape=False)
+
+
+def render_spec(kit_version: str) -> str:
+    """The whole contract as Markdown, ending with one newline."""
+    sections = [
+        render_header(kit_version),
+        render_tool(),
+        render_requirements(),
+        render_errors(),
+        render_description_facts(),
+        render_whitespace(),
+        render_schemas(),
+        render_examples(),
+        render_traceability(),
+    ]
+    return "\n\n".join(sections) + "\n"
