@@ -1250,6 +1250,178 @@ def _() -> None:
     _transform_call_result(lambda r: _result(r, content=[*r.content, broken]))
 
 
+# --- requirements the list above leaves without a mutant ---
+
+
+@mutant(
+    "source_ignored",
+    "SRC-1",
+    "No conversationId reads the source conversation",
+    "without conversationId the source binding is ignored (always missing_source_conversation)",
+)
+def _() -> None:
+    tool.target_conversation = lambda explicit, source: _ORIGINAL_TARGET(explicit, None)
+
+
+@mutant(
+    "source_wins",
+    "SRC-2",
+    "An explicit conversationId wins over the source conversation",
+    "a bound source conversation wins over an explicit conversationId",
+)
+def _() -> None:
+    def target(explicit: str | None, source: str | None) -> str:
+        if source and tool.clean_id(source):
+            return _ORIGINAL_TARGET(None, source)
+        return _ORIGINAL_TARGET(explicit, source)
+
+    tool.target_conversation = target
+
+
+@mutant(
+    "pending_form_included",
+    "SEL-4",
+    "A card still waiting for the user is not returned",
+    "an assistant message holding a guided-form card counts as a user input",
+)
+def _() -> None:
+    def wrap(message: Any, found: Candidate | None) -> Candidate | None:
+        card = isinstance(message, dict) and message.get("role") == "assistant"
+        if found is None and card and '"guided_form"' in str(message.get("content")):
+            return _ORIGINAL_CANDIDATE_OF({**message, "role": "user"})
+        return found
+
+    _wrap_candidate(wrap)
+
+
+@mutant(
+    "form_answers_skipped",
+    "SEL-5",
+    "The submitted answer is returned and the card is not",
+    'user messages that look like a submitted form ("name: value") are skipped',
+)
+def _() -> None:
+    form_answer = re.compile(r"^[A-Za-z_]+: \S")
+    _wrap_candidate(lambda m, c: None if c is not None and form_answer.match(c.content) else c)
+
+
+@mutant(
+    "attachments_skipped",
+    "STO-4",
+    "Fields the contract does not name are ignored",
+    "user messages that carry attachments are skipped",
+)
+def _() -> None:
+    _wrap_candidate(lambda m, c: None if c is not None and "attachments" in m else c)
+
+
+@mutant(
+    "paging_state",
+    "REG-1",
+    "The same call gives the same result every time",
+    "a repeated call continues where the previous one stopped (hidden per-conversation cursor)",
+)
+def _() -> None:
+    seen: dict[str, int] = {}
+
+    def list_user_inputs(conversation_id: str, messages: Sequence[Any], limit: int, max_chars: int) -> dict[str, Any]:
+        calls = seen.get(conversation_id, 0)
+        seen[conversation_id] = calls + 1
+        found = core.candidates(messages)
+        if calls and found:
+            kept = [m for m in messages if core.candidate_of(m) != found[-1]]
+            return _ORIGINAL_LIST(conversation_id, kept, limit, max_chars)
+        return _ORIGINAL_LIST(conversation_id, messages, limit, max_chars)
+
+    tool.list_user_inputs = list_user_inputs
+
+
+@mutant(
+    "has_more_as_number",
+    "RES-1",
+    "The whole result when the oldest returned input is cut",
+    "hasMore is the number 1 or 0 instead of a boolean",
+)
+def _() -> None:
+    def list_user_inputs(*args: Any) -> dict[str, Any]:
+        result = _ORIGINAL_LIST(*args)
+        result["hasMore"] = int(result["hasMore"])
+        return result
+
+    tool.list_user_inputs = list_user_inputs
+
+
+@mutant(
+    "truncated_as_number",
+    "RES-2",
+    "The whole result when the oldest returned input is cut",
+    "items[].truncated is the number 1 or 0 instead of a boolean",
+)
+def _() -> None:
+    def list_user_inputs(*args: Any) -> dict[str, Any]:
+        result = _ORIGINAL_LIST(*args)
+        for item in result["items"]:
+            item["truncated"] = int(item["truncated"])
+        return result
+
+    tool.list_user_inputs = list_user_inputs
+
+
+@mutant(
+    "empty_id_kept",
+    "RES-4",
+    "messageId and createdAt are copied as stored",
+    'an empty stored id is returned as "" instead of null',
+)
+def _() -> None:
+    def wrap(message: Any, found: Candidate | None) -> Candidate | None:
+        if found is not None and message.get("id") == "":
+            return dataclasses.replace(found, message_id="")
+        return found
+
+    _wrap_candidate(wrap)
+
+
+@mutant(
+    "empty_has_more",
+    "RES-6",
+    "A conversation without candidates is an empty success",
+    "hasMore is true when nothing at all was returned",
+)
+def _() -> None:
+    _core(has_more=lambda found, window, items: not items or _reference_has_more(found, window, items))
+
+
+@mutant(
+    "dies_after_unknown_tool",
+    "PROTO-2",
+    "The server keeps serving after errors",
+    "the server ends the connection after a call to an unknown tool",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            try:
+                return await handler(ctx, params)
+            except MCPError:
+                raise SystemExit(1) from None
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "structured_only_strict",
+    "PLC-3",
+    'The result object is both structured content and JSON text [{"conversationId": "{alpha}"}]',
+    "the result is only structuredContent (allowed, but a SHOULD: fails only with --strict)",
+    should=True,
+)
+def _() -> None:
+    _transform_call_result(lambda r: _result(r, content=[]))
+
+
 # --- AC-1: the tool definition ---
 
 

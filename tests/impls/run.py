@@ -24,15 +24,49 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests/ folder: import impls
 
 from impls.catalogue import MUTANTS, VARIANTS
 
 USAGE = __doc__ or ""
+RUN_PY = Path(__file__).resolve()
+
+
+def run_batch(kind: str, names: list[str], out_dir: Path, jobs: int = 2) -> dict[str, dict[str, Any]]:
+    """Run ``names`` through ``run.py batch``; per name its exit code and JSON report (or None)."""
+    command = [sys.executable, str(RUN_PY), "batch", str(out_dir), str(jobs), *(f"{kind}:{n}" for n in names)]
+    done = subprocess.run(
+        command, cwd=RUN_PY.parent.parent.parent, capture_output=True, text=True, timeout=900, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"run.py batch failed ({done.returncode}): {done.stderr[-3000:]}")
+    results = json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
+    outcome: dict[str, dict[str, Any]] = {}
+    for name in names:
+        report = out_dir / f"{kind}-{name}.json"
+        log = out_dir / f"{kind}-{name}.log"
+        outcome[name] = {
+            "exit": results[f"{kind}:{name}"]["exit"],
+            "report": json.loads(report.read_text(encoding="utf-8")) if report.exists() else None,
+            "log": log.read_text(encoding="utf-8", errors="replace") if log.exists() else "",
+        }
+    return outcome
+
+
+def selected_params(request: Any, function_name: str) -> list[str]:
+    """The ``name`` parameters of the collected (not deselected) items of ``function_name``."""
+    names = []
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        if getattr(item, "originalname", None) == function_name and callspec is not None:
+            names.append(callspec.params["name"])
+    return names
 
 
 def _apply(kind: str, name: str) -> bool:
