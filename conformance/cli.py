@@ -282,7 +282,10 @@ def spec_command(args: argparse.Namespace) -> int:
     if args.output is not None:
         if not args.output.resolve().parent.is_dir():
             raise UsageError(f"cannot write {str(args.output)!r}: its folder does not exist")
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {str(args.output)!r}: {error.strerror}") from error
         return EXIT_PASSED
     sys.stdout.write(text)
     return EXIT_PASSED

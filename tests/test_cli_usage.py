@@ -1,0 +1,151 @@
+"""The command line as a user meets it: help with examples, one-line errors, colour only on a terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ccweb_conformance.cli import main
+
+CLI = str(Path(sys.executable).parent / "ccweb-conformance")
+ANSI = "\x1b["
+RUN_AC1 = ["run", "--in-process", "--tags", "AC-1"]
+
+
+def cli(*arguments: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script with piped output."""
+    return subprocess.run([CLI, *arguments], cwd=cwd, capture_output=True, text=True, timeout=120, env=env, check=False)
+
+
+def environment(**changes: str | None) -> dict[str, str]:
+    """This environment with some variables set or removed."""
+    env = dict(os.environ)
+    for name, value in changes.items():
+        env.pop(name, None)
+        if value is not None:
+            env[name] = value
+    return env
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["run", "--bogus"], "unrecognized arguments: --bogus"),
+        (["run", "--timeout", "-1"], "--timeout -1.0 is out of range (0, 600] seconds"),
+        (["run", "--timeout", "abc"], "argument --timeout: invalid float value: 'abc'"),
+        (
+            ["run", "--protocol", "nope"],
+            "argument --protocol: invalid choice: 'nope' (choose from 'auto', 'legacy', '2026-07-28')",
+        ),
+        (["run", "--http-cmd", "x"], "--http-cmd needs --url (for example --url http://127.0.0.1:{port}/mcp)"),
+        (
+            ["run", "--url", "http://127.0.0.1:1/mcp"],
+            "--url without --http-cmd needs --sessions-dir: the directory the running server reads",
+        ),
+        (["run", "--expected-failures", "missing.yaml"], "--expected-failures 'missing.yaml' is not a file"),
+        (
+            ["run", "--junitxml", "no-such-dir/junit.xml"],
+            "cannot write 'no-such-dir/junit.xml': its folder does not exist",
+        ),
+        (["spec", "--check", "missing.md"], "cannot check 'missing.md': no such file"),
+        (["spec", "--output", "no-such-dir/SPEC.md"], "cannot write 'no-such-dir/SPEC.md': its folder does not exist"),
+        (["spec", "--output", "."], "cannot write '.': Is a directory"),
+        (["spec", "--output", "a.md", "--check", "b.md"], "argument --check: not allowed with argument --output"),
+        (["nope"], "argument COMMAND: invalid choice: 'nope' (choose from 'run', 'spec')"),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else "",
+)
+def test_bad_options_give_one_line_and_exit_2(
+    arguments: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):
+    monkeypatch.chdir(tmp_path)
+    assert main(arguments) == 2
+    assert capsys.readouterr() == ("", f"ccweb-conformance: error: {message}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_bad_option_in_a_real_process_has_no_traceback(tmp_path: Path):
+    result = cli("run", "--timeout", "-1", cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2,
+        "",
+        "ccweb-conformance: error: --timeout -1.0 is out of range (0, 600] seconds\n",
+    )
+
+
+def help_text(command: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``--help`` prints (it exits 0 without touching stderr)."""
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--help"])
+    assert stop.value.code == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["spec"]], ids=["top", "run", "spec"])
+def test_help_has_examples(command: list[str], capsys: pytest.CaptureFixture[str]):
+    assert help_text(command, capsys).count("\nexamples:\n") == 1
+    examples = help_text(command, capsys).split("\nexamples:\n", 1)[1]
+    lines = [line.strip() for line in examples.splitlines() if line.startswith("  ccweb-conformance ")]
+    assert len(lines) >= 2
+    assert all(line.startswith(f"ccweb-conformance {command[0] if command else ''}".rstrip()) for line in lines)
+
+
+def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]):
+    commands = help_text([], capsys).split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in commands.splitlines()] == ["run", "spec"]
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]):
+    assert main([]) == 2
+    assert capsys.readouterr().out.startswith("usage: ccweb-conformance [-h] [--version] COMMAND ...\n")
+
+
+def test_piped_output_has_no_colour(tmp_path: Path):
+    result = cli(*RUN_AC1, cwd=tmp_path, env=environment(NO_COLOR=None))
+    assert result.returncode == 0
+    assert "6 passed, 0 failed in " in result.stdout
+    assert ANSI not in result.stdout + result.stderr
+    assert "\r" not in result.stderr
+
+
+def run_on_terminal(env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """Run the suite with stdout and stderr on a pseudo-terminal; return the exit code and all output."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([CLI, *RUN_AC1], cwd=cwd, env=env, stdout=follower, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the process ends
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return process.wait(timeout=120), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_terminal_output_is_coloured_with_live_progress(tmp_path: Path):
+    code, output = run_on_terminal(environment(NO_COLOR=None), tmp_path)
+    assert code == 0
+    assert "\x1b[32mPASS" in output
+    assert "\r  6/6 scenarios" in output
+
+
+def test_no_color_turns_colour_off_on_a_terminal(tmp_path: Path):
+    code, output = run_on_terminal(environment(NO_COLOR="1"), tmp_path)
+    assert code == 0
+    assert "6 passed, 0 failed in " in output
+    assert ANSI not in output
