@@ -1,0 +1,119 @@
+"""A legacy-era Streamable HTTP MCP server for whole runs of the suite, correct except where its arguments say.
+
+Usage: suite_http.py PORT WORD... It declares the spec's real tool and answers tools/call
+with the reference's result object (application/json), except as the words say:
+
+  N=500     the N-th tools/call gets HTTP 500 with a plain-text body
+  N=ctype   the N-th tools/call gets HTTP 200 with Content-Type text/html
+  sse       every other call: an SSE stream with comments, a notification event, then the
+            response split over two data lines (all of which Streamable HTTP allows)
+  exit      exit code 4 at start-up, one line on stderr
+
+The process writes its pid to $SUITE_FAKE_STATE/pid-<pid>.
+"""
+
+import json
+import os
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import ccweb_spec
+from ccweb_reference.store import SessionStore
+from ccweb_reference.tool import call_tool
+from ccweb_reference.wire import dumps
+
+PORT = int(sys.argv[1])
+WORDS = sys.argv[2:]
+FAULTS = {int(w.split("=")[0]): w.split("=")[1] for w in WORDS if w.split("=")[0].isdigit()}
+STATE = Path(os.environ["SUITE_FAKE_STATE"])
+STORE = SessionStore(Path(os.environ["CC_WEB_SESSIONS_DIR"]))
+SESSION = "suite-fake-session"
+LOCK = threading.Lock()
+CALLS = [0]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def reply(self, status: int, content_type: str | None, body: bytes, headers: dict | None = None) -> None:
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def json_reply(self, message: dict, status: int = 200, headers: dict | None = None) -> None:
+        self.reply(status, "application/json", dumps(message).encode(), headers)
+
+    def do_GET(self) -> None:
+        self.reply(405, "text/plain", b"use POST")
+
+    def do_DELETE(self) -> None:
+        self.reply(200, None, b"")
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        method, request_id = body.get("method"), body.get("id")
+        if "id" not in body:
+            self.reply(202, None, b"")
+        elif method == "initialize":
+            result = {
+                "protocolVersion": body["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "suite-fake-http", "version": "0"},
+            }
+            self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": result}, headers={"Mcp-Session-Id": SESSION})
+        elif self.headers.get("Mcp-Session-Id") != SESSION:
+            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+        elif method == "tools/list":
+            self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}})
+        elif method == "tools/call":
+            self.call(request_id, body.get("params") or {})
+        else:
+            error = {"code": -32601, "message": "Method not found"}
+            self.json_reply({"jsonrpc": "2.0", "id": request_id, "error": error})
+
+    def call(self, request_id: object, params: dict) -> None:
+        with LOCK:
+            CALLS[0] += 1
+            fault = FAULTS.get(CALLS[0])
+        result, is_error = call_tool(STORE, params.get("arguments"), self.headers.get("X-CCWeb-Session-Id"))
+        body = {"content": [{"type": "text", "text": dumps(result)}], "structuredContent": result, "isError": is_error}
+        response = {"jsonrpc": "2.0", "id": request_id, "result": body}
+        if fault == "500":
+            self.reply(500, "text/plain", b"internal trouble")
+        elif fault == "ctype":
+            self.reply(200, "text/html", b"<html>not MCP</html>")
+        elif "sse" in WORDS:
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}
+            text = dumps(response)
+            half = text.index('"result"')
+            stream = (
+                ": a comment line\n\n"
+                f"id: 1\nevent: message\ndata: {dumps(note)}\n\n"
+                ": another comment\n"
+                f"id: 2\nevent: message\ndata: {text[:half]}\ndata: {text[half:]}\n\n"
+            )
+            self.reply(200, "text/event-stream", stream.encode())
+        else:
+            self.json_reply(response)
+
+
+def main() -> None:
+    (STATE / f"pid-{os.getpid()}").write_text("")
+    if "exit" in WORDS:
+        sys.stderr.write("fatal: port already taken\n")
+        sys.exit(4)
+    ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
+
+
+if __name__ == "__main__":
+    main()
