@@ -81,7 +81,7 @@ CASES: dict[str, Case] = {
             ],
             4: ["tools/call: no response within 1 s" + STDERR + "suite fake: hanging on call 4"],
             6: ["tools/call: a response with id 103 while waiting for id 3"],
-            8: ["tools/call: the server wrote a line that is not JSON: \'this is not JSON\\n\'"],
+            8: ["tools/call: the server wrote a line that is not JSON: 'this is not JSON\\n'"],
             # the second answer to call 10 is read while waiting for call 11's
             11: ["tools/call: a second response to request id 3"],
         },
@@ -103,8 +103,8 @@ CASES: dict[str, Case] = {
         http_args("sse", "2=500", "4=ctype"),
         1,
         {
-            2: ["tools/call: HTTP 500 Internal Server Error: \'internal trouble\'"],
-            4: ["tools/call: HTTP 200 with Content-Type \'text/html\', not JSON or SSE"],
+            2: ["tools/call: HTTP 500 Internal Server Error: 'internal trouble'"],
+            4: ["tools/call: HTTP 200 with Content-Type 'text/html', not JSON or SSE"],
         },
     ),
 }
