@@ -16,7 +16,8 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.expected_failures import load_expected_failures
-from ccweb_conformance.options import PROTOCOLS, RunnerOptions
+from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, run_fuzz
+from ccweb_conformance.options import DEFAULT_FUZZ_TIME, PROTOCOLS, RunnerOptions
 from ccweb_conformance.progress import RunObserver
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
@@ -135,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     selection.add_argument("--tags", metavar="TAGS", help="only scenarios tagged with one of TAGS (e.g. AC-7,SRC-1)")
     selection.add_argument("--expected-failures", metavar="FILE", type=Path, help="YAML file of known failures")
     selection.add_argument("--strict", action="store_true", help="SHOULD-level failures fail the run")
+    fuzzing = run.add_argument_group("differential fuzzing (after the scenarios)")
+    fuzzing.add_argument("--fuzz", metavar="N", type=int, help="compare N generated conversations with the reference")
+    fuzzing.add_argument("--seed", metavar="S", type=int, default=0, help="same seed, same cases (default: 0)")
+    fuzzing.add_argument("--fuzz-time", metavar="SECONDS", type=float, default=DEFAULT_FUZZ_TIME, help="(default: 60)")
     reports = run.add_argument_group("reports")
     reports.add_argument("--junitxml", metavar="FILE", type=Path, help="write JUnit XML")
     reports.add_argument("--json", metavar="FILE", type=Path, help="write the JSON report (versioned schema)")
@@ -170,6 +175,9 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
         expected_failures=args.expected_failures,
         tags=args.tags,
         strict=args.strict,
+        fuzz=args.fuzz,
+        seed=args.seed,
+        fuzz_time=args.fuzz_time,
     )
     problems = options.problems()
     if problems:
@@ -237,6 +245,11 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"ccweb-conformance: error: the suite could not run (pytest exit code {int(code)})", file=sys.stderr)
         return EXIT_USAGE
     collector = observer.collector
+    scenarios = list(collector.results)
+    fuzz = None
+    if options.fuzz is not None:
+        fuzz = run_fuzz(options, FuzzSettings(options.fuzz, options.seed, options.fuzz_time))
+        scenarios.append(fuzz_scenario(fuzz))
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
@@ -245,13 +258,15 @@ def run_command(args: argparse.Namespace) -> int:
         protocol_version=collector.protocol_version,
         started_at=collector.started_at,
         duration_s=time.perf_counter() - started,
-        scenarios=collector.results,
+        scenarios=scenarios,
         strict=options.strict,
     )
     if not run.scenarios:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
     print(render_summary(run, color=color, verbose=args.verbose))
+    if fuzz is not None:
+        print("\n".join(fuzz_console_lines(fuzz, verbose=args.verbose)))
     if options.expected_failures is not None:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}

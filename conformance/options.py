@@ -11,6 +11,7 @@ PROTOCOLS: tuple[Protocol, ...] = ("auto", "legacy", "2026-07-28")
 DEFAULT_SOURCE_ENV = "CCWEB_SESSION_ID"
 DEFAULT_SOURCE_HEADER = "X-CCWeb-Session-Id"
 DEFAULT_TIMEOUT = 10.0
+DEFAULT_FUZZ_TIME = 60.0
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,10 @@ class RunnerOptions:
     expected_failures: Path | None = None
     tags: str | None = None
     strict: bool = False
+    fuzz: int | None = None
+    """Differential fuzzing after the scenarios: this many generated conversations."""
+    seed: int = 0
+    fuzz_time: float = DEFAULT_FUZZ_TIME
 
     def problems(self) -> list[str]:
         """Usage errors in these options, each one line."""
@@ -51,4 +56,8 @@ class RunnerOptions:
             found.append(f"--protocol {self.protocol!r} is not one of {', '.join(PROTOCOLS)}")
         if self.expected_failures is not None and not self.expected_failures.is_file():
             found.append(f"--expected-failures {str(self.expected_failures)!r} is not a file")
+        if self.fuzz is not None and self.fuzz < 1:
+            found.append(f"--fuzz {self.fuzz} must be at least 1")
+        if not self.fuzz_time > 0:
+            found.append(f"--fuzz-time {self.fuzz_time} must be more than 0 seconds")
         return found

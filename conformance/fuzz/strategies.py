@@ -1,0 +1,130 @@
+"""Hypothesis strategies for cc-web conversations and tool arguments, biased toward the edges."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ccweb_conformance.fuzz import edges
+from ccweb_conformance.fuzz.case import ABSENT, FuzzCase, IdPlan
+from ccweb_reference.core import candidates
+
+_SEGMENT = st.one_of(
+    st.sampled_from(edges.ASCII_WORDS),
+    st.sampled_from(edges.EDGE_STRINGS),
+    st.sampled_from(edges.WHITESPACE),
+    st.sampled_from(edges.NEAR_WHITESPACE),
+    st.text(st.characters(codec=None), max_size=4),
+)
+_BLANK = st.lists(st.sampled_from(edges.WHITESPACE), max_size=4).map("".join)
+
+
+@st.composite
+def _patterned(draw: st.DrawFn) -> str:
+    """A content: a few segments, the whole repeated a small or a budget-sized number of times."""
+    pattern = "".join(draw(st.lists(_SEGMENT, min_size=1, max_size=5)))
+    return pattern * draw(st.sampled_from(edges.REPEATS))
+
+
+CONTENT = st.one_of(_patterned(), _BLANK, st.sampled_from(edges.NEAR_WHITESPACE), _patterned())
+_TIMESTAMP = st.one_of(st.sampled_from(edges.TIMESTAMPS), st.sampled_from(("", None, 0, False)))
+_MESSAGE_ID = st.one_of(st.sampled_from(edges.MESSAGE_IDS), st.sampled_from(("", None, 7)))
+_METADATA = {"timestamp": _TIMESTAMP, "createdAt": _TIMESTAMP, "id": _MESSAGE_ID}
+_ATTACHMENTS = st.just([{"type": "image", "name": "screen.png", "mediaType": "image/png", "size": 1024}])
+_TOOL_CALLS = st.just([{"id": "call-1", "name": "Bash", "input": {"command": "ls -la"}, "result": "a\nb"}])
+_FORM = json.dumps({"type": "guided_form", "fields": [{"name": "provider", "options": ["a", "b"]}]})
+
+USER_MESSAGE = st.fixed_dictionaries(
+    {"role": st.just("user"), "content": CONTENT}, optional={**_METADATA, "attachments": _ATTACHMENTS}
+)
+ASSISTANT_MESSAGE = st.fixed_dictionaries(
+    {"role": st.just("assistant"), "content": CONTENT}, optional={**_METADATA, "toolCalls": _TOOL_CALLS}
+)
+GUIDED_FORM = st.fixed_dictionaries({"role": st.just("assistant"), "content": st.just(_FORM)}, optional=_METADATA)
+OTHER_ROLE = st.fixed_dictionaries({"role": st.sampled_from(edges.OTHER_ROLES), "content": CONTENT})
+NON_STRING_CONTENT = st.fixed_dictionaries(
+    {"role": st.just("user")}, optional={"content": st.sampled_from(edges.NON_STRINGS), **_METADATA}
+)
+MESSAGE = st.one_of(
+    USER_MESSAGE,
+    USER_MESSAGE,
+    USER_MESSAGE,
+    ASSISTANT_MESSAGE,
+    GUIDED_FORM,
+    OTHER_ROLE,
+    NON_STRING_CONTENT,
+    st.sampled_from(edges.NON_OBJECTS),
+)
+
+
+@st.composite
+def _messages(draw: st.DrawFn) -> list[Any]:
+    """Up to six drawn messages repeated in a drawn order, from none to past the limit's bound.
+
+    Repeating a few drawn messages keeps long conversations cheap to generate, and the
+    drawn size shrinks toward short conversations.
+    """
+    templates = draw(st.lists(st.one_of(USER_MESSAGE, MESSAGE), min_size=1, max_size=6))
+    size = draw(st.sampled_from(edges.CONVERSATION_SIZES))
+    order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
+    return [templates[i] for i in order]
+
+
+MESSAGES = _messages()
+
+
+def _suffix_sums(messages: list[Any]) -> list[int]:
+    """Code points of the newest 1, 2, 3 ... candidates (the budget edges)."""
+    sums, total = [], 0
+    for candidate in reversed(candidates(messages)):
+        total += len(candidate.content)
+        sums.append(total)
+    return sums
+
+
+def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int]) -> Any:
+    """An argument value: absent, an edge, anything in bounds, an integral float, or invalid."""
+    kind = draw(st.sampled_from(("edge", "absent", "bounds", "edge", "edge", "float", "invalid")))
+    if kind == "absent":
+        return ABSENT
+    if kind == "bounds":
+        return draw(st.integers(low, high))
+    if kind == "invalid":
+        return draw(st.sampled_from(edges.INVALID_COUNTS))
+    value = draw(st.sampled_from(sorted({low, low + 1, high - 1, high, *edge_values})))
+    return float(value) if kind == "float" else value
+
+
+@st.composite
+def _id_plan(draw: st.DrawFn) -> IdPlan:
+    kind = draw(st.sampled_from(("exact",) * 6 + ("noisy", "noisy", "junk", "wrong type")))
+    if kind == "exact":
+        return IdPlan()
+    if kind == "noisy":
+        noise = st.lists(st.sampled_from(edges.ID_NOISE), max_size=3).map("".join)
+        return IdPlan(prefix=draw(noise), suffix=draw(noise))
+    if kind == "junk":
+        return IdPlan(literal=draw(st.lists(st.sampled_from(edges.ID_NOISE), max_size=3).map("".join)))
+    return IdPlan(literal=draw(st.sampled_from(edges.NON_STRINGS)))
+
+
+@st.composite
+def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
+    """A conversation, how it is stored, and the arguments of one call."""
+    messages = draw(MESSAGES)
+    found = len(candidates(messages))
+    limit = _count(draw, 1, 50, [found - 1, found, found + 1])
+    sums = _suffix_sums(messages)
+    budget_edges = [s + d for s in sums[:3] for d in (-1, 0, 1)]
+    max_chars = _count(draw, 1, 1000, budget_edges)
+    unknown = draw(st.sampled_from(edges.UNKNOWN_ARGUMENTS)) if draw(st.integers(0, 9)) == 9 else ABSENT
+    return FuzzCase(
+        messages=messages,
+        storage=draw(st.sampled_from(("pretty",) * 8 + ("bom", "compact", "null messages", "no messages"))),
+        conversation_id=draw(_id_plan()),
+        limit=limit,
+        max_chars=max_chars,
+        unknown_argument=unknown,
+    )

@@ -1,0 +1,115 @@
+"""Differential fuzzing: passes against the reference, reproducible by seed, catches a fuzz-only mutant."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import ccweb_spec
+from ccweb_conformance.cli import main
+from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
+from ccweb_conformance.fuzz.oracle import expected_answer
+from ccweb_conformance.fuzz.requirements import touched_requirements
+from ccweb_conformance.options import RunnerOptions
+from ccweb_reference.store import SessionStore
+
+MUTANT = Path(__file__).with_name("fuzz_mutant.py")
+REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
+FUZZED = [r.id for r in ccweb_spec.requirements() if r.id.split("-")[0] in ("SEL", "BUD", "UNI", "RES")]
+
+
+def _fuzz_scenario(report: dict) -> dict:
+    [scenario] = [s for s in report["scenarios"] if s["file"] == "fuzz"]
+    return scenario
+
+
+def test_fuzz_200_seed_1_passes_in_process_and_is_one_scenario_of_every_report(tmp_path, capsys):
+    report_path = tmp_path / "report.json"
+    code = main(["run", "--in-process", "--fuzz", "200", "--seed", "1", "--json", str(report_path)])
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    scenario = _fuzz_scenario(report)
+    assert (code, report["counts"]["total"], report["counts"]["passed"]) == (0, 164, 164)
+    assert (scenario["feature"], scenario["name"], scenario["status"], scenario["message"]) == (
+        "Differential fuzzing",
+        "200 generated conversations, seed 1",
+        "passed",
+        None,
+    )
+    assert scenario["requirements"] == FUZZED
+    fuzz_line = [line for line in capsys.readouterr().out.splitlines() if line.startswith("fuzz: ")]
+    assert len(fuzz_line) == 1
+    assert fuzz_line[0].startswith("fuzz: 200 cases in ")
+    assert fuzz_line[0].endswith(": passed")
+
+
+def test_the_same_seed_generates_the_same_cases_on_every_target():
+    in_process = [run_fuzz(RunnerOptions(in_process=True), FuzzSettings(40, 7)) for _ in range(2)]
+    stdio = run_fuzz(RunnerOptions(stdio=REFERENCE), FuzzSettings(40, 7))
+    http = run_fuzz(
+        RunnerOptions(http_cmd=f"{REFERENCE} --http --port {{port}}", url="http://127.0.0.1:{port}/mcp"),
+        FuzzSettings(40, 7),
+    )
+    other_seed = run_fuzz(RunnerOptions(in_process=True), FuzzSettings(40, 8))
+    runs = [*in_process, stdio, http]
+    assert [(r.passed, r.cases_run, r.error) for r in runs] == [(True, 40, None)] * 4
+    assert len({r.digest for r in runs}) == 1
+    assert other_seed.digest != in_process[0].digest
+
+
+def test_the_fuzz_only_mutant_passes_every_fixed_scenario(tmp_path):
+    report_path = tmp_path / "report.json"
+    completed = subprocess.run(
+        [sys.executable, str(MUTANT), "run", "--in-process", "--json", str(report_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert (completed.returncode, report["counts"]["total"], report["counts"]["passed"]) == (0, 163, 163)
+
+
+def test_fuzzing_catches_the_mutant_with_a_shrunk_example_and_its_replay_command(tmp_path):
+    report_path = tmp_path / "report.json"
+    argv = ["run", "--in-process", "--fuzz", "500", "--seed", "1", "--json", str(report_path)]
+    completed = subprocess.run(
+        [sys.executable, str(MUTANT), *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    scenario = _fuzz_scenario(report)
+    message = scenario["message"]
+    assert (completed.returncode, report["counts"]["passed"], report["counts"]["failed"]) == (1, 163, 1)
+    assert (scenario["status"], scenario["requirements"]) == ("failed", ["RES-3"])
+    assert message.startswith(
+        "differential fuzzing: the implementation differs from the reference core: $.hasMore: expected true, got false"
+    )
+    shrunk = json.loads(message.split("messages as JSON:\n", 1)[1].split("\narguments:\n", 1)[0])
+    arguments = json.loads(message.split("\narguments:\n", 1)[1].split("\nexpected", 1)[0])
+    assert shrunk == [{"role": "user", "content": "ok"}]
+    assert {k: v for k, v in arguments.items() if k != "conversationId"} == {"limit": 1, "maxChars": 1}
+    assert message.endswith("\nreplay: ccweb-conformance run --in-process --fuzz 500 --seed 1")
+    assert message in completed.stdout  # the console prints the whole shrunk example
+
+
+def test_the_replay_command_repeats_the_target_options():
+    options = RunnerOptions(stdio="node server.js --dir {sessions_dir}", protocol="legacy", timeout=5.0)
+    assert replay_command(options, FuzzSettings(500, 3, 30.0)) == (
+        "ccweb-conformance run --stdio 'node server.js --dir {sessions_dir}' --protocol legacy --timeout 5 "
+        "--fuzz 500 --seed 3 --fuzz-time 30"
+    )
+
+
+def test_a_difference_names_the_requirements_its_field_belongs_to():
+    assert touched_requirements(["$.items[0].createdAt: expected null, got 1"]) == ("RES-5",)
+    assert touched_requirements(["$.items[1].messageId: x", "$.hasMore: y"]) == ("RES-3", "RES-4")
+    assert touched_requirements(["$: expected an object, got 1"]) == tuple(FUZZED)
+
+
+def test_the_oracle_compares_only_the_code_of_an_error(tmp_path):
+    expected = expected_answer({"conversationId": "abc", "limit": "15"}, SessionStore(tmp_path))
+    assert (expected.result, expected.is_error) == ({"ok": False, "error": {"code": "invalid_arguments"}}, True)
+    missing = expected_answer({"conversationId": "a/b"}, SessionStore(tmp_path))
+    assert (missing.result, missing.is_error) == ({"ok": False, "error": {"code": "conversation_not_found"}}, True)
