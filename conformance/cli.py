@@ -16,7 +16,6 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.expected_failures import load_expected_failures
-from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, run_fuzz
 from ccweb_conformance.options import DEFAULT_FUZZ_TIME, PROTOCOLS, RunnerOptions
 from ccweb_conformance.progress import RunObserver
 from ccweb_conformance.reports.console import render_summary
@@ -24,7 +23,7 @@ from ccweb_conformance.reports.cucumber import write_cucumber
 from ccweb_conformance.reports.json_report import write_json
 from ccweb_conformance.reports.junit import write_junit
 from ccweb_conformance.reports.markdown import write_markdown
-from ccweb_conformance.results import RunResult
+from ccweb_conformance.results import RunResult, ScenarioResult
 from ccweb_conformance.spec_render import render_spec
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -230,6 +229,17 @@ def pytest_arguments(options: RunnerOptions, suite: Path, keyword: str | None) -
     return arguments
 
 
+def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verbose: bool) -> list[str]:
+    """Differential fuzzing after the scenarios: appends its scenario, returns its console lines."""
+    try:
+        from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
+    except ImportError as error:
+        raise UsageError(f"--fuzz needs the package hypothesis ({error}); install it with pip") from None
+    run = fuzz.run_fuzz(options, fuzz.FuzzSettings(options.fuzz or 0, options.seed, options.fuzz_time))
+    scenarios.append(fuzz.fuzz_scenario(run))
+    return fuzz.fuzz_console_lines(run, verbose=verbose)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``."""
     options = _options(args)
@@ -246,10 +256,7 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     collector = observer.collector
     scenarios = list(collector.results)
-    fuzz = None
-    if options.fuzz is not None:
-        fuzz = run_fuzz(options, FuzzSettings(options.fuzz, options.seed, options.fuzz_time))
-        scenarios.append(fuzz_scenario(fuzz))
+    fuzz_lines = _fuzz_phase(options, scenarios, verbose=args.verbose) if options.fuzz is not None else []
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
@@ -265,8 +272,8 @@ def run_command(args: argparse.Namespace) -> int:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
     print(render_summary(run, color=color, verbose=args.verbose))
-    if fuzz is not None:
-        print("\n".join(fuzz_console_lines(fuzz, verbose=args.verbose)))
+    if fuzz_lines:
+        print("\n".join(fuzz_lines))
     if options.expected_failures is not None:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}
