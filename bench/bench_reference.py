@@ -1,0 +1,473 @@
+"""Benchmark: the reference's tools/call latency and memory, its floors and peers, and the runner's speed.
+
+    .venv/bin/python bench/bench_reference.py            # everything, about 3-5 minutes
+    .venv/bin/python bench/bench_reference.py --quick    # 10 and 1,000 messages only, no suite runs
+    .venv/bin/python bench/bench_reference.py --json bench.json   # also write the raw figures
+
+Every call goes through the kit's raw clients (conformance/transport) with the reply's MCP
+schema check switched off in this process, so the times are the server's plus the wire.
+Figures are medians (p95 beside them); the machine is shared and noisy, so compare ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shlex
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.fixtures import cc_web_session, session_bytes
+from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.transport import client as raw_client
+from ccweb_conformance.transport.channel import Channel
+from ccweb_conformance.transport.httpchannel import HttpChannel
+from ccweb_conformance.transport.linechannel import LineChannel
+from ccweb_conformance.transport.lines import ProcessLineIO
+from ccweb_conformance.transport.process import ServerProcess
+from ccweb_conformance.transport.targets import HttpCommandTarget, StdioTarget, Target, free_port
+
+HERE = Path(__file__).resolve().parent
+PYTHON = shlex.quote(sys.executable)
+TOOL = "ccweb_list_user_inputs"
+CONVERSATION = "bench-00000000-0000-4000-8000-000000000000"
+IMPLEMENTATIONS = {
+    "reference": f"{PYTHON} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}",
+    "naive peer": f"{PYTHON} {shlex.quote(str(HERE / 'naive_peer.py'))} --sessions-dir {{sessions_dir}}",
+}
+PROSE = (
+    "fix the failing test in the parser please and keep the public API stable, then run the whole suite again "
+    "用户 要求 所有 修改 都 要 有 测试 😀 check the migration, the README and the changelog before you sign off"
+)
+WORDS = tuple(PROSE.split(" "))
+
+
+def _text(rng: random.Random, low: int, high: int) -> str:
+    size = rng.randint(low, high)
+    words: list[str] = []
+    while sum(len(w) + 1 for w in words) < size:
+        words.append(rng.choice(WORDS))
+    return " ".join(words)
+
+
+def conversation(messages: int, seed: int = 0) -> dict[str, Any]:
+    """A realistic cc-web session: alternating user and assistant messages, assistants with toolCalls."""
+    rng = random.Random(seed)
+    stored: list[dict[str, Any]] = []
+    for index in range(messages):
+        stamp = f"2026-11-30T{9 + index // 360000 % 10:02d}:{index // 6000 % 60:02d}:{index // 100 % 60:02d}.000Z"
+        if index % 2 == 0:
+            stored.append({"role": "user", "content": _text(rng, 50, 240), "timestamp": stamp})
+        else:
+            call = {
+                "id": f"toolu_{index:08d}",
+                "name": rng.choice(("Bash", "Read", "Edit")),
+                "input": {"command": _text(rng, 20, 60), "description": _text(rng, 10, 40)},
+                "result": _text(rng, 100, 340),
+            }
+            stored.append(
+                {"role": "assistant", "content": _text(rng, 70, 270), "timestamp": stamp, "toolCalls": [call]}
+            )
+    return cc_web_session(CONVERSATION, stored)
+
+
+def _summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"median_ms": statistics.median(ordered) * 1000, "p95_ms": p95 * 1000, "n": len(ordered)}
+
+
+def _timed(action: Callable[[], object], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def _proc_field(pid: int, name: str, field_name: str) -> int:
+    """A number from /proc/PID/status (kB) or /proc/PID/io (bytes)."""
+    for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key == field_name:
+            return int(value.split()[0])
+    raise KeyError(field_name)
+
+
+def _server_pid(target: Target) -> int:
+    if isinstance(target, HttpCommandTarget):
+        return target.process.popen.pid
+    channel = target.client(None).channel
+    assert isinstance(channel, LineChannel) and isinstance(channel.io, ProcessLineIO)
+    return channel.io.process.popen.pid
+
+
+@contextmanager
+def _target(kind: str, command: str, sessions_dir: Path) -> Iterator[Target]:
+    if kind == "stdio":
+        target: Target = StdioTarget(command, sessions_dir, protocol="legacy")
+    else:
+        target = HttpCommandTarget(
+            f"{command} --http --port {{port}}", "http://127.0.0.1:{port}/mcp", sessions_dir, protocol="legacy"
+        )
+    try:
+        yield target
+    finally:
+        target.close()
+
+
+@dataclass
+class Latency:
+    """One implementation, transport and size."""
+
+    implementation: str
+    transport: str
+    messages: int
+    file_mb: float
+    startup_s: float
+    first: dict[str, float]
+    repeated: dict[str, float]
+    peak_rss_mb: float
+    read_per_repeated_call_mb: float
+    """Bytes the server process read per repeated call (/proc/PID/io rchar): ~file size = re-read."""
+
+
+def measure_latency(
+    implementation: str, transport: str, path: Path, messages: int, repeats: tuple[int, int]
+) -> Latency:
+    """Start a fresh server, then time first calls after a change and repeated calls."""
+    data = path.read_bytes()
+    arguments = {"conversationId": CONVERSATION}
+    started = time.perf_counter()
+    with _target(transport, IMPLEMENTATIONS[implementation], path.parent) as target:
+        client = target.client(None)
+        startup = time.perf_counter() - started
+        pid = _server_pid(target)
+
+        def call() -> None:
+            exchange = client.call_tool(TOOL, arguments)
+            assert exchange.response is not None and "result" in exchange.response, exchange.received_text[:300]
+
+        call()  # warm: imports, first parse
+        first: list[float] = []
+        for change in range(repeats[0]):
+            path.write_bytes(
+                data.replace(b'"updated": "2026-11-30T09:30:00.000Z"', f'"updated": "{change:024d}"'.encode())
+            )
+            first += _timed(call, 1)
+        before = _proc_field(pid, "io", "rchar")
+        repeated = _timed(call, repeats[1])
+        read = (_proc_field(pid, "io", "rchar") - before) / repeats[1]
+        peak = _proc_field(pid, "status", "VmHWM") / 1024
+    path.write_bytes(data)
+    return Latency(
+        implementation,
+        transport,
+        messages,
+        len(data) / 1e6,
+        startup,
+        _summary(first),
+        _summary(repeated),
+        peak,
+        read / 1e6,
+    )
+
+
+class _Trivial(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    wbufsize = -1  # headers and body leave in one write (no delayed-ACK stall)
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        reply = json.dumps({"jsonrpc": "2.0", "id": body.get("id"), "result": {}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+def trivial_stdio() -> None:
+    """A trivial JSON-RPC server over stdio: every request gets an empty result."""
+    for line in sys.stdin:
+        request = json.loads(line)
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "result": {}}) + "\n")
+        sys.stdout.flush()
+
+
+def trivial_http(port: int) -> None:
+    """A trivial JSON-RPC server over HTTP/1.1 (keep-alive)."""
+    ThreadingHTTPServer(("127.0.0.1", port), _Trivial).serve_forever()
+
+
+def _wait_for_port(port: int, deadline_s: float = 30.0) -> None:
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"the trivial HTTP server did not listen on port {port}")
+
+
+def round_trip(transport: str, repeat: int = 300) -> dict[str, float]:
+    """A raw JSON-RPC round trip (a tools/call-sized request) to a trivial server."""
+    script = shlex.quote(str(Path(__file__).resolve()))
+    channel: Channel
+    if transport == "stdio":
+        process = ServerProcess(shlex.split(f"{PYTHON} {script} --trivial-stdio"), dict(os.environ), stdio=True)
+        channel = LineChannel(ProcessLineIO(process), label="trivial stdio")
+    else:
+        port = free_port()
+        process = ServerProcess(shlex.split(f"{PYTHON} {script} --trivial-http {port}"), dict(os.environ), stdio=False)
+        _wait_for_port(port)
+        channel = HttpChannel(f"http://127.0.0.1:{port}/", base_headers={}, label="trivial http")
+    counter = iter(range(1, 10**9))
+    try:
+
+        def once() -> None:
+            number = next(counter)
+            request = {
+                "jsonrpc": "2.0",
+                "id": number,
+                "method": "tools/call",
+                "params": {"name": TOOL, "arguments": {"conversationId": CONVERSATION}},
+            }
+            channel.send(json.dumps(request), wait=number, headers={}, timeout=10.0, answer=lambda _: None)
+
+        for _ in range(20):
+            once()
+        return _summary(_timed(once, repeat))
+    finally:
+        channel.close()
+        process.stop()
+
+
+def decode_floor(path: Path, repeat: int) -> dict[str, dict[str, float]]:
+    """Reading the file's bytes, and bare ``json.loads`` of them, in this process."""
+    data = path.read_bytes()
+    return {
+        "read": _summary(_timed(path.read_bytes, max(repeat, 5))),
+        "json_loads": _summary(_timed(lambda: json.loads(data), repeat)),
+    }
+
+
+@dataclass
+class SuiteTime:
+    """One ``ccweb-conformance run`` against the reference."""
+
+    transport: str
+    wall_s: float
+    startup_s: float
+    fixtures_s: float
+    calls_s: float
+    other_s: float
+    scenarios: int
+    passed: bool
+
+
+def _given_seconds(steps: list[dict[str, Any]]) -> float:
+    """Time in Given steps (And/But continue the step kind before them): writing the fixtures."""
+    kind, total = "", 0.0
+    for step in steps:
+        keyword = step["keyword"].strip()
+        kind = keyword if keyword in ("Given", "When", "Then") else kind
+        total += step["durationSeconds"] if kind == "Given" else 0.0
+    return total
+
+
+def suite_time(transport: str, workdir: Path) -> SuiteTime:
+    """Wall time of the whole suite, split with the JSON report's step durations and exchange times."""
+    report = workdir / f"suite-{transport}.json"
+    command = [str(Path(sys.executable).with_name("ccweb-conformance")), "run", "--json", str(report)]
+    if transport == "http":
+        reference = IMPLEMENTATIONS["reference"]
+        command += ["--http-cmd", f"{reference} --http --port {{port}}", "--url", "http://127.0.0.1:{port}/mcp"]
+    started = time.perf_counter()
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    data = json.loads(report.read_text(encoding="utf-8"))
+    scenarios = data["scenarios"]
+    in_scenarios = sum(s["durationSeconds"] for s in scenarios)
+    fixtures = sum(_given_seconds(s["steps"]) for s in scenarios)
+    calls = sum(e["elapsedMs"] for s in scenarios for e in s["transcript"]) / 1000
+    return SuiteTime(
+        transport,
+        wall,
+        wall - in_scenarios,
+        fixtures,
+        calls,
+        in_scenarios - fixtures - calls,
+        len(scenarios),
+        completed.returncode == 0,
+    )
+
+
+def fuzz_throughput(count: int) -> dict[str, float]:
+    """Cases per second of ``--fuzz COUNT --seed 1`` per target."""
+    reference = IMPLEMENTATIONS["reference"]
+    targets = {
+        "in-process": RunnerOptions(in_process=True),
+        "stdio": RunnerOptions(stdio=reference),
+        "http": RunnerOptions(http_cmd=f"{reference} --http --port {{port}}", url="http://127.0.0.1:{port}/mcp"),
+    }
+    rates = {}
+    for name, options in targets.items():
+        run = run_fuzz(options, FuzzSettings(count, 1))
+        assert run.passed, run.mismatch or run.error
+        rates[name] = run.throughput
+    return rates
+
+
+@dataclass
+class Results:
+    """Everything measured."""
+
+    machine: dict[str, Any]
+    sizes: dict[int, float] = field(default_factory=dict)
+    latencies: list[Latency] = field(default_factory=list)
+    floors: dict[int, dict[str, dict[str, float]]] = field(default_factory=dict)
+    round_trips: dict[str, dict[str, float]] = field(default_factory=dict)
+    suites: list[SuiteTime] = field(default_factory=list)
+    fuzz: dict[str, float] = field(default_factory=dict)
+
+
+def machine() -> dict[str, Any]:
+    """What this ran on."""
+    meminfo = Path("/proc/meminfo").read_text().split() if Path("/proc/meminfo").exists() else ["", "0"]
+    memory = int(meminfo[meminfo.index("MemTotal:") + 1]) if "MemTotal:" in meminfo else 0
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gb": round(memory / 1024 / 1024, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_at_start": round(load, 2),
+    }
+
+
+def render(results: Results) -> str:
+    """The tables, as Markdown."""
+    lines = [
+        f"machine: {results.machine}",
+        "",
+        "| implementation | transport | messages | file MB | first call median (p95) ms | repeated median (p95) ms "
+        "| peak RSS MB | read per repeated call MB | start-up s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results.latencies:
+        cells = [
+            r.implementation,
+            r.transport,
+            f"{r.messages:,}",
+            f"{r.file_mb:.1f}",
+            f"{r.first['median_ms']:.1f} ({r.first['p95_ms']:.1f})",
+            f"{r.repeated['median_ms']:.1f} ({r.repeated['p95_ms']:.1f})",
+            f"{r.peak_rss_mb:.0f}",
+            f"{r.read_per_repeated_call_mb:.2f}",
+            f"{r.startup_s:.2f}",
+        ]
+        lines.append(f"| {' | '.join(cells)} |")
+    lines += [
+        "",
+        "| messages | file MB | read bytes ms | json.loads ms | floor stdio ms | floor HTTP ms |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for messages, floor in results.floors.items():
+        read = floor["read"]["median_ms"]
+        trips = {t: read + results.round_trips[t]["median_ms"] for t in results.round_trips}
+        lines.append(
+            f"| {messages:,} | {results.sizes[messages]:.1f} | {read:.2f} | {floor['json_loads']['median_ms']:.1f} "
+            f"| {trips.get('stdio', 0):.2f} | {trips.get('http', 0):.2f} |"
+        )
+    lines += [
+        "",
+        "raw round trip to a trivial server: "
+        + ", ".join(f"{t} {v['median_ms']:.3f} ms (p95 {v['p95_ms']:.3f})" for t, v in results.round_trips.items()),
+    ]
+    if results.suites:
+        lines += [
+            "",
+            "| suite against the reference | wall s | start-up s | fixtures s | calls s | other s | scenarios | ok |",
+            "|---|---:|---:|---:|---:|---:|---:|---|",
+        ]
+        for t in results.suites:
+            cells = [f"{v:.2f}" for v in (t.wall_s, t.startup_s, t.fixtures_s, t.calls_s, t.other_s)]
+            lines.append(f"| {t.transport} | {' | '.join(cells)} | {t.scenarios} | {t.passed} |")
+    if results.fuzz:
+        lines += [
+            "",
+            "fuzz throughput (--fuzz N --seed 1): "
+            + ", ".join(f"{k} {v:.1f} cases/s" for k, v in results.fuzz.items()),
+        ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Run the benchmark and print the tables."""
+    parser = argparse.ArgumentParser(prog="bench_reference", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="10 and 1,000 messages only; no suite runs")
+    parser.add_argument("--json", type=Path, help="also write the raw figures as JSON")
+    parser.add_argument(
+        "--parts", default="latency,suite,fuzz", help="comma-separated: latency, suite, fuzz (default: all)"
+    )
+    parser.add_argument("--trivial-stdio", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--trivial-http", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.trivial_stdio:
+        trivial_stdio()
+        return 0
+    if args.trivial_http is not None:
+        trivial_http(args.trivial_http)
+        return 0
+    raw_client.message_violations = lambda *a, **k: []  # type: ignore[attr-defined]  # time the server and the wire, not the client's schema check
+    plan = {10: (20, 200), 1_000: (20, 100)} if args.quick else {10: (20, 200), 1_000: (20, 100), 100_000: (5, 5)}
+    parts = set(args.parts.split(","))
+    results = Results(machine())
+    with tempfile.TemporaryDirectory(prefix="ccweb-bench-") as folder:
+        workdir = Path(folder)
+        for transport in ("stdio", "http") if "latency" in parts else ():
+            results.round_trips[transport] = round_trip(transport)
+        for messages, repeats in plan.items() if "latency" in parts else ():
+            sessions = workdir / f"sessions-{messages}"
+            sessions.mkdir()
+            path = sessions / f"{CONVERSATION}.json"
+            path.write_bytes(session_bytes(conversation(messages)))
+            results.sizes[messages] = path.stat().st_size / 1e6
+            results.floors[messages] = decode_floor(path, 3 if messages >= 100_000 else 20)
+            for transport in ("stdio", "http"):
+                for implementation in IMPLEMENTATIONS:
+                    results.latencies.append(measure_latency(implementation, transport, path, messages, repeats))
+                    print(f"  measured {implementation} over {transport} at {messages:,} messages", file=sys.stderr)
+        if "suite" in parts and not args.quick:
+            results.suites = [suite_time(t, workdir) for t in ("stdio", "http")]
+        if "fuzz" in parts:
+            results.fuzz = fuzz_throughput(100 if args.quick else 300)
+    print(render(results), flush=True)
+    if args.json is not None:
+        args.json.write_text(json.dumps(asdict(results), indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
