@@ -1535,6 +1535,21 @@ def _() -> None:
     _transform_call_result(lambda r: _result(r, content=[]))
 
 
+@variant("is_error_omitted_on_success", "successes leave isError out instead of sending false")
+def _() -> None:
+    # The SDK always writes isError, so the member is dropped where the JSON-RPC line is written
+    # (stdio and in-process both write through wire.dumps; the runner's requests have no result).
+    original = wire.dumps
+
+    def dumps(value: Any) -> str:
+        result = value.get("result") if isinstance(value, dict) else None
+        if isinstance(result, dict) and result.get("isError") is False:
+            value = {**value, "result": {k: v for k, v in result.items() if k != "isError"}}
+        return original(value)
+
+    wire.dumps = dumps
+
+
 @variant("pretty_json_text", "the JSON text is pretty-printed and ASCII-escaped")
 def _() -> None:
     _transform_call_result(
