@@ -53,6 +53,7 @@ class Mutant:
     killed_by: str
     apply: Apply
     should: bool = False
+    survives: str = ""  # why the suite cannot catch it yet (killed_by names the scenario to add)
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,12 @@ VARIANTS: dict[str, Variant] = {}
 
 
 def mutant(
-    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False
+    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False, survives: str = ""
 ) -> Callable[[Apply], Apply]:
     """Register the decorated patch function as a mutant."""
 
     def register(apply: Apply) -> Apply:
-        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should)
+        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should, survives)
         return apply
 
     return register
@@ -1420,6 +1421,134 @@ def _() -> None:
 )
 def _() -> None:
     _transform_call_result(lambda r: _result(r, content=[]))
+
+
+# --- probes: subtler bugs, to find the suite's blind spots ---
+
+
+@mutant(
+    "whitespace_gap_u2001",
+    "SEL-2",
+    "A user message made only of whitespace is not a candidate",
+    "the whitespace set misses U+2001 (a hand-written list with a gap in U+2000-200A)",
+    survives="the outline tests U+2000, U+2005 and U+200A only; add a row with every code point U+2000-200A",
+)
+def _() -> None:
+    blank = set(ccweb_spec.whitespace()) - {"\u2001"}
+    core.is_blank = lambda text: all(ch in blank for ch in text)
+
+
+@mutant(
+    "cleaning_keeps_underscore",
+    "SRC-4",
+    "A source conversation that cleans to nothing counts as missing",
+    "cleaning uses [^\\w-] (ASCII), which keeps '_'",
+)
+def _() -> None:
+    tool.clean_id = lambda raw: re.sub(r"[^\w-]", "", raw, flags=re.ASCII)
+
+
+@mutant(
+    "ids_lowercased",
+    "SRC-4",
+    "Upper-case letters in a conversation ID are kept",
+    "cleaned conversation IDs are also lower-cased",
+    survives="every fixture ID is lower-case; add a scenario reading a conversation whose ID has upper-case letters",
+)
+def _() -> None:
+    original = tool.clean_id
+    tool.clean_id = lambda raw: original(raw).lower()
+
+
+@mutant(
+    "nan_accepted",
+    "STO-1",
+    "A file that is not a UTF-8 JSON object is unreadable",
+    "the file is parsed by Python's default json.loads, which accepts NaN and Infinity",
+    survives='no stored file holds NaN or Infinity; add the bytes row {"messages": [], "n": NaN} to the outline',
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        try:
+            document = json.loads(data.removeprefix(_BOM).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        if not isinstance(document, dict):
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        messages = document.get("messages")
+        if messages is not None and not isinstance(messages, list):
+            raise _unreadable("messages is not an array")
+        return messages or []
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "wtf8_accepted",
+    "STO-1",
+    "A file that is not a UTF-8 JSON object is unreadable",
+    "the file is decoded with surrogatepass: UTF-8-encoded surrogates (ED A0 80) are accepted",
+    survives="no stored file holds an encoded surrogate; add the bytes row with content \\xed\\xa0\\x80",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        raw = data.removeprefix(_BOM)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                text = raw.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                return _ORIGINAL_PARSE_CONVERSATION(data)
+            return _ORIGINAL_PARSE_CONVERSATION(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode())
+        return _ORIGINAL_PARSE_CONVERSATION(data)
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "crlf_normalized",
+    "SEL-8",
+    "Content is returned exactly as stored, surrounding whitespace included",
+    "CR LF line ends in content are returned as LF",
+    survives="no stored content holds a CR; add a CR LF row to the exact-content scenario",
+)
+def _() -> None:
+    def wrap(message: Any, found: Candidate | None) -> Candidate | None:
+        return None if found is None else dataclasses.replace(found, content=found.content.replace("\r\n", "\n"))
+
+    _wrap_candidate(wrap)
+
+
+@mutant(
+    "json_blocks_disagree",
+    "PLC-2",
+    "The result object is found where the contract allows and is consistent",
+    "no structuredContent; two JSON text blocks, the second with a different totalChars",
+)
+def _() -> None:
+    def transform(result: types.CallToolResult) -> types.CallToolResult:
+        data = dict(result.structured_content or {})
+        other = {**data, "totalChars": data["totalChars"] + 1} if data.get("ok") else {**data, "ok": True}
+        blocks = [_text(wire.dumps(data)), _text(wire.dumps(other))]
+        return types.CallToolResult(content=blocks, is_error=result.is_error)
+
+    _transform_call_result(transform)
+
+
+@mutant(
+    "touches_run_folder",
+    "RO-2",
+    "A successful call changes nothing",
+    "reading drops a marker file into the conversation's running-state folder <id>-run/",
+)
+def _() -> None:
+    def mark(self: store.SessionStore, conversation_id: str) -> None:
+        folder = Path(self.root) / f"{conversation_id}-run"
+        if folder.is_dir():
+            (folder / "last-read").write_text("x", encoding="utf-8")
+
+    _after_read(mark)
 
 
 # --- AC-1: the tool definition ---
