@@ -64,7 +64,7 @@ function item(candidate, chars) {
 /** The success object for the stored messages under limit and maxChars (D-2, D-4). */
 export function listUserInputs(conversationId, messages, limit, maxChars) {
   const found = messages.map(candidateOf).filter((c) => c !== null);
-  const window = found.slice(-limit); // SEL-6: the latest `limit` candidates
+  const window = found.slice(-limit); // SEL-6: the latest `limit` candidates (a fresh array)
   const newestFirst = [];
   let remaining = maxChars;
   for (const candidate of window.reverse()) { // BUD-1: newest to oldest
