@@ -98,6 +98,20 @@ def test_the_kit_and_its_data_come_from_the_wheel(installed: Path, elsewhere: Pa
     assert [p for p in ast.literal_eval(inside_repo) if p != dependencies] == []
 
 
+def test_every_package_of_the_checkout_is_in_the_wheel(installed: Path):
+    site = next(installed.parent.glob("lib/python*/site-packages"))
+    folders = dict(zip(("spec", "features", "reference", "conformance"), PACKAGES, strict=True))
+    in_checkout = {
+        ".".join((folders[init.relative_to(REPO).parts[0]], *init.relative_to(REPO).parts[1:-1]))
+        for folder in folders
+        for init in (REPO / folder).rglob("__init__.py")
+    }
+    in_wheel = {
+        ".".join(init.relative_to(site).parts[:-1]) for name in PACKAGES for init in (site / name).rglob("__init__.py")
+    }
+    assert in_wheel == in_checkout
+
+
 def test_run_against_the_bundled_reference(installed: Path, elsewhere: Path):
     result = run([str(installed / "ccweb-conformance"), "run", "--tags", "AC-1"], cwd=elsewhere)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
