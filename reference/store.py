@@ -10,6 +10,7 @@ import json
 import os
 import re
 import stat
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,23 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _parse_json(text: str) -> Any:
+    """``json.loads`` on a fresh thread, so at a fixed stack depth.
+
+    How deeply a file may nest before it is unreadable (RecursionError) then does not depend
+    on how deep the caller's stack is (in-process, stdio or HTTP): the same file gives the
+    same result everywhere (REG-1). A new thread per call also stays safe across fork.
+    """
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ccweb-json") as parser:
+        return parser.submit(json.loads, text, parse_constant=_reject_constant).result()
+
+
 def parse_conversation(data: bytes) -> list[Any]:
     """The ``messages`` of a stored conversation file's bytes (STO-1 ... STO-3)."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
-        document = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+        document = _parse_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
     if not isinstance(document, dict):

@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from ccweb_reference.store import SessionStore
 from ccweb_reference.tool import call_tool
 
 TIMEOUT = 30.0
+StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]  # the conftest fixture
 TOOL = "ccweb_list_user_inputs"
 PLAIN = b'{"id": "plain", "messages": [{"role": "user", "content": "still here", "timestamp": "t0"}]}'
 
@@ -386,3 +388,53 @@ def test_file_rewritten_while_read(sessions: Path, server: LineClient) -> None:
     assert server.call({"conversationId": cid}) == results[1]
     still_serving(server)
     path.unlink()
+
+
+# --- nesting near the parser's limit: the same answer in-process, over stdio and over HTTP ------
+
+MODERN_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "Content-Type": "application/json",
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": TOOL,
+}
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+DEPTHS = [500, 900, 960, 970, 980, 985, 990, 995, 1000, 5000]
+
+
+def http_call(url: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    params = {"_meta": MODERN_META, "name": TOOL, "arguments": arguments}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+    reply = httpx.post(url, json=body, headers=MODERN_HEADERS, timeout=TIMEOUT, trust_env=False)
+    assert reply.status_code == 200
+    result = reply.json()["result"]
+    return without_message(result["structuredContent"], result.get("isError", False))
+
+
+def test_nesting_limit_does_not_depend_on_the_transport(
+    sessions: Path, server: LineClient, start_server: StartServer
+) -> None:
+    # REG-1: a file's result may not depend on how deep the caller's stack happens to be
+    for depth in DEPTHS:
+        nested = b"[" * depth + b"]" * depth
+        (sessions / f"depth-{depth}.json").write_bytes(
+            b'{"messages": [' + nested + b', {"role": "user", "content": "ok", "timestamp": "t"}]}'
+        )
+    _, url = start_server(sessions, http=True)
+    assert url is not None
+    answers = {
+        "store": [store_call(sessions, {"conversationId": f"depth-{d}"}) for d in DEPTHS],
+        "stdio": [server.call({"conversationId": f"depth-{d}"}) for d in DEPTHS],
+        "http": [http_call(url, {"conversationId": f"depth-{d}"}) for d in DEPTHS],
+    }
+    assert answers["stdio"] == answers["store"]
+    assert answers["http"] == answers["store"]
+    assert answers["store"][:2] == [success(f"depth-{d}", [item("ok")], False) for d in DEPTHS[:2]]
+    assert answers["store"][-1] == error("conversation_unreadable")
+    for depth in DEPTHS:
+        (sessions / f"depth-{depth}.json").unlink()
+    still_serving(server)
