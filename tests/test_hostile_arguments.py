@@ -219,3 +219,23 @@ def test_stdio_server_answers_any_json_arguments(server: LineClient, arguments: 
     assert json.loads(block["text"]) == result["structuredContent"]
     check_answer(arguments, result["structuredContent"], result.get("isError", False), SOURCE)
     assert server.process.poll() is None
+
+
+def test_stdio_server_survives_huge_and_deep_arguments(server: LineClient) -> None:
+    huge_id = "a" * 10_000_000  # cleaned, it is a name far too long for the file system
+    message = server.request("tools/call", {"name": TOOL, "arguments": {"conversationId": huge_id}})
+    assert message["result"]["structuredContent"]["error"]["code"] == "conversation_not_found"
+    # too deep for the server's JSON parser: not a usable request (the SDK's stdio loop answers
+    # none, as with any line that is not JSON-RPC); the next requests are answered as usual
+    assert server.process.stdin is not None
+    server.process.stdin.write(
+        b'{"jsonrpc": "2.0", "id": "deep", "method": "tools/call", "params": {"name": "' + TOOL.encode()
+        + b'", "arguments": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}}\n"
+    )  # fmt: skip
+    server.process.stdin.flush()
+    shallow = server.request("tools/call", {"name": TOOL, "arguments": {"x": [[[[[]]]]]}})
+    error = shallow["result"]["structuredContent"]["error"]
+    assert (error["code"], error["field"]) == ("invalid_arguments", "x")
+    answer = server.request("tools/call", {"name": TOOL, "arguments": {"conversationId": "known", "limit": 1}})
+    assert answer["result"]["structuredContent"]["items"][0]["content"] == "known input 59 " + "é" * 59
+    assert server.process.poll() is None
