@@ -26,7 +26,8 @@ def _fuzz_scenario(report: dict) -> dict:
     return scenario
 
 
-def test_fuzz_200_seed_1_passes_in_process_and_is_one_scenario_of_every_report(tmp_path, capsys):
+def test_fuzz_200_seed_1_passes_in_process_and_is_one_scenario_of_every_report(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     report_path = tmp_path / "report.json"
     code = main(["run", "--in-process", "--fuzz", "200", "--seed", "1", "--json", str(report_path)])
     report = json.loads(report_path.read_text(encoding="utf-8"))
@@ -43,6 +44,7 @@ def test_fuzz_200_seed_1_passes_in_process_and_is_one_scenario_of_every_report(t
     assert len(fuzz_line) == 1
     assert fuzz_line[0].startswith("fuzz: 200 cases in ")
     assert fuzz_line[0].endswith(": passed")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]  # no .hypothesis/ in the working directory
 
 
 def test_the_same_seed_generates_the_same_cases_on_every_target():
@@ -113,3 +115,17 @@ def test_the_oracle_compares_only_the_code_of_an_error(tmp_path):
     assert (expected.result, expected.is_error) == ({"ok": False, "error": {"code": "invalid_arguments"}}, True)
     missing = expected_answer({"conversationId": "a/b"}, SessionStore(tmp_path))
     assert (missing.result, missing.is_error) == ({"ok": False, "error": {"code": "conversation_not_found"}}, True)
+
+
+def test_the_time_bound_stops_the_phase_before_the_count():
+    run = run_fuzz(RunnerOptions(in_process=True), FuzzSettings(1_000_000, 1, time_limit=1.0))
+    assert (run.passed, run.timed_out, run.cases_run < 1_000_000) == (True, True, True)
+
+
+def test_a_target_that_cannot_start_fails_the_phase_with_its_reason():
+    run = run_fuzz(RunnerOptions(stdio="no-such-command-ccweb {sessions_dir}"), FuzzSettings(10, 1))
+    assert (run.passed, run.cases_run, run.error) == (
+        False,
+        0,
+        "command not found or not executable: 'no-such-command-ccweb'",
+    )

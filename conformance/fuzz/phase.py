@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shlex
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, configuration, given, seed, settings
 
 from ccweb_conformance.fixtures import ConversationFiles, new_run_prefix
 from ccweb_conformance.fuzz.case import FuzzCase
@@ -155,6 +158,25 @@ class _Driver:
             self.run.digest = self.hasher.hexdigest()
 
 
+@contextmanager
+def hypothesis_storage() -> Iterator[None]:
+    """Hypothesis's caches (unicode tables, constants) go to the user's cache folder, never a .hypothesis/ here."""
+    home = "__hypothesis_home_directory"
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or vars(configuration).get(home) is not None:
+        yield  # the user chose a place
+        return
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ccweb-conformance" / "hypothesis"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        cache = Path(tempfile.gettempdir()) / f"ccweb-conformance-hypothesis-{os.getuid()}"
+    configuration.set_hypothesis_home_dir(cache)
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(None)
+
+
 def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     """The fuzz phase against a target built from ``options`` (its own one, started and stopped here)."""
     run = FuzzRun(fuzz, replay_command(options, fuzz))
@@ -167,7 +189,8 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
             run.target_description = target.description
             files = ConversationFiles(sessions_dir, f"{new_run_prefix()}-fuzz")
             try:
-                _Driver(run, target, files).drive()
+                with hypothesis_storage():
+                    _Driver(run, target, files).drive()
             finally:
                 files.remove_all()
     except TargetError as error:
