@@ -79,9 +79,12 @@ def call(request_id: object, params: dict) -> None:
         sys.stderr.write(("e" * 1023 + "\n") * 1536)
         sys.stderr.flush()
     if fault == "crash":
+        # stderr first, and a pause: the runner reads stderr on another thread, and takes the
+        # tail as soon as stdout ends (it does not wait for that thread to reach end of file)
+        say(f"suite fake: crashing on call {number}")
+        time.sleep(0.3)
         text = dumps(response)
         write(text[: len(text) // 2])
-        say(f"suite fake: crashing on call {number}")
         os._exit(9)
     elif fault == "hang":
         say(f"suite fake: hanging on call {number}")
