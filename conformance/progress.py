@@ -27,7 +27,12 @@ class RunObserver:
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
-        """Find the conformance plugin's collector."""
+        """Find the conformance plugin's collector; keep failure formatting cheap.
+
+        The CLI reads failures from the exceptions themselves, so pytest's long traceback
+        rendering (which the disabled terminal plugin would otherwise select) is wasted work.
+        """
+        config.option.tbstyle = "native"
         self.collector = config.stash.get(COLLECTOR_KEY, None)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:

@@ -98,6 +98,22 @@ Feature: AC-2 The source conversation by default, any conversation by ID
       | {alpha}/          |
       | {alpha}\\u0000    |
 
+  @SRC-4
+  Scenario: Upper-case letters in a conversation ID are kept
+    Given a conversation "MixedCase" with the messages:
+      | role | content    |
+      | user | from mixed |
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{MixedCase}"}
+      """
+    Then the result has:
+      | field          | value       |
+      | conversationId | {MixedCase} |
+    And the item contents are:
+      | content    |
+      | from mixed |
+
   @SRC-5
   Scenario Outline: An explicit conversationId that cleans to nothing never falls back to the source
     Given the source conversation is bound to another valid conversation

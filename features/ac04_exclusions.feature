@@ -56,6 +56,7 @@ Feature: AC-4 Only real user inputs are candidates
       | \u{A0}                              |
       | \u{1680}                            |
       | \u{2000}\u{2005}\u{200A}            |
+      | \u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}\u{2007}\u{2008}\u{2009}\u{200A} |
       | \u{2028}\u{2029}                    |
       | \u{202F}\u{205F}                    |
       | \u{3000}                            |
@@ -123,6 +124,7 @@ Feature: AC-4 Only real user inputs are candidates
       | role | content                                   |
       | user | \u{20}\u{20}indented\u{A}\u{A}two lines\u{9} |
       | user | \u{3000}全角\u{3000}                        |
+      | user | one\u{D}\u{A}two\u{D}                         |
     When I call the tool with arguments:
       """
       {"conversationId": "{alpha}"}
@@ -131,3 +133,4 @@ Feature: AC-4 Only real user inputs are candidates
       | content                                      | contentChars | originalChars | truncated |
       | \u{20}\u{20}indented\u{A}\u{A}two lines\u{9} | 22           | 22            | false     |
       | \u{3000}全角\u{3000}                          | 4            | 4             | false     |
+      | one\u{D}\u{A}two\u{D}                          | 9            | 9             | false     |

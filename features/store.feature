@@ -26,6 +26,8 @@ Feature: The persisted conversation file is read safely
       | {"messages": [{"role": "user", "content": "\\xff\\xfe"}]} |
       | \\xff\\xfe{\\x00"\\x00}\\x00                       |
       | {"messages": [{"role": "user", "content": "ok"}]} trailing |
+      | {"messages": [], "n": NaN}                         |
+      | {"messages": [{"role": "user", "content": "\\xed\\xa0\\x80"}]} |
 
   @STO-2
   Scenario Outline: messages that is not an array, null or absent is unreadable

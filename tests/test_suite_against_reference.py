@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from suite_size import count_scenarios
 
 from ccweb_conformance.cli import main
 
-SCENARIOS = 163
+SCENARIOS = count_scenarios()
 REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
 HTTP_CMD = f"{REFERENCE} --http --port {{port}}"
 HTTP_URL = "http://127.0.0.1:{port}/mcp"

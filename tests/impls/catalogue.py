@@ -1431,7 +1431,6 @@ def _() -> None:
     "SEL-2",
     "A user message made only of whitespace is not a candidate",
     "the whitespace set misses U+2001 (a hand-written list with a gap in U+2000-200A)",
-    survives="the outline tests U+2000, U+2005 and U+200A only; add a row with every code point U+2000-200A",
 )
 def _() -> None:
     blank = set(ccweb_spec.whitespace()) - {"\u2001"}
@@ -1453,7 +1452,6 @@ def _() -> None:
     "SRC-4",
     "Upper-case letters in a conversation ID are kept",
     "cleaned conversation IDs are also lower-cased",
-    survives="every fixture ID is lower-case; add a scenario reading a conversation whose ID has upper-case letters",
 )
 def _() -> None:
     original = tool.clean_id
@@ -1465,7 +1463,6 @@ def _() -> None:
     "STO-1",
     "A file that is not a UTF-8 JSON object is unreadable",
     "the file is parsed by Python's default json.loads, which accepts NaN and Infinity",
-    survives='no stored file holds NaN or Infinity; add the bytes row {"messages": [], "n": NaN} to the outline',
 )
 def _() -> None:
     def parse(data: bytes) -> list[Any]:
@@ -1488,7 +1485,6 @@ def _() -> None:
     "STO-1",
     "A file that is not a UTF-8 JSON object is unreadable",
     "the file is decoded with surrogatepass: UTF-8-encoded surrogates (ED A0 80) are accepted",
-    survives="no stored file holds an encoded surrogate; add the bytes row with content \\xed\\xa0\\x80",
 )
 def _() -> None:
     def parse(data: bytes) -> list[Any]:
@@ -1511,7 +1507,6 @@ def _() -> None:
     "SEL-8",
     "Content is returned exactly as stored, surrounding whitespace included",
     "CR LF line ends in content are returned as LF",
-    survives="no stored content holds a CR; add a CR LF row to the exact-content scenario",
 )
 def _() -> None:
     def wrap(message: Any, found: Candidate | None) -> Candidate | None:

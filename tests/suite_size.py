@@ -1,0 +1,20 @@
+"""How many scenarios the suite runs: every scenario, each example row of an outline counted once."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from pytest_bdd.feature import get_features
+
+
+def count_scenarios() -> int:
+    """Scenarios in ``ccweb_features``, outlines expanded."""
+    features = get_features([str(files("ccweb_features"))])
+    return sum(
+        max(1, sum(len(examples.examples) for examples in scenario.examples))
+        for feature in features
+        for scenario in feature.scenarios.values()
+    )
+
+
+SCENARIOS = count_scenarios()
