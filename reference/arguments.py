@@ -9,7 +9,7 @@ from typing import Any
 from jsonschema.exceptions import ValidationError, best_match
 
 import ccweb_spec
-from ccweb_reference.core import ToolError
+from ccweb_reference.core import ToolError, excerpt
 
 _INPUT_SCHEMA = ccweb_spec.schema("input")
 _VALIDATOR = ccweb_spec.validator("input")
@@ -44,6 +44,8 @@ def parse_arguments(arguments: Mapping[str, Any] | None) -> Arguments:
     error = best_match(_VALIDATOR.iter_errors(arguments))
     if error is not None:
         field = _offending_field(error, arguments) if isinstance(arguments, Mapping) else "arguments"
-        raise ToolError("invalid_arguments", f"invalid argument {field!r}: {error.message}", field=field)
+        raise ToolError(
+            "invalid_arguments", f"invalid argument {excerpt(field)!r}: {excerpt(error.message)}", field=field
+        )
     conversation_id = arguments.get("conversationId")
     return Arguments(conversation_id, _effective(arguments, "limit"), _effective(arguments, "maxChars"))

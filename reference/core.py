@@ -31,6 +31,15 @@ class ToolError(Exception):
         return {"ok": False, "error": error}
 
 
+MESSAGE_EXCERPT = 80
+"""Code points of caller-supplied text an error message may quote."""
+
+
+def excerpt(text: str) -> str:
+    """``text`` cut for quoting in an error message, so a huge input never makes a huge answer."""
+    return text if len(text) <= MESSAGE_EXCERPT else f"{text[:MESSAGE_EXCERPT]}... ({len(text)} characters)"
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A stored user message that counts as an input (SEL-1)."""

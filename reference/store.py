@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ccweb_reference.core import ToolError
+from ccweb_reference.core import ToolError, excerpt
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
@@ -65,7 +65,9 @@ class SessionStore:
         self.root = Path(os.path.realpath(sessions_dir))
 
     def _not_found(self, conversation_id: str) -> ToolError:
-        return ToolError("conversation_not_found", f"no conversation {conversation_id!r} in the sessions directory")
+        return ToolError(
+            "conversation_not_found", f"no conversation {excerpt(conversation_id)!r} in the sessions directory"
+        )
 
     def _resolve(self, conversation_id: str) -> str:
         """The real path of ``<id>.json`` if it is a regular file inside the directory."""

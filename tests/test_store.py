@@ -282,3 +282,13 @@ def test_file_without_read_permission_is_unreadable(store: SessionStore, session
         path.chmod(0o644)
     assert result == error("conversation_unreadable")
     assert path.read_bytes() == HI
+
+
+def test_error_messages_quote_a_huge_id_only_in_part(tmp_path):
+    """A 10 MB conversationId does not come back as a 10 MB message."""
+    huge = "a" * 10_000_000
+    result, is_error = call_tool(SessionStore(tmp_path), {"conversationId": huge}, None)
+    assert (is_error, result["error"]["code"]) == (True, "conversation_not_found")
+    assert (
+        result["error"]["message"] == f"no conversation '{'a' * 80}... (10000000 characters)' in the sessions directory"
+    )

@@ -57,6 +57,10 @@ def _raw_expectation(text: str) -> tuple[str | None, Wait]:
     return parsed["method"], request_id if isinstance(request_id, int | str) else ANY_RESPONSE
 
 
+STARTUP_ALLOWANCE = 5.0
+"""Seconds added to --timeout for the handshake: start-up is not a slow answer."""
+
+
 class McpClient:
     """One negotiated MCP connection (a process, an in-process server, or an HTTP session)."""
 
@@ -83,7 +87,12 @@ class McpClient:
         """Negotiate the era and revision (see :mod:`ccweb_conformance.transport.negotiate`)."""
         from ccweb_conformance.transport.negotiate import negotiate  # noqa: PLC0415 (cycle)
 
-        negotiate(self)
+        per_request = self.timeout
+        self.timeout = per_request + STARTUP_ALLOWANCE  # a fresh server may still be starting
+        try:
+            negotiate(self)
+        finally:
+            self.timeout = per_request
 
     def adopt(self, era: Era, version: str) -> None:
         """Fix the negotiated era and revision."""

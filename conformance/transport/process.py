@@ -14,6 +14,8 @@ from ccweb_conformance.transport.errors import TargetError
 
 STDERR_LIMIT = 256_000
 """Bytes of stderr kept (the newest ones)."""
+STDERR_SETTLE = 1.0
+"""Seconds to wait for the rest of an exited server's stderr."""
 STOP_GRACE = 2.0
 
 
@@ -80,7 +82,13 @@ class ServerProcess:
         return self.popen.poll()
 
     def stderr_tail(self, lines: int = 20) -> str:
-        """The last lines of what the server wrote to stderr."""
+        """The last lines of what the server wrote to stderr.
+
+        Once the process has exited, its stderr is read to the end first (briefly), so a
+        crash report carries the server's last words rather than racing the drain thread.
+        """
+        if self.popen.poll() is not None:
+            self._drainer.join(STDERR_SETTLE)
         return self.stderr.tail(lines)
 
     def stop(self) -> None:
