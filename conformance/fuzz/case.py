@@ -18,7 +18,7 @@ ABSENT: Final = _Absent()
 """An argument left out of the call."""
 BOM: Final = b"\xef\xbb\xbf"
 
-Storage = Literal["pretty", "bom", "compact", "null messages", "no messages"]
+Storage = Literal["pretty", "bom", "compact", "null messages", "no messages", "nan field"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,8 @@ class FuzzCase:
         session = self.session(conversation_id)
         if self.storage == "compact":
             return json.dumps(session, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+        if self.storage == "nan field":  # not JSON: the file is unreadable (STO-1)
+            return session_bytes({**session, "score": float("nan")})
         return (BOM if self.storage == "bom" else b"") + session_bytes(session)
 
     def to_json(self, conversation_id: str = "<conversation id>") -> dict[str, Any]:

@@ -13,7 +13,6 @@ from ccweb_conformance.outcome import contract_differences, tool_outcome
 from ccweb_conformance.transcript import Exchange
 from ccweb_conformance.transport.errors import ProtocolFailure
 from ccweb_conformance.transport.targets import Target
-from ccweb_reference.store import SessionStore
 
 TOOL_NAME = "ccweb_list_user_inputs"
 
@@ -44,11 +43,11 @@ def _json(value: Any) -> str:
 
 def run_case(case: FuzzCase, target: Target, files: ConversationFiles) -> Mismatch | None:
     """The mismatch this case shows against ``target``, or None when the answers agree."""
-    conversation_id = files.new_id("fuzz")
+    conversation_id = files.new_id("Fuzz")  # upper case: IDs are case-sensitive
     data = case.file_bytes(conversation_id)
     arguments = case.arguments(conversation_id)
     files.write_bytes(conversation_id, data)
-    expected = expected_answer(arguments, SessionStore(files.sessions_dir))
+    expected = expected_answer(arguments, files.sessions_dir)
     try:
         exchange = target.client(None).call_tool(TOOL_NAME, arguments)
         outcome = tool_outcome(exchange)

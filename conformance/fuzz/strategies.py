@@ -16,9 +16,15 @@ _SEGMENT = st.one_of(
     st.sampled_from(edges.EDGE_STRINGS),
     st.sampled_from(edges.WHITESPACE),
     st.sampled_from(edges.NEAR_WHITESPACE),
+    st.sampled_from(edges.LONE_SURROGATES),
     st.text(st.characters(codec=None), max_size=4),
 )
-_BLANK = st.lists(st.sampled_from(edges.WHITESPACE), max_size=4).map("".join)
+_BLANK = st.one_of(
+    st.just(edges.ALL_WHITESPACE),
+    st.sampled_from(edges.WHITESPACE),
+    st.permutations(edges.WHITESPACE).map("".join),
+    st.lists(st.sampled_from(edges.WHITESPACE), max_size=4).map("".join),
+)
 
 
 @st.composite
@@ -28,7 +34,9 @@ def _patterned(draw: st.DrawFn) -> str:
     return pattern * draw(st.sampled_from(edges.REPEATS))
 
 
-CONTENT = st.one_of(_patterned(), _BLANK, st.sampled_from(edges.NEAR_WHITESPACE), _patterned())
+CONTENT = st.one_of(
+    _patterned(), _BLANK, st.sampled_from(edges.EDGE_CONTENTS), st.sampled_from(edges.NEAR_WHITESPACE), _patterned()
+)
 _TIMESTAMP = st.one_of(st.sampled_from(edges.TIMESTAMPS), st.sampled_from(("", None, 0, False)))
 _MESSAGE_ID = st.one_of(st.sampled_from(edges.MESSAGE_IDS), st.sampled_from(("", None, 7)))
 _METADATA = {"timestamp": _TIMESTAMP, "createdAt": _TIMESTAMP, "id": _MESSAGE_ID}
@@ -122,7 +130,9 @@ def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
     unknown = draw(st.sampled_from(edges.UNKNOWN_ARGUMENTS)) if draw(st.integers(0, 9)) == 9 else ABSENT
     return FuzzCase(
         messages=messages,
-        storage=draw(st.sampled_from(("pretty",) * 8 + ("bom", "compact", "null messages", "no messages"))),
+        storage=draw(
+            st.sampled_from(("pretty",) * 9 + ("bom", "compact", "null messages", "no messages", "nan field"))
+        ),
         conversation_id=draw(_id_plan()),
         limit=limit,
         max_chars=max_chars,
