@@ -87,12 +87,24 @@ def _item(candidate: Candidate, content: str) -> dict[str, Any]:
 
 
 def list_user_inputs(conversation_id: str, messages: Sequence[Any], limit: int, max_chars: int) -> dict[str, Any]:
-    """The success object for ``messages`` under ``limit`` and ``max_chars`` (D-2, D-4)."""
-    found = candidates(messages)
-    window = found[-limit:]  # SEL-6
+    """The success object for ``messages`` under ``limit`` and ``max_chars`` (D-2, D-4).
+
+    Messages are read newest first and only until ``limit`` candidates and one more are
+    seen: older messages cannot change the result, beyond making ``hasMore`` true.
+    """
+    window: list[Candidate] = []  # newest first
+    older_candidates = False
+    for message in reversed(messages):
+        candidate = candidate_of(message)
+        if candidate is None:
+            continue
+        if len(window) == limit:  # SEL-6: a candidate outside the window
+            older_candidates = True
+            break
+        window.append(candidate)
     remaining = max_chars
     newest_first: list[dict[str, Any]] = []
-    for candidate in reversed(window):  # BUD-1: newest to oldest
+    for candidate in window:  # BUD-1: newest to oldest
         if remaining == 0:  # BUD-3: no empty item
             break
         if len(candidate.content) <= remaining:
@@ -110,6 +122,6 @@ def list_user_inputs(conversation_id: str, messages: Sequence[Any], limit: int, 
         "maxChars": max_chars,
         "totalChars": sum(item["contentChars"] for item in items),  # BUD-4
         "returnedCount": len(items),
-        "hasMore": returned_in_full < len(found),  # RES-3
+        "hasMore": older_candidates or returned_in_full < len(window),  # RES-3
         "items": items,
     }

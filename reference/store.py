@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
@@ -63,6 +64,15 @@ class SessionStore:
 
     def __init__(self, sessions_dir: Path) -> None:
         self.root = Path(os.path.realpath(sessions_dir))
+        self.results = ResultCache()
+
+    def version(self, conversation_id: str) -> StatKey | None:
+        """The current version of a conversation's regular file, or None if it has none."""
+        try:
+            info = os.stat(self._resolve(conversation_id))
+        except (OSError, ToolError):
+            return None
+        return stat_key(info) if stat.S_ISREG(info.st_mode) else None
 
     def _not_found(self, conversation_id: str) -> ToolError:
         return ToolError(

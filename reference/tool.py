@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ccweb_reference.arguments import parse_arguments
+from ccweb_reference.cache import settled
 from ccweb_reference.core import ToolError, list_user_inputs
 from ccweb_reference.store import SessionStore, clean_id
 
@@ -34,7 +35,15 @@ def call_tool(
     try:
         parsed = parse_arguments(arguments)
         conversation_id = target_conversation(parsed.conversation_id, source)
+        version = store.version(conversation_id)
+        key = (conversation_id, version, parsed.limit, parsed.max_chars)
+        cached = store.results.get(key) if version is not None else None
+        if cached is not None:
+            return cached, False
         messages = store.read_messages(conversation_id)
-        return list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars), False
+        result = list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars)
+        if version is not None and settled(version) and store.version(conversation_id) == version:
+            store.results.put(key, result)  # the file did not change while it was read
+        return result, False
     except ToolError as error:
         return error.to_object(), True
