@@ -6,16 +6,17 @@ It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, R
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
+from ccweb_reference.decode import generic_document, typed_messages
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
@@ -26,19 +27,21 @@ def clean_id(raw: str) -> str:
     return _NOT_ID_CHARACTER.sub("", raw)
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _parse_json(text: str) -> Any:
-    """``json.loads`` on a fresh thread, so at a fixed stack depth.
+def _on_fresh_thread(function: Callable[[bytes], Any], data: bytes) -> Any:
+    """``function(data)`` on a fresh thread, so at a fixed stack depth.
 
     How deeply a file may nest before it is unreadable (RecursionError) then does not depend
     on how deep the caller's stack is (in-process, stdio or HTTP): the same file gives the
     same result everywhere (REG-1). A new thread per call also stays safe across fork.
     """
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ccweb-json") as parser:
-        return parser.submit(json.loads, text, parse_constant=_reject_constant).result()
+        return parser.submit(function, data).result()
+
+
+def _decode(data: bytes) -> Any:
+    """The typed fast path's messages, else the generic document (see :mod:`ccweb_reference.decode`)."""
+    messages = typed_messages(data)
+    return {"messages": messages} if messages is not None else generic_document(data)
 
 
 def parse_conversation(data: bytes) -> list[Any]:
@@ -46,7 +49,7 @@ def parse_conversation(data: bytes) -> list[Any]:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
-        document = _parse_json(data.decode("utf-8"))
+        document = _on_fresh_thread(_decode, data)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
     if not isinstance(document, dict):
