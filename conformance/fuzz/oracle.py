@@ -52,7 +52,8 @@ def pristine_reference() -> dict[str, ModuleType]:
                 sys.modules[name] = previous
     # The oracle decodes files with json.loads alone: fuzzing then also checks the reference's
     # typed fast path (ccweb_reference.decode) against the contract's generic reading.
-    fresh["store"]._decode = fresh["store"].generic_document
+    store = fresh["store"]
+    setattr(store, "_decode", store.generic_document)  # noqa: B010 (a private module attribute, on purpose)
     return fresh
 
 
