@@ -9,7 +9,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -38,20 +38,9 @@ def _on_fresh_thread(function: Callable[[bytes], Any], data: bytes) -> Any:
         return parser.submit(function, data).result()
 
 
-def _decode(data: bytes) -> Any:
-    """The typed fast path's messages, else the generic document (see :mod:`ccweb_reference.decode`)."""
-    messages = typed_messages(data)
-    return {"messages": messages} if messages is not None else generic_document(data)
-
-
-def parse_conversation(data: bytes) -> list[Any]:
-    """The ``messages`` of a stored conversation file's bytes (STO-1 ... STO-3)."""
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    try:
-        document = _on_fresh_thread(_decode, data)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
+def _generic_messages(data: bytes) -> list[Any]:
+    """The ``messages`` of any JSON document, by the contract's rules for unusable shapes."""
+    document = generic_document(data)
     if not isinstance(document, dict):
         raise ToolError("conversation_unreadable", "the conversation file does not hold a JSON object")
     messages = document.get("messages")
@@ -59,6 +48,23 @@ def parse_conversation(data: bytes) -> list[Any]:
         return []
     if not isinstance(messages, list):
         raise ToolError("conversation_unreadable", "the conversation's messages field is not an array")
+    return messages
+
+
+def _decode(data: bytes) -> Sequence[Any]:
+    """The typed fast path's messages, else the generic reading (see :mod:`ccweb_reference.decode`)."""
+    typed = typed_messages(data)
+    return typed if typed is not None else _generic_messages(data)
+
+
+def parse_conversation(data: bytes) -> Sequence[Any]:
+    """The ``messages`` of a stored conversation file's bytes (STO-1 ... STO-3)."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        messages: Sequence[Any] = _on_fresh_thread(_decode, data)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
     return messages
 
 
@@ -117,6 +123,6 @@ class SessionStore:
         finally:
             os.close(fd)
 
-    def read_messages(self, conversation_id: str) -> list[Any]:
+    def read_messages(self, conversation_id: str) -> Sequence[Any]:
         """The stored messages of a cleaned conversation ID."""
         return parse_conversation(self.read_bytes(conversation_id))
