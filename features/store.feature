@@ -107,3 +107,22 @@ Feature: The persisted conversation file is read safely
       | content       | createdAt                | messageId | truncated |
       | with an image | 2026-11-30T09:00:01.000Z | null      | false     |
       | next          | null                     | null      | false     |
+
+  @STO-4 @SEL-3
+  Scenario: Unnamed fields are ignored in a file that also holds entries that are not messages
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}", "messages": [
+        "a stray string",
+        {"role": "user", "content": "with an image", "attachments": [{"type": "image", "name": "a.png"}]},
+        {"role": "user", "content": "plain", "edited": true}
+      ]}
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content       |
+      | with an image |
+      | plain         |

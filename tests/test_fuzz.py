@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from suite_size import SCENARIOS
+
 import ccweb_spec
 from ccweb_conformance.cli import main
 from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
@@ -73,7 +75,7 @@ def test_the_fuzz_only_mutant_passes_every_fixed_scenario(tmp_path):
     report = json.loads(report_path.read_text(encoding="utf-8"))
     counts = report["counts"]
     assert (completed.returncode, counts["passed"], counts["failed"]) == (0, counts["total"], 0)
-    assert counts["total"] >= 163
+    assert counts["total"] == SCENARIOS
     assert not [s for s in report["scenarios"] if s["file"] == "fuzz"]
 
 

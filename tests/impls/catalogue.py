@@ -1309,7 +1309,7 @@ def _() -> None:
 @mutant(
     "attachments_skipped",
     "STO-4",
-    "Fields the contract does not name are ignored",
+    "Unnamed fields are ignored in a file that also holds entries that are not messages",
     "user messages that carry attachments are skipped",
 )
 def _() -> None:
