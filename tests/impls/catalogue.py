@@ -53,7 +53,6 @@ class Mutant:
     killed_by: str
     apply: Apply
     should: bool = False
-    survives: str = ""  # why the suite cannot catch it yet (killed_by names the scenario to add)
 
 
 @dataclass(frozen=True)
@@ -71,12 +70,12 @@ VARIANTS: dict[str, Variant] = {}
 
 
 def mutant(
-    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False, survives: str = ""
+    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False
 ) -> Callable[[Apply], Apply]:
     """Register the decorated patch function as a mutant."""
 
     def register(apply: Apply) -> Apply:
-        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should, survives)
+        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should)
         return apply
 
     return register
