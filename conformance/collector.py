@@ -21,15 +21,22 @@ _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
 
 
-def _template(item: pytest.Item) -> Any:
+def scenario_template(item: pytest.Item) -> Any:
     """The pytest-bdd scenario template an item was generated from, or None."""
     function = getattr(item, "function", None)
     return None if function is None else scenario_wrapper_template_registry.get(function)
 
 
+def example_row(item: pytest.Item) -> dict[str, str]:
+    """The outline example an item runs ({} for a plain scenario)."""
+    callspec = getattr(item, "callspec", None)
+    row: dict[str, str] = {} if callspec is None else callspec.params.get("_pytest_bdd_example", {})
+    return row
+
+
 def is_scenario(item: pytest.Item) -> bool:
     """True for items generated from this kit's features (never a project's own)."""
-    template = _template(item)
+    template = scenario_template(item)
     return template is not None and Path(template.feature.filename).resolve().parent == _FEATURES_DIR
 
 
@@ -44,7 +51,7 @@ def _level(requirements: tuple[str, ...]) -> str:
 
 
 def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
-    scenario = _template(item)
+    scenario = scenario_template(item)
     callspec = getattr(item, "callspec", None)
     name = scenario.name if callspec is None else f"{scenario.name} [{callspec.id}]"
     return scenario.feature.name, Path(scenario.feature.filename).name, name, scenario.line_number

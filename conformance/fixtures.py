@@ -30,15 +30,24 @@ class ConversationFiles:
         self.sessions_dir = sessions_dir
         self.run_prefix = run_prefix
         self._sequence = 0
+        self._aliases: set[str] = set()
         self._created: list[Path] = []
         self._outside: Path | None = None
 
     def new_id(self, alias: str) -> str:
-        """A fresh conversation ID for ``alias`` (letters and digits only)."""
+        """The conversation ID for ``alias``: ``<prefix>-<alias>``, so it can be known in advance."""
         if not alias.isalnum() or not alias.isascii():
             raise ValueError(f"conversation alias {alias!r} must be ASCII letters and digits")
+        if alias in self._aliases:
+            raise ValueError(f"conversation alias {alias!r} is already used in this scenario")
+        self._aliases.add(alias)
         self._sequence += 1
-        return f"{self.run_prefix}-{self._sequence:04d}-{alias}"
+        return conversation_id(self.run_prefix, alias)
+
+    def unique_id(self, stem: str) -> str:
+        """A fresh ID on every call (``<prefix>-<n>-<stem>``), for generated cases."""
+        self._sequence += 1
+        return f"{self.run_prefix}-{self._sequence:04d}-{stem}"
 
     def path_of(self, conversation_id: str) -> Path:
         """Where the file of a conversation lives."""
@@ -116,6 +125,11 @@ class ConversationFiles:
         if self._outside is not None:
             shutil.rmtree(self._outside, ignore_errors=True)
             self._outside = None
+
+
+def conversation_id(prefix: str, alias: str) -> str:
+    """The ID a scenario's conversation ``alias`` gets under ``prefix``."""
+    return f"{prefix}-{alias}"
 
 
 def session_bytes(session: dict[str, Any]) -> bytes:

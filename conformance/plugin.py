@@ -16,9 +16,16 @@ from pathlib import Path
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.collector import ResultCollector, is_scenario, scenario_requirements
+from ccweb_conformance.collector import (
+    ResultCollector,
+    example_row,
+    is_scenario,
+    scenario_requirements,
+    scenario_template,
+)
 from ccweb_conformance.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.fixtures import ConversationFiles, cc_web_session, new_run_prefix
+from ccweb_conformance.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
 from ccweb_conformance.options import PROTOCOLS, RunnerOptions
 from ccweb_conformance.targets_factory import make_target
 from ccweb_conformance.transport.errors import TargetError
@@ -26,6 +33,8 @@ from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.world import World
 
 COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
+RUN_PREFIX_KEY = pytest.StashKey[str]()
+SOURCES_KEY = pytest.StashKey[list[str | None]]()
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 
 
@@ -76,6 +85,8 @@ def pytest_configure(config: pytest.Config) -> None:
     options = options_from(config)
     config.stash[OPTIONS_KEY] = options
     config.stash[COLLECTOR_KEY] = ResultCollector(strict=options.strict)
+    config.stash[RUN_PREFIX_KEY] = new_run_prefix()
+    config.stash[SOURCES_KEY] = []
 
 
 def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
@@ -106,6 +117,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept
+    scenarios = [(scenario_template(item), example_row(item)) for item in kept if is_scenario(item)]
+    config.stash[SOURCES_KEY] = predicted_sources(scenarios, config.stash[RUN_PREFIX_KEY])
 
 
 @pytest.hookimpl(wrapper=True)
@@ -133,6 +146,8 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     try:
         target = make_target(options, sessions_dir)
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
+        upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
+        target.prepare(upcoming)  # start the stdio processes of later source bindings early
     except TargetError as error:
         if own_dir is not None:
             shutil.rmtree(own_dir, ignore_errors=True)
@@ -148,9 +163,9 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
 
 
 @pytest.fixture(scope="session")
-def ccweb_run_prefix() -> str:
+def ccweb_run_prefix(request: pytest.FixtureRequest) -> str:
     """This run's ID prefix for conversation files."""
-    return new_run_prefix()
+    return request.config.stash[RUN_PREFIX_KEY]
 
 
 @pytest.fixture(scope="session")
@@ -159,8 +174,8 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str) -> Iterator[str]
 
     Shared so that stdio scenarios needing "some other valid source" reuse one server process.
     """
-    files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-shared")
-    decoy_id = files.new_id("decoy")
+    files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{SHARED_PREFIX}")
+    decoy_id = files.new_id(DECOY_ALIAS)
     files.write_session(decoy_id, cc_web_session(decoy_id, [{"role": "user", "content": "decoy", "timestamp": None}]))
     try:
         yield decoy_id
@@ -172,7 +187,9 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str) -> Iterator[str]
 def world(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRequest) -> Iterator[World]:
     """A scenario's state; its conversation files are removed when it ends."""
     collector = request.config.stash[COLLECTOR_KEY]
-    files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{collector.next_scenario_number():03d}")
+    files = ConversationFiles(
+        ccweb_target.sessions_dir, scenario_prefix(ccweb_run_prefix, collector.next_scenario_number())
+    )
     state = World(ccweb_target, files)
     collector.attach(request.node, state)
     try:

@@ -43,7 +43,7 @@ def _json(value: Any) -> str:
 
 def run_case(case: FuzzCase, target: Target, files: ConversationFiles) -> Mismatch | None:
     """The mismatch this case shows against ``target``, or None when the answers agree."""
-    conversation_id = files.new_id("Fuzz")  # upper case: IDs are case-sensitive
+    conversation_id = files.unique_id("Fuzz")  # fresh per case; upper case: IDs are case-sensitive
     data = case.file_bytes(conversation_id)
     arguments = case.arguments(conversation_id)
     files.write_bytes(conversation_id, data)

@@ -9,7 +9,8 @@ import socket
 import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
@@ -71,9 +72,37 @@ class Target(ABC):
         self.protocol: ProtocolMode = protocol
         self.timeout = timeout
         self._clients: dict[str | None, McpClient] = {}
+        self._prepared: dict[str | None, Future[McpClient]] = {}
+        self._preparer: ThreadPoolExecutor | None = None
+
+    def prepare(self, sources: Iterable[str | None]) -> None:
+        """Start connecting clients for bindings that will be needed, in the background.
+
+        Only worth it where a binding costs a new process (stdio); elsewhere it does nothing.
+        A failed or unused preparation changes nothing: ``client`` connects as usual.
+        """
+        del sources  # a binding is only a header or an argument here: nothing to start
+
+    def _prepare_in_background(self, sources: Iterable[str | None]) -> None:
+        workers = 2 * (os.cpu_count() or 1)  # start-up is mostly the server's own CPU; keep every core busy
+        self._preparer = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ccweb-prepare")
+        for source in dict.fromkeys(sources):
+            if source not in self._clients and source not in self._prepared:
+                self._prepared[source] = self._preparer.submit(self._connect, source)
+
+    def _take_prepared(self, source: str | None) -> McpClient | None:
+        future = self._prepared.pop(source, None)
+        if future is None or future.cancelled():
+            return None
+        try:
+            return future.result()
+        except Exception:  # connect again in the foreground, which reports its own error
+            return None
 
     def client(self, source: str | None) -> McpClient:
         """The connected client for this source binding (None = no binding), made on first use."""
+        if source not in self._clients and (prepared := self._take_prepared(source)) is not None:
+            self._clients[source] = prepared
         cached = self._clients.get(source)
         if cached is not None and not cached.broken and not cached.closed:
             return cached
@@ -107,7 +136,14 @@ class Target(ABC):
 
     def close(self) -> None:
         """Close every client and stop every process this target started."""
+        if self._preparer is not None:
+            self._preparer.shutdown(wait=True, cancel_futures=True)
+            self._preparer = None
+        prepared, self._prepared = list(self._prepared.values()), {}
         clients, self._clients = list(self._clients.values()), {}
+        for future in prepared:
+            if not future.cancelled() and future.exception() is None:
+                clients.append(future.result())
         for client in clients:
             client.close()
 
@@ -150,6 +186,10 @@ class StdioTarget(Target):
         else:
             env[self.source_env] = source
         return env
+
+    def prepare(self, sources: Iterable[str | None]) -> None:
+        """Start the processes of upcoming source bindings while other scenarios run."""
+        self._prepare_in_background(sources)
 
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(self.argv, self.environment(source), stdio=True)
