@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-import queue
 import subprocess
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,12 +20,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from line_client import TOOL, LineClient
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore, clean_id
 from ccweb_reference.tool import call_tool
 
-TOOL = "ccweb_list_user_inputs"
 SOURCE = "known"
 EXISTING = {"known", "other-1"}
 BOUNDS = {"limit": (1, 50, 15), "maxChars": (1, 1000, 1000)}
@@ -167,34 +165,6 @@ def test_call_tool_answers_any_json_arguments(sessions: Path, arguments: Any, bo
 
 
 # --- the same through a running stdio server ------------------------------------------------
-
-
-class LineClient:
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self.process, self.next_id = process, 0
-        self.lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
-        assert self.request("initialize", params)["result"]["protocolVersion"] == "2025-06-18"
-        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-
-    def _send(self, message: dict[str, Any]) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(message).encode() + b"\n")
-        self.process.stdin.flush()
-
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        self.next_id += 1
-        self._send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            message: dict[str, Any] = json.loads(self.lines.get(timeout=30))
-            if message.get("id") == self.next_id:
-                return message
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-import queue
 import subprocess
 import sys
 import threading
@@ -21,13 +20,12 @@ from typing import Any
 
 import httpx
 import pytest
+from line_client import TIMEOUT, TOOL, LineClient, without_message
 
 from ccweb_reference.store import SessionStore
 from ccweb_reference.tool import call_tool
 
-TIMEOUT = 30.0
 StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]  # the conftest fixture
-TOOL = "ccweb_list_user_inputs"
 PLAIN = b'{"id": "plain", "messages": [{"role": "user", "content": "still here", "timestamp": "t0"}]}'
 
 
@@ -62,15 +60,6 @@ def success(conversation_id: str, items: list[dict], has_more: bool) -> dict[str
 def error(code: str) -> dict[str, Any]:
     """An error object without its free-text message (checked to be non-empty text, then dropped)."""
     return {"ok": False, "error": {"code": code}}
-
-
-def without_message(result: dict[str, Any], is_error: bool) -> dict[str, Any]:
-    assert is_error is (result["ok"] is False)
-    if is_error:
-        message = result["error"].pop("message")
-        assert isinstance(message, str)
-        assert message
-    return result
 
 
 def session(conversation_id: str, messages: list[Any]) -> bytes:
@@ -192,43 +181,6 @@ CASES: dict[str, Case] = {
 
 
 # --- a running stdio server -------------------------------------------------------------
-
-
-class LineClient:
-    """Legacy-era JSON-RPC over a server process's stdin/stdout."""
-
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self.process, self.next_id = process, 0
-        self.lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
-        assert self.request("initialize", params)["result"]["protocolVersion"] == "2025-06-18"
-        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-
-    def _send(self, message: dict[str, Any]) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(message).encode() + b"\n")
-        self.process.stdin.flush()
-
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        self.next_id += 1
-        self._send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            message: dict[str, Any] = json.loads(self.lines.get(timeout=TIMEOUT))
-            if message.get("id") == self.next_id:
-                return message
-
-    def call(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The result object (message dropped from errors); structured and text placements agree."""
-        result = self.request("tools/call", {"name": TOOL, "arguments": arguments})["result"]
-        [block] = result["content"]
-        assert json.loads(block["text"]) == result["structuredContent"]
-        return without_message(result["structuredContent"], result.get("isError", False))
 
 
 def start(sessions: Path, prefix: list[str] | None = None) -> subprocess.Popen[bytes]:

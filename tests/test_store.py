@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from line_client import without_message
 
 from ccweb_reference.store import SessionStore, clean_id, parse_conversation
 from ccweb_reference.tool import call_tool
@@ -60,13 +61,7 @@ def error(code: str, field: str | None = None) -> dict[str, Any]:
 
 def call(store: SessionStore, arguments: dict[str, Any] | None, source: str | None = None) -> dict[str, Any]:
     """One tool call; an error's message is checked to be non-empty text and dropped."""
-    result, is_error = call_tool(store, arguments, source)
-    assert is_error is (result["ok"] is False)
-    if is_error:
-        message = result["error"].pop("message")
-        assert isinstance(message, str)
-        assert message
-    return result
+    return without_message(*call_tool(store, arguments, source))
 
 
 @pytest.fixture
