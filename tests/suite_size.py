@@ -18,3 +18,13 @@ def count_scenarios() -> int:
 
 
 SCENARIOS = count_scenarios()
+ALL_PASSED = {
+    "total": SCENARIOS,
+    "passed": SCENARIOS,
+    "failed": 0,
+    "warning": 0,
+    "xfailed": 0,
+    "xpassed": 0,
+    "skipped": 0,
+}
+"""The JSON report's counts when every scenario passed."""
