@@ -9,14 +9,13 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
-from ccweb_reference.decode import generic_document, typed_messages
+from ccweb_reference.decode import generic_document, on_fresh_thread, typed_messages
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
@@ -25,17 +24,6 @@ _BOM = b"\xef\xbb\xbf"
 def clean_id(raw: str) -> str:
     """Delete every character outside ``[A-Za-z0-9-]`` (SRC-4)."""
     return _NOT_ID_CHARACTER.sub("", raw)
-
-
-def _on_fresh_thread(function: Callable[[bytes], Any], data: bytes) -> Any:
-    """``function(data)`` on a fresh thread, so at a fixed stack depth.
-
-    How deeply a file may nest before it is unreadable (RecursionError) then does not depend
-    on how deep the caller's stack is (in-process, stdio or HTTP): the same file gives the
-    same result everywhere (REG-1). A new thread per call also stays safe across fork.
-    """
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ccweb-json") as parser:
-        return parser.submit(function, data).result()
 
 
 def _generic_messages(data: bytes) -> list[Any]:
@@ -62,7 +50,7 @@ def parse_conversation(data: bytes) -> Sequence[Any]:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
-        messages: Sequence[Any] = _on_fresh_thread(_decode, data)
+        messages: Sequence[Any] = on_fresh_thread(_decode, data)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
     return messages

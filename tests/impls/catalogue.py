@@ -1312,6 +1312,7 @@ def _() -> None:
     "user messages that carry attachments are skipped",
 )
 def _() -> None:
+    store.typed_messages = lambda data: None  # such a server decodes attachments: whole messages, not the fields read
     _wrap_candidate(lambda m, c: None if c is not None and "attachments" in m else c)
 
 
