@@ -170,7 +170,8 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
 def test_run_survives(outcomes: dict[str, Outcome], name: str) -> None:
     case, outcome = CASES[name], outcomes[name]
     assert outcome.code == case.code, outcome.stderr
-    assert len(outcome.pids) == case.processes, outcome.stdout
+    messages = [s["message"] for s in outcome.report["scenarios"] if s["message"]] if outcome.report else []
+    assert len(outcome.pids) == case.processes, (outcome.stdout, messages)
     assert [pid for pid in outcome.pids if not gone(pid)] == []
     assert outcome.temp_left == []
     if case.startup_error is not None:

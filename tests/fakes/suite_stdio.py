@@ -57,7 +57,9 @@ def next_call_number() -> int:
     """The run-wide number of this tools/call (processes run one after another)."""
     counter = STATE / "calls"
     number = int(counter.read_text()) + 1 if counter.exists() else 1
-    counter.write_text(str(number))
+    staged = STATE / f"calls-{os.getpid()}"
+    staged.write_text(str(number))
+    staged.replace(counter)  # atomic: a reader never sees a truncated counter
     return number
 
 
