@@ -6,10 +6,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
+from mcp.server.lowlevel.server import Server
 
-from ccweb_reference.http import build_app, is_loopback, serve_http
 from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
 from ccweb_reference.stdio import serve_stdio
 from ccweb_reference.store import SessionStore
@@ -64,6 +65,8 @@ def fail(message: str) -> int:
 
 def _http_problem(args: argparse.Namespace) -> str | None:
     """Why the HTTP options cannot be served, or None."""
+    from ccweb_reference.http import is_loopback  # noqa: PLC0415  (see _serve_http)
+
     if args.auth_token is not None and not args.auth_token.strip():
         return "--auth-token must not be empty"  # it would lock every client out
     if not is_loopback(args.host) and not args.auth_token:
@@ -89,9 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     problem = _http_problem(args)
     if problem is not None:
         return fail(problem)
-    server = build_server(store, Binding(source_header=args.source_header))
-    serve_http(build_app(server, args.host, args.auth_token, args.allow_origin, args.allow_host), args.host, args.port)
+    _serve_http(build_server(store, Binding(source_header=args.source_header)), args)
     return 0
+
+
+def _serve_http(server: Server[Any], args: argparse.Namespace) -> None:
+    """Serve Streamable HTTP. Imported here: a stdio server starts without uvicorn and Starlette."""
+    from ccweb_reference.http import build_app, serve_http  # noqa: PLC0415
+
+    serve_http(build_app(server, args.host, args.auth_token, args.allow_origin, args.allow_host), args.host, args.port)
 
 
 if __name__ == "__main__":
