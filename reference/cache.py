@@ -9,7 +9,6 @@ keep the same times across two writes within one tick.
 
 from __future__ import annotations
 
-import copy
 import os
 import time
 from collections import OrderedDict
@@ -31,8 +30,15 @@ def settled(key: StatKey, now_ns: int | None = None) -> bool:
     return now - max(key[3], key[4]) > SETTLE_NS
 
 
+def _copy(result: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a success object: its own dict, and its own list of (flat) item dicts."""
+    return {
+        name: [dict(item) for item in value] if isinstance(value, list) else value for name, value in result.items()
+    }
+
+
 class ResultCache:
-    """A small LRU of result objects; callers get copies."""
+    """A small LRU of success objects; callers get copies."""
 
     def __init__(self, capacity: int = CAPACITY) -> None:
         self.capacity = capacity
@@ -44,11 +50,11 @@ class ResultCache:
         if result is None:
             return None
         self._entries.move_to_end(key)
-        return copy.deepcopy(result)
+        return _copy(result)
 
     def put(self, key: tuple[Any, ...], result: dict[str, Any]) -> None:
         """Remember a result, evicting the least recently used beyond capacity."""
-        self._entries[key] = copy.deepcopy(result)
+        self._entries[key] = _copy(result)
         self._entries.move_to_end(key)
         while len(self._entries) > self.capacity:
             self._entries.popitem(last=False)

@@ -15,9 +15,10 @@ from typing import Any
 
 from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
-from ccweb_reference.decode import generic_document, on_fresh_thread, typed_messages
+from ccweb_reference.decode import generic_document, on_parser_thread, typed_messages
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
+_CLEAN_ID = re.compile(r"[A-Za-z0-9-]+")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -50,7 +51,7 @@ def parse_conversation(data: bytes) -> Sequence[Any]:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
-        messages: Sequence[Any] = on_fresh_thread(_decode, data)
+        messages: Sequence[Any] = on_parser_thread(_decode, data)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {exc}") from None
     return messages
@@ -78,6 +79,13 @@ class SessionStore:
 
     def _resolve(self, conversation_id: str) -> str:
         """The real path of ``<id>.json`` if it is a regular file inside the directory."""
+        if _CLEAN_ID.fullmatch(conversation_id):  # no separator: the path stays directly inside
+            path = os.path.join(self.root, f"{conversation_id}.json")
+            try:
+                if not stat.S_ISLNK(os.lstat(path).st_mode):
+                    return path  # the directory is resolved already: no link left to follow
+            except OSError:  # missing, name too long: there is no such conversation
+                raise self._not_found(conversation_id) from None
         try:
             real = os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
         except OSError:  # missing, name too long, a loop: there is no such conversation

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -125,3 +128,19 @@ def test_an_entry_too_deep_for_json_loads_makes_the_file_unreadable(monkeypatch:
     with pytest.raises(ToolError) as raised:
         fast[0]
     assert raised.value.code == "conversation_unreadable"
+
+
+def test_a_forked_child_parses_on_its_own_thread() -> None:
+    data = b'{"messages": [{"role": "user", "content": "x"}]}'
+    assert decode.on_parser_thread(len, data) == len(data)  # the parent's worker exists now
+    pid = os.fork()
+    if pid == 0:  # the child: a worker it did not start would never answer
+        os._exit(0 if decode.on_parser_thread(len, data) == len(data) else 1)
+    deadline = time.monotonic() + 30
+    while (waited := os.waitpid(pid, os.WNOHANG)) == (0, 0) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if waited == (0, 0):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child never got its parse back")
+    assert os.waitstatus_to_exitcode(waited[1]) == 0
