@@ -180,7 +180,7 @@ def test_empty_token_is_a_usage_error(
     def must_not_serve(*args: object) -> None:
         raise AssertionError("the server must not start")
 
-    monkeypatch.setattr("ccweb_reference.cli.serve_http", must_not_serve)
+    monkeypatch.setattr("ccweb_reference.cli._serve_http", must_not_serve)
     assert main(["--sessions-dir", str(sessions), "--http", "--auth-token", token]) == 2
     assert capsys.readouterr().err == "ccweb-reference: error: --auth-token must not be empty\n"
 
