@@ -7,7 +7,6 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from mcp.shared.inbound import NAME_BEARING_METHODS, encode_header_value
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from ccweb_conformance.transcript import Exchange
@@ -170,6 +169,9 @@ class McpClient:
     def _headers(self, method: str, params: Mapping[str, Any] | None, era: Era, version: str) -> dict[str, str]:
         if era == "legacy":
             return self._base_headers()
+        # Imported here: the SDK package costs half a second to import, and only 2026-07-28 needs it.
+        from mcp.shared.inbound import NAME_BEARING_METHODS, encode_header_value  # noqa: PLC0415
+
         headers = {"MCP-Protocol-Version": version, "Mcp-Method": method}
         name_key = NAME_BEARING_METHODS.get(method)
         if name_key is not None and params is not None and isinstance(params.get(name_key), str):

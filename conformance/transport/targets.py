@@ -20,7 +20,6 @@ import httpx
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.errors import ProtocolFailure, TargetError
 from ccweb_conformance.transport.httpchannel import HttpChannel
-from ccweb_conformance.transport.inprocess import InProcessLineIO
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.process import ServerProcess, one_line
@@ -320,5 +319,7 @@ class InProcessTarget(Target):
         self.description = "in-process reference server"
 
     def _new_client(self, source: str | None) -> McpClient:
+        from ccweb_conformance.transport.inprocess import InProcessLineIO  # noqa: PLC0415  (imports the MCP SDK)
+
         channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
