@@ -197,10 +197,23 @@ def pytest_arguments(options: RunnerOptions, suite: Path, keyword: str | None) -
         os.devnull,
         "--rootdir",
         str(suite.parent),
+        # Only the plugins the suite needs, whatever else the environment has installed
+        # (pytest-randomly, pytest-xdist...); the steps raise their own messages, so no
+        # assertion rewriting (which cost about 0.5 s a run).
+        "--disable-plugin-autoload",
+        "-p",
+        "pytest_bdd.plugin",
+        "-p",
+        "ccweb_conformance.plugin",
+        "--assert=plain",
         "-p",
         "no:cacheprovider",
         "-p",
         "no:terminal",
+        "-p",
+        "no:unraisableexception",  # its garbage collections at exit cost 0.1 s; the suite spawns no threads of its own
+        "-p",
+        "no:threadexception",
         "--ccweb-protocol",
         options.protocol,
         "--ccweb-source-env",

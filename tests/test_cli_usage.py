@@ -149,3 +149,28 @@ def test_no_color_turns_colour_off_on_a_terminal(tmp_path: Path):
     assert code == 0
     assert "6 passed, 0 failed in " in output
     assert ANSI not in output
+
+
+def test_other_installed_pytest_plugins_do_not_take_part(tmp_path: Path):
+    # A pytest11 plugin elsewhere in the environment (here one that breaks on import, as an
+    # order-shuffling or coverage plugin could break the run) is not loaded by the runner.
+    site = tmp_path / "site"
+    (site / "hostile_plugin-1.0.dist-info").mkdir(parents=True)
+    (site / "hostile_plugin-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: hostile-plugin\nVersion: 1.0\n"
+    )
+    (site / "hostile_plugin-1.0.dist-info" / "entry_points.txt").write_text("[pytest11]\nhostile = hostile_plugin\n")
+    (site / "hostile_plugin.py").write_text("raise RuntimeError('the hostile plugin was loaded')\n")
+    pythonpath = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    plain = subprocess.run(
+        [sys.executable, "-m", "pytest", "--co", "-q", str(tmp_path)],
+        env=environment(PYTHONPATH=pythonpath),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "the hostile plugin was loaded" in plain.stdout + plain.stderr  # the plugin is really there
+    completed = cli(*RUN_AC1, cwd=tmp_path, env=environment(PYTHONPATH=pythonpath, NO_COLOR="1"))
+    assert completed.returncode == 0, completed.stderr
+    assert "the hostile plugin" not in completed.stdout + completed.stderr
