@@ -18,7 +18,6 @@ from ccweb_reference.core import ToolError, excerpt
 from ccweb_reference.decode import generic_document, on_parser_thread, typed_messages
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
-_CLEAN_ID = re.compile(r"[A-Za-z0-9-]+")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -79,15 +78,15 @@ class SessionStore:
 
     def _resolve(self, conversation_id: str) -> str:
         """The real path of ``<id>.json`` if it is a regular file inside the directory."""
-        if _CLEAN_ID.fullmatch(conversation_id):  # no separator: the path stays directly inside
-            path = os.path.join(self.root, f"{conversation_id}.json")
+        path = os.path.join(self.root, f"{conversation_id}.json")
+        if not _NOT_ID_CHARACTER.search(conversation_id):  # a cleaned ID: no separator, the path stays inside
             try:
                 if not stat.S_ISLNK(os.lstat(path).st_mode):
                     return path  # the directory is resolved already: no link left to follow
             except OSError:  # missing, name too long: there is no such conversation
                 raise self._not_found(conversation_id) from None
         try:
-            real = os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
+            real = os.path.realpath(path, strict=True)
         except OSError:  # missing, name too long, a loop: there is no such conversation
             raise self._not_found(conversation_id) from None
         if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
