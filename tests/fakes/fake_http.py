@@ -8,33 +8,16 @@ file ``deleted-<session>`` in $CC_WEB_SESSIONS_DIR.
 import json
 import os
 import sys
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import HTTPServer
 from pathlib import Path
+
+from fake_replies import ReplyingHandler
 
 MODE = sys.argv[1]
 SESSION = "fake-session-1"
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # keep stderr quiet
-        pass
-
-    def reply(self, status: int, content_type: str | None, body: bytes, headers: dict | None = None) -> None:
-        self.send_response(status)
-        if content_type:
-            self.send_header("Content-Type", content_type)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def json_reply(self, message: dict, status: int = 200, headers: dict | None = None) -> None:
-        self.reply(status, "application/json", json.dumps(message).encode(), headers)
-
-    def do_GET(self) -> None:
-        self.reply(405, "text/plain", b"use POST")
-
+class Handler(ReplyingHandler):
     def do_DELETE(self) -> None:
         session = self.headers.get("Mcp-Session-Id", "none")
         Path(os.environ["CC_WEB_SESSIONS_DIR"], f"deleted-{session}").write_text("")

@@ -16,8 +16,10 @@ import json
 import os
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
+
+from fake_replies import ReplyingHandler
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore
@@ -34,27 +36,11 @@ LOCK = threading.Lock()
 CALLS = [0]
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(ReplyingHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def reply(self, status: int, content_type: str | None, body: bytes, headers: dict | None = None) -> None:
-        self.send_response(status)
-        if content_type:
-            self.send_header("Content-Type", content_type)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def json_reply(self, message: dict, status: int = 200, headers: dict | None = None) -> None:
-        self.reply(status, "application/json", dumps(message).encode(), headers)
-
-    def do_GET(self) -> None:
-        self.reply(405, "text/plain", b"use POST")
+    def json_text(self, message: dict) -> str:
+        return dumps(message)  # lone surrogates escaped, like the reference
 
     def do_DELETE(self) -> None:
         self.reply(200, None, b"")
