@@ -211,9 +211,9 @@ def pytest_arguments(options: RunnerOptions, suite: Path, keyword: str | None) -
         "-p",
         "no:terminal",
         "-p",
-        "no:unraisableexception",  # its garbage collections at exit cost 0.1 s; the suite spawns no threads of its own
+        "no:unraisableexception",  # its garbage collections at exit cost 0.1 s
         "-p",
-        "no:threadexception",
+        "no:threadexception",  # the reader threads end quietly at end of stream; workers report through futures
         "--ccweb-protocol",
         options.protocol,
         "--ccweb-source-env",
