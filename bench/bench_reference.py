@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.fixtures import cc_web_session
+from ccweb_conformance.contract.conversations import cc_web_session
 from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport import client as raw_client

@@ -1,0 +1,31 @@
+"""Failures that say what was sent, what came back and what was expected."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ccweb_conformance.transport.exchange import Exchange
+
+MAX_SHOWN = 1500
+
+
+class ConformanceFailure(AssertionError):
+    """The implementation did not do what the contract requires."""
+
+
+def shown(value: Any) -> str:
+    """Compact JSON for a message, cut to a readable length."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=False)
+    return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}... ({len(text)} characters)"
+
+
+def fail(what: str, *, expected: Any, actual: Any, exchange: Exchange | None = None) -> ConformanceFailure:
+    """A failure naming the check, the expected and actual values, and the last exchange."""
+    lines = [what, f"  expected: {shown(expected)}", f"  actual:   {shown(actual)}"]
+    if exchange is not None:
+        sent = exchange.request if exchange.request is not None else exchange.sent_text
+        lines.append(f"  sent:     {shown(sent)}")
+        received = exchange.response if exchange.response is not None else exchange.received_text
+        lines.append(f"  received: {shown(received)}")
+    return ConformanceFailure("\n".join(lines))

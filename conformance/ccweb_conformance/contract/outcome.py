@@ -1,0 +1,108 @@
+"""Reading a tools/call reply the way the contract allows (D-10), and comparing JSON exactly."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.transport.exchange import Exchange
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """A tool result: the contract's result object and where it was found."""
+
+    exchange: Exchange
+    is_error: bool
+    result: dict[str, Any]
+    in_structured_content: bool
+    json_text_blocks: int
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """JSON equality: numbers compare by value, but booleans are never numbers."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
+    return type(left) is type(right) and left == right
+
+
+def contract_differences(expected: Any, actual: Any, path: str = "$") -> list[str]:
+    """Where ``actual`` differs from ``expected``; extra object members are allowed (D-5)."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{path}: expected an object, got {json.dumps(actual, ensure_ascii=False)}"]
+        differences: list[str] = []
+        for key, value in expected.items():
+            if key not in actual:
+                differences.append(f"{path}.{key}: missing")
+            else:
+                differences.extend(contract_differences(value, actual[key], f"{path}.{key}"))
+        return differences
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [f"{path}: expected {len(expected)} elements, got {json.dumps(actual, ensure_ascii=False)}"]
+        return [
+            d
+            for i, (e, a) in enumerate(zip(expected, actual, strict=True))
+            for d in contract_differences(e, a, f"{path}[{i}]")
+        ]
+    if not json_equal(expected, actual):
+        shown_expected = json.dumps(expected, ensure_ascii=False)
+        shown_actual = json.dumps(actual, ensure_ascii=False)
+        return [f"{path}: expected {shown_expected}, got {shown_actual}"]
+    return []
+
+
+def tool_outcome(exchange: Exchange) -> ToolOutcome:
+    """The result object of a tools/call reply, enforcing PLC-1 and PLC-2."""
+    response = exchange.response
+    if response is None:
+        raise fail("no reply to tools/call", expected="a JSON-RPC response", actual=None, exchange=exchange)
+    if "error" in response:
+        raise fail(
+            "tools/call was answered with a JSON-RPC error instead of a tool result",
+            expected="a result with the contract's object",
+            actual=response["error"],
+            exchange=exchange,
+        )
+    result = response.get("result")
+    if not isinstance(result, dict):
+        raise fail("tools/call result is not an object", expected="an object", actual=result, exchange=exchange)
+    found: list[dict[str, Any]] = []
+    structured = result.get("structuredContent")
+    if isinstance(structured, dict):
+        found.append(structured)
+    text_objects = 0
+    content = result.get("content")
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+            try:
+                parsed = json.loads(block["text"])
+            except ValueError:
+                continue  # D-10: non-JSON text blocks may stand beside the result
+            if isinstance(parsed, dict):
+                found.append(parsed)
+                text_objects += 1
+    if not found:
+        raise fail(
+            "PLC-1: the result object is neither structuredContent nor the JSON text of a text block",
+            expected='structuredContent or a text block holding {"ok": ...}',
+            actual=result,
+            exchange=exchange,
+        )
+    if not all(json_equal(found[0], other) for other in found[1:]):
+        raise fail(
+            "PLC-2: the JSON objects in structuredContent and the text blocks differ",
+            expected="equal objects",
+            actual=found,
+            exchange=exchange,
+        )
+    return ToolOutcome(exchange, result.get("isError") is True, found[0], isinstance(structured, dict), text_objects)

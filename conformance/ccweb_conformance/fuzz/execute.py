@@ -1,0 +1,67 @@
+"""Running one case: write the fixture, call the implementation, compare with the oracle."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.contract.outcome import contract_differences, tool_outcome
+from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.fuzz.case import FuzzCase
+from ccweb_conformance.fuzz.oracle import expected_answer
+from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.targets import Target
+
+TOOL_NAME = "ccweb_list_user_inputs"
+
+
+@dataclass
+class Mismatch:
+    """A case the implementation answered differently from the reference core."""
+
+    case: FuzzCase
+    conversation_id: str
+    expected: Any
+    actual: Any
+    differences: list[str] = field(default_factory=list)
+    exchange: Exchange | None = None
+
+
+class FuzzMismatch(AssertionError):
+    """Raised inside the property so that hypothesis shrinks the case."""
+
+    def __init__(self, mismatch: Mismatch) -> None:
+        super().__init__("\n".join(mismatch.differences))
+        self.mismatch = mismatch
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def run_case(case: FuzzCase, target: Target, files: ConversationFiles) -> Mismatch | None:
+    """The mismatch this case shows against ``target``, or None when the answers agree."""
+    conversation_id = files.unique_id("Fuzz")  # fresh per case; upper case: IDs are case-sensitive
+    data = case.file_bytes(conversation_id)
+    arguments = case.arguments(conversation_id)
+    files.write_bytes(conversation_id, data)
+    expected = expected_answer(arguments, files.sessions_dir)
+    try:
+        exchange = target.client(None).call_tool(TOOL_NAME, arguments)
+        outcome = tool_outcome(exchange)
+    except (AssertionError, ProtocolFailure) as failure:
+        wanted = {"isError": expected.is_error, "result": expected.result}
+        sent = getattr(failure, "exchange", None)
+        return Mismatch(case, conversation_id, wanted, str(failure), [str(failure).splitlines()[0]], sent)
+    finally:
+        files.remove_all()
+    differences = contract_differences(expected.result, outcome.result)
+    if outcome.is_error != expected.is_error:
+        differences.insert(0, f"isError: expected {_json(expected.is_error)}, got {_json(outcome.is_error)}")
+    if not differences:
+        return None
+    wanted = {"isError": expected.is_error, "result": expected.result}
+    actual = {"isError": outcome.is_error, "result": outcome.result}
+    return Mismatch(case, conversation_id, wanted, actual, differences, exchange)

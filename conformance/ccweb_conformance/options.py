@@ -1,0 +1,276 @@
+"""The runner's options: declared once, read by the command line and by the pytest plugin.
+
+:class:`RunnerOptions` *is* the option table. Each field is declared with :func:`option`,
+which records its flags, help group, help text, and how it reaches the pytest plugin
+(``plugin``: the pytest flag that carries it, or ``None`` when only the command line uses
+it). The command line builds its parser from the table (:func:`add_arguments`), the plugin
+builds its ``--ccweb-*`` options from it (:func:`plugin_options`), both turn parsed values
+back into a :class:`RunnerOptions` (:func:`from_values`), and the CLI hands options to pytest
+with :func:`pytest_flags`. Adding an option is one field here, plus its use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+Protocol = Literal["auto", "legacy", "2026-07-28"]
+PROTOCOLS: tuple[Protocol, ...] = ("auto", "legacy", "2026-07-28")
+Command = Literal["run", "profile", "list"]
+
+GROUPS: dict[str, str] = {
+    "target": "target (choose one; none means the bundled reference server over stdio)",
+    "binding": "binding",
+    "selection": "selection",
+    "fuzzing": "differential fuzzing (after the scenarios)",
+    "reports": "reports",
+}
+"""Help groups, in the order ``--help`` shows them."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """How one option appears on the command line and reaches the pytest plugin."""
+
+    flags: tuple[str, ...]
+    group: str
+    help: str
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    plugin: str | None = None
+    """The pytest flag that carries the value to the plugin; None: the command line only."""
+    commands: tuple[Command, ...] = ("run",)
+
+
+def option(
+    default: Any,
+    *flags: str,
+    group: str,
+    help: str,
+    metavar: str | None = None,
+    choices: Sequence[str] | None = None,
+    plugin: bool | str = True,
+    commands: tuple[Command, ...] = ("run",),
+) -> Any:
+    """A dataclass field that is also a row of the option table.
+
+    ``plugin=True`` derives the plugin flag from the first flag (``--timeout`` ->
+    ``--ccweb-timeout``); a string names a pytest flag the plugin does not own (``-k``).
+    """
+    carrier = f"--ccweb-{flags[-1].lstrip('-')}" if plugin is True else (plugin or None)
+    spec = OptionSpec(
+        tuple(flags), group, help, metavar, tuple(choices) if choices else None, carrier, commands
+    )
+    return dataclasses.field(default=default, metadata={"option": spec})
+
+
+RUN_AND_PROFILE: tuple[Command, ...] = ("run", "profile")
+RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
+
+
+@dataclass(frozen=True)
+class RunnerOptions:
+    """What to test and how. Exactly one target kind is set, or none (the bundled reference)."""
+
+    # --- target: which implementation; "run" and "profile" share these -------------------
+    stdio: str | None = option(None, "--stdio", group="target", metavar="CMD", commands=RUN_AND_PROFILE,
+        help="command that serves MCP over stdio ({sessions_dir} substituted)")
+    http_cmd: str | None = option(None, "--http-cmd", group="target", metavar="CMD", commands=RUN_AND_PROFILE,
+        help="command that serves Streamable HTTP ({port}, {sessions_dir})")
+    url: str | None = option(None, "--url", group="target", metavar="URL", commands=RUN_AND_PROFILE,
+        help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
+    sessions_dir: Path | None = option(None, "--sessions-dir", group="target", metavar="DIR", commands=RUN_AND_PROFILE,
+        help="sessions directory the server reads (with --url: the running server's)")
+    in_process: bool = option(False, "--in-process", group="target", commands=RUN_AND_PROFILE,
+        help="the bundled reference inside this process (the kit's own fast tests)")
+    # --- binding: how the runner talks to it --------------------------------------------
+    protocol: Protocol = option("auto", "--protocol", group="binding", choices=PROTOCOLS, commands=RUN_AND_PROFILE,
+        help="MCP era (default: auto-detect)")
+    source_env: str = option("CCWEB_SESSION_ID", "--source-env", group="binding", metavar="NAME",
+        commands=RUN_AND_PROFILE, help="stdio source variable (default: %(default)s)")
+    source_header: str = option("X-CCWeb-Session-Id", "--source-header", group="binding", metavar="NAME",
+        commands=RUN_AND_PROFILE, help="HTTP source header (default: %(default)s)")
+    timeout: float = option(10.0, "--timeout", group="binding", metavar="SECONDS", commands=RUN_AND_PROFILE,
+        help="per request (default: %(default)s)")
+    # --- selection: which scenarios, and how their verdicts count -----------------------
+    keyword: str | None = option(None, "-k", group="selection", metavar="EXPR", plugin="-k", commands=RUN_AND_LIST,
+        help="only scenarios whose test name matches EXPR (pytest -k)")
+    tags: str | None = option(None, "--tags", group="selection", metavar="TAGS", commands=RUN_AND_LIST,
+        help="only scenarios tagged with one of TAGS (e.g. AC-7,SRC-1)")
+    expected_failures: Path | None = option(None, "--expected-failures", group="selection", metavar="FILE",
+        help="YAML file of known failures")
+    strict: bool = option(False, "--strict", group="selection",
+        help="SHOULD-level failures fail the run")
+    # --- fuzzing: the differential phase after the scenarios ----------------------------
+    fuzz: int | None = option(None, "--fuzz", group="fuzzing", metavar="N", plugin=False,
+        help="compare N generated conversations with the reference")
+    seed: int = option(0, "--seed", group="fuzzing", metavar="S", plugin=False,
+        help="same seed, same cases (default: %(default)s)")
+    fuzz_time: float = option(60.0, "--fuzz-time", group="fuzzing", metavar="SECONDS", plugin=False,
+        help="stop fuzzing after this long (default: %(default)s)")
+    # --- reports ------------------------------------------------------------------------
+    junitxml: Path | None = option(None, "--junitxml", group="reports", metavar="FILE", plugin=False,
+        help="write JUnit XML")
+    json: Path | None = option(None, "--json", group="reports", metavar="FILE", plugin=False,
+        help="write the JSON report (versioned schema)")
+    cucumberjson: Path | None = option(None, "--cucumberjson", group="reports", metavar="FILE", plugin=False,
+        help="write Cucumber JSON")
+    markdown: Path | None = option(None, "--markdown", group="reports", metavar="FILE", plugin=False,
+        help="write a Markdown summary (CI step summary)")
+    verbose: bool = option(False, "-v", "--verbose", group="reports", plugin=False,
+        help="list every scenario and full messages")
+
+    def problems(self) -> list[str]:
+        """Usage errors in these options, each one line."""
+        found: list[str] = []
+        if sum(bool(x) for x in (self.stdio, self.http_cmd and self.url, self.in_process)) > 1 or (
+            self.stdio and self.url
+        ):
+            found.append("choose one target: --stdio, --http-cmd with --url, --url with --sessions-dir, or none")
+        if self.http_cmd and not self.url:
+            found.append("--http-cmd needs --url (for example --url http://127.0.0.1:{port}/mcp)")
+        if self.url and not self.http_cmd and self.sessions_dir is None:
+            found.append("--url without --http-cmd needs --sessions-dir: the directory the running server reads")
+        if self.sessions_dir is not None and not self.sessions_dir.is_dir():
+            found.append(f"--sessions-dir {str(self.sessions_dir)!r} is not a directory")
+        if self.url and not self.url.startswith(("http://", "https://")):
+            found.append(f"--url {self.url!r} is not an http:// or https:// URL")
+        if not 0 < self.timeout <= 600:
+            found.append(f"--timeout {self.timeout} is out of range (0, 600] seconds")
+        if self.protocol not in PROTOCOLS:
+            found.append(f"--protocol {self.protocol!r} is not one of {', '.join(PROTOCOLS)}")
+        if self.expected_failures is not None and not self.expected_failures.is_file():
+            found.append(f"--expected-failures {str(self.expected_failures)!r} is not a file")
+        if self.fuzz is not None and self.fuzz < 1:
+            found.append(f"--fuzz {self.fuzz} must be at least 1")
+        if not self.fuzz_time > 0:
+            found.append(f"--fuzz-time {self.fuzz_time} must be more than 0 seconds")
+        return found
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One option: its field name, type, default and how it is spelled."""
+
+    name: str
+    kind: Any
+    default: Any
+    spec: OptionSpec
+
+    @property
+    def is_flag(self) -> bool:
+        """A switch without a value."""
+        return self.kind is bool
+
+
+def table() -> list[TableRow]:
+    """Every option, in declaration order."""
+    hints = typing.get_type_hints(RunnerOptions)
+    return [
+        TableRow(f.name, hints[f.name], f.default, f.metadata["option"])
+        for f in dataclasses.fields(RunnerOptions)
+        if "option" in f.metadata
+    ]
+
+
+def default(name: str) -> Any:
+    """The default of one option, from the table."""
+    return {row.name: row.default for row in table()}[name]
+
+
+def _converter(kind: Any) -> Callable[[str], Any] | None:
+    """The function that turns a command-line string into the field's type."""
+    base = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
+    first = base[0]
+    if first in (int, float, Path):
+        return first  # type: ignore[no-any-return]
+    return None
+
+
+def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
+    """The options of ``command``, grouped as ``--help`` shows them; defaults from the table."""
+    groups: dict[str, Any] = {}
+    for row in table():
+        if command not in row.spec.commands:
+            continue
+        group = groups.get(row.spec.group)
+        if group is None:
+            group = groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
+        kwargs: dict[str, Any] = {"dest": row.name, "help": row.spec.help, "default": row.default}
+        if row.is_flag:
+            kwargs["action"] = "store_true"
+        else:
+            kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
+            convert = _converter(row.kind)
+            if convert is not None:
+                kwargs["type"] = convert
+        group.add_argument(*row.spec.flags, **kwargs)
+
+
+def from_values(values: Mapping[str, Any]) -> RunnerOptions:
+    """Options from parsed values by field name (missing ones keep their defaults)."""
+    known = {row.name for row in table()}
+    return RunnerOptions(**{name: value for name, value in values.items() if name in known})
+
+
+def plugin_rows() -> list[TableRow]:
+    """The options that reach the pytest plugin as its own ``--ccweb-*`` flags."""
+    return [row for row in table() if row.spec.plugin and row.spec.plugin.startswith("--ccweb-")]
+
+
+def plugin_dest(row: TableRow) -> str:
+    """The pytest option name (``config.getoption``) of a plugin row."""
+    return "ccweb_" + row.name
+
+
+def plugin_options(addoption: Callable[..., None]) -> None:
+    """Declare the plugin's ``--ccweb-*`` options with ``addoption`` (pytest's group.addoption)."""
+    for row in plugin_rows():
+        assert row.spec.plugin is not None
+        kwargs: dict[str, Any] = {"dest": plugin_dest(row), "help": row.spec.help, "default": row.default}
+        if row.is_flag:
+            kwargs["action"] = "store_true"
+        else:
+            kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
+            convert = _converter(row.kind)
+            if convert is not None:
+                kwargs["type"] = convert
+        addoption(row.spec.plugin, **kwargs)
+
+
+def from_plugin(getoption: Callable[[str], Any]) -> RunnerOptions:
+    """Options from the plugin's parsed ``--ccweb-*`` values (``config.getoption``)."""
+    return from_values({row.name: getoption(plugin_dest(row)) for row in plugin_rows()})
+
+
+def _words(row: TableRow, value: Any, flag: str) -> list[str]:
+    if row.is_flag:
+        return [flag] if value else []
+    if value is None:
+        return []
+    return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+
+
+def pytest_flags(options: RunnerOptions) -> list[str]:
+    """The pytest arguments that hand these options to the plugin (and ``-k`` to pytest)."""
+    words: list[str] = []
+    for row in table():
+        if row.spec.plugin:
+            words += _words(row, getattr(options, row.name), row.spec.plugin)
+    return words
+
+
+def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
+    """The ``ccweb-conformance`` flags that reproduce the non-default options of these groups."""
+    wanted = set(groups)
+    words: list[str] = []
+    for row in table():
+        value = getattr(options, row.name)
+        if row.spec.group in wanted and value != row.default:
+            words += _words(row, value, row.spec.flags[-1])
+    return words

@@ -1,0 +1,87 @@
+"""The runner's own JSON report: documented by ``schemas/report.schema.json``, versioned.
+
+``formatVersion`` follows semantic versioning: a new optional field is a minor change; a
+removed or renamed field, or a changed meaning, is a major one.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
+
+__all__ = ["build_json", "report_schema", "write_json"]
+
+
+def build_json(run: RunResult) -> dict[str, Any]:
+    """The report as a JSON-ready dict (see ``report.schema.json``)."""
+    counts = run.counts()
+    return {
+        "formatVersion": REPORT_FORMAT_VERSION,
+        "kitVersion": run.kit_version,
+        "specVersion": run.spec_version,
+        "target": run.target,
+        "transport": run.transport,
+        "protocolVersion": run.protocol_version,
+        "startedAt": run.started_at,
+        "durationSeconds": round(run.duration_s, 3),
+        "strict": run.strict,
+        "outcome": "failed" if run.failed else "passed",
+        "counts": {"total": len(run.scenarios), **counts},
+        "requirements": [
+            {
+                "id": r.requirement.id,
+                "level": r.requirement.level,
+                "group": r.requirement.group,
+                "statement": r.requirement.statement,
+                "status": r.status,
+                "scenarios": [s.nodeid for s in r.scenarios],
+            }
+            for r in run.requirement_results()
+        ],
+        "scenarios": [_scenario(s) for s in run.scenarios],
+    }
+
+
+def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
+    return {
+        "id": scenario.nodeid,
+        "feature": scenario.feature,
+        "file": scenario.feature_file,
+        "name": scenario.scenario,
+        "line": scenario.line,
+        "tags": list(scenario.tags),
+        "requirements": list(scenario.requirements),
+        "level": scenario.level,
+        "status": scenario.status,
+        "message": scenario.message,
+        "durationSeconds": round(scenario.duration_s, 3),
+        "expectedFailureReason": scenario.expected_failure_reason,
+        "steps": [
+            {"keyword": s.keyword, "text": s.text, "status": s.status, "durationSeconds": round(s.duration_s, 3)}
+            for s in scenario.steps
+        ],
+        "transcript": [e.to_json() for e in scenario.transcript],
+    }
+
+
+def write_json(run: RunResult, path: Path) -> None:
+    """Write the report as UTF-8 JSON (lone surrogates become ``\\uXXXX`` escapes)."""
+    text = json.dumps(build_json(run), ensure_ascii=False, indent=2)
+    # backslashreplace turns a lone surrogate into the six characters \udXXX: a JSON escape.
+    Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
+
+
+@cache
+def _schema_text() -> str:
+    # Beside the package rather than importlib.resources: works for editable installs too.
+    return (Path(__file__).parent.parent / "schemas" / "report.schema.json").read_text(encoding="utf-8")
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of the report."""
+    schema: dict[str, Any] = json.loads(_schema_text())
+    return schema

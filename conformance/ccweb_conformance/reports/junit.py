@@ -1,0 +1,127 @@
+"""JUnit XML, as GitHub and GitLab CI, Jenkins and most test dashboards read it.
+
+``<testsuites>`` holds one ``<testsuite>`` per feature; each scenario is a ``<testcase>``
+with ``classname`` = the feature file and ``name`` = the scenario. How statuses map:
+
+* passed: a plain testcase.
+* failed: ``<failure message="first line" type="failure">`` with the whole message, the
+  requirement IDs and the transcript as text.
+* warning (a SHOULD-level scenario failed): a *passed* testcase whose ``<system-out>`` reads
+  ``warning: <message>`` - JUnit has no warning status, and a warning does not fail the run.
+  With ``strict`` it is a ``<failure type="warning">`` instead, as it fails the run.
+* xfailed: ``<skipped type="xfail" message="expected failure: <reason>">`` with the message.
+* xpassed: ``<failure type="xpass" message="expected failure passed: <reason>">``.
+* skipped: ``<skipped message="...">``.
+
+Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
+``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from ccweb_conformance.reports.common import first_line, format_transcript, problem
+from ccweb_conformance.reports.model import RunResult, ScenarioResult
+
+__all__ = ["build_junit", "write_junit"]
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_MESSAGE_LIMIT = 1000
+
+
+def _clean(text: str) -> str:
+    """Text XML 1.0 can carry."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def build_junit(run: RunResult) -> ET.Element:
+    """The ``<testsuites>`` element for a run."""
+    features: dict[str, list[ScenarioResult]] = {}
+    for scenario in run.scenarios:
+        features.setdefault(scenario.feature_file, []).append(scenario)
+    root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
+    root.set("timestamp", run.started_at)
+    for feature_file, scenarios in features.items():
+        root.append(_suite(run, feature_file, scenarios))
+    _count(root, list(root))
+    return root
+
+
+def write_junit(run: RunResult, path: Path) -> None:
+    """Write the JUnit XML report (UTF-8, with an XML declaration)."""
+    root = build_junit(run)
+    ET.indent(root)
+    Path(path).write_bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n")
+
+
+def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -> ET.Element:
+    suite = ET.Element("testsuite", name=_clean(scenarios[0].feature))
+    suite.set("time", _seconds(sum(s.duration_s for s in scenarios)))
+    suite.set("timestamp", run.started_at)
+    suite.set("file", _clean(feature_file))
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("target", run.target),
+        ("transport", run.transport),
+        ("protocolVersion", run.protocol_version or ""),
+        ("specVersion", run.spec_version),
+        ("kitVersion", run.kit_version),
+        ("strict", str(run.strict).lower()),
+    ):
+        ET.SubElement(properties, "property", name=name, value=_clean(value))
+    cases = [_case(run, s) for s in scenarios]
+    suite.extend(cases)
+    _count(suite, cases)
+    return suite
+
+
+def _count(element: ET.Element, children: list[ET.Element]) -> None:
+    """Set tests/failures/errors/skipped on a suite (from its testcases) or on testsuites."""
+    if element.tag == "testsuites":
+        totals = {k: sum(int(c.get(k, "0")) for c in children) for k in ("tests", "failures", "errors", "skipped")}
+    else:
+        totals = {
+            "tests": len(children),
+            "failures": sum(1 for c in children if c.find("failure") is not None),
+            "errors": 0,
+            "skipped": sum(1 for c in children if c.find("skipped") is not None),
+        }
+    for key, value in totals.items():
+        element.set(key, str(value))
+
+
+def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
+    case = ET.Element("testcase", classname=_clean(scenario.feature_file), name=_clean(scenario.scenario))
+    case.set("file", _clean(scenario.feature_file))
+    case.set("line", str(scenario.line))
+    case.set("time", _seconds(scenario.duration_s))
+    text = problem(scenario) or ""
+    status = scenario.status
+    if status == "failed" or (status == "warning" and run.strict):
+        _failure(case, scenario, first_line(text), "failure" if status == "failed" else "warning", text)
+    elif status == "xpassed":
+        _failure(case, scenario, text, "xpass", text)
+    elif status == "warning":
+        ET.SubElement(case, "system-out").text = _clean(f"warning: {text}")
+    elif status == "xfailed":
+        reason = scenario.expected_failure_reason or "no reason given"
+        skipped = ET.SubElement(case, "skipped", type="xfail", message=_clean(f"expected failure: {reason}"))
+        skipped.text = _clean(text)
+    elif status == "skipped":
+        ET.SubElement(case, "skipped", message=_clean(first_line(text) or "skipped"))
+    return case
+
+
+def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:
+    failure = ET.SubElement(case, "failure", message=_clean(message[:_MESSAGE_LIMIT]), type=kind)
+    body = [text, "", f"requirements: {', '.join(scenario.requirements)} ({scenario.level})"]
+    if scenario.transcript:
+        body += ["", "transcript:", format_transcript(scenario.transcript)]
+    failure.text = _clean("\n".join(body))

@@ -1,0 +1,183 @@
+"""Turns pytest's reports on scenarios into :class:`~ccweb_conformance.reports.model.ScenarioResult`."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd.reporting import scenario_reports_registry
+from pytest_bdd.scenario import scenario_wrapper_template_registry
+
+import ccweb_spec
+from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.suite.world import World
+from ccweb_conformance.transport.targets import Target
+
+_FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
+_LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
+_STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
+
+
+def scenario_template(item: pytest.Item) -> Any:
+    """The pytest-bdd scenario template an item was generated from, or None."""
+    function = getattr(item, "function", None)
+    return None if function is None else scenario_wrapper_template_registry.get(function)
+
+
+def example_row(item: pytest.Item) -> dict[str, str]:
+    """The outline example an item runs ({} for a plain scenario)."""
+    callspec = getattr(item, "callspec", None)
+    row: dict[str, str] = {} if callspec is None else callspec.params.get("_pytest_bdd_example", {})
+    return row
+
+
+def is_scenario(item: pytest.Item) -> bool:
+    """True for items generated from this kit's features (never a project's own)."""
+    template = scenario_template(item)
+    return template is not None and Path(template.feature.filename).resolve().parent == _FEATURES_DIR
+
+
+def scenario_requirements(item: pytest.Item) -> tuple[str, ...]:
+    """The requirement IDs a scenario is tagged with, in spec order."""
+    tags = {m.name for m in item.iter_markers()}
+    return tuple(r for r in _LEVELS if r in tags)
+
+
+def _level(requirements: tuple[str, ...]) -> str:
+    return "SHOULD" if requirements and all(_LEVELS[r] == "SHOULD" for r in requirements) else "MUST"
+
+
+def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
+    scenario = scenario_template(item)
+    callspec = getattr(item, "callspec", None)
+    name = scenario.name if callspec is None else f"{scenario.name} [{callspec.id}]"
+    return scenario.feature.name, Path(scenario.feature.filename).name, name, scenario.line_number
+
+
+def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+    lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
+    if excinfo is not None:
+        error = excinfo.value
+        if isinstance(error, AssertionError | ProtocolFailure | TargetError):
+            lines.append(str(error))
+        else:
+            lines.append(f"{type(error).__name__}: {error}")
+    return "\n".join(lines)
+
+
+class ResultCollector:
+    """Collects one :class:`ScenarioResult` per scenario run."""
+
+    def __init__(self, *, strict: bool) -> None:
+        self.strict = strict
+        self.results: list[ScenarioResult] = []
+        self.target_description = "not started"
+        self.transport = "stdio"
+        self.protocol_version: str | None = None
+        self.started_at = ""
+        self.started_clock = 0.0
+        self._scenario_number = 0
+        self._worlds: dict[str, World] = {}
+        self._recorded: set[str] = set()
+        self.startup_error: str | None = None
+        self._target: Target | None = None
+
+    def next_scenario_number(self) -> int:
+        """A counter for per-scenario ID prefixes."""
+        self._scenario_number += 1
+        return self._scenario_number
+
+    def describe(self, target: Target, *, started_at: str, clock: float) -> None:
+        """Remember what is being tested."""
+        self._target = target
+        self.target_description = target.description
+        self.transport = target.transport
+        self.started_at = started_at
+        self.started_clock = clock
+
+    def attach(self, node: Any, world: World) -> None:
+        """Link a scenario's state to its item, for the transcript."""
+        self._worlds[node.nodeid] = world
+
+    @staticmethod
+    def nodeid_of(item: pytest.Item) -> str:
+        """``file.feature::Scenario name [example]``, as expected-failure files name scenarios."""
+        _, feature_file, name, _ = _feature_and_scenario(item)
+        return f"{feature_file}::{name}"
+
+    def observe(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+        """Record the outcome of the phase that decides the scenario."""
+        if (report.when == "setup" and report.passed) or item.nodeid in self._recorded:
+            return
+        self._recorded.add(item.nodeid)
+        requirements = scenario_requirements(item)
+        level = _level(requirements)
+        status: ScenarioStatus
+        xfail_reason: str | None = getattr(report, "wasxfail", None)
+        if report.skipped and xfail_reason is not None:
+            status = "xfailed"
+        elif report.skipped:
+            status = "skipped"
+        elif report.failed and self._is_xpass(item, call):
+            status = "xpassed"
+            xfail_reason = self._xfail_reason(item)
+        elif report.failed and level == "SHOULD" and not self.strict:
+            status = "warning"
+            report.outcome = "passed"
+        elif report.failed:
+            status = "failed"
+        else:
+            status = "passed"
+        world = self._worlds.pop(item.nodeid, None)
+        if world is not None and self.protocol_version is None:
+            self.protocol_version = self._negotiated(world)
+        feature, feature_file, name, line = _feature_and_scenario(item)
+        failed = status in ("failed", "warning", "xpassed")
+        message = _explain(requirements, call.excinfo) if failed and call.excinfo is not None else None
+        if status == "xpassed":
+            message = f"expected failure passed: {xfail_reason}"
+        self.results.append(
+            ScenarioResult(
+                feature=feature,
+                feature_file=feature_file,
+                scenario=name,
+                line=line,
+                tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
+                requirements=requirements,
+                level=level,  # type: ignore[arg-type]
+                status=status,
+                message=message,
+                duration_s=report.duration,
+                transcript=list(world.exchanges) if world is not None else [],
+                expected_failure_reason=xfail_reason,
+                steps=self._steps(item),
+            )
+        )
+
+    @staticmethod
+    def _xfail_reason(item: pytest.Item) -> str | None:
+        marker = item.get_closest_marker("xfail")
+        return None if marker is None else str(marker.kwargs.get("reason", ""))
+
+    def _is_xpass(self, item: pytest.Item, call: pytest.CallInfo[None]) -> bool:
+        return call.excinfo is None and item.get_closest_marker("xfail") is not None
+
+    def _negotiated(self, world: World) -> str | None:
+        try:
+            return world.client().protocol_version
+        except Exception:  # the target may be down; the version is then unknown
+            return None
+
+    @staticmethod
+    def _steps(item: pytest.Item) -> list[StepResult]:
+        report = scenario_reports_registry.get(item)
+        if report is None:
+            return []
+        steps = []
+        for step in report.serialize()["steps"]:
+            status = "failed" if step["failed"] else "passed"
+            steps.append(StepResult(step["keyword"], step["name"], status, step["duration"]))  # type: ignore[arg-type]
+        return steps

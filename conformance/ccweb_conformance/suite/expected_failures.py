@@ -1,0 +1,214 @@
+"""The expected-failures file: scenarios an implementation is known to fail, and why.
+
+.. code-block:: yaml
+
+    version: 1
+    expected_failures:
+      - scenario: "ac07_unicode.feature::An emoji outside the BMP counts as one"
+        reason: "we count UTF-16 units until #123 lands"
+      - requirement: UNI-1        # every scenario tagged with it
+        reason: "..."
+
+A ``scenario`` is a node id (``<feature file>::<scenario name>``) where ``*`` matches any
+run of characters (e.g. every row of an outline). The file is validated against
+``schemas/expected-failures.schema.json``; every problem is a :class:`UsageError` with a
+one-line message naming the file, the entry and its line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator, ValidationError
+
+import ccweb_spec
+from ccweb_conformance.errors import UsageError
+
+__all__ = ["ExpectedFailure", "ExpectedFailures", "load_expected_failures", "schema"]
+
+
+@dataclass(frozen=True)
+class ExpectedFailure:
+    """One entry: a scenario node id pattern or a requirement ID, with the reason."""
+
+    reason: str
+    scenario: str | None = None
+    requirement: str | None = None
+    line: int | None = None
+    """Line of the entry in the file (1-based), when loaded from a file."""
+
+    @property
+    def label(self) -> str:
+        """How the entry is named in messages, e.g. ``requirement UNI-1``."""
+        if self.scenario is not None:
+            return f'scenario "{self.scenario}"'
+        return f"requirement {self.requirement}"
+
+    def matches(self, nodeid: str, requirements: Iterable[str]) -> bool:
+        """Whether the entry covers a scenario."""
+        if self.scenario is not None:
+            return _pattern(self.scenario).fullmatch(nodeid) is not None
+        return self.requirement in tuple(requirements)
+
+
+@dataclass(frozen=True)
+class ExpectedFailures:
+    """The loaded file (or none): answers which scenarios are expected to fail."""
+
+    entries: tuple[ExpectedFailure, ...] = ()
+    source: str | None = None
+    """The file the entries came from, for messages."""
+
+    def reason_for(self, scenario_nodeid: str, requirements: tuple[str, ...]) -> str | None:
+        """The reason a scenario is expected to fail, or None.
+
+        Scenario entries win over requirement entries; within each kind, file order.
+        """
+        ordered = [e for e in self.entries if e.scenario is not None] + [e for e in self.entries if e.scenario is None]
+        for entry in ordered:
+            if entry.matches(scenario_nodeid, requirements):
+                return entry.reason
+        return None
+
+    def unmatched(self, seen_nodeids: Iterable[str], seen_requirements: Iterable[str]) -> list[str]:
+        """Entries that matched no scenario of the run, as one-line descriptions for a warning."""
+        nodeids = list(seen_nodeids)
+        seen = set(seen_requirements)
+        where = f"{self.source}: " if self.source else ""
+        result = []
+        for entry in self.entries:
+            if entry.scenario is not None:
+                hit = any(_pattern(entry.scenario).fullmatch(n) for n in nodeids)
+            else:
+                hit = entry.requirement in seen
+            if not hit:
+                at = f" (line {entry.line})" if entry.line else ""
+                result.append(f"{where}{entry.label}{at} matched no scenario")
+        return result
+
+
+@cache
+def _pattern(text: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in text.split("*")), re.DOTALL)
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the expected-failures file."""
+    # Beside the package rather than importlib.resources: works for editable installs too.
+    text = (Path(__file__).parent.parent / "schemas" / "expected-failures.schema.json").read_text(encoding="utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def load_expected_failures(path: Path) -> ExpectedFailures:
+    """Read and check an expected-failures file; raise :class:`UsageError` on any problem."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"{name}: cannot read the expected-failures file ({reason})") from exc
+    try:
+        document = yaml.safe_load(text)
+        lines = _entry_lines(text)
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{name}: not valid YAML ({_yaml_problem(exc)})") from exc
+    errors = sorted(Draft202012Validator(schema()).iter_errors(document), key=_error_order)
+    if errors:
+        raise UsageError(f"{name}: {_describe(errors[0], document, lines)}")
+    known = {r.id for r in ccweb_spec.requirements()}
+    entries = []
+    for index, raw in enumerate(document["expected_failures"]):
+        line = lines[index] if index < len(lines) else None
+        if "requirement" in raw and raw["requirement"] not in known:
+            where = _entry_name(index, lines)
+            raise UsageError(f"{name}: {where}: unknown requirement {raw['requirement']!r}")
+        entries.append(ExpectedFailure(raw["reason"].strip(), raw.get("scenario"), raw.get("requirement"), line))
+    return ExpectedFailures(tuple(entries), name)
+
+
+def _entry_lines(text: str) -> list[int]:
+    """The 1-based line of each entry under ``expected_failures`` (empty if not a list)."""
+    root = yaml.compose(text)
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    for key, value in root.value:
+        named = isinstance(key, yaml.ScalarNode) and key.value == "expected_failures"
+        if named and isinstance(value, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
+        mark = exc.problem_mark
+        return f"line {mark.line + 1}, column {mark.column + 1}: {exc.problem}"
+    return " ".join(str(exc).split())
+
+
+_ORDER = {"type": 0, "const": 1, "required": 2, "additionalProperties": 3, "oneOf": 4}
+
+
+def _error_order(error: ValidationError) -> tuple[list[tuple[int, int | str]], int]:
+    path: list[tuple[int, int | str]] = [(0, p) if isinstance(p, int) else (1, str(p)) for p in error.absolute_path]
+    return path, _ORDER.get(str(error.validator), 9)
+
+
+def _entry_name(index: int, lines: list[int]) -> str:
+    at = f" (line {lines[index]})" if index < len(lines) else ""
+    return f"entry {index + 1}{at}"
+
+
+def _describe(error: ValidationError, document: Any, lines: list[int]) -> str:
+    """One line saying what is wrong, in the file's terms."""
+    path = list(error.absolute_path)
+    if not path:
+        return _describe_top(error, document)
+    if path[0] == "version":
+        return f"version must be 1, not {error.instance!r}"
+    if len(path) == 1:
+        return "expected_failures must be a list of entries"
+    where = _entry_name(int(path[1]), lines)
+    if len(path) > 2:
+        return f"{where}: {_describe_field(error, str(path[2]))}"
+    return f"{where}: {_describe_entry(error)}"
+
+
+def _describe_entry(error: ValidationError) -> str:
+    entry = error.instance
+    if not isinstance(entry, dict):
+        return "expected a mapping with scenario or requirement, and reason"
+    if error.validator == "required":
+        return "missing reason"
+    if error.validator == "additionalProperties":
+        extra = sorted(set(entry) - {"scenario", "requirement", "reason"})
+        return f"unknown key {extra[0]!r} (allowed: scenario, requirement, reason)"
+    if "scenario" in entry and "requirement" in entry:
+        return "has both scenario and requirement; give exactly one"
+    return "needs a scenario or a requirement"
+
+
+def _describe_field(error: ValidationError, field: str) -> str:
+    if error.validator == "type":
+        return f"{field} must be a string"
+    if field == "reason":
+        return "reason is empty"
+    return f"{field} must look like <file>.feature::<scenario name>, not {error.instance!r}"
+
+
+def _describe_top(error: ValidationError, document: Any) -> str:
+    if not isinstance(document, dict):
+        return "expected a mapping with version and expected_failures"
+    if error.validator == "required":
+        missing = [k for k in ("version", "expected_failures") if k not in document]
+        return f"missing {missing[0]}"
+    extra = sorted(set(document) - {"version", "expected_failures"})
+    return f"unknown key {extra[0]!r} (allowed: version, expected_failures)"

@@ -1,0 +1,58 @@
+"""Which source binding each scenario will use, known before it runs.
+
+Conversation IDs are ``<run prefix>-<scenario number>-<alias>`` (see
+:func:`ccweb_conformance.contract.conversations.conversation_id`), so the source-binding steps of the
+collected scenarios tell, in order, which stdio server processes the run will need; the
+target can start them while earlier scenarios run. A wrong guess costs only an unused process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ccweb_conformance.contract.conversations import conversation_id
+from ccweb_conformance.contract.notation import aliases, code_points
+
+SHARED_PREFIX = "shared"
+DECOY_ALIAS = "decoy"
+_BOUND_TO_ALIAS = re.compile(r'the source conversation is "(?P<alias>\w+)"')
+_BOUND_TO_RAW = re.compile(r'the source conversation is the raw value "(?P<raw>.*)"')
+_BOUND_TO_DECOY = "the source conversation is bound to another valid conversation"
+_UNBOUND = "no source conversation is bound"
+_ALIAS = re.compile(r"\{([A-Za-z][A-Za-z0-9]*)\}")
+
+
+def scenario_prefix(run_prefix: str, number: int) -> str:
+    """The ID prefix of the ``number``-th scenario of a run (1-based)."""
+    return f"{run_prefix}-{number:03d}"
+
+
+def decoy_id(run_prefix: str) -> str:
+    """The run-wide decoy conversation's ID."""
+    return conversation_id(f"{run_prefix}-{SHARED_PREFIX}", DECOY_ALIAS)
+
+
+def source_of(step_names: Sequence[str], prefix: str, run_prefix: str) -> str | None:
+    """The source value a scenario with these steps binds last (None: unbound)."""
+    source: str | None = None
+    for name in step_names:
+        if match := _BOUND_TO_ALIAS.fullmatch(name):
+            source = conversation_id(prefix, match["alias"])
+        elif match := _BOUND_TO_RAW.fullmatch(name):
+            raw = code_points(match["raw"])
+            source = aliases(raw, {a: conversation_id(prefix, a) for a in _ALIAS.findall(raw)})
+        elif name == _BOUND_TO_DECOY:
+            source = decoy_id(run_prefix)
+        elif name == _UNBOUND:
+            source = None
+    return source
+
+
+def predicted_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
+    """Each scenario's source value, in run order: ``(template, example row)`` pairs."""
+    return [
+        source_of([step.name for step in template.render(example).steps], scenario_prefix(run_prefix, n), run_prefix)
+        for n, (template, example) in enumerate(scenarios, start=1)
+    ]

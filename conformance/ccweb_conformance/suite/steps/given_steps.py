@@ -1,0 +1,145 @@
+"""Given steps: conversations on disk and the source binding."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytest_bdd import given, parsers
+
+from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
+from ccweb_conformance.contract.notation import aliases, byte_string, code_points, numbered
+from ccweb_conformance.suite.world import World, snapshot
+
+MESSAGE_COLUMNS = ("role", "content", "timestamp", "createdAt", "id")
+
+
+def _new(world: World, alias: str) -> str:
+    world.ids[alias] = world.files.new_id(alias)
+    return world.ids[alias]
+
+
+def _message(header: list[str], row: list[str]) -> dict[str, Any]:
+    unknown = set(header) - set(MESSAGE_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown message columns {sorted(unknown)}; use {MESSAGE_COLUMNS}")
+    return {name: code_points(value) for name, value in zip(header, row, strict=True)}
+
+
+@given(parsers.parse('a conversation "{alias}" with the messages:'))
+def a_conversation_with_messages(world: World, alias: str, datatable: list[list[str]]) -> None:
+    """A cc-web session whose messages are the table rows."""
+    header, *rows = datatable
+    conversation_id = _new(world, alias)
+    world.files.write_session(conversation_id, cc_web_session(conversation_id, [_message(header, r) for r in rows]))
+
+
+@given(parsers.parse('a conversation "{alias}" with {count:d} user messages "{first}" to "{last}"'))
+def a_conversation_with_numbered_messages(world: World, alias: str, count: int, first: str, last: str) -> None:
+    """User messages "<prefix>1" .. "<prefix>N", each followed by an assistant reply."""
+    contents = numbered(first, last)
+    if len(contents) != count:
+        raise ValueError(f'"{first}" to "{last}" is not {count} messages')
+    messages: list[dict[str, Any]] = []
+    for n, content in enumerate(contents, start=1):
+        messages.append({"role": "user", "content": content, "timestamp": f"2026-11-30T09:{n % 60:02d}:00.000Z"})
+        messages.append({"role": "assistant", "content": f"reply {n}", "timestamp": None, "toolCalls": []})
+    conversation_id = _new(world, alias)
+    world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
+
+
+@given(parsers.parse('a conversation "{alias}" with a user message of {count:d} "{char}"'))
+def a_conversation_with_one_long_message(world: World, alias: str, count: int, char: str) -> None:
+    """One user message made of ``count`` copies of a character."""
+    conversation_id = _new(world, alias)
+    messages = [{"role": "user", "content": code_points(char) * count, "timestamp": None}]
+    world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
+
+
+@given(parsers.parse('a conversation "{alias}" whose file is:'))
+def a_conversation_whose_file_is(world: World, alias: str, docstring: str) -> None:
+    """A conversation file with exactly this JSON text (after placeholders)."""
+    conversation_id = _new(world, alias)
+    world.files.write_bytes(conversation_id, aliases(docstring, world.ids).encode("utf-8"))
+
+
+@given(parsers.re(r'conversation "(?P<alias>\w+)" is stored as the bytes "(?P<data>.*)"'))
+def conversation_stored_as_bytes(world: World, alias: str, data: str) -> None:
+    """A conversation file with exactly these bytes (Python escapes)."""
+    conversation_id = _new(world, alias)
+    world.files.write_bytes(conversation_id, byte_string(data))
+
+
+@given(parsers.parse('no conversation "{alias}" exists'))
+def no_conversation(world: World, alias: str) -> None:
+    """Reserve an ID that has no file."""
+    _new(world, alias)
+
+
+@given(parsers.parse('conversation "{alias}" is a directory'))
+def conversation_is_a_directory(world: World, alias: str) -> None:
+    """A directory named ``<id>.json``."""
+    world.files.make_directory(_new(world, alias))
+
+
+@given(parsers.parse('conversation "{alias}" is a symbolic link to conversation "{other}"'))
+def conversation_link_inside(world: World, alias: str, other: str) -> None:
+    """A link that stays inside the sessions directory."""
+    target = world.files.path_of(world.ids[other])
+    world.files.make_link(_new(world, alias), target)
+
+
+@given(parsers.parse('conversation "{alias}" is a symbolic link to a conversation file outside the sessions directory'))
+def conversation_link_outside(world: World, alias: str) -> None:
+    """A link to a valid conversation file that lies outside the sessions directory."""
+    conversation_id = _new(world, alias)
+    outside = world.files.outside_file(
+        cc_web_session(conversation_id, [{"role": "user", "content": "secret from outside", "timestamp": None}])
+    )
+    world.files.make_link(conversation_id, outside)
+
+
+@given(parsers.parse('conversation "{alias}" is marked unread'))
+def conversation_marked_unread(world: World, alias: str) -> None:
+    """Set ``hasUnread`` in the stored file, as cc-web does for unseen replies."""
+    conversation_id = world.ids[alias]
+    path = world.files.path_of(conversation_id)
+    session = json.loads(path.read_bytes())
+    session["hasUnread"] = True
+    world.files.rewrite(conversation_id, session_bytes(session))
+
+
+@given(parsers.parse('conversation "{alias}" has a running-state folder'))
+def conversation_run_folder(world: World, alias: str) -> None:
+    """cc-web's ``<id>-run/`` folder beside the session file."""
+    world.files.make_run_folder(world.ids[alias])
+
+
+@given("a snapshot of the sessions directory")
+def a_snapshot(world: World) -> None:
+    """Remember every name and our files' bytes, sizes and times."""
+    world.saved_snapshot = snapshot(world.target.sessions_dir, world.files.created())
+
+
+@given(parsers.parse('the source conversation is "{alias}"'))
+def source_is(world: World, alias: str) -> None:
+    """Bind the source conversation to a conversation of this scenario."""
+    world.source = world.ids[alias]
+
+
+@given(parsers.re(r'the source conversation is the raw value "(?P<raw>.*)"'))
+def source_is_raw(world: World, raw: str) -> None:
+    """Bind the source conversation to a raw, uncleaned value."""
+    world.source = aliases(code_points(raw), world.ids)
+
+
+@given("the source conversation is bound to another valid conversation")
+def source_is_decoy(world: World, ccweb_decoy_id: str) -> None:
+    """Bind the run's shared decoy conversation: a valid source the call must not fall back to."""
+    world.source = ccweb_decoy_id
+
+
+@given("no source conversation is bound")
+def no_source(world: World) -> None:
+    """No CCWEB_SESSION_ID / X-CCWeb-Session-Id at all."""
+    world.source = None

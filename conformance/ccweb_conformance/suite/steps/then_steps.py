@@ -1,0 +1,396 @@
+"""Then steps: exact checks of what came back."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from pytest_bdd import parsers, then
+
+import ccweb_spec
+from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.contract.notation import aliases, code_points, numbered
+from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal
+from ccweb_conformance.suite.world import World, snapshot
+
+ITEM_COLUMNS = {
+    "content": "string",
+    "contentChars": "integer",
+    "originalChars": "integer",
+    "truncated": "boolean",
+    "messageId": "nullable",
+    "createdAt": "nullable",
+}
+
+
+def _success(world: World) -> ToolOutcome:
+    outcome = world.last_outcome()
+    if outcome.is_error or outcome.result.get("ok") is not True:
+        raise fail(
+            "the call failed where the contract requires a success",
+            expected='{"ok": true, ...} without isError',
+            actual=outcome.result,
+            exchange=outcome.exchange,
+        )
+    return outcome
+
+
+def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any) -> None:
+    differences = contract_differences(expected, actual)
+    if differences:
+        raise fail(
+            f"{what}: " + "; ".join(differences[:8]), expected=expected, actual=actual, exchange=outcome.exchange
+        )
+
+
+def _cell(kind: str, raw: str) -> Any:
+    text = code_points(raw)
+    if kind == "string":
+        return text
+    if kind == "nullable":
+        return None if text == "null" else text
+    value = json.loads(text)
+    return value
+
+
+@then("the result is exactly:")
+def result_is_exactly(world: World, docstring: str) -> None:
+    """The whole success object, field by field (extra fields allowed, D-5)."""
+    outcome = _success(world)
+    expected = json.loads(aliases(docstring, world.ids))
+    _check(outcome, "the result differs", expected, outcome.result)
+
+
+@then("the result has:")
+def result_has(world: World, datatable: list[list[str]]) -> None:
+    """Top-level fields of the success object; values are JSON, ``{alias}`` is an ID."""
+    outcome = _success(world)
+    expected: dict[str, Any] = {}
+    for field, raw in datatable[1:]:
+        text = aliases(raw, world.ids)
+        expected[field] = text if field == "conversationId" else json.loads(text)
+    _check(outcome, "result fields differ", expected, {k: outcome.result.get(k, "<missing>") for k in expected})
+
+
+@then("the items are:")
+def items_are(world: World, datatable: list[list[str]]) -> None:
+    """Every item, in order; only the columns given are compared."""
+    outcome = _success(world)
+    header, *rows = datatable
+    unknown = set(header) - set(ITEM_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown item columns {sorted(unknown)}")
+    expected = [{name: _cell(ITEM_COLUMNS[name], raw) for name, raw in zip(header, row, strict=True)} for row in rows]
+    _check(outcome, "items differ", expected, outcome.result.get("items"))
+    _check(outcome, "returnedCount is not the number of items", len(rows), outcome.result.get("returnedCount"))
+
+
+@then("the item contents are:")
+def item_contents(world: World, datatable: list[list[str]]) -> None:
+    """The contents of every item, in order."""
+    outcome = _success(world)
+    expected = [code_points(row[0]) for row in datatable[1:]]
+    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
+    _check(outcome, "item contents differ", expected, actual)
+
+
+@then(parsers.parse('the item contents are "{first}" to "{last}"'))
+def content_sequence(world: World, first: str, last: str) -> None:
+    """Item contents "<text>M" .. "<text>N", oldest first."""
+    outcome = _success(world)
+    expected = numbered(first, last)
+    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
+    _check(outcome, "item contents differ", expected, actual)
+
+
+@then("every result is the same")
+def every_result_same(world: World) -> None:
+    """All tool results of this scenario are equal (REG-1)."""
+    first = world.outcomes[0]
+    for other in world.outcomes[1:]:
+        if not json_equal(first.result, other.result):
+            raise fail("repeated calls differ", expected=first.result, actual=other.result, exchange=other.exchange)
+
+
+def _error(world: World, code: str) -> ToolOutcome:
+    outcome = world.last_outcome()
+    error = outcome.result.get("error")
+    actual_code = error.get("code") if isinstance(error, dict) else None
+    if outcome.result.get("ok") is not False or actual_code != code:
+        raise fail(
+            f"expected the error {code}",
+            expected={"ok": False, "error": {"code": code}},
+            actual=outcome.result,
+            exchange=outcome.exchange,
+        )
+    if not outcome.is_error:
+        raise fail(
+            "an error result must set isError: true (ERR-1)", expected=True, actual=False, exchange=outcome.exchange
+        )
+    return outcome
+
+
+@then(parsers.parse('the error code is "{code}"'))
+def error_code_is(world: World, code: str) -> None:
+    """An error result with this code and isError true."""
+    _error(world, code)
+
+
+@then(parsers.parse('the result is an error with code "{code}" and a non-empty message'))
+def error_with_message(world: World, code: str) -> None:
+    """The error object of ERR-1, registry code and message included."""
+    outcome = _error(world, code)
+    message = outcome.result["error"].get("message")
+    if not isinstance(message, str) or not message.strip():
+        raise fail(
+            "error.message must be a non-empty string", expected="a message", actual=message, exchange=outcome.exchange
+        )
+    registry = [e.code for e in ccweb_spec.error_codes()]
+    if code not in registry:
+        raise AssertionError(f"feature error: {code} is not in the registry")
+
+
+@then(parsers.parse('the error field is "{field}"'))
+def error_field_is(world: World, field: str) -> None:
+    """error.field names this argument."""
+    outcome = world.last_outcome()
+    _check(outcome, "error.field differs", {"error": {"field": field}}, outcome.result)
+
+
+@then(parsers.parse('the error field is one of "{fields}"'))
+def error_field_one_of(world: World, fields: str) -> None:
+    """error.field names any one of these arguments."""
+    outcome = world.last_outcome()
+    allowed = [f.strip() for f in fields.split(",")]
+    error = outcome.result.get("error")
+    actual = error.get("field") if isinstance(error, dict) else None
+    if actual not in allowed:
+        raise fail(
+            "error.field names none of the offending arguments",
+            expected=allowed,
+            actual=actual,
+            exchange=outcome.exchange,
+        )
+
+
+@then("the call is not flagged as an error")
+def not_flagged(world: World) -> None:
+    """isError is absent or false on a success (ERR-2)."""
+    outcome = world.last_outcome()
+    result = outcome.exchange.response.get("result", {}) if outcome.exchange.response else {}
+    if result.get("isError") not in (None, False):
+        raise fail(
+            "a success must not set isError", expected=False, actual=result.get("isError"), exchange=outcome.exchange
+        )
+
+
+@then(parsers.parse("the reply is a JSON-RPC error with code {code:d}"))
+def jsonrpc_error(world: World, code: int) -> None:
+    """The last exchange was answered with a JSON-RPC error object of this code."""
+    exchange = world.exchanges[-1]
+    error = (exchange.response or {}).get("error")
+    actual = error.get("code") if isinstance(error, dict) else None
+    if actual != code:
+        raise fail(
+            "expected a JSON-RPC error", expected={"error": {"code": code}}, actual=exchange.response, exchange=exchange
+        )
+
+
+@then("the result object is placed as the contract allows")
+def placed_as_allowed(world: World) -> None:
+    """PLC-1 and PLC-2 are checked whenever a result is read; this states it for the record."""
+    outcome = world.last_outcome()
+    if not outcome.in_structured_content and outcome.json_text_blocks == 0:
+        raise AssertionError("unreachable: tool_outcome enforces PLC-1")
+
+
+@then("the result object is both structured content and the JSON text of a text block")
+def placed_both_ways(world: World) -> None:
+    """PLC-3."""
+    outcome = world.last_outcome()
+    placement = {"structuredContent": outcome.in_structured_content, "jsonTextBlocks": outcome.json_text_blocks}
+    if not outcome.in_structured_content or outcome.json_text_blocks < 1:
+        raise fail(
+            "the result object should be both structuredContent and JSON text",
+            expected={"structuredContent": True, "jsonTextBlocks": 1},
+            actual=placement,
+            exchange=outcome.exchange,
+        )
+
+
+def _tool(world: World, name: str) -> dict[str, Any]:
+    exchange = world.tools_exchange
+    if exchange is None:
+        raise AssertionError("the scenario did not list the tools")
+    result = (exchange.response or {}).get("result")
+    tools = result.get("tools") if isinstance(result, dict) else None
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and tool.get("name") == name:
+            return tool
+    names = [t.get("name") for t in tools] if isinstance(tools, list) else tools
+    raise fail(f"tools/list does not list {name}", expected=name, actual=names, exchange=exchange)
+
+
+@then(parsers.parse('the tool "{name}" is listed'))
+def tool_listed(world: World, name: str) -> None:
+    """TOOL-1."""
+    _tool(world, name)
+
+
+@then(parsers.parse('the input schema of "{name}" declares exactly these properties:'))
+def input_schema_properties(world: World, name: str, datatable: list[list[str]]) -> None:
+    """TOOL-2: property names, types, bounds and defaults."""
+    tool = _tool(world, name)
+    schema = tool.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    header, *rows = datatable
+    expected: dict[str, Any] = {}
+    for row in rows:
+        cells = dict(zip(header, row, strict=True))
+        expected[cells["property"]] = {
+            k: (v if k == "type" else json.loads(v)) for k, v in cells.items() if k != "property" and v
+        }
+    actual = {
+        key: {k: value.get(k) for k in expected.get(key, {})} if isinstance(value, dict) else value
+        for key, value in (properties.items() if isinstance(properties, dict) else [])
+    }
+    if schema is None or not isinstance(properties, dict) or not json_equal(expected, actual):
+        raise fail(
+            "the input schema's properties differ from the contract",
+            expected=expected,
+            actual=properties,
+            exchange=world.tools_exchange,
+        )
+    if schema.get("type") != "object":
+        raise fail(
+            "the input schema must be an object schema",
+            expected="object",
+            actual=schema.get("type"),
+            exchange=world.tools_exchange,
+        )
+
+
+@then(parsers.parse('the input schema of "{name}" forbids additional properties'))
+def input_schema_forbids_additional(world: World, name: str) -> None:
+    """TOOL-2: additionalProperties false."""
+    schema = _tool(world, name).get("inputSchema", {})
+    actual = schema.get("additionalProperties", "<absent>") if isinstance(schema, dict) else schema
+    if actual is not False:
+        raise fail(
+            "the input schema must set additionalProperties: false",
+            expected=False,
+            actual=actual,
+            exchange=world.tools_exchange,
+        )
+
+
+@then(parsers.parse('the description of "{name}" states every fact of the contract'))
+def description_states_facts(world: World, name: str) -> None:
+    """TOOL-3: each fact of description.yaml matched by one accepted phrasing."""
+    description = _tool(world, name).get("description")
+    text = description if isinstance(description, str) else ""
+    missing = [
+        fact.fact
+        for fact in ccweb_spec.description_facts()
+        if not any(re.search(p, text, re.IGNORECASE | re.DOTALL) for ps in fact.patterns.values() for p in ps)
+    ]
+    if missing:
+        raise fail(
+            "the description does not state: " + "; ".join(missing),
+            expected="every fact",
+            actual=description,
+            exchange=world.tools_exchange,
+        )
+
+
+@then(parsers.parse('the tool "{name}" is annotated with readOnlyHint true'))
+def annotated_read_only(world: World, name: str) -> None:
+    """TOOL-4."""
+    annotations = _tool(world, name).get("annotations")
+    actual = annotations.get("readOnlyHint") if isinstance(annotations, dict) else None
+    if actual is not True:
+        raise fail(
+            "annotations.readOnlyHint should be true", expected=True, actual=annotations, exchange=world.tools_exchange
+        )
+
+
+@then(parsers.parse('the tool "{name}" declares an output schema that accepts every result received'))
+def output_schema_accepts(world: World, name: str) -> None:
+    """TOOL-5: an outputSchema exists and validates every result object of the scenario."""
+    schema = _tool(world, name).get("outputSchema")
+    if not isinstance(schema, dict):
+        raise fail(
+            "the tool should declare an outputSchema",
+            expected="an object schema",
+            actual=schema,
+            exchange=world.tools_exchange,
+        )
+    validator = Draft202012Validator(schema)
+    for outcome in world.outcomes:
+        errors = [e.message for e in validator.iter_errors(outcome.result)]
+        if errors:
+            raise fail(
+                "a result does not validate against the declared outputSchema: " + "; ".join(errors[:3]),
+                expected="valid",
+                actual=outcome.result,
+                exchange=outcome.exchange,
+            )
+
+
+@then(parsers.parse('the tool "{name}" reports contract version "{version}" in its _meta'))
+def reports_version(world: World, name: str, version: str) -> None:
+    """PROTO-3."""
+    meta = _tool(world, name).get("_meta")
+    actual = meta.get(ccweb_spec.CONTRACT_VERSION_KEY) if isinstance(meta, dict) else None
+    if actual != version:
+        raise fail(
+            f"_meta[{ccweb_spec.CONTRACT_VERSION_KEY!r}] should name the contract version",
+            expected=version,
+            actual=meta,
+            exchange=world.tools_exchange,
+        )
+
+
+@then("every message received was valid MCP for the negotiated revision")
+def every_message_valid(world: World) -> None:
+    """PROTO-1: no schema violations in any exchange of the scenario."""
+    for exchange in world.exchanges:
+        if exchange.violations:
+            raise fail(
+                "a message breaks the MCP schema: " + "; ".join(exchange.violations[:5]),
+                expected="valid MCP",
+                actual=exchange.response,
+                exchange=exchange,
+            )
+
+
+@then("the sessions directory is unchanged since the snapshot")
+def sessions_dir_unchanged(world: World) -> None:
+    """RO-1, RO-2: same names; same bytes, size, mtime and ctime for our files."""
+    before = world.saved_snapshot
+    if before is None:
+        raise AssertionError("the scenario took no snapshot")
+    after = snapshot(world.target.sessions_dir, world.files.created())
+    created = sorted(set(after["names"]) - set(before["names"]))
+    removed = sorted(set(before["names"]) - set(after["names"]))
+    if created or removed:
+        raise fail(
+            "the sessions directory changed",
+            expected="no entry created or removed",
+            actual={"created": created, "removed": removed},
+            exchange=world.exchanges[-1] if world.exchanges else None,
+        )
+    changed = {
+        name: {"before": str(fp), "after": str(after["fingerprints"].get(name))}
+        for name, fp in before["fingerprints"].items()
+        if after["fingerprints"].get(name) != fp
+    }
+    if changed:
+        raise fail(
+            "files changed although the tool is read-only",
+            expected="identical bytes, size, mtime_ns, ctime_ns",
+            actual=changed,
+            exchange=world.exchanges[-1] if world.exchanges else None,
+        )

@@ -1,0 +1,100 @@
+"""When steps: what the runner sends."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from pytest_bdd import parsers, when
+
+from ccweb_conformance.contract.conversations import session_bytes
+from ccweb_conformance.contract.notation import aliases
+from ccweb_conformance.suite.world import World
+from ccweb_conformance.transport.client import OMIT
+
+RAW_TEXT_WAIT_S = 0.5
+"""How long to wait for an (optional) JSON-RPC parse-error reply to raw text."""
+
+
+def _arguments(world: World, docstring: str) -> Any:
+    text = aliases(docstring, world.ids)
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"the arguments of this step are not JSON: {text!r} ({exc})") from None
+
+
+@when("I list the tools")
+def list_tools(world: World) -> None:
+    """tools/list."""
+    world.tools_exchange = world.record(world.client().list_tools())
+
+
+@when("I call the tool with arguments:")
+def call_with_arguments(world: World, docstring: str) -> None:
+    """tools/call with these arguments, sent exactly as written."""
+    world.call_and_read(_arguments(world, docstring))
+
+
+@when("I call the tool with no arguments")
+def call_with_no_arguments(world: World) -> None:
+    """tools/call with ``arguments: {}``."""
+    world.call_and_read({})
+
+
+@when("I call the tool without an arguments field")
+def call_without_arguments_field(world: World) -> None:
+    """tools/call whose params have no ``arguments`` member."""
+    world.call_and_read(OMIT)
+
+
+@when(parsers.parse("I call the tool {count:d} times with arguments:"))
+def call_n_times(world: World, count: int, docstring: str) -> None:
+    """The same call, repeated."""
+    for _ in range(count):
+        world.call_and_read(_arguments(world, docstring))
+
+
+@when(parsers.parse('I call the tool with a conversationId of {count:d} characters "{char}"'))
+def call_with_long_id(world: World, count: int, char: str) -> None:
+    """An ID longer than any file name the file system allows."""
+    world.call_and_read({"conversationId": char * count})
+
+
+@when(parsers.parse('I call the tool named "{name}" with no arguments'))
+def call_named_tool(world: World, name: str) -> None:
+    """tools/call of another tool name; the reply is kept unread."""
+    world.call({}, name=name)
+
+
+@when(parsers.re(r'I send the raw text "(?P<text>.*)"'))
+def send_raw_text(world: World, text: str) -> None:
+    """A message that is not JSON-RPC at all."""
+    world.record(world.client().send_text(text, timeout=RAW_TEXT_WAIT_S))
+
+
+@when(parsers.parse('conversation "{alias}" gains the user message "{content}"'))
+def conversation_gains_message(world: World, alias: str, content: str) -> None:
+    """Append a user message to the stored file, in place."""
+    conversation_id = world.ids[alias]
+    session = json.loads(world.files.path_of(conversation_id).read_bytes())
+    session["messages"].append({"role": "user", "content": content, "timestamp": "2026-11-30T10:00:00.000Z"})
+    world.files.rewrite(conversation_id, session_bytes(session))
+
+
+@when(
+    parsers.parse('conversation "{alias}" is rewritten in place with "{new}", keeping its size and modification time')
+)
+def conversation_rewritten_same_size(world: World, alias: str, new: str) -> None:
+    """Replace the only message's content with one of the same length; restore mtime."""
+    conversation_id = world.ids[alias]
+    path = world.files.path_of(conversation_id)
+    before = os.stat(path)
+    session = json.loads(path.read_bytes())
+    old = session["messages"][0]["content"]
+    if len(old) != len(new):
+        raise ValueError(f"{new!r} must have the length of {old!r}")
+    session["messages"][0]["content"] = new
+    world.files.rewrite(conversation_id, session_bytes(session))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))

@@ -1,0 +1,11 @@
+"""Binds every feature of ``ccweb_features`` to the step definitions."""
+
+from importlib.resources import files
+
+from pytest_bdd import scenarios
+
+from ccweb_conformance.suite.steps.given_steps import *  # noqa: F403
+from ccweb_conformance.suite.steps.then_steps import *  # noqa: F403
+from ccweb_conformance.suite.steps.when_steps import *  # noqa: F403
+
+scenarios(str(files("ccweb_features")))

@@ -1,0 +1,89 @@
+"""The state of one scenario: its conversations, source binding and exchanges."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.transport.client import OMIT, McpClient
+from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.targets import Target
+
+TOOL_NAME = "ccweb_list_user_inputs"
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What must not change about one entry of the sessions directory."""
+
+    kind: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    sha256: str
+
+
+def fingerprint(path: Path) -> Fingerprint:
+    """The fingerprint of a file, directory or link (links are not followed)."""
+    info = os.lstat(path)
+    digest = ""
+    if stat.S_ISREG(info.st_mode):
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    kind = "file" if stat.S_ISREG(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
+    return Fingerprint(kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns, digest)
+
+
+def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
+    """Every name in the directory, and full fingerprints of our files and folders."""
+    names = sorted(os.listdir(sessions_dir))
+    prints: dict[str, Fingerprint] = {}
+    for path in ours:
+        entries = [path, *sorted(path.rglob("*"))] if path.is_dir() and not path.is_symlink() else [path]
+        for entry in entries:
+            prints[str(entry.relative_to(sessions_dir))] = fingerprint(entry)
+    return {"names": names, "fingerprints": prints}
+
+
+@dataclass
+class World:
+    """One scenario's state, shared by its steps."""
+
+    target: Target
+    files: ConversationFiles
+    ids: dict[str, str] = field(default_factory=dict)
+    source: str | None = None
+    exchanges: list[Exchange] = field(default_factory=list)
+    outcomes: list[ToolOutcome] = field(default_factory=list)
+    tools_exchange: Exchange | None = None
+    saved_snapshot: dict[str, Any] | None = None
+
+    def client(self) -> McpClient:
+        """The client for the current source binding."""
+        return self.target.client(self.source)
+
+    def record(self, exchange: Exchange) -> Exchange:
+        """Keep an exchange for the transcript."""
+        self.exchanges.append(exchange)
+        return exchange
+
+    def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
+        """Call a tool and keep the exchange."""
+        return self.record(self.client().call_tool(name, arguments))
+
+    def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
+        """Call the tool and read its result object (PLC-1, PLC-2)."""
+        outcome = tool_outcome(self.call(arguments))
+        self.outcomes.append(outcome)
+        return outcome
+
+    def last_outcome(self) -> ToolOutcome:
+        """The most recent tool result."""
+        if not self.outcomes:
+            raise AssertionError("the scenario made no tool call before this step")
+        return self.outcomes[-1]

@@ -1,0 +1,247 @@
+"""A raw MCP client: builds the era's envelope, sends it over a channel, records the exchange."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
+
+from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.transport.channel import (
+    ANY_RESPONSE,
+    NO_RESPONSE,
+    Channel,
+    ChannelError,
+    Reply,
+    Wait,
+    id_key,
+)
+from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.validate import message_violations
+from ccweb_reference import wire
+
+Era = Literal["legacy", "modern"]
+ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
+
+MODERN_VERSION: Final = "2026-07-28"
+LEGACY_OFFER: Final = "2025-11-25"
+LEGACY_ACCEPTED: Final = ("2025-03-26", "2025-06-18", "2025-11-25")
+CLIENT_INFO: Final = {"name": "ccweb-conformance", "version": "0.1.0"}
+METHOD_NOT_FOUND = -32601
+
+
+class _Omit:
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT: Final = _Omit()
+"""``call_tool(name)`` default: send no ``arguments`` key at all."""
+
+
+def _raw_expectation(text: str) -> tuple[str | None, Wait]:
+    """The method raw text names (if any) and what to wait for after sending it."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None, ANY_RESPONSE
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("method"), str):
+        return None, ANY_RESPONSE
+    if "id" not in parsed:
+        return parsed["method"], NO_RESPONSE
+    request_id = parsed["id"]
+    return parsed["method"], request_id if isinstance(request_id, int | str) else ANY_RESPONSE
+
+
+STARTUP_ALLOWANCE = 5.0
+"""Seconds added to --timeout for the handshake: start-up is not a slow answer."""
+
+
+class McpClient:
+    """One negotiated MCP connection (a process, an in-process server, or an HTTP session)."""
+
+    def __init__(self, channel: Channel, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
+        self.channel = channel
+        self.protocol_mode: ProtocolMode = protocol
+        self.timeout = timeout
+        self.protocol_version: str = LEGACY_OFFER
+        """The negotiated revision (valid once ``connect`` returned)."""
+        self.era: Era = "legacy"
+        self.negotiated = False
+        self.broken = False
+        """True after a crash, timeout or other wire failure: the target makes a fresh client."""
+        self.closed = False
+        self.handshake: list[Exchange] = []
+        """The negotiation's exchanges (probe, initialize), for reports."""
+        self.received: list[dict[str, Any]] = []
+        """Notifications and server->client requests received so far."""
+        self._next_id = 0
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def connect(self) -> None:
+        """Negotiate the era and revision (see :mod:`ccweb_conformance.transport.negotiate`)."""
+        from ccweb_conformance.transport.negotiate import negotiate  # noqa: PLC0415 (cycle)
+
+        per_request = self.timeout
+        self.timeout = per_request + STARTUP_ALLOWANCE  # a fresh server may still be starting
+        try:
+            negotiate(self)
+        finally:
+            self.timeout = per_request
+
+    def adopt(self, era: Era, version: str) -> None:
+        """Fix the negotiated era and revision."""
+        self.era, self.protocol_version, self.negotiated = era, version, True
+
+    def close(self) -> None:
+        """End the connection (legacy HTTP: DELETE the session); idempotent."""
+        if not self.closed:
+            self.closed = True
+            self.channel.close()
+
+    # -- requests ------------------------------------------------------------
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
+        """Send a request in the negotiated era's envelope and wait for its response."""
+        return self.send_request(method, params, era=self.era, version=self.protocol_version)
+
+    def list_tools(self) -> Exchange:
+        """``tools/list``."""
+        return self.request("tools/list")
+
+    def call_tool(self, name: str, arguments: Any = OMIT) -> Exchange:
+        """``tools/call`` with ``arguments`` exactly as given (OMIT: no arguments key)."""
+        params: dict[str, Any] = {"name": name}
+        if arguments is not OMIT:
+            params["arguments"] = arguments
+        return self.request("tools/call", params)
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
+        """Send a notification (no response awaited)."""
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        params = self._envelope(method, params, self.era, self.protocol_version)
+        if params is not None:
+            message["params"] = params
+        headers = self._headers(method, params, self.era, self.protocol_version)
+        return self._exchange(message, NO_RESPONSE, headers, method, None, self.timeout)
+
+    def send_request(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
+        """Send a request in the envelope of ``era`` at ``version`` (used by negotiation)."""
+        self._next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        params = self._envelope(method, params, era, version)
+        if params is not None:
+            message["params"] = params
+        headers = self._headers(method, params, era, version)
+        return self._exchange(message, self._next_id, headers, method, None, self.timeout, version)
+
+    def send_text(self, text: str, *, timeout: float | None = None) -> Exchange:
+        """Send raw text (a stdio line or an HTTP body); the response may be None.
+
+        A JSON object with an ``id`` waits for that id, a notification for nothing, anything
+        else for the first response of any id. Silence until the timeout is not a failure.
+        """
+        method, wait = _raw_expectation(text)
+        headers = self._headers(method, None, self.era, self.protocol_version) if method else self._base_headers()
+        return self._exchange(None, wait, headers, method, text, timeout if timeout is not None else self.timeout)
+
+    # -- envelope ------------------------------------------------------------
+
+    def _envelope(self, method: str, params: dict[str, Any] | None, era: Era, version: str) -> dict[str, Any] | None:
+        if era == "legacy":
+            return params
+        params = dict(params or {})
+        meta = params.get("_meta")
+        meta = dict(meta) if isinstance(meta, Mapping) else {}
+        meta[PROTOCOL_VERSION_META_KEY] = version
+        meta[CLIENT_CAPABILITIES_META_KEY] = {}
+        meta[CLIENT_INFO_META_KEY] = dict(CLIENT_INFO)
+        params["_meta"] = meta
+        return params
+
+    def _base_headers(self) -> dict[str, str]:
+        return {"MCP-Protocol-Version": self.protocol_version} if self.negotiated else {}
+
+    def _headers(self, method: str, params: Mapping[str, Any] | None, era: Era, version: str) -> dict[str, str]:
+        if era == "legacy":
+            return self._base_headers()
+        # Imported here: the SDK package costs half a second to import, and only 2026-07-28 needs it.
+        from mcp.shared.inbound import NAME_BEARING_METHODS, encode_header_value  # noqa: PLC0415
+
+        headers = {"MCP-Protocol-Version": version, "Mcp-Method": method}
+        name_key = NAME_BEARING_METHODS.get(method)
+        if name_key is not None and params is not None and isinstance(params.get(name_key), str):
+            headers["Mcp-Name"] = encode_header_value(params[name_key])
+        return headers
+
+    # -- the exchange ----------------------------------------------------------
+
+    def _exchange(  # noqa: PLR0917 (internal, one call shape per caller)
+        self,
+        message: dict[str, Any] | None,
+        wait: Wait,
+        headers: Mapping[str, str],
+        method: str | None,
+        sent_text: str | None,
+        timeout: float,
+        version: str | None = None,
+    ) -> Exchange:
+        text = sent_text if sent_text is not None else wire.dumps(message)
+        started = time.monotonic()
+        try:
+            reply = self.channel.send(text, wait=wait, headers=headers, timeout=timeout, answer=self._answer)
+        except ChannelError as exc:
+            exchange = self._record(message, sent_text, exc.reply, started, method, version)
+            if sent_text is not None and exc.kind == "timeout" and wait is not NO_RESPONSE:
+                self.channel.strays.add(id_key(None if wait is ANY_RESPONSE else wait))
+                return exchange
+            self.broken = True
+            raise ProtocolFailure(self._failure_message(method, exc), exchange, exc.kind) from None
+        return self._record(message, sent_text, reply, started, method, version)
+
+    def _record(  # noqa: PLR0917
+        self,
+        message: dict[str, Any] | None,
+        sent_text: str | None,
+        reply: Reply,
+        started: float,
+        method: str | None,
+        version: str | None,
+    ) -> Exchange:
+        version = version or self.protocol_version
+        violations = list(reply.decode_problems)
+        for other in reply.others:
+            if "method" in other:
+                self.received.append(other)
+            violations.extend(message_violations(other, version=version, method=None))
+        if reply.response is not None:
+            violations.extend(message_violations(reply.response, version=version, method=method))
+        return Exchange(
+            request=message,
+            response=reply.response,
+            received_text=reply.received_text(),
+            sent_text=sent_text,
+            elapsed_ms=(time.monotonic() - started) * 1000.0,
+            violations=violations,
+            http_status=reply.http_status,
+            content_type=reply.content_type,
+        )
+
+    def _failure_message(self, method: str | None, exc: ChannelError) -> str:
+        what = f"{self.channel.label}: {method or 'raw text'}: {exc.detail}"
+        tail = self.channel.stderr_tail(20)
+        return f"{what}\nlast lines of the server's stderr:\n{tail}" if tail.strip() else what
+
+    def _answer(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Reply to a server->client request: ping gets an empty result, anything else -32601."""
+        if request.get("method") == "ping":
+            return {"jsonrpc": "2.0", "id": request.get("id"), "result": {}}
+        return {
+            "jsonrpc": "2.0",
+            "id": request.get("id"),
+            "error": {"code": METHOD_NOT_FOUND, "message": "the conformance runner serves no requests"},
+        }

@@ -1,0 +1,118 @@
+"""A spawned server process: its own process group, stderr drained into a ring buffer."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+from collections import deque
+from collections.abc import Mapping
+
+from ccweb_conformance.errors import TargetError
+
+STDERR_LIMIT = 256_000
+"""Bytes of stderr kept (the newest ones)."""
+STDERR_SETTLE = 1.0
+"""Seconds to wait for the rest of an exited server's stderr."""
+STOP_GRACE = 2.0
+
+
+class RingBuffer:
+    """Thread-safe store of the newest ``limit`` bytes written to it."""
+
+    def __init__(self, limit: int = STDERR_LIMIT) -> None:
+        self.limit = limit
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def write(self, chunk: bytes) -> None:
+        """Append ``chunk``, dropping the oldest bytes beyond the limit."""
+        with self._lock:
+            self._chunks.append(chunk)
+            self._size += len(chunk)
+            while self._size > self.limit and len(self._chunks) > 1:
+                self._size -= len(self._chunks.popleft())
+
+    def tail(self, lines: int = 20) -> str:
+        """The last ``lines`` lines, decoded leniently."""
+        with self._lock:
+            data = b"".join(self._chunks)[-self.limit :]
+        text = data.decode("utf-8", errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+
+class ServerProcess:
+    """A child process in a new session; ``stop`` kills its whole process group."""
+
+    def __init__(self, argv: list[str], env: Mapping[str, str], *, stdio: bool) -> None:
+        self.argv = argv
+        self.stderr = RingBuffer()
+        try:
+            self.popen = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
+                env=dict(env),
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
+        self.pid = self.popen.pid
+        drained = self.popen.stderr if stdio else self.popen.stdout
+        assert drained is not None
+        self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
+        self._drainer.start()
+
+    def _drain(self, fd: int) -> None:
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.stderr.write(chunk)
+
+    def returncode(self) -> int | None:
+        """The exit code, or None while it runs."""
+        return self.popen.poll()
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        """The last lines of what the server wrote to stderr.
+
+        Once the process has exited, its stderr is read to the end first (briefly), so a
+        crash report carries the server's last words rather than racing the drain thread.
+        """
+        if self.popen.poll() is not None:
+            self._drainer.join(STDERR_SETTLE)
+        return self.stderr.tail(lines)
+
+    def stop(self) -> None:
+        """Terminate the process group, then kill it; reap the child; close the pipes."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, sig)
+            try:
+                self.popen.wait(STOP_GRACE)
+                if sig == signal.SIGTERM:
+                    # the leader is gone; make sure nothing else of its group survives
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(self.pid, signal.SIGKILL)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        self.popen.wait()
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        self._drainer.join(STOP_GRACE)
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line (stderr tails inside one-line messages)."""
+    return " | ".join(line.strip() for line in text.splitlines() if line.strip())

@@ -1,0 +1,291 @@
+"""Implementations under test: spawned over stdio, spawned over HTTP, a running URL, in-process."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import socket
+import sys
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Literal, Self
+
+import httpx
+
+from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.transport.client import McpClient, ProtocolMode
+from ccweb_conformance.transport.httpchannel import HttpChannel
+from ccweb_conformance.transport.linechannel import LineChannel
+from ccweb_conformance.transport.lines import ProcessLineIO
+from ccweb_conformance.transport.pool import ClientPool
+from ccweb_conformance.transport.process import ServerProcess, one_line
+
+SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
+SOURCE_ENV = "CCWEB_SESSION_ID"
+SOURCE_HEADER = "X-CCWeb-Session-Id"
+START_DEADLINE = 20.0
+"""Seconds an HTTP server command gets to start answering."""
+
+
+def reference_command() -> str:
+    """The stdio command for the bundled reference server."""
+    return f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
+
+
+def split_command(command: str, substitutions: Mapping[str, str]) -> list[str]:
+    """``command`` split like a shell would, placeholders replaced in every word."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise TargetError(f"cannot parse command {command!r}: {exc}") from None
+    if not argv:
+        raise TargetError("the command is empty")
+    for placeholder, value in substitutions.items():
+        argv = [word.replace(placeholder, value) for word in argv]
+    if shutil.which(argv[0]) is None:
+        raise TargetError(f"command not found or not executable: {argv[0]!r}")
+    return argv
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nobody listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Target(ABC):
+    """An implementation under test; hands out one cached client per source binding."""
+
+    transport: Literal["stdio", "http", "in-process"]
+    description: str
+    sessions_dir: Path
+
+    def __init__(self, sessions_dir: Path, protocol: ProtocolMode, timeout: float) -> None:
+        self.sessions_dir = Path(sessions_dir)
+        self.protocol: ProtocolMode = protocol
+        self.timeout = timeout
+        self._pool = ClientPool(self._connect)
+
+    def prepare(self, sources: Iterable[str | None]) -> None:
+        """Start connecting clients for bindings that will be needed, in the background.
+
+        Only worth it where a binding costs a new process (stdio); elsewhere it does nothing.
+        A failed or unused preparation changes nothing: ``client`` connects as usual.
+        """
+        del sources  # a binding is only a header or an argument here: nothing to start
+
+    def _prepare_in_background(self, sources: Iterable[str | None]) -> None:
+        self._pool.prepare(sources)
+
+    def client(self, source: str | None) -> McpClient:
+        """The connected client for this source binding (None = no binding), made on first use."""
+        return self._pool.client(source)
+
+    def _connect(self, source: str | None) -> McpClient:
+        client = self._new_client(source)
+        try:
+            client.connect()
+        except ProtocolFailure as failure:
+            reason = self._startup_failure(client) or one_line(str(failure))
+            client.close()
+            raise TargetError(f"{self.description}: could not negotiate MCP: {reason}") from failure
+        except BaseException:
+            client.close()
+            raise
+        return client
+
+    def _startup_failure(self, client: McpClient) -> str | None:
+        """Why the server went away during the handshake (spawned servers), if it did."""
+        return None
+
+    @abstractmethod
+    def _new_client(self, source: str | None) -> McpClient:
+        """A client on a fresh connection, not yet negotiated."""
+
+    def close(self) -> None:
+        """Close every client and stop every process this target started."""
+        self._pool.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class StdioTarget(Target):
+    """Spawns the command once per distinct source and speaks over its stdin/stdout."""
+
+    transport = "stdio"
+
+    def __init__(
+        self,
+        command: str,
+        sessions_dir: Path,
+        *,
+        source_env: str = SOURCE_ENV,
+        protocol: ProtocolMode = "auto",
+        timeout: float = 10.0,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(sessions_dir, protocol, timeout)
+        self.command = command
+        self.source_env = source_env
+        self.extra_env = dict(env or {})
+        self.argv = split_command(command, {"{sessions_dir}": str(self.sessions_dir)})
+        self.description = f"stdio server {shlex.join(self.argv)!r}"
+
+    def environment(self, source: str | None) -> dict[str, str]:
+        """The child's environment for this source binding."""
+        env = {**os.environ, **self.extra_env, SESSIONS_ENV: str(self.sessions_dir)}
+        if source is None:
+            env.pop(self.source_env, None)
+        else:
+            env[self.source_env] = source
+        return env
+
+    def prepare(self, sources: Iterable[str | None]) -> None:
+        """Start the processes of upcoming source bindings while other scenarios run."""
+        self._prepare_in_background(sources)
+
+    def _new_client(self, source: str | None) -> McpClient:
+        process = ServerProcess(self.argv, self.environment(source), stdio=True)
+        channel = LineChannel(ProcessLineIO(process), label=self.description)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+
+    def _startup_failure(self, client: McpClient) -> str | None:
+        channel = client.channel
+        assert isinstance(channel, LineChannel)
+        status = channel.io.exit_status(0.5)
+        if status is None:
+            return None
+        tail = one_line(channel.stderr_tail(20))
+        return f"the process {status} at start-up" + (f"; stderr: {tail}" if tail else "; no stderr output")
+
+
+class _HttpTarget(Target):
+    """Common to HTTP targets: one httpx client per McpClient, source as a header."""
+
+    transport = "http"
+    url: str
+    source_header: str
+
+    def _new_client(self, source: str | None) -> McpClient:
+        headers = {} if source is None else {self.source_header: source}
+        channel = HttpChannel(self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+
+    def _stderr_tail(self, lines: int) -> str:
+        return ""
+
+
+def _answers(url: str, timeout: float) -> str | None:
+    """None when ``url`` gives any HTTP response, else the reason it did not."""
+    try:
+        with httpx.Client(trust_env=False) as http, http.stream("GET", url, timeout=timeout):
+            return None
+    except httpx.HTTPError as exc:
+        return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+class HttpCommandTarget(_HttpTarget):
+    """Starts an HTTP server command on a free port and talks to it at ``url``."""
+
+    def __init__(
+        self,
+        command: str,
+        url: str,
+        sessions_dir: Path,
+        *,
+        source_header: str = SOURCE_HEADER,
+        protocol: ProtocolMode = "auto",
+        timeout: float = 10.0,
+        start_deadline: float = START_DEADLINE,
+    ) -> None:
+        super().__init__(sessions_dir, protocol, timeout)
+        self.port = free_port()
+        substitutions = {"{port}": str(self.port), "{sessions_dir}": str(self.sessions_dir)}
+        self.argv = split_command(command, substitutions)
+        self.url = url
+        for placeholder, value in substitutions.items():
+            self.url = self.url.replace(placeholder, value)
+        self.source_header = source_header
+        self.description = f"HTTP server {shlex.join(self.argv)!r} at {self.url}"
+        env = {**os.environ, SESSIONS_ENV: str(self.sessions_dir)}
+        self.process = ServerProcess(self.argv, env, stdio=False)
+        try:
+            self._wait_until_up(start_deadline)
+        except BaseException:
+            self.process.stop()
+            raise
+
+    def _wait_until_up(self, deadline_s: float) -> None:
+        deadline = time.monotonic() + deadline_s
+        reason: str | None = "not tried"
+        while time.monotonic() < deadline:
+            code = self.process.returncode()
+            if code is not None:
+                tail = one_line(self.process.stderr_tail(20))
+                raise TargetError(
+                    f"{self.description}: the process exited with code {code} at start-up"
+                    + (f"; output: {tail}" if tail else "; no output")
+                )
+            reason = _answers(self.url, 1.0)
+            if reason is None:
+                return
+            time.sleep(0.05)
+        tail = one_line(self.process.stderr_tail(20))
+        suffix = f"; output: {tail}" if tail else ""
+        raise TargetError(f"{self.description}: no HTTP answer within {deadline_s:g} s ({reason}){suffix}")
+
+    def _stderr_tail(self, lines: int) -> str:
+        return self.process.stderr_tail(lines)
+
+    def close(self) -> None:
+        super().close()
+        self.process.stop()
+
+
+class HttpUrlTarget(_HttpTarget):
+    """A server that is already running at ``url``."""
+
+    def __init__(
+        self,
+        url: str,
+        sessions_dir: Path,
+        *,
+        source_header: str = SOURCE_HEADER,
+        protocol: ProtocolMode = "auto",
+        timeout: float = 10.0,
+    ) -> None:
+        super().__init__(sessions_dir, protocol, timeout)
+        self.url = url
+        self.source_header = source_header
+        self.description = f"HTTP server at {url}"
+        reason = _answers(url, min(timeout, 5.0))
+        if reason is not None:
+            raise TargetError(f"{self.description} does not answer: {reason}")
+
+
+class InProcessTarget(Target):
+    """The reference server in a background thread (the kit's own fast tests)."""
+
+    transport = "in-process"
+
+    def __init__(self, sessions_dir: Path, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
+        super().__init__(sessions_dir, protocol, timeout)
+        self.description = "in-process reference server"
+
+    def _new_client(self, source: str | None) -> McpClient:
+        from ccweb_conformance.transport.inprocess import InProcessLineIO  # noqa: PLC0415  (imports the MCP SDK)
+
+        channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)

@@ -1,0 +1,198 @@
+"""Apply one mutant or variant of the reference, then run the conformance CLI or serve it.
+
+    python tests/mutants/run.py {mutant|variant} NAME [ccweb-conformance args...]
+        e.g. python tests/mutants/run.py mutant newest_first run --in-process --json out.json
+    python tests/mutants/run.py serve {mutant|variant} NAME [ccweb-reference args...]
+        e.g. ccweb-conformance run --stdio "python tests/mutants/run.py serve mutant newest_first
+             --sessions-dir {sessions_dir}"
+    python tests/mutants/run.py batch OUT_DIR JOBS {mutant|variant}:NAME ...
+    python tests/mutants/run.py list
+
+The patch is applied in this process, so ``run --in-process`` sees the changed reference;
+``serve`` runs the reference's own stdio (or HTTP) server with the patch applied.
+Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown name.
+
+``batch`` is the fast path for many entries: this process imports everything once, then
+forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
+copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
+(plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
+its output in ``OUT_DIR/KIND-NAME.log``. The exit codes and times go to
+``OUT_DIR/results.json``; the batch itself exits 0 unless an entry is unknown. Batch runs
+format pytest's (unused) failure tracebacks in the cheap "native" style; see _native_tracebacks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests/ folder: import mutants
+
+from mutants.catalogue import MUTANTS, VARIANTS
+
+USAGE = __doc__ or ""
+RUN_PY = Path(__file__).resolve()
+
+
+def run_batch(kind: str, names: list[str], out_dir: Path, jobs: int = 2) -> dict[str, dict[str, Any]]:
+    """Run ``names`` through ``run.py batch``; per name its exit code and JSON report (or None)."""
+    command = [sys.executable, str(RUN_PY), "batch", str(out_dir), str(jobs), *(f"{kind}:{n}" for n in names)]
+    done = subprocess.run(
+        command, cwd=RUN_PY.parents[2], capture_output=True, text=True, timeout=900, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"run.py batch failed ({done.returncode}): {done.stderr[-3000:]}")
+    results = json.loads((out_dir / "results.json").read_text(encoding="utf-8"))
+    outcome: dict[str, dict[str, Any]] = {}
+    for name in names:
+        report = out_dir / f"{kind}-{name}.json"
+        log = out_dir / f"{kind}-{name}.log"
+        outcome[name] = {
+            "exit": results[f"{kind}:{name}"]["exit"],
+            "report": json.loads(report.read_text(encoding="utf-8")) if report.exists() else None,
+            "log": log.read_text(encoding="utf-8", errors="replace") if log.exists() else "",
+        }
+    return outcome
+
+
+def selected_params(request: Any, function_name: str) -> list[str]:
+    """The ``name`` parameters of the collected (not deselected) items of ``function_name``."""
+    names = []
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        if getattr(item, "originalname", None) == function_name and callspec is not None:
+            names.append(callspec.params["name"])
+    return names
+
+
+def _apply(kind: str, name: str) -> bool:
+    table = {"mutant": MUTANTS, "variant": VARIANTS}.get(kind)
+    if table is None or name not in table:
+        known = ", ".join(sorted(table)) if table else "mutant, variant"
+        print(f"run.py: unknown {kind} {name!r}; known: {known}", file=sys.stderr)
+        return False
+    table[name].apply()
+    return True
+
+
+def _native_tracebacks() -> None:
+    """Speed only: pytest formats failing scenarios' tracebacks as "native" text, not "long".
+
+    The runner disables pytest's terminal plugin (so ``--tb`` cannot be passed) and builds its
+    scenario messages itself; pytest's "long" style parses the source of every traceback
+    entry, which is about 40% of a failing run. Statuses and messages are unchanged.
+    """
+    from _pytest.nodes import Node  # noqa: PLC0415
+
+    original = Node._repr_failure_py
+
+    def repr_failure(self: Any, excinfo: Any, style: Any = None) -> Any:
+        return original(self, excinfo, style="native" if style in (None, "auto", "long", "short") else style)
+
+    Node._repr_failure_py = repr_failure  # type: ignore[method-assign]
+
+
+def _child(kind: str, name: str, out_dir: Path) -> int:
+    """In a forked child: output to the log file, patch, run the suite."""
+    stem = f"{kind}-{name}"
+    log = os.open(out_dir / f"{stem}.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    try:
+        if not _apply(kind, name):
+            return 2
+        from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
+
+        args = ["run", "--in-process", "--json", str(out_dir / f"{stem}.json")]
+        if kind == "mutant" and MUTANTS[name].should:
+            args.append("--strict")
+        return conformance(args)
+    except BaseException as exc:
+        print(f"run.py: {kind} {name} crashed: {exc!r}", file=sys.stderr)
+        return 3
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+
+
+def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
+    """Run many entries, JOBS forked children at a time; write OUT_DIR/results.json."""
+    import pytest  # noqa: F401, PLC0415
+
+    _native_tracebacks()
+    import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
+    import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415
+
+    pending = []
+    for entry in entries:
+        kind, _, name = entry.partition(":")
+        if name not in {"mutant": MUTANTS, "variant": VARIANTS}.get(kind, {}):
+            print(f"run.py: unknown entry {entry!r}", file=sys.stderr)
+            return 2
+        pending.append((kind, name))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results: dict[str, dict[str, float | int]] = {}
+    running: dict[int, tuple[str, str, float]] = {}
+    sys.stdout.flush()
+    while pending or running:
+        while pending and len(running) < jobs:
+            kind, name = pending.pop(0)
+            pid = os.fork()
+            if pid == 0:  # the child
+                os._exit(_child(kind, name, out_dir))
+            running[pid] = (kind, name, time.perf_counter())
+        pid, status = os.wait()
+        kind, name, started = running.pop(pid)
+        code = os.waitstatus_to_exitcode(status)
+        seconds = round(time.perf_counter() - started, 2)
+        results[f"{kind}:{name}"] = {"exit": code, "seconds": seconds}
+        print(f"{kind} {name} exit={code} {seconds}s", flush=True)
+    (out_dir / "results.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+def _list() -> int:
+    for kind, table in (("mutant", MUTANTS), ("variant", VARIANTS)):
+        for name, entry in table.items():
+            print(f"{kind:8} {name:32} {entry.description}")
+    return 0
+
+
+def _serve(kind: str, name: str, args: list[str]) -> int:
+    if not _apply(kind, name):
+        return 2
+    from ccweb_reference.cli import main as serve  # noqa: PLC0415
+
+    return serve(args)
+
+
+def _conformance(kind: str, name: str, args: list[str]) -> int:
+    if not _apply(kind, name):
+        return 2
+    from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
+
+    return conformance(args)
+
+
+def main(argv: list[str]) -> int:
+    """Entry point."""
+    if argv[:1] == ["list"]:
+        return _list()
+    if argv[:1] == ["batch"] and len(argv) >= 3:
+        return batch(Path(argv[1]), max(1, int(argv[2])), argv[3:])
+    if argv[:1] == ["serve"] and len(argv) >= 3:
+        return _serve(argv[1], argv[2], argv[3:])
+    if len(argv) >= 2 and argv[0] in ("mutant", "variant"):
+        return _conformance(argv[0], argv[1], argv[2:])
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

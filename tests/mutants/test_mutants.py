@@ -1,0 +1,86 @@
+"""No false passes: every mutant of the reference is caught by the scenario it names.
+
+Each mutant runs the whole suite in process (``run.py mutant NAME run --in-process --json``),
+``--strict`` for SHOULD-level mutants. To stay fast, the selected mutants run in one
+``run.py batch`` subprocess that imports everything once and forks one child per mutant, two
+at a time; each child is exactly the single-entry run. A test per mutant then reads its report.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from paths import REPO
+
+from mutants.catalogue import MUTANTS, scenario_matches
+from mutants.run import RUN_PY, run_batch, selected_params
+
+
+@pytest.fixture(scope="module")
+def mutant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    names = selected_params(request, "test_mutant_is_killed") or list(MUTANTS)
+    return run_batch("mutant", names, tmp_path_factory.mktemp("mutants"))
+
+
+def failed_scenarios(report: dict[str, Any]) -> list[str]:
+    return [s["name"] for s in report["scenarios"] if s["status"] == "failed"]
+
+
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_mutant_is_killed(name: str, mutant_runs: dict[str, dict[str, Any]]) -> None:
+    mutant = MUTANTS[name]
+    run = mutant_runs[name]
+    assert run["report"] is not None, f"no report (exit {run['exit']}):\n{run['log'][-3000:]}"
+    failed = failed_scenarios(run["report"])
+    assert run["exit"] == 1, f"mutant {name} SURVIVED ({mutant.description}); exit {run['exit']}"
+    assert any(scenario_matches(mutant.killed_by, f) for f in failed), (
+        f"mutant {name}: {mutant.killed_by!r} did not fail; failed instead: {failed}"
+    )
+
+
+def test_catalogue_is_well_formed() -> None:
+    import ccweb_spec  # noqa: PLC0415
+
+    levels = {r.id: r.level for r in ccweb_spec.requirements()}
+    assert len(MUTANTS) >= 30
+    for name, mutant in MUTANTS.items():
+        assert mutant.requirements, name
+        assert set(mutant.requirements) <= set(levels), name
+        should = any(levels[r] == "SHOULD" for r in mutant.requirements)
+        assert mutant.should == should, f"{name}: should={mutant.should} but requirements {mutant.requirements}"
+    groups = {r.group for r in ccweb_spec.requirements() if r.level != "WITHDRAWN"}
+    covered = {r.group for r in ccweb_spec.requirements() if any(r.id in m.requirements for m in MUTANTS.values())}
+    assert groups == covered, f"requirement groups without a mutant: {sorted(groups - covered)}"
+
+
+def test_should_mutant_only_warns_without_strict(tmp_path: Path) -> None:
+    """The single-entry form; a SHOULD-level bug is only a warning unless --strict."""
+    report = tmp_path / "report.json"
+    command = [sys.executable, str(RUN_PY), "mutant", "no_read_only_hint", "run", "--in-process", "--json", str(report)]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    warnings = [s["name"] for s in data["scenarios"] if s["status"] == "warning"]
+    assert warnings == [MUTANTS["no_read_only_hint"].killed_by]
+    assert data["counts"]["failed"] == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "tags"),
+    [("newest_first", "AC-3"), ("marks_read", "AC-9")],
+)
+def test_mutant_is_killed_over_real_stdio(name: str, tags: str, tmp_path: Path) -> None:
+    serve = f"{sys.executable} {RUN_PY} serve mutant {name} --sessions-dir {{sessions_dir}}"
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", serve, "--tags", tags]
+    command += ["--json", str(report)]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["transport"] == "stdio"
+    assert any(scenario_matches(MUTANTS[name].killed_by, f) for f in failed_scenarios(data))

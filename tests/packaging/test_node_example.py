@@ -1,0 +1,98 @@
+"""The Node example (examples/node-server) passes the whole suite over stdio, in both eras.
+
+The example is what a cc-web maintainer copies, so it must stay conforming and its copy of
+the contract must stay identical to spec/. Node and npm are required: CI has them, and a
+missing one is a failure with a clear message, never a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+from paths import REPO as ROOT
+from suite_size import ALL_PASSED
+
+EXAMPLE = ROOT / "examples" / "node-server"
+SPEC = ROOT / "spec" / "ccweb_spec"
+
+LEGACY_VERSION = "2025-11-25"  # the newest initialize-era revision; the SDK 1.x has no 2026-07-28
+# The example's contract/ files and the spec files they copy.
+CONTRACT_COPIES = {
+    "tool.json": "tool.json",
+    "input.schema.json": "schemas/input.schema.json",
+    "success.schema.json": "schemas/success.schema.json",
+    "error.schema.json": "schemas/error.schema.json",
+}
+
+
+def _require(program: str) -> str:
+    path = shutil.which(program)
+    if path is None:
+        pytest.fail(f"{program} is not on PATH: the Node example needs Node 20 or later and npm", pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def node_server() -> str:
+    """The stdio command of the example, after `npm ci` when node_modules is missing."""
+    node = _require("node")
+    if not (EXAMPLE / "node_modules").is_dir():
+        npm = _require("npm")
+        completed = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=EXAMPLE,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        if completed.returncode != 0:
+            pytest.fail(f"npm ci failed in {EXAMPLE}:\n{completed.stdout}\n{completed.stderr}", pytrace=False)
+    return f"{shlex.quote(node)} {shlex.quote(str(EXAMPLE / 'server.js'))}"
+
+
+@pytest.mark.parametrize("era", ["legacy", "auto"])
+def test_the_node_example_passes_the_whole_suite_over_stdio(tmp_path, node_server, era):
+    report_path = tmp_path / "report.json"
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ccweb_conformance.cli",
+            "run",
+            "--stdio",
+            node_server,
+            "--protocol",
+            era,
+            "--json",
+            str(report_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["counts"] == ALL_PASSED
+    # auto probes server/discover, which the SDK 1.x does not know, and falls back.
+    assert (report["outcome"], report["transport"], report["protocolVersion"]) == ("passed", "stdio", LEGACY_VERSION)
+
+
+@pytest.mark.parametrize(("copy", "source"), sorted(CONTRACT_COPIES.items()))
+def test_the_example_carries_the_contract_byte_for_byte(copy, source):
+    assert (EXAMPLE / "contract" / copy).read_bytes() == (SPEC / source).read_bytes(), (
+        f"examples/node-server/contract/{copy} drifted from spec/ccweb_spec/{source}: copy it again"
+    )
+
+
+def test_the_example_pins_exact_versions_and_ignores_node_modules():
+    package = json.loads((EXAMPLE / "package.json").read_text(encoding="utf-8"))
+    assert all(version[0].isdigit() for version in package["dependencies"].values()), package["dependencies"]
+    assert (EXAMPLE / "package-lock.json").is_file()
+    assert "node_modules/" in (EXAMPLE / ".gitignore").read_text(encoding="utf-8").splitlines()

@@ -1,0 +1,69 @@
+"""Source bindings known before the scenarios run, and stdio processes started for them early."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from paths import REPO
+from pytest_bdd.feature import get_features
+
+from ccweb_conformance.suite.lookahead import decoy_id, predicted_sources, source_of
+from ccweb_conformance.suite.world import TOOL_NAME
+from ccweb_conformance.transport.targets import StdioTarget, reference_command
+
+FEATURES = REPO / "features" / "ccweb_features"
+
+
+def test_source_of_follows_the_last_binding_step():
+    steps = ['a conversation "alpha" with the messages:', 'the source conversation is "alpha"']
+    assert source_of(steps, "run-007", "run") == "run-007-alpha"
+    assert source_of([*steps, "no source conversation is bound"], "run-007", "run") is None
+    raw = 'the source conversation is the raw value "{alpha}/../\\u{3000}!"'
+    assert source_of([raw], "run-007", "run") == "run-007-alpha/../\u3000!"
+    decoy = "the source conversation is bound to another valid conversation"
+    assert source_of([decoy], "run-007", "run") == decoy_id("run") == "run-shared-decoy"
+    assert source_of(["I list the tools"], "run-007", "run") is None
+
+
+def test_the_which_conversation_feature_binds_the_predicted_sources():
+    [feature] = get_features([str(FEATURES / "ac02_which_conversation.feature")])
+    scenarios = [
+        (template, row)
+        for template in feature.scenarios.values()
+        for row in ([c for e in template.examples for c in e.as_contexts()] or [{}])
+    ]
+    predicted = predicted_sources(scenarios, "run")
+    assert predicted[:7] == [
+        "run-001-alpha",
+        "run-002-alpha",
+        None,
+        None,
+        "",
+        "../..",
+        "!?_* .",
+    ]
+    assert predicted.count("run-shared-decoy") == 4
+
+
+def test_a_prepared_process_is_used_for_its_source_and_nothing_is_left(tmp_path):
+    target = StdioTarget(reference_command(), tmp_path)
+    try:
+        target.prepare(["first", "second"])
+        started = {source: future.result() for source, future in target._pool._prepared.items()}
+        assert sorted(started) == ["first", "second"]
+        pids = []
+        for source in ("first", "second"):
+            exchange = target.client(source).call_tool(TOOL_NAME, {})
+            error = exchange.response["result"]["structuredContent"]["error"]
+            assert (error["code"], error["message"]) == (
+                "conversation_not_found",
+                f"no conversation '{source}' in the sessions directory",
+            )
+            assert target.client(source) is started[source]  # the early process, not a new one
+            pids.append(target.client(source).channel.io.process.popen.pid)
+    finally:
+        target.close()
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    assert os.listdir(tmp_path) == []

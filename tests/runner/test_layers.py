@@ -1,0 +1,112 @@
+"""The runner's layers import downwards only, and pytest lives in the suite layer alone.
+
+Read from the source (no import is executed): every ``import`` and ``from ... import`` of
+every module under ``ccweb_conformance``, except those under ``if TYPE_CHECKING:``.
+"""
+
+from __future__ import annotations
+
+import ast
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(str(files("ccweb_conformance")))
+RANKS = {
+    "cli": 6,
+    "suite": 5,
+    "fuzz": 5,
+    "profile": 5,
+    "reports": 4,
+    "contract": 3,
+    "transport": 2,
+    "options": 1,
+    "errors": 1,
+    "i18n": 1,
+    "__init__": 1,
+}
+"""Layer -> rank: a module may import its own layer and layers of a lower rank."""
+PYTEST_LAYERS = {"suite"}
+
+
+def layer_of(module: str) -> str:
+    """``ccweb_conformance.transport.client`` -> ``transport``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def module_name(path: Path) -> str:
+    relative = path.relative_to(PACKAGE.parent).with_suffix("")
+    return ".".join(relative.parts)
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
+
+
+def imports_of(path: Path, name: str | None = None) -> list[str]:
+    """Every module this file imports at run time (absolute names; relative ones resolved)."""
+    name = name or module_name(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if _type_checking_only(node):
+            skipped |= {id(inner) for inner in ast.walk(node)}
+    package = name.rsplit(".", 1)[0] if path.name != "__init__.py" else name
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append(base)
+    return found
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
+
+
+def test_every_module_belongs_to_a_known_layer():
+    assert {layer_of(module_name(p)) for p in MODULES} <= set(RANKS)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=module_name)
+def test_imports_point_down(path: Path):
+    here = layer_of(module_name(path).removesuffix(".__init__"))
+    upward = [
+        target
+        for target in imports_of(path)
+        if target.startswith("ccweb_conformance.")
+        and layer_of(target) != here
+        and RANKS[layer_of(target)] >= RANKS[here]
+    ]
+    assert upward == [], f"{module_name(path)} ({here}) imports from a layer at or above it: {upward}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=module_name)
+def test_pytest_is_imported_only_by_the_suite_layer(path: Path):
+    here = layer_of(module_name(path))
+    uses = [t for t in imports_of(path) if t.split(".")[0] in {"pytest", "pytest_bdd", "_pytest"}]
+    if here not in PYTEST_LAYERS:
+        assert uses == [], f"{module_name(path)} ({here}) imports {uses}"
+
+
+def test_the_check_sees_an_upward_import(tmp_path: Path):
+    """The walker finds imports in functions and resolves relative ones (so the rule can fail)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import ccweb_conformance.suite.world\n"
+        "def f():\n    from ..suite import plugin\n    import ccweb_conformance.cli\n",
+        encoding="utf-8",
+    )
+    assert imports_of(probe, "ccweb_conformance.transport.probe") == [
+        "typing",
+        "ccweb_conformance.suite",
+        "ccweb_conformance.cli",
+    ]
