@@ -1,0 +1,93 @@
+"""Mutants killed by scenarios of features/ccweb_features/ac01_tool_definition.feature."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mutants.patching import _edit_tool
+from mutants.registry import mutant
+
+
+@mutant(
+    "tool_renamed", "TOOL-1", "The tool is listed under its contract name", "the tool is listed as ccweb_list_inputs"
+)
+def _() -> None:
+    _edit_tool(lambda t: t.update(name="ccweb_list_inputs"))
+
+
+@mutant(
+    "schema_limit_max_100",
+    "TOOL-2",
+    "The input schema declares exactly the contract's arguments",
+    "the input schema declares limit maximum 100",
+)
+def _() -> None:
+    _edit_tool(lambda t: t["inputSchema"]["properties"]["limit"].update(maximum=100))
+
+
+@mutant(
+    "schema_open",
+    "TOOL-2",
+    "The input schema declares exactly the contract's arguments",
+    "the input schema does not forbid additional properties",
+)
+def _() -> None:
+    _edit_tool(lambda t: t["inputSchema"].pop("additionalProperties"))
+
+
+@mutant(
+    "description_without_purpose",
+    "TOOL-3",
+    "The description states the default, the 15 inputs, the budget and the purpose",
+    "the description drops the sentence about checking work against the user's requirements",
+)
+def _() -> None:
+    _edit_tool(lambda t: t.update(description=t["description"].split(" Use it to check")[0]))
+
+
+@mutant(
+    "no_read_only_hint",
+    "TOOL-4",
+    "The tool is annotated as read-only",
+    "annotations.readOnlyHint is missing (SHOULD)",
+    should=True,
+)
+def _() -> None:
+    _edit_tool(lambda t: t["annotations"].pop("readOnlyHint"))
+
+
+@mutant(
+    "no_output_schema",
+    "TOOL-5",
+    "The declared output schema accepts every result the server returns",
+    "no outputSchema is declared (SHOULD)",
+    should=True,
+)
+def _() -> None:
+    _edit_tool(lambda t: t.pop("outputSchema"))
+
+
+@mutant(
+    "output_schema_success_only",
+    "TOOL-5",
+    "The declared output schema accepts every result the server returns",
+    "the outputSchema accepts only the success object, not the error object (SHOULD)",
+    should=True,
+)
+def _() -> None:
+    def edit(definition: dict[str, Any]) -> None:
+        bundled = definition["outputSchema"]
+        bundled["oneOf"] = bundled["oneOf"][:1]
+
+    _edit_tool(edit)
+
+
+@mutant(
+    "no_contract_version",
+    "PROTO-3",
+    "The tool reports the contract version it implements",
+    "the tool's _meta has no contract version (SHOULD)",
+    should=True,
+)
+def _() -> None:
+    _edit_tool(lambda t: t.pop("_meta"))

@@ -1,0 +1,196 @@
+"""Mutants killed by scenarios of features/ccweb_features/ac02_which_conversation.feature."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ccweb_reference import store, tool
+from ccweb_reference.core import ToolError
+from mutants.patching import _ORIGINAL_TARGET, _unreadable
+from mutants.registry import mutant
+
+
+@mutant(
+    "empty_explicit_falls_back",
+    "SRC-5",
+    "An explicit conversationId that cleans to nothing never falls back to the source",
+    "an explicit ID that cleans to nothing falls back to the source conversation",
+)
+def _() -> None:
+    def target(explicit: str | None, source: str | None) -> str:
+        if explicit is not None and not tool.clean_id(explicit):
+            return _ORIGINAL_TARGET(None, source)
+        return _ORIGINAL_TARGET(explicit, source)
+
+    tool.target_conversation = target
+
+
+@mutant(
+    "ids_not_cleaned",
+    "SRC-4",
+    "An explicit conversationId is cleaned before lookup",
+    "conversation IDs are used as given",
+)
+def _() -> None:
+    tool.clean_id = lambda raw: raw
+
+
+@mutant(
+    "cleaning_keeps_dots",
+    "SRC-4",
+    "An explicit conversationId is cleaned before lookup [.{alpha}.]",
+    "cleaning keeps '.' and '_' as well as [A-Za-z0-9-]",
+)
+def _() -> None:
+    tool.clean_id = lambda raw: re.sub(r"[^A-Za-z0-9._-]", "", raw)
+
+
+@mutant(
+    "source_not_cleaned",
+    "SRC-4",
+    "The source conversation ID is cleaned before lookup",
+    "the source conversation ID is not cleaned (the explicit one is)",
+)
+def _() -> None:
+    def target(explicit: str | None, source: str | None) -> str:
+        if explicit is None and source and tool.clean_id(source):
+            return source
+        return _ORIGINAL_TARGET(explicit, source)
+
+    tool.target_conversation = target
+
+
+@mutant(
+    "missing_source_code",
+    "SRC-3 ERR-1",
+    "No conversationId and no source conversation",
+    "a missing source is reported as invalid_conversation_id",
+)
+def _() -> None:
+    def target(explicit: str | None, source: str | None) -> str:
+        try:
+            return _ORIGINAL_TARGET(explicit, source)
+        except ToolError as error:
+            if error.code == "missing_source_conversation":
+                raise ToolError("invalid_conversation_id", error.message) from None
+            raise
+
+    tool.target_conversation = target
+
+
+@mutant(
+    "symlink_outside_followed",
+    "SRC-7",
+    "A symbolic link that leaves the sessions directory is not followed",
+    "symbolic links are followed wherever they point",
+)
+def _() -> None:
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        try:
+            return os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
+        except OSError:
+            raise self._not_found(conversation_id) from None
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "symlink_inside_refused",
+    "SRC-7",
+    "A symbolic link that stays inside the sessions directory is followed",
+    "every symbolic link is refused, even one that stays inside",
+)
+def _() -> None:
+    original = store.SessionStore._resolve
+
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        if os.path.islink(self.root / f"{conversation_id}.json"):
+            raise self._not_found(conversation_id)
+        return original(self, conversation_id)
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "directory_unreadable",
+    "SRC-6",
+    "A directory named like a conversation file is not found",
+    "a directory named <id>.json is reported as conversation_unreadable",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        if (Path(self.root) / f"{conversation_id}.json").is_dir():
+            raise _unreadable("it is a directory")
+        return original(self, conversation_id)
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+
+
+@mutant(
+    "long_name_crashes",
+    "SRC-6",
+    "An ID too long for the file system is not found",
+    "only FileNotFoundError means not found; ENAMETOOLONG escapes as an internal error",
+)
+def _() -> None:
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        path = self.root / f"{conversation_id}.json"
+        try:
+            real = os.path.realpath(path, strict=True)
+        except FileNotFoundError:
+            raise self._not_found(conversation_id) from None
+        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
+            raise self._not_found(conversation_id)
+        return real
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "source_ignored",
+    "SRC-1",
+    "No conversationId reads the source conversation",
+    "without conversationId the source binding is ignored (always missing_source_conversation)",
+)
+def _() -> None:
+    tool.target_conversation = lambda explicit, source: _ORIGINAL_TARGET(explicit, None)
+
+
+@mutant(
+    "source_wins",
+    "SRC-2",
+    "An explicit conversationId wins over the source conversation",
+    "a bound source conversation wins over an explicit conversationId",
+)
+def _() -> None:
+    def target(explicit: str | None, source: str | None) -> str:
+        if source and tool.clean_id(source):
+            return _ORIGINAL_TARGET(None, source)
+        return _ORIGINAL_TARGET(explicit, source)
+
+    tool.target_conversation = target
+
+
+@mutant(
+    "cleaning_keeps_underscore",
+    "SRC-4",
+    "A source conversation that cleans to nothing counts as missing",
+    "cleaning uses [^\\w-] (ASCII), which keeps '_'",
+)
+def _() -> None:
+    tool.clean_id = lambda raw: re.sub(r"[^\w-]", "", raw, flags=re.ASCII)
+
+
+@mutant(
+    "ids_lowercased",
+    "SRC-4",
+    "Upper-case letters in a conversation ID are kept",
+    "cleaned conversation IDs are also lower-cased",
+)
+def _() -> None:
+    original = tool.clean_id
+    tool.clean_id = lambda raw: original(raw).lower()

@@ -1,0 +1,65 @@
+"""Mutants killed by scenarios of features/ccweb_features/ac09_read_only.feature."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ccweb_reference import store
+from mutants.patching import _BOM, _after_read
+from mutants.registry import mutant
+
+
+@mutant(
+    "marks_read",
+    "RO-1",
+    "A successful call changes nothing",
+    "reading saves the session back with hasUnread false (the load-and-save path)",
+)
+def _() -> None:
+    def mark_read(self: store.SessionStore, conversation_id: str) -> None:
+        path = Path(self.root) / f"{conversation_id}.json"
+        document = json.loads(path.read_bytes().removeprefix(_BOM))
+        document["hasUnread"] = False
+        path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+
+    _after_read(mark_read)
+
+
+@mutant(
+    "touches_mtime",
+    "RO-1",
+    "Many calls in a row change nothing",
+    "reading touches the file's modification time",
+)
+def _() -> None:
+    _after_read(lambda self, conversation_id: os.utime(Path(self.root) / f"{conversation_id}.json"))
+
+
+@mutant(
+    "creates_cache_file",
+    "RO-2",
+    "A successful call changes nothing",
+    "reading leaves a cache file in the sessions directory",
+)
+def _() -> None:
+    def write_cache(self: store.SessionStore, conversation_id: str) -> None:
+        (Path(self.root) / f".{conversation_id}.read-cache").write_text("{}", encoding="utf-8")
+
+    _after_read(write_cache)
+
+
+@mutant(
+    "touches_run_folder",
+    "RO-2",
+    "A successful call changes nothing",
+    "reading drops a marker file into the conversation's running-state folder <id>-run/",
+)
+def _() -> None:
+    def mark(self: store.SessionStore, conversation_id: str) -> None:
+        folder = Path(self.root) / f"{conversation_id}-run"
+        if folder.is_dir():
+            (folder / "last-read").write_text("x", encoding="utf-8")
+
+    _after_read(mark)

@@ -1,0 +1,95 @@
+"""Mutants killed by scenarios of features/ccweb_features/errors.feature."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+
+from ccweb_reference import store, wire
+from ccweb_reference.core import ToolError
+from mutants.patching import Handler, _result, _text, _transform_call_result, _wrap_call_tool, _wrap_handler
+from mutants.registry import mutant
+
+
+@mutant(
+    "unreadable_as_not_found",
+    "STO-1 ERR-1",
+    "An unreadable conversation is reported with its own code",
+    "a file that cannot be used is reported as conversation_not_found",
+)
+def _() -> None:
+    original = store.SessionStore.read_messages
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> list[Any]:
+        try:
+            return original(self, conversation_id)
+        except ToolError as error:
+            if error.code == "conversation_unreadable":
+                raise self._not_found(conversation_id) from None
+            raise
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]
+
+
+@mutant(
+    "errors_not_flagged",
+    "ERR-1",
+    "Every error is flagged and shaped the same way",
+    "error results do not set isError",
+)
+def _() -> None:
+    _transform_call_result(lambda r: _result(r, is_error=False))
+
+
+@mutant("success_flagged", "ERR-2", "A success does not set isError", "success results set isError true")
+def _() -> None:
+    _transform_call_result(lambda r: _result(r, is_error=True))
+
+
+@mutant(
+    "unregistered_error_code",
+    "ERR-1",
+    'Every error is flagged and shaped the same way [{"conversationId": "{alpha}-nope"}-conversation_not_found]',
+    'conversation_not_found is reported as "not_found", a code outside the registry',
+)
+def _() -> None:
+    def wrap(outcome: tuple[dict[str, Any], bool], arguments: Any) -> tuple[dict[str, Any], bool]:
+        result, is_error = outcome
+        if is_error and result["error"]["code"] == "conversation_not_found":
+            result["error"]["code"] = "not_found"
+        return result, is_error
+
+    _wrap_call_tool(wrap)
+
+
+@mutant("empty_error_message", "ERR-1", "Every error is flagged and shaped the same way", "error.message is empty")
+def _() -> None:
+    def wrap(outcome: tuple[dict[str, Any], bool], arguments: Any) -> tuple[dict[str, Any], bool]:
+        result, is_error = outcome
+        if is_error:
+            result["error"]["message"] = ""
+        return result, is_error
+
+    _wrap_call_tool(wrap)
+
+
+@mutant(
+    "unknown_tool_as_tool_error",
+    "ERR-3",
+    "An unknown tool is a JSON-RPC error -32602",
+    "an unknown tool name is answered with an isError tool result instead of JSON-RPC -32602",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            try:
+                return await handler(ctx, params)
+            except MCPError as error:
+                obj = {"ok": False, "error": {"code": "invalid_arguments", "message": str(error)}}
+                return types.CallToolResult(content=[_text(wire.dumps(obj))], structured_content=obj, is_error=True)
+
+        return call
+
+    _wrap_handler("tools/call", wrap)

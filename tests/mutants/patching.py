@@ -1,0 +1,304 @@
+"""Patching helpers: how a mutant or variant changes the reference modules of this process.
+
+The helpers wrap the reference's functions where they are USED (see the registry's notes), and
+``core_with``-style knobs re-implement the budget walk with one behaviour changed per mutant.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import mcp_types as types
+
+import ccweb_reference.cli
+from ccweb_reference import core, server, store, tool
+from ccweb_reference.core import Candidate, ToolError
+
+_ORIGINAL_BUILD_SERVER = server.build_server
+
+
+_ORIGINAL_CALL_TOOL = tool.call_tool
+
+
+_ORIGINAL_PARSE = tool.parse_arguments
+
+
+_ORIGINAL_TARGET = tool.target_conversation
+
+
+_ORIGINAL_LIST = tool.list_user_inputs
+
+
+_ORIGINAL_CANDIDATE_OF = core.candidate_of
+
+
+_ORIGINAL_PARSE_CONVERSATION = store.parse_conversation
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _set_build_server(build: Callable[..., Any]) -> None:
+    """Replace ``build_server`` wherever it is used: server, cli and the in-process transport."""
+    server.build_server = build  # type: ignore[assignment]
+    ccweb_reference.cli.build_server = build  # type: ignore[assignment]
+    try:
+        from ccweb_conformance.transport import inprocess  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - serve mode without the runner
+        return
+    inprocess.build_server = build  # type: ignore[assignment]
+
+
+Handler = Callable[[Any, Any], Any]
+
+
+def _wrap_handler(method: str, wrap: Callable[[Handler], Handler]) -> None:
+    """Wrap the low-level handler of ``method`` on every server built from now on."""
+
+    def build(store_: Any, binding: Any) -> Any:
+        built = _ORIGINAL_BUILD_SERVER(store_, binding)
+        entry = built.get_request_handler(method)
+        built.add_request_handler(method, entry.params_type, wrap(entry.handler))
+        return built
+
+    _set_build_server(build)
+
+
+def _transform_call_result(transform: Callable[[types.CallToolResult], types.CallToolResult]) -> None:
+    """Post-process every tools/call result (placement, isError)."""
+
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            return transform(await handler(ctx, params))
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+def _result(result: types.CallToolResult, **changes: Any) -> types.CallToolResult:
+    fields = {
+        "content": result.content,
+        "structured_content": result.structured_content,
+        "is_error": result.is_error,
+    }
+    if result.meta is not None:
+        fields["meta"] = result.meta
+    fields.update(changes)
+    return types.CallToolResult(**{k: v for k, v in fields.items() if v is not None})
+
+
+def _text(text: str) -> types.TextContent:
+    return types.TextContent(type="text", text=text)
+
+
+def _edit_tool(edit: Callable[[dict[str, Any]], None]) -> None:
+    """Replace the tool definition the server lists with an edited copy."""
+    definition = copy.deepcopy(server.TOOL)
+    edit(definition)
+    server.TOOL = definition
+
+
+def _wrap_call_tool(wrap: Callable[[tuple[dict[str, Any], bool], Any], tuple[dict[str, Any], bool]]) -> None:
+    """Post-process ``(result object, is_error)`` of every call (``arguments`` passed along)."""
+
+    def call_tool(store_: Any, arguments: Any, source: str | None) -> tuple[dict[str, Any], bool]:
+        return wrap(_ORIGINAL_CALL_TOOL(store_, arguments, source), arguments)
+
+    server.call_tool = call_tool  # type: ignore[assignment]
+
+
+def _wrap_parse(wrap: Callable[[Mapping[str, Any]], Any]) -> None:
+    """Replace argument parsing; ``wrap`` gets the arguments as a dict (None -> {})."""
+
+    def parse_arguments(arguments: Mapping[str, Any] | None) -> Any:
+        if arguments is None or not isinstance(arguments, Mapping):
+            return _ORIGINAL_PARSE(arguments)
+        return wrap(dict(arguments))
+
+    tool.parse_arguments = parse_arguments  # type: ignore[assignment]
+
+
+def _wrap_candidate(wrap: Callable[[Any, Candidate | None], Candidate | None]) -> None:
+    """Change which candidate a stored message yields (``core.candidates`` looks it up)."""
+
+    def candidate_of(message: Any) -> Candidate | None:
+        return wrap(message, _ORIGINAL_CANDIDATE_OF(message))
+
+    core.candidate_of = candidate_of
+
+
+def _invalid(field: str) -> ToolError:
+    return ToolError("invalid_arguments", f"invalid argument {field!r}", field=field)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _unreadable(message: str = "the conversation file cannot be used") -> ToolError:
+    return ToolError("conversation_unreadable", message)
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _utf16_cut(text: str, units: int) -> str:
+    return text.encode("utf-16-le", "surrogatepass")[: 2 * units].decode("utf-16-le", "surrogatepass")
+
+
+_CLUSTER = re.compile(".(?:\u200d.)*", re.DOTALL)  # approximate: a ZWJ sequence is one "character"
+
+
+def _cluster_len(text: str) -> int:
+    return len(_CLUSTER.findall(text))
+
+
+def _cluster_cut(text: str, clusters: int) -> str:
+    return "".join(_CLUSTER.findall(text)[:clusters])
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _utf8_cut(text: str, size: int) -> str:
+    return text.encode("utf-8", "surrogatepass")[:size].decode("utf-8", "ignore")
+
+
+def _reference_has_more(found: Sequence[Candidate], window: Sequence[Candidate], items: list[dict[str, Any]]) -> bool:
+    return sum(1 for item in items if not item["truncated"]) < len(found)
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The reference's choices; each mutant turns exactly one."""
+
+    length: Callable[[str], int] = len
+    cut: Callable[[str, int], str] = lambda text, n: text[:n]
+    window_of_newest: bool = True
+    spend_from_newest: bool = True
+    total_budget: bool = True
+    mark_truncated: bool = True
+    stop_at_zero: bool = True
+    on_overflow: str = "cut-and-stop"  # or "skip" (no truncation), "cut-and-fill" (walk on)
+    output_oldest_first: bool = True
+    has_more: Callable[[Sequence[Candidate], Sequence[Candidate], list[dict[str, Any]]], bool] = _reference_has_more
+    returned_count_offset: int = 0
+    total_of: str = "contentChars"
+
+
+def _engine(knobs: Knobs) -> Callable[..., dict[str, Any]]:
+    def item(candidate: Candidate, content: str) -> dict[str, Any]:
+        original = knobs.length(candidate.content)
+        returned = knobs.length(content)
+        return {
+            "messageId": candidate.message_id,
+            "createdAt": candidate.created_at,
+            "content": content,
+            "contentChars": returned,
+            "originalChars": original,
+            "truncated": knobs.mark_truncated and returned < original,
+        }
+
+    def list_user_inputs(conversation_id: str, messages: Sequence[Any], limit: int, max_chars: int) -> dict[str, Any]:
+        found = core.candidates(messages)
+        window = found[-limit:] if knobs.window_of_newest else found[:limit]
+        walk = list(reversed(window)) if knobs.spend_from_newest else list(window)
+        remaining = max_chars
+        picked: list[dict[str, Any]] = []  # in walk order
+        for candidate in walk:
+            if not knobs.total_budget:
+                picked.append(item(candidate, knobs.cut(candidate.content, max_chars)))
+                continue
+            if remaining == 0 and knobs.stop_at_zero:
+                break
+            size = knobs.length(candidate.content)
+            if size <= remaining:
+                picked.append(item(candidate, candidate.content))
+                remaining -= size
+                continue
+            if knobs.on_overflow == "skip":
+                continue
+            picked.append(item(candidate, knobs.cut(candidate.content, remaining)))
+            if knobs.on_overflow == "cut-and-stop":
+                break
+        in_stored_order = picked[::-1] if knobs.spend_from_newest else picked
+        items = in_stored_order if knobs.output_oldest_first else in_stored_order[::-1]
+        return {
+            "ok": True,
+            "conversationId": conversation_id,
+            "requestedLimit": limit,
+            "maxChars": max_chars,
+            "totalChars": sum(i[knobs.total_of] for i in items),
+            "returnedCount": len(items) + knobs.returned_count_offset,
+            "hasMore": knobs.has_more(found, window, items),
+            "items": items,
+        }
+
+    return list_user_inputs
+
+
+def _core(**changes: Any) -> None:
+    tool.list_user_inputs = _engine(Knobs(**changes))
+
+
+def _reformat(timestamp: str | None) -> str | None:
+    if timestamp is None:
+        return None
+    try:
+        return datetime.fromisoformat(timestamp).isoformat()
+    except ValueError:
+        return timestamp
+
+
+def _rewrite_field(new_field: Callable[[str | None], str | None]) -> None:
+    def parse(arguments: dict[str, Any]) -> Any:
+        try:
+            return _ORIGINAL_PARSE(arguments)
+        except ToolError as error:
+            raise ToolError(error.code, error.message, field=new_field(error.field)) from None
+
+    _wrap_parse(parse)
+
+
+def _after_read(action: Callable[[store.SessionStore, str], None]) -> None:
+    original = store.SessionStore.read_messages
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> list[Any]:
+        messages = original(self, conversation_id)
+        action(self, conversation_id)
+        return messages
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]
+
+
+def _add_extras(result: dict[str, Any]) -> dict[str, Any]:
+    if result.get("ok"):
+        result["source"] = "variant"
+        result["oldestShown"] = 0
+        for item in result["items"]:
+            item["role"] = "user"
+            item["index"] = 7
+    else:
+        result["error"]["details"] = {"hint": "extra"}
+        result["error"]["retryable"] = False
+        result["requestId"] = "r-1"
+    return result
+
+
+def _reverse_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _reverse_keys(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reverse_keys(v) for v in value]
+    return value

@@ -1,0 +1,41 @@
+"""Mutants killed by scenarios of features/ccweb_features/protocol.feature."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+
+from mutants.patching import Handler, _result, _transform_call_result, _wrap_handler
+from mutants.registry import mutant
+
+
+@mutant(
+    "invalid_content_block",
+    "PROTO-1",
+    "Every message received is valid MCP for the negotiated revision",
+    'an extra content block {"type": "text"} without its text member is sent',
+)
+def _() -> None:
+    broken = types.TextContent.model_construct(type="text")
+    _transform_call_result(lambda r: _result(r, content=[*r.content, broken]))
+
+
+@mutant(
+    "dies_after_unknown_tool",
+    "PROTO-2",
+    "The server keeps serving after errors",
+    "the server ends the connection after a call to an unknown tool",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            try:
+                return await handler(ctx, params)
+            except MCPError:
+                raise SystemExit(1) from None
+
+        return call
+
+    _wrap_handler("tools/call", wrap)

@@ -1,0 +1,80 @@
+"""The catalogue: broken implementations (mutants) and allowed variants of the reference.
+
+Each entry patches the reference modules of the *current process* (``apply()``), so that
+``ccweb-conformance run --in-process`` (or the reference's stdio server started by
+``run.py serve``) runs the changed implementation. Names are patched where they are USED:
+``ccweb_reference.tool`` holds ``list_user_inputs``, ``parse_arguments``, ``clean_id`` and
+``target_conversation``; ``ccweb_reference.server`` holds ``call_tool``, ``wire`` and ``TOOL``;
+``build_server`` is imported by ``ccweb_reference.cli`` and by the runner's in-process
+transport, so server-level changes replace it in all three places.
+
+A mutant has exactly one bug, names the requirement(s) it breaks and the scenario expected
+to fail (``killed_by``: a scenario name as in the JSON report; without `` [...]`` it matches
+every example row of an outline). ``should=True`` marks a SHOULD-level bug: the suite only
+warns about it, so it is run with ``--strict``.
+
+A variant is a different but conforming implementation: it must pass. ``warnings`` lists the
+SHOULD requirements it deliberately gives up (their scenarios must be warnings, nothing else)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Apply = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberately broken implementation: one bug, caught by a named scenario."""
+
+    name: str
+    description: str
+    requirements: tuple[str, ...]
+    killed_by: str
+    apply: Apply
+    should: bool = False
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An allowed difference: the suite must pass it (SHOULD warnings listed in ``warnings``)."""
+
+    name: str
+    description: str
+    apply: Apply
+    warnings: tuple[str, ...] = ()
+
+
+MUTANTS: dict[str, Mutant] = {}
+
+
+VARIANTS: dict[str, Variant] = {}
+
+
+def mutant(
+    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False
+) -> Callable[[Apply], Apply]:
+    """Register the decorated patch function as a mutant."""
+
+    def register(apply: Apply) -> Apply:
+        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should)
+        return apply
+
+    return register
+
+
+def variant(name: str, description: str, *, warnings: str = "") -> Callable[[Apply], Apply]:
+    """Register the decorated patch function as a variant."""
+
+    def register(apply: Apply) -> Apply:
+        VARIANTS[name] = Variant(name, description, apply, tuple(warnings.split()))
+        return apply
+
+    return register
+
+
+def scenario_matches(killed_by: str, scenario_name: str) -> bool:
+    """True if a report scenario name is the one ``killed_by`` names (any row of an outline)."""
+    return scenario_name == killed_by or re.sub(r" \[.*\]$", "", scenario_name, flags=re.DOTALL) == killed_by

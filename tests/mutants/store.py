@@ -1,0 +1,144 @@
+"""Mutants killed by scenarios of features/ccweb_features/store.feature."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ccweb_reference import store
+from ccweb_reference.core import ToolError
+from mutants.patching import _BOM, _ORIGINAL_PARSE_CONVERSATION, _SURROGATE, _unreadable, _wrap_candidate
+from mutants.registry import mutant
+
+
+@mutant(
+    "trailing_data_accepted",
+    "STO-1",
+    'A file that is not a UTF-8 JSON object is unreadable [{"messages": [{"role": "user", "content": "ok"}]} trailing]',
+    "the file is parsed with raw_decode, so text after the JSON object is ignored",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        try:
+            document, _end = json.JSONDecoder().raw_decode(data.removeprefix(_BOM).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        return _ORIGINAL_PARSE_CONVERSATION(json.dumps(document).encode())
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "invalid_utf8_replaced",
+    "STO-1",
+    "A file that is not a UTF-8 JSON object is unreadable",
+    "invalid UTF-8 is decoded with replacement characters instead of rejected",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        text = data.removeprefix(_BOM).decode("utf-8", "replace")
+        return _ORIGINAL_PARSE_CONVERSATION(text.encode("utf-8"))
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "bom_not_skipped", "STO-3", "A leading UTF-8 byte-order mark is ignored", "a leading BOM makes the file unreadable"
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        if data.startswith(_BOM):
+            raise _unreadable("not JSON")
+        return _ORIGINAL_PARSE_CONVERSATION(data)
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "bad_messages_as_empty",
+    "STO-2",
+    "messages that is not an array, null or absent is unreadable",
+    "a messages field that is not an array is taken as no messages",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        try:
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        except ToolError as error:
+            if "messages" in error.message:
+                return []
+            raise
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "null_messages_unreadable",
+    "STO-2",
+    "Absent or null messages mean no messages",
+    "messages: null is reported as conversation_unreadable",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        messages = _ORIGINAL_PARSE_CONVERSATION(data)
+        document = json.loads(data.removeprefix(_BOM))
+        if not isinstance(document.get("messages"), list):
+            raise _unreadable("messages is not an array")
+        return messages
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "attachments_skipped",
+    "STO-4",
+    "Unnamed fields are ignored in a file that also holds entries that are not messages",
+    "user messages that carry attachments are skipped",
+)
+def _() -> None:
+    store.typed_messages = lambda data: None  # such a server decodes attachments: whole messages, not the fields read
+    _wrap_candidate(lambda m, c: None if c is not None and "attachments" in m else c)
+
+
+@mutant(
+    "nan_accepted",
+    "STO-1",
+    "A file that is not a UTF-8 JSON object is unreadable",
+    "the file is parsed by Python's default json.loads, which accepts NaN and Infinity",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        try:
+            document = json.loads(data.removeprefix(_BOM).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        if not isinstance(document, dict):
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        messages = document.get("messages")
+        if messages is not None and not isinstance(messages, list):
+            raise _unreadable("messages is not an array")
+        return messages or []
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "wtf8_accepted",
+    "STO-1",
+    "A file that is not a UTF-8 JSON object is unreadable",
+    "the file is decoded with surrogatepass: UTF-8-encoded surrogates (ED A0 80) are accepted",
+)
+def _() -> None:
+    def parse(data: bytes) -> list[Any]:
+        raw = data.removeprefix(_BOM)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                text = raw.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                return _ORIGINAL_PARSE_CONVERSATION(data)
+            return _ORIGINAL_PARSE_CONVERSATION(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode())
+        return _ORIGINAL_PARSE_CONVERSATION(data)
+
+    store.parse_conversation = parse

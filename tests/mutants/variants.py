@@ -1,0 +1,182 @@
+"""Allowed variants of the reference: different but conforming implementations that must pass."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+
+import ccweb_spec
+from ccweb_reference import wire
+from mutants.patching import (
+    _ORIGINAL_BUILD_SERVER,
+    _ORIGINAL_PARSE,
+    _add_extras,
+    _core,
+    _edit_tool,
+    _invalid,
+    _result,
+    _reverse_keys,
+    _set_build_server,
+    _text,
+    _transform_call_result,
+    _wrap_call_tool,
+    _wrap_parse,
+)
+from mutants.registry import variant
+
+
+@variant("reference", "the reference itself, unchanged")
+def _() -> None:
+    pass
+
+
+@variant("reimplemented_core", "the budget walk re-implemented (the catalogue's own engine, no knob turned)")
+def _() -> None:
+    _core()
+
+
+@variant("text_only", "the result object only as JSON text, no structuredContent", warnings="PLC-3")
+def _() -> None:
+    _transform_call_result(lambda r: types.CallToolResult(content=r.content, is_error=r.is_error))
+
+
+@variant("structured_only", "the result object only as structuredContent, no content blocks", warnings="PLC-3")
+def _() -> None:
+    _transform_call_result(lambda r: _result(r, content=[]))
+
+
+@variant("is_error_omitted_on_success", "successes leave isError out instead of sending false")
+def _() -> None:
+    # The SDK always writes isError, so the member is dropped where the JSON-RPC line is written
+    # (stdio and in-process both write through wire.dumps; the runner's requests have no result).
+    original = wire.dumps
+
+    def dumps(value: Any) -> str:
+        result = value.get("result") if isinstance(value, dict) else None
+        if isinstance(result, dict) and result.get("isError") is False:
+            value = {**value, "result": {k: v for k, v in result.items() if k != "isError"}}
+        return original(value)
+
+    wire.dumps = dumps
+
+
+@variant("pretty_json_text", "the JSON text is pretty-printed and ASCII-escaped")
+def _() -> None:
+    _transform_call_result(
+        lambda r: _result(r, content=[_text(json.dumps(r.structured_content, indent=2, ensure_ascii=True))])
+    )
+
+
+@variant("extra_fields", "extra fields in the result object, in items and in error objects")
+def _() -> None:
+    _wrap_call_tool(lambda outcome, arguments: (_add_extras(outcome[0]), outcome[1]))
+
+
+@variant("reversed_key_order", "every object's keys in reverse order")
+def _() -> None:
+    _wrap_call_tool(lambda outcome, arguments: (_reverse_keys(outcome[0]), outcome[1]))
+
+
+@variant("extra_prose_block", "a prose text block beside the JSON text block")
+def _() -> None:
+    _transform_call_result(lambda r: _result(r, content=[_text("Here are the user's inputs:"), *r.content]))
+
+
+@variant("extra_non_object_json_block", "a text block holding JSON that is not an object (a list) beside the result")
+def _() -> None:
+    _transform_call_result(lambda r: _result(r, content=[*r.content, _text('["see the JSON above"]')]))
+
+
+@variant(
+    "initialize_era_only",
+    "an initialize-era server: server/discover is answered -32601 before the SDK sees it, so auto falls back",
+)
+def _() -> None:
+    # Overriding the SDK's server/discover handler is not enough: the SDK commits the
+    # connection to 2026-07-28 on the request's envelope and then refuses initialize. An older
+    # server never gets that far, so the variant answers the probe below the SDK.
+    def build(store_: Any, binding: Any) -> Any:
+        built = _ORIGINAL_BUILD_SERVER(store_, binding)
+        serve = built.run
+
+        async def run(read_stream: Any, write_stream: Any, *args: Any, **kwargs: Any) -> Any:
+            sender, receiver = anyio.create_memory_object_stream[Any](0)
+
+            async def pump() -> None:
+                async with sender:
+                    async for item in read_stream:
+                        message = getattr(item, "message", None)
+                        if isinstance(message, types.JSONRPCRequest) and message.method == "server/discover":
+                            error = types.ErrorData(code=-32601, message="Method not found")
+                            await write_stream.send(
+                                SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+                            )
+                            continue
+                        await sender.send(item)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(pump)
+                await serve(receiver, write_stream, *args, **kwargs)
+                group.cancel_scope.cancel()
+
+        built.run = run
+        return built
+
+    _set_build_server(build)
+
+
+@variant("fraction_echoed", "an integral fraction (2.0) is echoed as given, 2.0, not 2")
+def _() -> None:
+    def wrap(outcome: tuple[dict[str, Any], bool], arguments: Any) -> tuple[dict[str, Any], bool]:
+        result, is_error = outcome
+        if not is_error and isinstance(arguments, Mapping):
+            for name, echo in (("limit", "requestedLimit"), ("maxChars", "maxChars")):
+                if isinstance(arguments.get(name), float):
+                    result[echo] = float(arguments[name])
+        return result, is_error
+
+    _wrap_call_tool(wrap)
+
+
+@variant("error_wording", "different error messages (another language)")
+def _() -> None:
+    def wrap(outcome: tuple[dict[str, Any], bool], arguments: Any) -> tuple[dict[str, Any], bool]:
+        result, is_error = outcome
+        if is_error:
+            result["error"]["message"] = f"Fehler ({result['error']['code']}): Aufruf abgelehnt"
+        return result, is_error
+
+    _wrap_call_tool(wrap)
+
+
+@variant("last_offending_field", "with several wrong arguments, error.field names the last one alphabetically")
+def _() -> None:
+    validator = ccweb_spec.validator("input")
+
+    def parse(arguments: dict[str, Any]) -> Any:
+        fields = sorted(str(e.path[0]) for e in validator.iter_errors(arguments) if e.path)
+        if len(fields) > 1:
+            raise _invalid(fields[-1])
+        return _ORIGINAL_PARSE(arguments)
+
+    _wrap_parse(parse)
+
+
+@variant("different_meta", "extra keys in the tool's _meta and a _meta on every call result")
+def _() -> None:
+    _edit_tool(lambda t: t["_meta"].update({"com.example/build": "abc123", "com.example/flags": ["x"]}))
+    _transform_call_result(lambda r: _result(r, meta={"com.example/elapsedMs": 3}))
+
+
+@variant("minimal_annotations", "only readOnlyHint among the annotations, no title")
+def _() -> None:
+    def edit(definition: dict[str, Any]) -> None:
+        definition["annotations"] = {"readOnlyHint": True}
+        definition.pop("title", None)
+
+    _edit_tool(edit)
