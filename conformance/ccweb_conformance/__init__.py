@@ -1,1 +1,17 @@
 """The conformance runner for the MCP tool ccweb_list_user_inputs."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+__all__ = ["kit_version"]
+
+DISTRIBUTION = "ccweb-list-user-inputs-kit"
+
+
+def kit_version() -> str:
+    """The installed kit's version ("0" when run from sources that were never installed)."""
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "0"

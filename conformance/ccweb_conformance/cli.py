@@ -7,10 +7,10 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import ccweb_spec
+from ccweb_conformance import kit_version
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, EXIT_USAGE, UsageError
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
 from ccweb_conformance.reports.console import render_summary
@@ -69,14 +69,6 @@ examples:
 
 Run 'ccweb-conformance COMMAND --help' for a command's options and examples.
 """
-
-
-def kit_version() -> str:
-    """The installed kit's version."""
-    try:
-        return version("ccweb-list-user-inputs-kit")
-    except PackageNotFoundError:
-        return "0"
 
 
 class _Parser(argparse.ArgumentParser):

@@ -101,13 +101,14 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def _reject_constant(name: str) -> Any:
+def reject_constant(name: str) -> Any:
+    """``parse_constant`` for ``json.loads``: NaN and Infinity are not JSON."""
     raise ValueError(f"{name} is not JSON")
 
 
 def generic_document(data: bytes) -> Any:
     """Any JSON document; raises ``ValueError``/``RecursionError``/``UnicodeDecodeError`` when it is not one."""
-    return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    return json.loads(data.decode("utf-8"), parse_constant=reject_constant)
 
 
 def _decode_message(raw: bytes) -> Any:

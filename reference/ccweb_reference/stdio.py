@@ -19,15 +19,12 @@ from mcp.server.lowlevel.server import Server
 from mcp.shared.message import SessionMessage
 
 from ccweb_reference import wire
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
+from ccweb_reference.decode import reject_constant
 
 
 def parse_message(line: str) -> types.JSONRPCMessage:
     """One JSON-RPC message; lone-surrogate escapes in strings are kept, as JSON allows."""
-    document = json.loads(line, parse_constant=_reject_constant)
+    document = json.loads(line, parse_constant=reject_constant)
     return types.jsonrpc_message_adapter.validate_python(document, by_name=False)
 
 

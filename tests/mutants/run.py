@@ -17,8 +17,7 @@ forks one child per entry (at most JOBS at a time). Each child applies its patch
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
 its output in ``OUT_DIR/KIND-NAME.log``. The exit codes and times go to
-``OUT_DIR/results.json``; the batch itself exits 0 unless an entry is unknown. Batch runs
-format pytest's (unused) failure tracebacks in the cheap "native" style; see _native_tracebacks.
+``OUT_DIR/results.json``; the batch itself exits 0 unless an entry is unknown.
 """
 
 from __future__ import annotations
@@ -80,23 +79,6 @@ def _apply(kind: str, name: str) -> bool:
     return True
 
 
-def _native_tracebacks() -> None:
-    """Speed only: pytest formats failing scenarios' tracebacks as "native" text, not "long".
-
-    The runner disables pytest's terminal plugin (so ``--tb`` cannot be passed) and builds its
-    scenario messages itself; pytest's "long" style parses the source of every traceback
-    entry, which is about 40% of a failing run. Statuses and messages are unchanged.
-    """
-    from _pytest.nodes import Node  # noqa: PLC0415
-
-    original = Node._repr_failure_py
-
-    def repr_failure(self: Any, excinfo: Any, style: Any = None) -> Any:
-        return original(self, excinfo, style="native" if style in (None, "auto", "long", "short") else style)
-
-    Node._repr_failure_py = repr_failure  # type: ignore[method-assign]
-
-
 def _child(kind: str, name: str, out_dir: Path) -> int:
     """In a forked child: output to the log file, patch, run the suite."""
     stem = f"{kind}-{name}"
@@ -125,7 +107,6 @@ def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
     """Run many entries, JOBS forked children at a time; write OUT_DIR/results.json."""
     import pytest  # noqa: F401, PLC0415
 
-    _native_tracebacks()
     import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
     import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.exchange import Exchange
 
 MAX_SHOWN = 1500
@@ -17,7 +18,7 @@ class ConformanceFailure(AssertionError):
 def shown(value: Any) -> str:
     """Compact JSON for a message, cut to a readable length."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=False)
-    return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}... ({len(text)} characters)"
+    return cut(text, MAX_SHOWN)
 
 
 def fail(what: str, *, expected: Any, actual: Any, exchange: Exchange | None = None) -> ConformanceFailure:

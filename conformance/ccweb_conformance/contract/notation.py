@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 
 _CODE_POINT = re.compile(r"\\u\{([0-9A-Fa-f]{1,6})\}")
-_ALIAS = re.compile(r"\{([A-Za-z][A-Za-z0-9]*)\}")
+ALIAS = re.compile(r"\{([A-Za-z][A-Za-z0-9]*)\}")
 
 
 def code_points(text: str) -> str:
@@ -32,7 +32,7 @@ def aliases(text: str, ids: Mapping[str, str]) -> str:
             raise KeyError(f"unknown conversation {alias!r} in {text!r} (known: {known})")
         return ids[alias]
 
-    return _ALIAS.sub(real_id, text)
+    return ALIAS.sub(real_id, text)
 
 
 def byte_string(text: str) -> bytes:

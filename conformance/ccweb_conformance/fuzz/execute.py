@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.outcome import contract_differences, tool_outcome
 from ccweb_conformance.errors import ProtocolFailure
@@ -14,7 +15,7 @@ from ccweb_conformance.fuzz.oracle import expected_answer
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
 
-TOOL_NAME = "ccweb_list_user_inputs"
+TOOL_NAME = ccweb_spec.TOOL_NAME
 
 
 @dataclass

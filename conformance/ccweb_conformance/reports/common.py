@@ -7,6 +7,7 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
+from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.exchange import Exchange
 
 __all__ = [
@@ -59,10 +60,8 @@ def first_line(text: str) -> str:
 
 
 def truncate(text: str, limit: int) -> str:
-    """The text cut to ``limit`` characters, saying how much was cut."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}\n… ({len(text) - limit} more characters)"
+    """The text cut to ``limit`` characters, saying on a line of its own how much was cut."""
+    return cut(text, limit, separator="\n")
 
 
 def _dump(value: Any) -> str:

@@ -78,25 +78,21 @@ class ResultCollector:
         self.transport = "stdio"
         self.protocol_version: str | None = None
         self.started_at = ""
-        self.started_clock = 0.0
         self._scenario_number = 0
         self._worlds: dict[str, World] = {}
         self._recorded: set[str] = set()
         self.startup_error: str | None = None
-        self._target: Target | None = None
 
     def next_scenario_number(self) -> int:
         """A counter for per-scenario ID prefixes."""
         self._scenario_number += 1
         return self._scenario_number
 
-    def describe(self, target: Target, *, started_at: str, clock: float) -> None:
+    def describe(self, target: Target, *, started_at: str) -> None:
         """Remember what is being tested."""
-        self._target = target
         self.target_description = target.description
         self.transport = target.transport
         self.started_at = started_at
-        self.started_clock = clock
 
     def attach(self, node: Any, world: World) -> None:
         """Link a scenario's state to its item, for the transcript."""

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ccweb_conformance.contract.conversations import conversation_id
-from ccweb_conformance.contract.notation import aliases, code_points
+from ccweb_conformance.contract.notation import ALIAS, aliases, code_points
 
 SHARED_PREFIX = "shared"
 DECOY_ALIAS = "decoy"
@@ -21,7 +21,6 @@ _BOUND_TO_ALIAS = re.compile(r'the source conversation is "(?P<alias>\w+)"')
 _BOUND_TO_RAW = re.compile(r'the source conversation is the raw value "(?P<raw>.*)"')
 _BOUND_TO_DECOY = "the source conversation is bound to another valid conversation"
 _UNBOUND = "no source conversation is bound"
-_ALIAS = re.compile(r"\{([A-Za-z][A-Za-z0-9]*)\}")
 
 
 def scenario_prefix(run_prefix: str, number: int) -> str:
@@ -42,7 +41,7 @@ def source_of(step_names: Sequence[str], prefix: str, run_prefix: str) -> str | 
             source = conversation_id(prefix, match["alias"])
         elif match := _BOUND_TO_RAW.fullmatch(name):
             raw = code_points(match["raw"])
-            source = aliases(raw, {a: conversation_id(prefix, a) for a in _ALIAS.findall(raw)})
+            source = aliases(raw, {a: conversation_id(prefix, a) for a in ALIAS.findall(raw)})
         elif name == _BOUND_TO_DECOY:
             source = decoy_id(run_prefix)
         elif name == _UNBOUND:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import time
 from collections.abc import Generator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -90,7 +89,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept
-    scenarios = [(scenario_template(item), example_row(item)) for item in kept if is_scenario(item)]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Predict the source bindings of the scenarios that will run, once every deselection is done.
+
+    After ``-k`` and ``--ccweb-tags`` alike (``-k`` deselects in pytest's own
+    ``pytest_collection_modifyitems``, which may run after this plugin's), so that only the
+    stdio processes of scenarios that really run are started early.
+    """
+    config = session.config
+    if OPTIONS_KEY not in config.stash:
+        return
+    scenarios = [(scenario_template(item), example_row(item)) for item in session.items if is_scenario(item)]
     config.stash[SOURCES_KEY] = predicted_sources(scenarios, config.stash[RUN_PREFIX_KEY])
 
 
@@ -126,7 +137,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
             shutil.rmtree(own_dir, ignore_errors=True)
         collector.startup_error = str(error).splitlines()[0] if str(error) else type(error).__name__
         pytest.exit(f"the implementation could not be started or reached: {error}", returncode=2)
-    collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"), clock=time.perf_counter())
+    collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
     try:
         yield target
     finally:

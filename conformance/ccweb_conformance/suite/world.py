@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
 
-TOOL_NAME = "ccweb_list_user_inputs"
+TOOL_NAME = ccweb_spec.TOOL_NAME
 
 
 @dataclass(frozen=True)

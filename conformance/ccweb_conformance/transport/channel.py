@@ -51,11 +51,11 @@ class Reply:
         return cut("\n".join(self.texts))
 
 
-def cut(text: str, limit: int = TEXT_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters, saying how much was dropped."""
+def cut(text: str, limit: int = TEXT_LIMIT, *, separator: str = "") -> str:
+    """``text`` cut to ``limit`` characters, saying how much was dropped: the one truncator of the runner."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}... [{len(text) - limit} more characters]"
+    return f"{text[:limit]}{separator}... [{len(text) - limit} more characters]"
 
 
 class ChannelError(Exception):

@@ -9,6 +9,7 @@ from typing import Any, Final, Literal
 
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
 
+from ccweb_conformance import kit_version
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
@@ -29,7 +30,7 @@ ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
 MODERN_VERSION: Final = "2026-07-28"
 LEGACY_OFFER: Final = "2025-11-25"
 LEGACY_ACCEPTED: Final = ("2025-03-26", "2025-06-18", "2025-11-25")
-CLIENT_INFO: Final = {"name": "ccweb-conformance", "version": "0.1.0"}
+CLIENT_INFO: Final = {"name": "ccweb-conformance", "version": kit_version()}
 METHOD_NOT_FOUND = -32601
 
 

@@ -533,7 +533,7 @@ def test_markdown_truncates_and_fences_safely(run: RunResult) -> None:
     sel6(run).message = "SEL-6: ```" + "x" * 5000
     text = render_markdown(run)
     assert "````text\nSEL-6: ```" in text
-    assert "\n… (3010 more characters)\n````\n" in text
+    assert "\n... [3010 more characters]\n````\n" in text
     assert "x" * 5000 not in text
 
 

@@ -11,7 +11,8 @@ from paths import REPO
 from pytest_bdd.feature import get_features
 
 import ccweb_spec
-from ccweb_conformance.cli import kit_version, main
+from ccweb_conformance import kit_version
+from ccweb_conformance.cli import main
 from ccweb_conformance.reports.living_spec import render_spec
 from ccweb_conformance.suite.catalogue import feature_scenarios
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
 from paths import REPO
 from pytest_bdd.feature import get_features
 
+from ccweb_conformance.cli import main
 from ccweb_conformance.suite.lookahead import decoy_id, predicted_sources, source_of
 from ccweb_conformance.suite.world import TOOL_NAME
 from ccweb_conformance.transport.targets import StdioTarget, reference_command
@@ -67,3 +70,17 @@ def test_a_prepared_process_is_used_for_its_source_and_nothing_is_left(tmp_path)
     for pid in pids:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
     assert os.listdir(tmp_path) == []
+
+
+def test_only_the_scenarios_left_after_k_have_their_processes_started(monkeypatch, tmp_path):
+    """``-k`` deselects inside pytest's own hook: the prediction must see its result, not the whole suite."""
+    prepared: list[list[str | None]] = []
+    monkeypatch.setattr(StdioTarget, "prepare", lambda self, sources: prepared.append(list(sources)))
+    report = tmp_path / "report.json"
+    code = main(["run", "-k", "conversationId_reads_the_source", "--fuzz-time", "1", "--json", str(report)])
+    ran = json.loads(report.read_text(encoding="utf-8"))["scenarios"]
+    assert code == 0
+    assert [s["name"] for s in ran] == ["No conversationId reads the source conversation"]
+    assert len(prepared) == 1
+    assert len(prepared[0]) == 1  # that scenario's own binding, not the ten of the whole suite
+    assert re.fullmatch(r"ccwk-[0-9a-f]{8}-001-alpha", str(prepared[0][0]))
