@@ -74,10 +74,10 @@ def _splits_at_dot(text: str, index: int, lexicon: DescriptionLexicon) -> bool:
     following = text[index + 1 : index + 2]
     if following and not following.isspace() and following.isascii():
         return False
-    before = text[: index + 1].casefold()
     for abbreviation in lexicon.abbreviations:
-        start = len(before) - len(abbreviation)
-        if before.endswith(abbreviation) and (start == 0 or not re.match(f"[{_ASCII_WORD}]", before[start - 1])):
+        start = index + 1 - len(abbreviation)
+        preceding = text[start - 1 : start] if start > 0 else ""
+        if text[max(start, 0) : index + 1].casefold() == abbreviation and not re.match(f"[{_ASCII_WORD}]", preceding):
             return False
     return True
 
