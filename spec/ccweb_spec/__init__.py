@@ -20,12 +20,16 @@ from referencing.jsonschema import DRAFT202012
 
 __all__ = [
     "SCHEMA_NAMES",
+    "DescriptionConcept",
     "DescriptionFact",
+    "DescriptionLexicon",
     "ErrorCode",
     "Group",
     "Requirement",
     "contract_version",
+    "description_corpus",
     "description_facts",
+    "description_lexicon",
     "error_codes",
     "examples",
     "groups",
@@ -75,12 +79,34 @@ class ErrorCode:
 
 
 @dataclass(frozen=True)
+class DescriptionConcept:
+    """One concept of a description fact: a name and the terms that express it."""
+
+    name: str
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class DescriptionFact:
-    """A fact the tool description must state, with the accepted phrasings (regexes)."""
+    """A fact the tool description must state: concepts that must share a clause, and contradictions."""
 
     id: str
+    name: str
     fact: str
-    patterns: dict[str, tuple[str, ...]]
+    number: int | None
+    concepts: tuple[DescriptionConcept, ...]
+    contradictions: tuple[DescriptionConcept, ...]
+
+
+@dataclass(frozen=True)
+class DescriptionLexicon:
+    """How description text is split and numbers are read (description.yaml, top level)."""
+
+    gap: int
+    abbreviations: tuple[str, ...]
+    bullets: tuple[str, ...]
+    number_words: dict[str, int]
+    chinese_numerals: str
 
 
 def spec_files() -> Traversable:
@@ -174,12 +200,36 @@ def error_codes() -> tuple[ErrorCode, ...]:
     )
 
 
+def _concepts(entries: list[dict[str, Any]]) -> tuple[DescriptionConcept, ...]:
+    return tuple(DescriptionConcept(c["name"], tuple(str(t) for t in c["terms"])) for c in entries)
+
+
 def description_facts() -> tuple[DescriptionFact, ...]:
     """The facts the tool description must state (D-11)."""
     return tuple(
-        DescriptionFact(f["id"], f["fact"], {lang: tuple(p) for lang, p in f["patterns"].items()})
+        DescriptionFact(
+            f["id"], f["name"], f["fact"], f.get("number"), _concepts(f["concepts"]), _concepts(f["contradictions"])
+        )
         for f in _yaml("description.yaml")["facts"]
     )
+
+
+def description_lexicon() -> DescriptionLexicon:
+    """The clause splitting and number reading rules for description facts (D-11)."""
+    data = _yaml("description.yaml")
+    return DescriptionLexicon(
+        data["gap"],
+        tuple(data["abbreviations"]),
+        tuple(data["bullets"]),
+        {str(k): int(v) for k, v in data["number_words"].items()},
+        data["chinese_numerals"],
+    )
+
+
+def description_corpus() -> list[dict[str, Any]]:
+    """Labelled tool descriptions (D-11): ``[{id, lang, style, text, verdict, failing}]``."""
+    cases: list[dict[str, Any]] = _yaml("examples/descriptions.yaml")["descriptions"]
+    return cases
 
 
 def whitespace() -> frozenset[str]:

@@ -46,6 +46,16 @@ def _() -> None:
 
 
 @mutant(
+    "description_budget_per_item",
+    "TOOL-3",
+    "The description states the default, the 15 inputs, the budget and the purpose",
+    "the description states the 1,000-character budget per input instead of in total",
+)
+def _() -> None:
+    _edit_tool(lambda t: t.update(description=t["description"].replace(" in total,", " for each input,")))
+
+
+@mutant(
     "no_read_only_hint",
     "TOOL-4",
     "The tool is annotated as read-only",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest
 from jsonschema import Draft202012Validator
 
 import ccweb_spec
+from ccweb_conformance.contract import description_check
 from ccweb_reference.server import TOOL
 
 REQUIREMENTS = ccweb_spec.requirements()
@@ -109,15 +109,7 @@ def test_tool_definition() -> None:
 
 def unmet_facts(description: str) -> set[str]:
     """The description facts (D-11) that ``description`` does not state."""
-    return {
-        fact.id
-        for fact in ccweb_spec.description_facts()
-        if not any(
-            re.search(pattern, description, re.IGNORECASE | re.DOTALL)
-            for patterns in fact.patterns.values()
-            for pattern in patterns
-        )
-    }
+    return {verdict.fact_id for verdict in description_check.unmet_facts(description)}
 
 
 ZH = "默认读取当前会话最近 15 条用户输入，合计最多 1000 字，用于验收前核对用户要求。"  # noqa: RUF001

@@ -143,15 +143,25 @@ def render_errors() -> str:
 
 
 def render_description_facts() -> str:
-    """The facts the description must state, with the phrasings a checker accepts."""
+    """The facts the description must state: the concepts that must share a clause, and contradictions."""
+    lexicon = ccweb_spec.description_lexicon()
     parts = [
         "## Description facts",
-        "The tool description must state each fact. A fact holds when any of its patterns (Python regular "
-        "expressions, case-insensitive, anywhere in the description) matches.",
+        "The tool description must state each fact (D-11). The checker normalises the text (Unicode NFKC, so "
+        "full-width digits and punctuation count as ASCII), splits it into clauses at `. ! ? ;` and their "
+        "full-width forms, line breaks and bullets (not inside `1,000`, `1.5` or `e.g.`), and ignores case. "
+        "A fact holds when one clause contains every concept of the fact, a concept being any one of its "
+        "terms, and none of its contradictions. Terms match whole words; `a|b` gives alternatives, `word*` "
+        f"is a stem, `...` allows up to {lexicon.gap} characters between words, `#` is any other number. "
+        "A failure names the fact and quotes the closest clause. Labelled examples: "
+        "`spec/ccweb_spec/examples/descriptions.yaml`.",
     ]
     for fact in ccweb_spec.description_facts():
-        patterns = "\n".join(f"- {lang}: `{p}`" for lang, group in fact.patterns.items() for p in group)
-        parts.append(f"### `{fact.id}`\n\n{fact.fact}\n\n{patterns}")
+        lines = [f"- **{c.name}**: " + ", ".join(f"`{t}`" for t in c.terms) for c in fact.concepts]
+        lines += [
+            f"- contradicted by **{c.name}**: " + ", ".join(f"`{t}`" for t in c.terms) for c in fact.contradictions
+        ]
+        parts.append(f"### `{fact.id}`\n\n{fact.fact}\n\n" + "\n".join(lines))
     return "\n\n".join(parts)
 
 

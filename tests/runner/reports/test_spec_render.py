@@ -86,13 +86,14 @@ def test_every_error_code_is_in_the_registry_table(rendered: str):
     assert codes == [e.code for e in ccweb_spec.error_codes()]
 
 
-def test_every_description_fact_and_pattern_is_listed(rendered: str):
+def test_every_description_fact_concept_and_term_is_listed(rendered: str):
     body = section(rendered, "Description facts")
     for fact in ccweb_spec.description_facts():
         assert f"### `{fact.id}`\n\n{fact.fact}\n" in body
-        for language, patterns in fact.patterns.items():
-            for pattern in patterns:
-                assert f"- {language}: `{pattern}`" in body
+        for concept in fact.concepts:
+            assert f"- **{concept.name}**: " + ", ".join(f"`{t}`" for t in concept.terms) + "\n" in body + "\n"
+        for concept in fact.contradictions:
+            assert f"- contradicted by **{concept.name}**: `{concept.terms[0]}`" in body
 
 
 def test_every_schema_is_printed_in_full(rendered: str):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from pytest_bdd import parsers, then
 
 import ccweb_spec
+from ccweb_conformance.contract.description_check import unmet_facts
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.notation import aliases, code_points, numbered
 from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal
@@ -288,17 +288,13 @@ def input_schema_forbids_additional(world: World, name: str) -> None:
 
 @then(parsers.parse('the description of "{name}" states every fact of the contract'))
 def description_states_facts(world: World, name: str) -> None:
-    """TOOL-3: each fact of description.yaml matched by one accepted phrasing."""
+    """TOOL-3: each fact of description.yaml stated in one clause (description_check)."""
     description = _tool(world, name).get("description")
     text = description if isinstance(description, str) else ""
-    missing = [
-        fact.fact
-        for fact in ccweb_spec.description_facts()
-        if not any(re.search(p, text, re.IGNORECASE | re.DOTALL) for ps in fact.patterns.values() for p in ps)
-    ]
+    missing = [verdict.message() for verdict in unmet_facts(text)]
     if missing:
         raise fail(
-            "the description does not state: " + "; ".join(missing),
+            "the description does not state every fact of D-11:\n  " + "\n  ".join(missing),
             expected="every fact",
             actual=description,
             exchange=world.tools_exchange,

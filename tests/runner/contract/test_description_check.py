@@ -1,0 +1,192 @@
+"""The description check (D-11, TOOL-3) against its labelled corpus and its own rules."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+from paths import REPO
+
+import ccweb_spec
+from ccweb_conformance.contract.description_check import FactVerdict, check_description, split_clauses, unmet_facts
+
+CORPUS = ccweb_spec.description_corpus()
+FACT_IDS = ["default-current-conversation", "latest-15", "budget-1000", "purpose-acceptance"]
+GOOD = "Defaults to the current conversation. Use it to check your work against the user's requirements."
+
+
+def _spec_yaml(relative: str) -> Any:
+    return yaml.safe_load(ccweb_spec.spec_files().joinpath(relative).read_text(encoding="utf-8"))
+
+
+def _schema(name: str) -> Draft202012Validator:
+    text = ccweb_spec.spec_files().joinpath(f"schemas/{name}.schema.json").read_text(encoding="utf-8")
+    document = json.loads(text)
+    Draft202012Validator.check_schema(document)
+    return Draft202012Validator(document)
+
+
+def test_corpus_validates_against_its_schema() -> None:
+    errors = [e.message for e in _schema("description-corpus").iter_errors(_spec_yaml("examples/descriptions.yaml"))]
+    assert errors == []
+
+
+def test_corpus_schema_requires_the_failing_facts_of_a_failing_item() -> None:
+    item = {"id": "x", "lang": "en", "style": "short", "text": "t", "verdict": "fail"}
+    validator = _schema("description-corpus")
+    assert validator.is_valid({"descriptions": [item]}) is False
+    assert validator.is_valid({"descriptions": [{**item, "failing": ["latest-15"]}]}) is True
+    assert validator.is_valid({"descriptions": [{**item, "verdict": "pass", "failing": ["latest-15"]}]}) is False
+    assert validator.is_valid({"descriptions": [{**item, "failing": ["latest-16"]}]}) is False
+
+
+def test_facts_file_validates_against_its_schema() -> None:
+    errors = [e.message for e in _schema("description-facts").iter_errors(_spec_yaml("description.yaml"))]
+    assert errors == []
+    assert [f.id for f in ccweb_spec.description_facts()] == FACT_IDS
+
+
+def test_corpus_size_and_balance() -> None:
+    ids = Counter(item["id"] for item in CORPUS)
+    assert [i for i, n in ids.items() if n > 1] == []
+    correct = Counter(item["lang"] for item in CORPUS if item["verdict"] == "pass")
+    assert correct["en"] >= 40
+    assert correct["zh"] >= 20
+    one_fact = [item for item in CORPUS if item["verdict"] == "fail" and len(item["failing"]) == 1]
+    assert len(one_fact) >= 20
+    assert {item["failing"][0] for item in one_fact} == set(FACT_IDS)
+
+
+def test_corpus_holds_the_descriptions_of_issue_12() -> None:
+    full = (
+        "Returns the 15 most recent user inputs of a cc-web conversation (the conversation this agent runs in "
+        "unless conversationId is given), oldest first, capped at 1,000 characters in total. Use it to confirm "
+        "your implementation matches what the user asked for."
+    )
+    texts = [" ".join(item["text"].split()) for item in CORPUS if item["verdict"] == "pass"]
+    assert full in texts
+    for phrase in ("up to 15 of the user's latest inputs", "Defaults to the conversation this agent runs in"):
+        assert any(phrase in text for text in texts), phrase
+    assert any("1000 characters at most" in text for text in texts)
+
+
+@pytest.mark.parametrize("item", CORPUS, ids=[item["id"] for item in CORPUS])
+def test_corpus_item_gets_its_verdict(item: dict[str, Any]) -> None:
+    failing = [verdict.fact_id for verdict in unmet_facts(item["text"])]
+    assert failing == item.get("failing", [])
+
+
+@pytest.mark.parametrize(
+    "path", ["spec/ccweb_spec/tool.json", "examples/node-server/contract/tool.json"], ids=["reference", "node-example"]
+)
+def test_bundled_descriptions_state_every_fact(path: str) -> None:
+    description = json.loads((REPO / path).read_text(encoding="utf-8"))["description"]
+    assert [v.message() for v in unmet_facts(description)] == []
+
+
+def _verdict(text: str, fact_id: str) -> FactVerdict:
+    return next(v for v in check_description(text) if v.fact_id == fact_id)
+
+
+def test_message_names_a_contradicted_fact_and_quotes_the_clause() -> None:
+    text = "Returns the latest 15 user inputs, at most 1,000 characters per item. " + GOOD
+    assert _verdict(text, "budget-1000").message() == (
+        'fact "total budget of 1,000 characters" not stated: closest clause '
+        '"Returns the latest 15 user inputs, at most 1,000 characters per item" (contradicted by "per item")'
+    )
+
+
+def test_message_names_what_the_closest_clause_lacks() -> None:
+    text = "Returns the latest 15 user inputs. At most 1,000 in total; 1,000 characters are plenty. " + GOOD
+    verdict = _verdict(text, "budget-1000")
+    assert verdict.message() == (
+        'fact "total budget of 1,000 characters" not stated: closest clause "At most 1,000 in total" '
+        "(missing: a character unit)"
+    )
+
+
+def test_message_gives_both_a_lack_and_a_contradiction() -> None:
+    text = "Returns the latest 10 user inputs, at most 1,000 characters in total. " + GOOD
+    assert _verdict(text, "latest-15").message() == (
+        'fact "latest 15 user inputs" not stated: closest clause '
+        '"Returns the latest 10 user inputs, at most 1,000 characters in total" '
+        '(missing: the number 15; contradicted by "latest 10 user inputs")'
+    )
+
+
+def test_message_when_no_clause_mentions_the_fact() -> None:
+    assert _verdict("Lists user inputs.", "purpose-acceptance").message() == (
+        'fact "purpose of checking work against the user\'s requirements" not stated: '
+        "no clause mentions a checking word or what the user asked for"
+    )
+
+
+def test_message_shortens_a_long_clause() -> None:
+    text = "Returns the latest 15 user inputs" + ", oldest first" * 20 + ", at most 1,000 characters each. " + GOOD
+    message = _verdict(text, "budget-1000").message()
+    quoted = message.split('closest clause "', 1)[1].split('" (', 1)[0]
+    assert len(quoted) == 160
+    assert quoted.endswith("…")
+    assert message.endswith('(contradicted by "characters each")')
+
+
+def test_a_fact_holds_only_within_one_clause() -> None:
+    assert _verdict("Returns the latest inputs. 15 of them.", "latest-15").holds is False
+    assert _verdict("Returns the latest inputs, 15 of them.", "latest-15").holds is True
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        ("At most 1,000 characters. Fine!", ["At most 1,000 characters", "Fine"]),
+        ("Use e.g. the 1.5 KB case; ok", ["Use e.g. the 1.5 KB case", "ok"]),
+        ("Node.js works. Yes? No", ["Node.js works", "Yes", "No"]),
+        ("最近 15 条。合计最多 1000 字；用于验收！对吗？", ["最近 15 条", "合计最多 1000 字", "用于验收", "对吗"]),  # noqa: RUF001
+        ("最近１５条．合计１，０００字", ["最近15条", "合计1,000字"]),  # noqa: RUF001
+        ("- first\n* second\n2. third • fourth", ["first", "second", "third", "fourth"]),
+        ("Reads   the\tcurrent conversation.中文", ["Reads the current conversation", "中文"]),
+    ],
+)
+def test_clauses(text: str, clauses: list[str]) -> None:
+    assert split_clauses(text) == clauses
+
+
+@pytest.mark.parametrize(
+    ("clause", "holds"),
+    [
+        ("the latest 15 inputs", True),
+        ("the 15 most recent inputs", True),
+        ("the LATEST FIFTEEN inputs", True),
+        ("最近十五条", True),
+        ("the latest 150 inputs", False),
+        ("the latest 1.5 inputs", False),
+        ("since 2015, the latest inputs", False),
+        ("最近二十五条", False),
+        ("the latest 15th inputs", False),
+    ],
+)
+def test_numbers_match_whole(clause: str, holds: bool) -> None:
+    assert _verdict(clause, "latest-15").holds is holds
+
+
+@pytest.mark.parametrize(
+    ("clause", "holds"),
+    [
+        ("at most 1,000 characters", True),
+        ("at most 1000 characters", True),
+        ("at most 1\u00a0000 characters", True),
+        ("at most one thousand characters", True),
+        ("合计最多一千字", True),
+        ("at most 10,000 characters", False),
+        ("at most 1,000,000 characters", False),
+        ("at most 1,000 characteristics", True),
+        ("at most 1,000 chars", True),
+        ("at most 1,000 charms", False),
+    ],
+)
+def test_words_match_whole_or_as_stems(clause: str, holds: bool) -> None:
+    assert _verdict(clause, "budget-1000").holds is holds
