@@ -18,7 +18,7 @@ import pytest
 StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]
 
 
-def _served_url(process: subprocess.Popen[bytes], timeout: float = 15.0) -> str:
+def _served_url(process: subprocess.Popen[bytes], timeout: float = 60.0) -> str:
     """The URL from the server's first stderr line, once it accepts connections."""
     assert process.stderr is not None
     lines: queue.Queue[bytes] = queue.Queue()

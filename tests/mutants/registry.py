@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.resources import files
 
 Apply = Callable[[], None]
 
@@ -35,6 +36,20 @@ class Mutant:
     killed_by: str
     apply: Apply
     should: bool = False
+
+    @property
+    def feature(self) -> str:
+        """The feature file whose scenario kills it: the area module it lives in (``ac07_unicode``)."""
+        return self.apply.__module__.rsplit(".", 1)[-1]
+
+    @property
+    def feature_tag(self) -> str:
+        """The feature-level tag of that file (``AC-7``): ``--tags`` with it runs the whole feature."""
+        text = files("ccweb_features").joinpath(f"{self.feature}.feature").read_text(encoding="utf-8")
+        match = re.search(r"^@(\S+)\s*\nFeature:", text, flags=re.MULTILINE)
+        if match is None:
+            raise LookupError(f"{self.feature}.feature has no feature-level tag")
+        return match.group(1)
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,14 @@ scenarios of the bundled features, outlines expanded the way pytest-bdd names th
 
 from __future__ import annotations
 
+import re
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
 from pytest_bdd.feature import get_features
 
+from ccweb_conformance.suite.catalogue import feature_scenarios
 from mutants.catalogue import MUTANTS
 from mutants.registry import scenario_matches
 
@@ -53,3 +55,11 @@ def test_a_mutant_lives_in_the_module_of_its_feature(name: str):
 def test_a_wrong_name_is_caught():
     assert not [n for n in NAMES if scenario_matches("No such scenario in any feature", n)]
     assert [n for n in NAMES if scenario_matches("Values outside the bounds are rejected, not clamped [limit-51]", n)]
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_feature_tag_selects_the_killing_scenario(name: str):
+    """The batch runs a mutant with ``--tags <feature tag>``: that tag must carry its scenario."""
+    mutant = MUTANTS[name]
+    tagged = {s.name for s in feature_scenarios() if mutant.feature_tag in s.tags}
+    assert re.sub(r" \[.*\]$", "", mutant.killed_by, flags=re.DOTALL) in tagged

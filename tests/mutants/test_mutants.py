@@ -1,9 +1,11 @@
 """No false passes: every mutant of the reference is caught by the scenario it names.
 
-Each mutant runs the whole suite in process (``run.py mutant NAME run --in-process --json``),
-``--strict`` for SHOULD-level mutants. To stay fast, the selected mutants run in one
-``run.py batch`` subprocess that imports everything once and forks one child per mutant, two
-at a time; each child is exactly the single-entry run. A test per mutant then reads its report.
+Each mutant runs, in process, every scenario of the feature that holds the scenario it names
+(``run.py mutant NAME run --in-process --json --tags <feature tag>``, ``--strict`` for
+SHOULD-level mutants): the named scenario must fail, and the run must exit 1. To stay fast,
+the selected mutants run in one ``run.py batch`` subprocess that imports everything once and
+forks one child per mutant, two at a time. A test per mutant then reads its report.
+``python tests/mutants/mutation_score.py`` prints the same score for whoever wants the table.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from paths import REPO
 
 from mutants.catalogue import MUTANTS, scenario_matches
 from mutants.run import RUN_PY, run_batch, selected_params
+
+pytestmark = pytest.mark.xdist_group("mutants")  # one worker runs the whole batch (its fixture is per module)
 
 
 @pytest.fixture(scope="module")
