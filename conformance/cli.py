@@ -16,6 +16,7 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.expected_failures import load_expected_failures
+from ccweb_conformance.i18n import LANGUAGES, pick_language
 from ccweb_conformance.options import DEFAULT_FUZZ_TIME, PROTOCOLS, RunnerOptions
 from ccweb_conformance.progress import RunObserver
 from ccweb_conformance.reports.console import render_summary
@@ -24,7 +25,7 @@ from ccweb_conformance.reports.json_report import write_json
 from ccweb_conformance.reports.junit import write_junit
 from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.results import RunResult, ScenarioResult
-from ccweb_conformance.spec_render import render_spec
+from ccweb_conformance.spec_render import regenerate_command, render_spec
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -58,6 +59,7 @@ examples:
   ccweb-conformance spec                          print the contract as Markdown
   ccweb-conformance spec --output docs/SPEC.md    write it to a file
   ccweb-conformance spec --check docs/SPEC.md     exit 1 if the file differs from a fresh render
+  ccweb-conformance spec --lang zh-CN --output docs/SPEC.zh-CN.md    the same contract in Chinese
 
 exit codes: 0 printed, written or up to date; 1 --check found a difference; 2 usage error.
 """
@@ -145,6 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
     reports.add_argument("--cucumberjson", metavar="FILE", type=Path, help="write Cucumber JSON")
     reports.add_argument("--markdown", metavar="FILE", type=Path, help="write a Markdown summary (CI step summary)")
     reports.add_argument("-v", "--verbose", action="store_true", help="list every scenario and full messages")
+    reports.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="language of the console summary and the Markdown report (default: zh-CN when LC_ALL or LANG "
+        "starts with zh, else en)",
+    )
     run.set_defaults(handler=run_command)
     spec = commands.add_parser(
         "spec",
@@ -156,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     destination = spec.add_mutually_exclusive_group()
     destination.add_argument("--output", metavar="FILE", type=Path, help="write the Markdown to FILE")
     destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh render")
+    spec.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the document (default: en)")
     spec.set_defaults(handler=spec_command)
     return parser
 
@@ -284,7 +293,8 @@ def run_command(args: argparse.Namespace) -> int:
     if not run.scenarios:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
-    print(render_summary(run, color=color, verbose=args.verbose))
+    language = pick_language(args.lang)
+    print(render_summary(run, color=color, verbose=args.verbose, language=language))
     if fuzz_lines:
         print("\n".join(fuzz_lines))
     if options.expected_failures is not None:
@@ -297,19 +307,19 @@ def run_command(args: argparse.Namespace) -> int:
         if path is not None:
             write(run, path)
     if args.markdown is not None:
-        write_markdown(run, args.markdown)
+        write_markdown(run, args.markdown, language=language)
     return EXIT_FAILED if run.failed else EXIT_PASSED
 
 
 def spec_command(args: argparse.Namespace) -> int:
     """``ccweb-conformance spec``."""
-    text = render_spec(kit_version())
+    text = render_spec(kit_version(), args.lang)
     if args.check is not None:
         if not args.check.is_file():
             raise UsageError(f"cannot check {str(args.check)!r}: no such file")
         if args.check.read_text(encoding="utf-8") != text:
             print(
-                f"ccweb-conformance: {args.check} is out of date; run 'ccweb-conformance spec --output {args.check}'",
+                f"ccweb-conformance: {args.check} is out of date; run '{regenerate_command(args.lang, str(args.check))}'",
                 file=sys.stderr,
             )
             return EXIT_FAILED
