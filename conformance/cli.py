@@ -318,8 +318,9 @@ def spec_command(args: argparse.Namespace) -> int:
         if not args.check.is_file():
             raise UsageError(f"cannot check {str(args.check)!r}: no such file")
         if args.check.read_text(encoding="utf-8") != text:
+            command = regenerate_command(args.lang, str(args.check))
             print(
-                f"ccweb-conformance: {args.check} is out of date; run '{regenerate_command(args.lang, str(args.check))}'",
+                f"ccweb-conformance: {args.check} is out of date; run '{command}'",
                 file=sys.stderr,
             )
             return EXIT_FAILED

@@ -156,13 +156,14 @@ def render_tool(say: Messages) -> str:
     annotations = _table(_columns(say, "annotation", "value"), rows)
     output = tool["outputSchema"]
     success, error = output["$defs"]["success"], output["$defs"]["error"]
+    inputs = _property_table(tool["inputSchema"], say)
     return "\n\n".join(
         [
             say("spec.tool.heading"),
             say("spec.tool.name", name=tool["name"]) + "\n" + say("spec.tool.title", title=tool["title"]),
             say("spec.tool.description") + "\n\n> " + tool["description"],
             say("spec.tool.annotations") + "\n\n" + annotations,
-            say("spec.tool.input_schema", file=SCHEMA_FILES["input"]) + "\n\n" + _property_table(tool["inputSchema"], say),
+            say("spec.tool.input_schema", file=SCHEMA_FILES["input"]) + "\n\n" + inputs,
             say("spec.tool.output_schema", success=SCHEMA_FILES["success"], error=SCHEMA_FILES["error"]),
             say("spec.tool.success", description=success["description"]) + "\n\n" + _property_table(success, say),
             say("spec.tool.item") + "\n\n" + _property_table(success["$defs"]["item"], say),

@@ -23,6 +23,7 @@ MESSAGE_LIMIT = 2000
 DETAILS_LIMIT = 50
 """Details sections shown at most (GitHub caps a step summary at 1 MiB)."""
 
+
 def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     """The report as Markdown text, in ``language`` (en or zh-CN)."""
     say = messages(language)
