@@ -12,12 +12,13 @@ from pathlib import Path
 import ccweb_spec
 from ccweb_conformance import kit_version
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, EXIT_USAGE, UsageError
+from ccweb_conformance.i18n import LANGUAGES, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
 from ccweb_conformance.reports.json_report import write_json
 from ccweb_conformance.reports.junit import write_junit
-from ccweb_conformance.reports.living_spec import render_spec
+from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.suite.catalogue import feature_scenarios
@@ -54,6 +55,7 @@ examples:
   ccweb-conformance spec                          print the contract as Markdown
   ccweb-conformance spec --output docs/SPEC.md    write it to a file
   ccweb-conformance spec --check docs/SPEC.md     exit 1 if the file differs from a fresh render
+  ccweb-conformance spec --lang zh-CN --output docs/SPEC.zh-CN.md    the same contract in Chinese
 
 exit codes: 0 printed, written or up to date; 1 --check found a difference; 2 usage error.
 """
@@ -107,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     destination = spec.add_mutually_exclusive_group()
     destination.add_argument("--output", metavar="FILE", type=Path, help="write the Markdown to FILE")
     destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh render")
+    spec.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the document (default: en)")
     spec.set_defaults(handler=spec_command)
     return parser
 
@@ -164,7 +167,8 @@ def run_command(args: argparse.Namespace) -> int:
     if not run.scenarios:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
-    print(render_summary(run, color=color, verbose=options.verbose))
+    language = pick_language(options.lang)
+    print(render_summary(run, color=color, verbose=options.verbose, language=language))
     if fuzz_lines:
         print("\n".join(fuzz_lines))
     if options.expected_failures is not None:
@@ -177,19 +181,20 @@ def run_command(args: argparse.Namespace) -> int:
         if path is not None:
             write(run, path)
     if options.markdown is not None:
-        write_markdown(run, options.markdown)
+        write_markdown(run, options.markdown, language=language)
     return EXIT_FAILED if run.failed else EXIT_PASSED
 
 
 def spec_command(args: argparse.Namespace) -> int:
     """``ccweb-conformance spec``."""
-    text = render_spec(kit_version(), feature_scenarios())
+    text = render_spec(kit_version(), feature_scenarios(), args.lang)
     if args.check is not None:
         if not args.check.is_file():
             raise UsageError(f"cannot check {str(args.check)!r}: no such file")
         if args.check.read_text(encoding="utf-8") != text:
+            command = regenerate_command(args.lang, str(args.check))
             print(
-                f"ccweb-conformance: {args.check} is out of date; run 'ccweb-conformance spec --output {args.check}'",
+                f"ccweb-conformance: {args.check} is out of date; run '{command}'",
                 file=sys.stderr,
             )
             return EXIT_FAILED

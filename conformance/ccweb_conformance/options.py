@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from ccweb_conformance.i18n import LANGUAGES
+
 Protocol = Literal["auto", "legacy", "2026-07-28"]
 PROTOCOLS: tuple[Protocol, ...] = ("auto", "legacy", "2026-07-28")
 Command = Literal["run", "profile", "list"]
@@ -124,6 +126,8 @@ class RunnerOptions:
         help="write a Markdown summary (CI step summary)")
     verbose: bool = option(False, "-v", "--verbose", group="reports", plugin=False,
         help="list every scenario and full messages")
+    lang: str | None = option(None, "--lang", group="reports", choices=LANGUAGES, plugin=False,
+        help="language of the console and the Markdown report (default: zh-CN when LC_ALL or LANG starts with zh)")
 
     def problems(self) -> list[str]:
         """Usage errors in these options, each one line."""

@@ -25,6 +25,7 @@ __all__ = [
     "DescriptionLexicon",
     "ErrorCode",
     "Group",
+    "PrdSection",
     "Requirement",
     "contract_version",
     "description_corpus",
@@ -35,6 +36,7 @@ __all__ = [
     "groups",
     "near_whitespace",
     "output_schema",
+    "prd_sections",
     "requirements",
     "schema",
     "spec_files",
@@ -50,13 +52,20 @@ TOOL_NAME = "ccweb_list_user_inputs"
 
 @dataclass(frozen=True)
 class Requirement:
-    """One rule of the contract."""
+    """One rule of the contract, in English and Chinese, with where it comes from."""
 
     id: str
     level: str
     group: str
     source: tuple[str, ...]
     statement: str
+    statement_zh: str = ""
+    prd: tuple[str, ...] = ()
+    """The PRD's acceptance criteria it comes from: AC-1 .. AC-10."""
+    prd_sections: tuple[str, ...] = ()
+    """The PRD's sections it comes from, e.g. ``入参`` or ``选择与截断 4``."""
+    decisions: tuple[str, ...] = ()
+    """The DESIGN.md decisions it rests on: D-1 .. D-14."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,17 @@ class Group:
 
     id: str
     title: str
+    title_zh: str = ""
+
+
+@dataclass(frozen=True)
+class PrdSection:
+    """A section of the PRD a requirement can cite, by its (Chinese) heading."""
+
+    id: str
+    en: str
+    items: int = 0
+    """How many numbered list items it has that can be cited as ``<id> <n>``."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +96,8 @@ class ErrorCode:
     when: str
     source: tuple[str, ...]
     requirements: tuple[str, ...]
+    meaning_zh: str = ""
+    when_zh: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,6 +118,7 @@ class DescriptionFact:
     number: int | None
     concepts: tuple[DescriptionConcept, ...]
     contradictions: tuple[DescriptionConcept, ...]
+    fact_zh: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,23 +202,51 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(document, registry=_registry())
 
 
+def _one_line(text: str | None) -> str:
+    """A (folded) text as one line; missing is empty, which the kit's tests reject."""
+    return " ".join((text or "").split())
+
+
 def requirements() -> tuple[Requirement, ...]:
     """Every requirement, in file order."""
     return tuple(
-        Requirement(r["id"], r["level"], r["group"], tuple(r["source"]), " ".join(r["statement"].split()))
+        Requirement(
+            r["id"],
+            r["level"],
+            r["group"],
+            tuple(r["source"]),
+            _one_line(r["statement"]),
+            _one_line(r.get("statement_zh")),
+            tuple(r.get("prd") or ()),
+            tuple(r.get("prd_sections") or ()),
+            tuple(r.get("decisions") or ()),
+        )
         for r in _yaml("requirements.yaml")["requirements"]
     )
 
 
 def groups() -> tuple[Group, ...]:
     """The reporting groups (acceptance criteria first, then areas), in file order."""
-    return tuple(Group(g["id"], g["title"]) for g in _yaml("requirements.yaml")["groups"])
+    return tuple(Group(g["id"], g["title"], _one_line(g.get("title_zh"))) for g in _yaml("requirements.yaml")["groups"])
+
+
+def prd_sections() -> tuple[PrdSection, ...]:
+    """The PRD sections requirements may cite, in the PRD's order."""
+    return tuple(PrdSection(s["id"], s["en"], s.get("items", 0)) for s in _yaml("requirements.yaml")["prd_sections"])
 
 
 def error_codes() -> tuple[ErrorCode, ...]:
     """The closed error-code registry."""
     return tuple(
-        ErrorCode(e["code"], e["meaning"], e["when"], tuple(e["source"]), tuple(e["requirements"]))
+        ErrorCode(
+            e["code"],
+            e["meaning"],
+            _one_line(e["when"]),
+            tuple(e["source"]),
+            tuple(e["requirements"]),
+            _one_line(e.get("meaning_zh")),
+            _one_line(e.get("when_zh")),
+        )
         for e in _yaml("errors.yaml")["errors"]
     )
 
@@ -208,7 +259,13 @@ def description_facts() -> tuple[DescriptionFact, ...]:
     """The facts the tool description must state (D-11)."""
     return tuple(
         DescriptionFact(
-            f["id"], f["name"], f["fact"], f.get("number"), _concepts(f["concepts"]), _concepts(f["contradictions"])
+            f["id"],
+            f["name"],
+            f["fact"],
+            f.get("number"),
+            _concepts(f["concepts"]),
+            _concepts(f["contradictions"]),
+            _one_line(f.get("fact_zh")),
         )
         for f in _yaml("description.yaml")["facts"]
     )

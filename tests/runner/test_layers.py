@@ -21,19 +21,21 @@ RANKS = {
     "reports": 4,
     "contract": 3,
     "transport": 2,
-    "options": 1,
-    "errors": 1,
-    "i18n": 1,
-    "__init__": 1,
+    "base": 1,
 }
 """Layer -> rank: a module may import its own layer and layers of a lower rank."""
 PYTEST_LAYERS = {"suite"}
 
 
+BASE = {"__init__", "options", "errors", "i18n", "textwidth"}
+"""The package's own top modules below the CLI: the runner's shared vocabulary, one layer."""
+
+
 def layer_of(module: str) -> str:
-    """``ccweb_conformance.transport.client`` -> ``transport``."""
+    """``ccweb_conformance.transport.client`` -> ``transport``; ``ccweb_conformance.options`` -> ``base``."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    name = parts[1] if len(parts) > 1 else "__init__"
+    return "base" if name in BASE else name
 
 
 def module_name(path: Path) -> str:

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.i18n import Messages, messages
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.exchange import Exchange
@@ -28,15 +29,16 @@ REQUIREMENT_LABELS: dict[RequirementStatus, str] = {
     "untested": "untested",
 }
 
-_OPTIONAL_TOTALS = (("warning", "warnings"), ("xfailed", "xfailed"), ("xpassed", "xpassed"), ("skipped", "skipped"))
+_OPTIONAL_TOTALS = ("warning", "xfailed", "xpassed", "skipped")
 
 
-def totals_line(run: RunResult) -> str:
+def totals_line(run: RunResult, say: Messages | None = None) -> str:
     """``N passed, N failed[, N warnings][, N xfailed][, N xpassed][, N skipped] in X.XXs`` (scenarios)."""
+    say = say or messages()
     counts = run.counts()
-    parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
-    parts += [f"{counts[key]} {word}" for key, word in _OPTIONAL_TOTALS if counts[key]]
-    return f"{', '.join(parts)} in {run.duration_s:.2f}s"
+    keys = ["passed", "failed", *(key for key in _OPTIONAL_TOTALS if counts[key])]
+    parts = say("totals.separator").join(say(f"totals.{key}", n=counts[key]) for key in keys)
+    return say("totals.line", parts=parts, seconds=run.duration_s)
 
 
 def grouped_requirements(run: RunResult) -> list[tuple[ccweb_spec.Group, list[RequirementResult]]]:
@@ -45,12 +47,15 @@ def grouped_requirements(run: RunResult) -> list[tuple[ccweb_spec.Group, list[Re
     return [(g, [r for r in results if r.requirement.group == g.id]) for g in ccweb_spec.groups()]
 
 
-def problem(scenario: ScenarioResult) -> str | None:
+def problem(scenario: ScenarioResult, say: Messages | None = None) -> str | None:
     """What went wrong in a scenario, in words, or None when there is nothing to say."""
+    say = say or messages()
     if scenario.status == "xpassed":
-        return f"expected failure passed: {scenario.expected_failure_reason or 'no reason given'}"
+        reason = scenario.expected_failure_reason or say("problem.no_reason")
+        return say("problem.expected_failure_passed", reason=reason)
     if scenario.status in ("failed", "warning", "xfailed", "skipped"):
-        return scenario.message or (None if scenario.status == "skipped" else f"scenario {scenario.status}")
+        fallback = None if scenario.status == "skipped" else say("problem.scenario_status", status=scenario.status)
+        return scenario.message or fallback
     return None
 
 

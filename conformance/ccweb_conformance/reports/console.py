@@ -5,12 +5,17 @@ with its level and verdict; failing, warning and unexpectedly passing scenarios 
 under the requirement with their message (first line; the whole message when verbose).
 The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``;
 with colour it is wrapped in one ANSI colour, and stripping ANSI codes gives that exact text.
+The words come from the message catalogue of the language (``locales/``); in Chinese each
+requirement line also carries its statement, and columns are padded by display width (a CJK
+character takes two columns), so they line up in a terminal.
 """
 
 from __future__ import annotations
 
-from ccweb_conformance.reports.common import REQUIREMENT_LABELS, first_line, grouped_requirements, problem, totals_line
-from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
+from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, totals_line
+from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
+from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["render_summary"]
 
@@ -35,51 +40,75 @@ _SCENARIO_LABELS = {
 }
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
+_STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "untested")
+_ID_WIDTH, _LEVEL_WIDTH = 9, 6
+"""Columns of the requirement ID and level (the longest: PROTO-1, SHOULD)."""
+_COLOUR_OF: dict[RequirementStatus, str] = {
+    "passed": "PASS",
+    "failed": "FAIL",
+    "warning": "WARN",
+    "xfailed": "XFAIL",
+    "untested": "untested",
+}
 
 
-def render_summary(run: RunResult, *, color: bool, verbose: bool) -> str:
-    """The summary as text (no trailing newline)."""
+def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str = DEFAULT_LANGUAGE) -> str:
+    """The summary as text (no trailing newline), in ``language`` (en or zh-CN)."""
+    say = messages(language)
     paint = _Paint(color)
-    verdict = paint("FAIL", "FAILED") if run.failed else paint("PASS", "PASSED")
-    protocol = run.protocol_version or "not negotiated"
+    verdict = paint("FAIL", say("verdict.run_failed")) if run.failed else paint("PASS", say("verdict.run_passed"))
     lines = [
-        f"{paint('bold', 'ccweb_list_user_inputs conformance')}: {verdict}",
-        f"target: {run.target} ({run.transport}, protocol {protocol}, spec {run.spec_version}, "
-        f"kit {run.kit_version}{', strict' if run.strict else ''})",
+        say("console.verdict_line", title=paint("bold", say("console.title")), verdict=verdict),
+        say(
+            "console.target_line",
+            target=run.target,
+            transport=run.transport,
+            protocol=run.protocol_version or say("console.not_negotiated"),
+            spec=run.spec_version,
+            kit=run.kit_version,
+            strict=say("console.strict") if run.strict else "",
+        ),
     ]
-    width = max((len(s) for s in REQUIREMENT_LABELS.values()), default=0)
+    width = max(display_width(say(f"verdict.{status}")) for status in _STATUSES)
     for group, results in grouped_requirements(run):
         if not results:
             continue
-        lines += ["", paint("bold", f"{group.id}  {group.title}")]
+        lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
         for result in results:
-            lines += _requirement_lines(result, width, paint, verbose)
+            lines += _requirement_lines(result, width, paint, verbose, say)
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
-    lines += ["", paint(colour, totals_line(run))]
+    lines += ["", paint(colour, totals_line(run, say))]
     return "\n".join(lines)
 
 
-def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, verbose: bool) -> list[str]:
-    label = REQUIREMENT_LABELS[result.status]
+def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
+    label = say(f"verdict.{result.status}")
     requirement = result.requirement
-    lines = [f"  {paint(label, label.ljust(width))}  {requirement.id:<9} {requirement.level}"]
+    line = say(
+        "console.requirement_line",
+        verdict=paint(_COLOUR_OF[result.status], ljust(label, width)),
+        id=ljust(requirement.id, _ID_WIDTH),
+        level=ljust(requirement.level, _LEVEL_WIDTH),
+        statement=say.statement(requirement),
+    )
+    lines = [line.rstrip(" ")]
     for scenario in result.scenarios:
         if verbose or scenario.status in _SHOWN:
-            lines += _scenario_lines(scenario, paint, verbose)
+            lines += _scenario_lines(scenario, paint, verbose, say)
     return lines
 
 
-def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool) -> list[str]:
+def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
     label = _SCENARIO_LABELS[scenario.status]
-    head = f"      {paint(label, label)} {scenario.nodeid}"
-    text = problem(scenario)
+    head = say("console.scenario_line", label=paint(label, label), scenario=scenario.nodeid)
+    text = problem(scenario, say)
     if scenario.status == "xfailed" and scenario.expected_failure_reason:
-        text = f"expected failure: {scenario.expected_failure_reason}"
+        text = say("problem.expected_failure", reason=scenario.expected_failure_reason)
     if not text:
         return [head]
     if not verbose:
-        return [f"{head}: {first_line(text)}"]
+        return [say("console.scenario_problem", head=head, problem=first_line(text))]
     body = [f"          {line}" for line in text.splitlines()]
     return [head, *body]
 

@@ -37,6 +37,7 @@ def build_json(run: RunResult) -> dict[str, Any]:
                 "level": r.requirement.level,
                 "group": r.requirement.group,
                 "statement": r.requirement.statement,
+                "statementZh": r.requirement.statement_zh,
                 "status": r.status,
                 "scenarios": [s.nodeid for s in r.scenarios],
             }

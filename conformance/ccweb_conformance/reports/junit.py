@@ -13,6 +13,9 @@ with ``classname`` = the feature file and ``name`` = the scenario. How statuses 
 * xpassed: ``<failure type="xpass" message="expected failure passed: <reason>">``.
 * skipped: ``<skipped message="...">``.
 
+Each testcase has ``<properties>``: one ``statement_zh`` per requirement it proves, the value
+``<ID>: <Chinese statement>``.
+
 Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
 ``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
 """
@@ -23,6 +26,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import ccweb_spec
 from ccweb_conformance.reports.common import first_line, format_transcript, problem
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 
@@ -102,6 +106,7 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     case.set("file", _clean(scenario.feature_file))
     case.set("line", str(scenario.line))
     case.set("time", _seconds(scenario.duration_s))
+    _statements(case, scenario)
     text = problem(scenario) or ""
     status = scenario.status
     if status == "failed" or (status == "warning" and run.strict):
@@ -117,6 +122,16 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     elif status == "skipped":
         ET.SubElement(case, "skipped", message=_clean(first_line(text) or "skipped"))
     return case
+
+
+def _statements(case: ET.Element, scenario: ScenarioResult) -> None:
+    """The Chinese statement of each requirement the scenario proves, as testcase properties."""
+    chinese = {r.id: r.statement_zh for r in ccweb_spec.requirements()}
+    known = [rid for rid in scenario.requirements if chinese.get(rid)]
+    if known:
+        properties = ET.SubElement(case, "properties")
+        for rid in known:
+            ET.SubElement(properties, "property", name="statement_zh", value=_clean(f"{rid}: {chinese[rid]}"))
 
 
 def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:

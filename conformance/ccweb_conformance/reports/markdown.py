@@ -3,7 +3,8 @@
 A header with the verdict, target, protocol and spec version and the totals; a table of
 requirements per group; then a collapsible section per failed (or unexpectedly passing)
 scenario and per warning, with the message code-fenced and cut to a readable length; and a
-list of the expected failures with their reasons.
+list of the expected failures with their reasons. The words come from the message catalogue of
+the language (``locales/``); in Chinese the requirement table also carries each statement.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import grouped_requirements, problem, totals_line, truncate
-from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_markdown", "write_markdown"]
 
@@ -21,69 +23,79 @@ MESSAGE_LIMIT = 2000
 DETAILS_LIMIT = 50
 """Details sections shown at most (GitHub caps a step summary at 1 MiB)."""
 
-STATUS_TEXT: dict[RequirementStatus, str] = {
-    "passed": "✅ pass",
-    "failed": "❌ fail",
-    "warning": "⚠️ warning",
-    "xfailed": "🔶 xfail",
-    "untested": "⚪ untested",
-}
 
-
-def render_markdown(run: RunResult) -> str:
-    """The report as Markdown text."""
-    verdict = "❌ failed" if run.failed else "✅ passed"
+def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
+    """The report as Markdown text, in ``language`` (en or zh-CN)."""
+    say = messages(language)
+    verdict = say("markdown.run_failed") if run.failed else say("markdown.run_passed")
     lines = [
-        f"## ccweb_list_user_inputs conformance: {verdict}",
+        say("markdown.heading", verdict=verdict),
         "",
-        f"**Target:** {_code(run.target)} ({run.transport})  ",
-        f"**Protocol:** {_code(run.protocol_version or 'not negotiated')} · "
-        f"**Spec:** {_code(run.spec_version)} · **Kit:** {_code(run.kit_version)}"
-        f"{' · **strict**' if run.strict else ''}  ",
-        f"**Scenarios:** {totals_line(run)}",
+        say("markdown.target", target=_code(run.target), transport=run.transport),
+        say(
+            "markdown.versions",
+            protocol=_code(run.protocol_version or say("console.not_negotiated")),
+            spec=_code(run.spec_version),
+            kit=_code(run.kit_version),
+            strict=say("markdown.strict") if run.strict else "",
+        ),
+        say("markdown.scenarios", totals=totals_line(run, say)),
     ]
     for group, results in grouped_requirements(run):
         if results:
-            lines += ["", f"### {group.id}: {_cell(group.title)}", "", *_table(results)]
-    lines += _details(run)
+            heading = say("markdown.group_heading", id=group.id, title=_cell(say.title(group)))
+            lines += ["", heading, "", *_table(results, say)]
+    lines += _details(run, say)
     return "\n".join(lines) + "\n"
 
 
-def write_markdown(run: RunResult, path: Path, *, append: bool = False) -> None:
+def write_markdown(run: RunResult, path: Path, *, append: bool = False, language: str = DEFAULT_LANGUAGE) -> None:
     """Write (or append, as to ``$GITHUB_STEP_SUMMARY``) the Markdown report."""
     with Path(path).open("a" if append else "w", encoding="utf-8", errors="backslashreplace") as out:
-        out.write(render_markdown(run))
+        out.write(render_markdown(run, language))
 
 
-def _table(results: list[RequirementResult]) -> list[str]:
-    rows = ["| Requirement | Level | Status | Scenarios |", "|---|---|---|---|"]
+def _table(results: list[RequirementResult], say: Messages) -> list[str]:
+    header = say("markdown.table_header")
+    rows = [header, "|" + "---|" * (header.count("|") - 1)]
     for result in results:
         ran = sum(1 for s in result.scenarios if s.status != "skipped")
-        rows.append(f"| {result.requirement.id} | {result.requirement.level} | {STATUS_TEXT[result.status]} | {ran} |")
+        requirement = result.requirement
+        rows.append(
+            say(
+                "markdown.table_row",
+                id=requirement.id,
+                level=requirement.level,
+                status=say(f"markdown.status.{result.status}"),
+                ran=ran,
+                statement=_cell(say.statement(requirement)),
+            )
+        )
     return rows
 
 
-def _details(run: RunResult) -> list[str]:
-    sections = [("Failures", ("failed", "xpassed")), ("Warnings", ("warning",))]
+def _details(run: RunResult, say: Messages) -> list[str]:
+    sections = [("markdown.failures", ("failed", "xpassed")), ("markdown.warnings", ("warning",))]
     lines: list[str] = []
     for title, statuses in sections:
         scenarios = [s for s in run.scenarios if s.status in statuses]
         if not scenarios:
             continue
-        lines += ["", f"### {title}"]
+        lines += ["", say(title)]
         for scenario in scenarios[:DETAILS_LIMIT]:
-            lines += ["", *_section(scenario)]
+            lines += ["", *_section(scenario, say)]
         if len(scenarios) > DETAILS_LIMIT:
-            lines += ["", f"… and {len(scenarios) - DETAILS_LIMIT} more; see the JSON or JUnit report."]
+            lines += ["", say("markdown.more", n=len(scenarios) - DETAILS_LIMIT)]
     expected = [s for s in run.scenarios if s.status == "xfailed"]
     if expected:
-        lines += ["", "### Expected failures", ""]
-        lines += [f"- {_code(s.nodeid)}: {_cell(s.expected_failure_reason or 'no reason given')}" for s in expected]
+        lines += ["", say("markdown.expected_failures"), ""]
+        no_reason = say("problem.no_reason")
+        lines += [f"- {_code(s.nodeid)}: {_cell(s.expected_failure_reason or no_reason)}" for s in expected]
     return lines
 
 
-def _section(scenario: ScenarioResult) -> list[str]:
-    text = truncate(problem(scenario) or "", MESSAGE_LIMIT)
+def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
+    text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
     summary = _html(f"{scenario.nodeid} ({', '.join(scenario.requirements)})")
     return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]

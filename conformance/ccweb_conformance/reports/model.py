@@ -12,7 +12,8 @@ from ccweb_conformance.transport.exchange import Exchange
 ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "skipped"]
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 
-REPORT_FORMAT_VERSION = "1.0.0"
+REPORT_FORMAT_VERSION = "1.1.0"
+"""1.1.0: requirements carry statementZh, the Chinese statement."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from runner.reports.sample_run import FAIL_MESSAGE, RESPONSE, make_run
 
 import ccweb_spec
 from ccweb_conformance.reports import (
@@ -25,103 +26,9 @@ from ccweb_conformance.reports import (
     write_markdown,
 )
 from ccweb_conformance.reports.common import totals_line
-from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult, StepResult
-from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
 
-REQUEST = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "ccweb_list_user_inputs"}}
-RESPONSE = {"jsonrpc": "2.0", "id": 7, "result": {"content": [], "isError": False}}
-FAIL_MESSAGE = "SEL-6: expected 15 inputs, got 16\nsent: tools/call {}\nexpected: the latest 15"
 ANSI = re.compile(r"\033\[[0-9;]*m")
-
-
-def scenario(feature_file: str, name: str, reqs: tuple[str, ...], status: str, **extra: object) -> ScenarioResult:
-    level = "SHOULD" if all(r in {"TOOL-4", "TOOL-5", "PLC-3", "PROTO-3"} for r in reqs) else "MUST"
-    return ScenarioResult(
-        feature=feature_file.removesuffix(".feature").split("_", 1)[1].replace("_", " ").capitalize(),
-        feature_file=feature_file,
-        scenario=name,
-        line=10,
-        tags=(*reqs, "smoke"),
-        requirements=reqs,
-        level=level,  # type: ignore[arg-type]
-        status=status,  # type: ignore[arg-type]
-        **extra,  # type: ignore[arg-type]
-    )
-
-
-def steps(*statuses: str) -> list[StepResult]:
-    keywords = ("Given", "When", "Then", "And")
-    return [
-        StepResult(keywords[i], f"step {i + 1}", status, 0.25)  # type: ignore[arg-type]
-        for i, status in enumerate(statuses)
-    ]
-
-
-def make_run(strict: bool = False) -> RunResult:
-    exchange = Exchange(REQUEST, RESPONSE, received_text=json.dumps(RESPONSE), elapsed_ms=1.5, violations=["bad"])
-    return RunResult(
-        kit_version="0.1.0",
-        spec_version="1.0.0",
-        target="stdio: node server.js",
-        transport="stdio",
-        protocol_version="2025-06-18",
-        started_at="2026-12-03T10:10:00Z",
-        duration_s=3.214,
-        strict=strict,
-        scenarios=[
-            scenario(
-                "ac01_tool_definition.feature",
-                "The tool is listed",
-                ("TOOL-1",),
-                "passed",
-                duration_s=0.5,
-                steps=steps("passed", "passed"),
-            ),
-            scenario(
-                "ac03_latest_fifteen.feature",
-                "Only the latest 15 inputs",
-                ("SEL-6", "SEL-7"),
-                "failed",
-                message=FAIL_MESSAGE,
-                duration_s=0.75,
-                transcript=[exchange],
-                steps=steps("passed", "passed", "failed"),
-            ),
-            scenario(
-                "ac01_tool_definition.feature",
-                "The tool is read-only",
-                ("TOOL-4",),
-                "warning",
-                message="TOOL-4: annotations.readOnlyHint is missing",
-                steps=steps("passed", "failed"),
-            ),
-            scenario(
-                "ac07_unicode.feature",
-                "An emoji outside the BMP counts as one",
-                ("UNI-1",),
-                "xfailed",
-                message="UNI-1: expected 1, got 2",
-                expected_failure_reason="we count UTF-16 units until #123",
-                steps=steps("passed", "failed"),
-            ),
-            scenario(
-                "ac07_unicode.feature",
-                "A flag counts as two",
-                ("UNI-2",),
-                "xpassed",
-                expected_failure_reason="flags are broken",
-                steps=steps("passed", "passed"),
-            ),
-            scenario(
-                "ac02_which_conversation.feature",
-                "The HTTP header binds the source",
-                ("SRC-2",),
-                "skipped",
-                message="needs the HTTP transport",
-                steps=steps("skipped"),
-            ),
-        ],
-    )
 
 
 @pytest.fixture
@@ -262,7 +169,7 @@ def test_junit_failure_carries_message_and_transcript(run: RunResult, tmp_path: 
 
 def test_junit_warning_is_a_passed_case_with_a_note(run: RunResult, tmp_path: Path) -> None:
     testcase = case(junit(run, tmp_path), "The tool is read-only")
-    assert [child.tag for child in testcase] == ["system-out"]
+    assert [child.tag for child in testcase] == ["properties", "system-out"]
     assert testcase.findtext("system-out") == "warning: TOOL-4: annotations.readOnlyHint is missing"
 
 
@@ -286,7 +193,7 @@ def test_junit_xfail_xpass_and_skip(run: RunResult, tmp_path: Path) -> None:
     skipped = case(root, "The HTTP header binds the source").find("skipped")
     assert skipped is not None
     assert skipped.attrib == {"message": "needs the HTTP transport"}
-    assert [child.tag for child in case(root, "The tool is listed")] == []
+    assert [child.tag for child in case(root, "The tool is listed")] == ["properties"]
 
 
 def test_junit_is_well_formed_whatever_the_server_sent(run: RunResult, tmp_path: Path) -> None:
@@ -333,7 +240,7 @@ def test_json_report_values(run: RunResult) -> None:
     }
     assert [r["id"] for r in report["requirements"]] == [r.id for r in ccweb_spec.requirements()]
     by_id = {r["id"]: r for r in report["requirements"]}
-    assert {k: v for k, v in by_id["SEL-7"].items() if k != "statement"} == {
+    assert {k: v for k, v in by_id["SEL-7"].items() if k not in ("statement", "statementZh")} == {
         "id": "SEL-7",
         "level": "MUST",
         "group": "AC-3",

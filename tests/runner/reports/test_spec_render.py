@@ -64,14 +64,16 @@ def test_header_gives_both_versions(rendered: str):
     )
 
 
-def test_every_requirement_is_listed_with_level_statement_and_source(rendered: str):
+def test_every_requirement_is_listed_with_level_statement_and_traceability(rendered: str):
     body = section(rendered, "Requirements")
     for requirement in ccweb_spec.requirements():
         row = next(line for line in body.splitlines() if line.startswith(f"| **{requirement.id}** |"))
         cells = [c.strip() for c in row.strip("|").split(" | ")]
         assert cells[1] == requirement.level
         assert cells[2].replace("\\<", "<") == requirement.statement
-        assert cells[3] == ", ".join(requirement.source)
+        assert cells[3] == ", ".join((*requirement.prd, *requirement.prd_sections))
+        assert cells[4] == ", ".join(requirement.decisions)
+        assert cells[5] == ", ".join(requirement.source)
 
 
 def test_groups_appear_in_file_order_with_acceptance_criteria_first(rendered: str):

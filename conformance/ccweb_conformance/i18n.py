@@ -1,0 +1,82 @@
+"""The language of the runner's output, and its messages, from the catalogues in ``locales/``.
+
+One YAML file per language maps a message key to its text, with ``{field}`` placeholders
+(``str.format``). Adding a message is one line in each file; the kit's tests check that both
+files have the same keys. Requirement statements and titles come from ``spec/`` (their
+``statement_zh`` / ``title_zh``), not from the catalogues.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+import ccweb_spec
+
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "catalogue", "messages", "pick_language"]
+
+LANGUAGES = ("en", "zh-CN")
+DEFAULT_LANGUAGE = "en"
+
+
+def pick_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """``--lang`` when given; else the first set of LC_ALL, LANG: ``zh...`` is zh-CN; else en."""
+    if option is not None:
+        if option not in LANGUAGES:
+            raise ValueError(f"unknown language {option!r}; known: {', '.join(LANGUAGES)}")
+        return option
+    env = os.environ if environ is None else environ
+    locale = next((env[name] for name in ("LC_ALL", "LANG") if env.get(name)), "")
+    return "zh-CN" if locale.lower().startswith("zh") else DEFAULT_LANGUAGE
+
+
+@cache
+def catalogue(language: str) -> Mapping[str, str]:
+    """The message catalogue of a language: key -> text."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; known: {', '.join(LANGUAGES)}")
+    text = files("ccweb_conformance").joinpath("locales", f"{language}.yaml").read_text(encoding="utf-8")
+    data: dict[str, str] = yaml.safe_load(text)
+    return data
+
+
+@dataclass(frozen=True)
+class Messages:
+    """The messages of one language."""
+
+    language: str
+
+    def __call__(self, key: str, **fields: Any) -> str:
+        """The message ``key``, its placeholders filled from ``fields``."""
+        table = catalogue(self.language)
+        if key not in table:
+            raise KeyError(f"no message {key!r} in the {self.language} catalogue")
+        try:
+            return table[key].format(**fields)
+        except KeyError as error:
+            raise KeyError(f"message {key!r} ({self.language}) needs the field {error}") from None
+
+    @property
+    def chinese(self) -> bool:
+        """Whether statements and titles are shown in Chinese."""
+        return self.language == "zh-CN"
+
+    def statement(self, requirement: ccweb_spec.Requirement) -> str:
+        """A requirement's statement in this language (English when it has no Chinese one)."""
+        return (requirement.statement_zh if self.chinese else "") or requirement.statement
+
+    def title(self, group: ccweb_spec.Group) -> str:
+        """A group's title in this language (English when it has no Chinese one)."""
+        return (group.title_zh if self.chinese else "") or group.title
+
+
+def messages(language: str = DEFAULT_LANGUAGE) -> Messages:
+    """The messages of ``language`` (``en`` or ``zh-CN``)."""
+    catalogue(language)  # fail here, with the list of languages, on an unknown one
+    return Messages(language)

@@ -1,0 +1,96 @@
+# ruff: noqa: RUF001  (Chinese text: fullwidth punctuation is meant)
+"""The Chinese console summary as a real terminal shows it: run under tmux, read the screen back.
+
+Columns must line up on screen (a CJK character takes two cells), no escape sequence may show
+as text, and nothing may be mangled (no U+FFFD, no ``\\uXXXX`` escapes of real characters).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import ccweb_spec
+from ccweb_conformance.textwidth import display_width
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux; .ci/run does)")
+RUNNER = Path(sys.executable).with_name("ccweb-conformance")
+COMMAND = [str(RUNNER), "run", "--in-process", "--lang", "zh-CN", "--tags", "AC-7"]
+REQUIREMENT_LINE = re.compile(r"^  (\S+) +([A-Z]+-\d+) +(MUST|SHOULD) +(\S.*)$")
+WAIT_S = 120.0
+EXIT_MARK = "ccwk-exit-status="
+
+
+def tmux(socket: str, *args: str) -> str:
+    done = subprocess.run(
+        [str(TMUX), "-u", "-L", socket, *args], capture_output=True, text=True, timeout=30, check=True
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def screen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """(screen text, exit status) of the command, run in a 400x200 tmux pane of a private server."""
+    folder = tmp_path_factory.mktemp("tmux")
+    config = folder / "tmux.conf"
+    config.write_text("set -g remain-on-exit on\nset -g history-limit 5000\n", encoding="utf-8")
+    socket = f"ccwk-{uuid.uuid4().hex[:12]}"
+    command = f'cd {shlex.quote(str(folder))} && {shlex.join(COMMAND)}; echo "{EXIT_MARK}$?"'
+    tmux(socket, "-f", str(config), "new-session", "-d", "-x", "400", "-y", "200", "-s", "zh", command)
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while tmux(socket, "display-message", "-p", "-t", "zh", "#{pane_dead}").strip() != "1":
+            assert time.monotonic() < deadline, f"the run did not end within {WAIT_S:.0f} s"
+            time.sleep(0.2)
+        text = tmux(socket, "capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "zh")
+        marks = re.findall(rf"^{EXIT_MARK}(\d+)$", text, re.MULTILINE)
+        yield text.split(EXIT_MARK)[0], marks[0] if marks else "(none)"
+    finally:
+        subprocess.run([str(TMUX), "-L", socket, "kill-server"], capture_output=True, timeout=30, check=False)
+
+
+def test_the_run_passes(screen: tuple[str, str]) -> None:
+    text, status = screen
+    assert status == "0", text
+    assert "ccweb_list_user_inputs 一致性测试：PASSED" in text.splitlines()
+
+
+def test_chinese_headings_and_statements_show_as_written(screen: tuple[str, str]) -> None:
+    lines = [line.rstrip() for line in screen[0].splitlines()]
+    for group in ccweb_spec.groups():
+        assert f"{group.id}  {group.title_zh}" in lines, group.id
+    uni1 = next(r for r in ccweb_spec.requirements() if r.id == "UNI-1")
+    assert f"  PASS    UNI-1     MUST    {uni1.statement_zh}" in lines
+    assert re.search(r"^通过 \d+，失败 0，用时 \d+\.\d\d 秒$", screen[0], re.MULTILINE)
+
+
+def test_columns_line_up_on_screen(screen: tuple[str, str]) -> None:
+    rows = [line.rstrip() for line in screen[0].splitlines() if REQUIREMENT_LINE.match(line.rstrip())]
+    assert len(rows) == len(ccweb_spec.requirements())
+    assert {m.group(1) for m in map(REQUIREMENT_LINE.match, rows) if m} == {"PASS", "未测试"}
+
+    def columns(line: str) -> tuple[int, ...]:
+        match = REQUIREMENT_LINE.match(line)
+        assert match is not None
+        return tuple(display_width(line[: match.start(n)]) for n in (1, 2, 3, 4))
+
+    assert {columns(row) for row in rows} == {(2, 10, 20, 28)}  # verdict, ID, level, statement
+
+
+def test_no_escape_sequences_or_mojibake(screen: tuple[str, str]) -> None:
+    text = screen[0]
+    assert "\x1b" not in text
+    assert not re.search(r"\[[0-9;]*m", text), "an ANSI colour code shows as text"
+    assert "\ufffd" not in text
+    assert not re.search(r"\\u[0-9a-fA-F]{4}", text), "a character shows as a \\u escape"
+    assert not re.search(r"[ÃÂæåè][\x80-\xbf]", text), "UTF-8 shown as Latin-1"
