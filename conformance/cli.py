@@ -17,6 +17,7 @@ import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.expected_failures import load_expected_failures
 from ccweb_conformance.options import DEFAULT_FUZZ_TIME, PROTOCOLS, RunnerOptions
+from ccweb_conformance.profile.options import add_profile_options
 from ccweb_conformance.progress import RunObserver
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
@@ -53,6 +54,26 @@ failed or an expected failure passed; 2 usage error, or the implementation could
 started or reached.
 """
 
+PROFILE_EPILOG = """
+Writes cc-web conversations of growing size (default 10, 1,000, 10,000 and 100,000 messages;
+a 100,000-message file is about 66 MB), and measures per size: the first call after the file
+changed, calls on the unchanged file (median, p95), a tools/list round trip as the floor,
+and for servers it starts the bytes read per repeated call and the peak memory (/proc). The
+bundled reference is profiled beside it. Every call is checked against the reference core.
+Budgets from spec/performance.yaml are advisory: a miss is a warning, never a failure.
+
+examples:
+  ccweb-conformance profile                                   the bundled reference alone
+  ccweb-conformance profile --stdio "node examples/node-server/server.js"
+  ccweb-conformance profile --stdio "node server.js" --sizes 10,1000 --repeats 10
+  ccweb-conformance profile --stdio "node server.js" --markdown "$GITHUB_STEP_SUMMARY" --svg profile.svg
+  ccweb-conformance profile --url http://127.0.0.1:8765/mcp --sessions-dir ~/.cc-web/sessions --max-size 10000
+
+exit codes: 0 profiled (advisory warnings allowed); 1 an answer differed from the reference
+core or the implementation stopped answering; 2 usage error, or it could not be started or
+reached; 130 / 143 interrupted by SIGINT / SIGTERM (servers stopped, files removed).
+"""
+
 SPEC_EPILOG = """
 examples:
   ccweb-conformance spec                          print the contract as Markdown
@@ -66,6 +87,7 @@ TOP_EPILOG = """
 commands:
   run     run the suite against an implementation (default target: the bundled reference)
   spec    render the contract (tool, requirements, errors, schemas, traceability) as Markdown
+  profile measure how the cost of a call grows with the conversation, beside the reference
 
 examples:
   ccweb-conformance run --stdio "node lib/mcp-server.js" --junitxml junit.xml
@@ -88,6 +110,36 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def add_target_arguments(parser: argparse.ArgumentParser, *, in_process: bool) -> None:
+    """The target and binding options, shared by ``run`` and ``profile``."""
+    target = parser.add_argument_group("target")
+    target.add_argument(
+        "--stdio", metavar="CMD", help="command that serves MCP over stdio ({sessions_dir} substituted)"
+    )
+    target.add_argument(
+        "--http-cmd", metavar="CMD", help="command that serves Streamable HTTP ({port}, {sessions_dir})"
+    )
+    target.add_argument("--url", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
+    target.add_argument(
+        "--sessions-dir", metavar="DIR", type=Path, help="sessions directory of a running server (--url)"
+    )
+    if in_process:
+        target.add_argument(
+            "--in-process",
+            action="store_true",
+            help="the bundled reference inside this process (the kit's own fast tests)",
+        )
+    binding = parser.add_argument_group("binding")
+    binding.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="MCP era (default: auto-detect)")
+    binding.add_argument(
+        "--source-env", default="CCWEB_SESSION_ID", help="stdio source variable (default: %(default)s)"
+    )
+    binding.add_argument(
+        "--source-header", default="X-CCWeb-Session-Id", help="HTTP source header (default: %(default)s)"
+    )
+    binding.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: 10)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line."""
     parser = _Parser(
@@ -107,29 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=RUN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    target = run.add_argument_group("target")
-    target.add_argument(
-        "--stdio", metavar="CMD", help="command that serves MCP over stdio ({sessions_dir} substituted)"
-    )
-    target.add_argument(
-        "--http-cmd", metavar="CMD", help="command that serves Streamable HTTP ({port}, {sessions_dir})"
-    )
-    target.add_argument("--url", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
-    target.add_argument(
-        "--sessions-dir", metavar="DIR", type=Path, help="sessions directory of a running server (--url)"
-    )
-    target.add_argument(
-        "--in-process", action="store_true", help="the bundled reference inside this process (the kit's own fast tests)"
-    )
-    binding = run.add_argument_group("binding")
-    binding.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="MCP era (default: auto-detect)")
-    binding.add_argument(
-        "--source-env", default="CCWEB_SESSION_ID", help="stdio source variable (default: %(default)s)"
-    )
-    binding.add_argument(
-        "--source-header", default="X-CCWeb-Session-Id", help="HTTP source header (default: %(default)s)"
-    )
-    binding.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: 10)")
+    add_target_arguments(run, in_process=True)
     selection = run.add_argument_group("selection")
     selection.add_argument("-k", metavar="EXPR", help="only scenarios whose test name matches EXPR (pytest -k)")
     selection.add_argument("--tags", metavar="TAGS", help="only scenarios tagged with one of TAGS (e.g. AC-7,SRC-1)")
@@ -146,6 +176,16 @@ def build_parser() -> argparse.ArgumentParser:
     reports.add_argument("--markdown", metavar="FILE", type=Path, help="write a Markdown summary (CI step summary)")
     reports.add_argument("-v", "--verbose", action="store_true", help="list every scenario and full messages")
     run.set_defaults(handler=run_command)
+    profile = commands.add_parser(
+        "profile",
+        help="measure how the cost of a call grows with the conversation",
+        description="Profile an implementation on cc-web conversations of growing size, beside the reference.",
+        epilog=PROFILE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_target_arguments(profile, in_process=False)
+    add_profile_options(profile)
+    profile.set_defaults(handler=profile_command)
     spec = commands.add_parser(
         "spec",
         help="render the contract as Markdown",
@@ -299,6 +339,13 @@ def run_command(args: argparse.Namespace) -> int:
     if args.markdown is not None:
         write_markdown(run, args.markdown)
     return EXIT_FAILED if run.failed else EXIT_PASSED
+
+
+def profile_command(args: argparse.Namespace) -> int:
+    """``ccweb-conformance profile``."""
+    from ccweb_conformance.profile.command import profile_command as run_profile  # noqa: PLC0415 (imports the oracle)
+
+    return run_profile(args, kit_version=kit_version())
 
 
 def spec_command(args: argparse.Namespace) -> int:
