@@ -176,16 +176,6 @@ def build_parser() -> argparse.ArgumentParser:
     reports.add_argument("--markdown", metavar="FILE", type=Path, help="write a Markdown summary (CI step summary)")
     reports.add_argument("-v", "--verbose", action="store_true", help="list every scenario and full messages")
     run.set_defaults(handler=run_command)
-    profile = commands.add_parser(
-        "profile",
-        help="measure how the cost of a call grows with the conversation",
-        description="Profile an implementation on cc-web conversations of growing size, beside the reference.",
-        epilog=PROFILE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_target_arguments(profile, in_process=False)
-    add_profile_options(profile)
-    profile.set_defaults(handler=profile_command)
     spec = commands.add_parser(
         "spec",
         help="render the contract as Markdown",
@@ -197,6 +187,16 @@ def build_parser() -> argparse.ArgumentParser:
     destination.add_argument("--output", metavar="FILE", type=Path, help="write the Markdown to FILE")
     destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh render")
     spec.set_defaults(handler=spec_command)
+    profile = commands.add_parser(
+        "profile",
+        help="measure how the cost of a call grows with the conversation",
+        description="Profile an implementation on cc-web conversations of growing size, beside the reference.",
+        epilog=PROFILE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_target_arguments(profile, in_process=False)
+    add_profile_options(profile)
+    profile.set_defaults(handler=profile_command)
     return parser
 
 

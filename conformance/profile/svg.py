@@ -49,7 +49,9 @@ class _Scale:
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attributes: str) -> ET.Element:
-    element = ET.SubElement(parent, f"{{{SVG_NS}}}{tag}", {k.replace("_", "-"): v for k, v in attributes.items()})
+    element = ET.SubElement(
+        parent, f"{{{SVG_NS}}}{tag}", {k.rstrip("_").replace("_", "-"): v for k, v in attributes.items()}
+    )
     if text is not None:
         element.text = text
     return element

@@ -66,7 +66,11 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}})
         elif method == "tools/call":
             result, is_error = answer((message.get("params") or {}).get("arguments") or {})
-            body = {"content": [{"type": "text", "text": dumps(result)}], "structuredContent": result, "isError": is_error}
+            body = {
+                "content": [{"type": "text", "text": dumps(result)}],
+                "structuredContent": result,
+                "isError": is_error,
+            }
             send({"jsonrpc": "2.0", "id": request_id, "result": body})
         else:
             send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
