@@ -16,10 +16,12 @@ from ccweb_conformance.profile.json_report import write_text
 from ccweb_conformance.profile.model import ImplementationProfile, Profile
 
 SVG_NS = "http://www.w3.org/2000/svg"
-WIDTH, HEIGHT = 900, 560
-LEFT, RIGHT, TOP, BOTTOM = 80, 230, 56, 64
+WIDTH, HEIGHT = 960, 560
+LEFT, RIGHT, TOP, BOTTOM = 80, 290, 56, 64
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 REFERENCE_COLOR = "#6b6b6b"
+LEGEND_NAME = 28
+"""Characters of an implementation's name shown in the legend (the circles' titles have it all)."""
 CURVES = (
     ("first", "first_median", "first call after a change", ""),
     ("repeated", "repeated_median", "repeated call, unchanged file", "6 4"),
