@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from ccweb_conformance.profile.growth import classify, exponent, judge
 from ccweb_conformance.profile.markdown import render_markdown
 from ccweb_conformance.profile.model import ImplementationProfile, Profile, SizeResult
 from ccweb_conformance.profile.svg import render_svg
+from ccweb_conformance.profile.workspace import Workspace
 from ccweb_reference.core import list_user_inputs
 
 FAKES = Path(__file__).parent / "fakes"
@@ -37,6 +39,7 @@ PYTHON = sys.executable
 SVG = "{http://www.w3.org/2000/svg}"
 RUN_BOUND = 120.0
 """Seconds a whole profile subprocess may take before the test calls it hung (a guard, not a speed check)."""
+REPORT_SCHEMA = json.loads(files("ccweb_conformance").joinpath("schemas", "profile.schema.json").read_text("utf-8"))
 FAST = ["--settle", "0", "--repeats", "5"]
 CALLS_PER_SIZE = 13
 """Checked calls per size with FAST: tiny warm-up, large warm-up, 5 first, 1 priming, 5 repeated."""
@@ -47,10 +50,13 @@ def fake(mode: str) -> str:
 
 
 def profile_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
+    """Run the profile with --json; the exit code, the report (valid against its schema), stdout + stderr."""
     report = tmp_path / "profile.json"
     code = main(["profile", *args, "--json", str(report)])
     out, err = capsys.readouterr()
-    return code, json.loads(report.read_text(encoding="utf-8")), out + err
+    document = json.loads(report.read_text(encoding="utf-8"))
+    Draft202012Validator(REPORT_SCHEMA).validate(document)
+    return code, document, out + err
 
 
 # -- the generated conversations --------------------------------------------------------------
@@ -133,6 +139,18 @@ def test_a_good_implementation_meets_every_budget():
     assert advisories(implementation) == []
     assert implementation.verdict is not None
     assert implementation.verdict.summary == "first call linear in the file, repeated calls flat"
+
+
+def test_the_report_schema_is_valid_and_rejects_a_report_without_its_verdicts():
+    Draft202012Validator.check_schema(REPORT_SCHEMA)
+    implementation = {"name": "x", "description": "x", "transport": "stdio", "isReference": False, "sampled": False}
+    document = {
+        **{"format": "ccweb-conformance-profile", "formatVersion": "1.0.0", "kitVersion": "0", "specVersion": "1"},
+        **{"startedAt": "2026-12-03T00:00:00+00:00", "durationSeconds": 1.0, "sizes": [10], "wrong": False},
+        **{"implementations": [{**implementation, "sizes": [], "growth": []}], "advisories": []},
+    }
+    with pytest.raises(ValidationError, match="'verdict' is a required property"):
+        Draft202012Validator(REPORT_SCHEMA).validate(document)
 
 
 def test_the_budgets_file_is_valid_and_its_schema_rejects_an_unknown_metric():
@@ -289,6 +307,36 @@ def test_an_http_target_and_the_reports_are_written(tmp_path: Path, capsys: pyte
     assert (implementation["transport"], implementation["sampled"]) == ("http", True)
     assert ET.parse(svg).getroot().tag == f"{SVG}svg"
     assert "```mermaid\nxychart-beta\n" in markdown.read_text(encoding="utf-8")
+
+
+def test_a_running_server_gets_only_its_own_files_which_are_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], start_server: Any
+):
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    (sessions / "theirs.json").write_text('{"messages": []}')
+    _, base = start_server(sessions, http=True)
+    seen: set[str] = set()
+    real_create = Workspace.create
+
+    def create(self: Workspace, conversation_id: str, data: bytes) -> None:
+        real_create(self, conversation_id, data)
+        seen.update(p.name for p in sessions.iterdir())
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Workspace, "create", create)
+        code, report, _ = profile_json(
+            tmp_path, capsys, "--url", base, "--sessions-dir", str(sessions), "--sizes", "10", "--no-reference", *FAST
+        )
+    assert code == 0
+    assert sorted(p.name for p in sessions.iterdir()) == ["theirs.json"]
+    assert (sessions / "theirs.json").read_text() == '{"messages": []}'
+    ours = sorted(seen - {"theirs.json"})
+    assert len(ours) == 2 and all(name.startswith("ccwk-") and name.endswith(".json") for name in ours)
+    [implementation] = report["implementations"]
+    assert (implementation["transport"], implementation["sampled"]) == ("http", False)
+    assert implementation["sizes"][0]["readBytesPerRepeatedCall"] is None
+    assert implementation["sizes"][0]["callsChecked"] == CALLS_PER_SIZE
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from typing import Any
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.profile.model import Profile, SizeResult, median, p95
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = "1.0.0"
 
 
 def _timing(samples: list[float]) -> dict[str, Any]:
