@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import platform
-import random
 import shlex
 import socket
 import statistics
@@ -30,9 +29,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.contract.conversations import cc_web_session
 from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
 from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.profile.conversation import cc_web_bytes
+from ccweb_conformance.profile.conversation import conversation as generated_conversation
 from ccweb_conformance.transport import client as raw_client
 from ccweb_conformance.transport.channel import Channel
 from ccweb_conformance.transport.httpchannel import HttpChannel
@@ -50,45 +50,11 @@ IMPLEMENTATIONS = {
     "reference": f"{PYTHON} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}",
     "naive peer": f"{PYTHON} {shlex.quote(str(HERE / 'naive_peer.py'))} --sessions-dir {{sessions_dir}}",
 }
-PROSE = (
-    "fix the failing test in the parser please and keep the public API stable, then run the whole suite again "
-    "用户 要求 所有 修改 都 要 有 测试 😀 check the migration, the README and the changelog before you sign off"
-)
-WORDS = tuple(PROSE.split(" "))
-
-
-def _text(rng: random.Random, low: int, high: int) -> str:
-    size = rng.randint(low, high)
-    words: list[str] = []
-    while sum(len(w) + 1 for w in words) < size:
-        words.append(rng.choice(WORDS))
-    return " ".join(words)
 
 
 def conversation(messages: int, seed: int = 0) -> dict[str, Any]:
-    """A realistic cc-web session: alternating user and assistant messages, assistants with toolCalls."""
-    rng = random.Random(seed)
-    stored: list[dict[str, Any]] = []
-    for index in range(messages):
-        stamp = f"2026-11-30T{9 + index // 360000 % 10:02d}:{index // 6000 % 60:02d}:{index // 100 % 60:02d}.000Z"
-        if index % 2 == 0:
-            stored.append({"role": "user", "content": _text(rng, 50, 240), "timestamp": stamp})
-        else:
-            call = {
-                "id": f"toolu_{index:08d}",
-                "name": rng.choice(("Bash", "Read", "Edit")),
-                "input": {"command": _text(rng, 20, 60), "description": _text(rng, 10, 40)},
-                "result": _text(rng, 170, 520),
-            }
-            stored.append(
-                {"role": "assistant", "content": _text(rng, 90, 330), "timestamp": stamp, "toolCalls": [call]}
-            )
-    return cc_web_session(CONVERSATION, stored)
-
-
-def cc_web_bytes(session: dict[str, Any]) -> bytes:
-    """A session as cc-web writes it (``JSON.stringify(session, null, 2)``): two-space indent, raw UTF-8."""
-    return json.dumps(session, indent=2, ensure_ascii=False).encode("utf-8")
+    """A realistic cc-web session (the profile's generator): users, and assistants with toolCalls."""
+    return generated_conversation(messages, CONVERSATION, seed)
 
 
 def _summary(samples: list[float]) -> dict[str, float]:

@@ -14,6 +14,7 @@ from ccweb_conformance import kit_version
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, EXIT_USAGE, UsageError
 from ccweb_conformance.i18n import LANGUAGES, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
+from ccweb_conformance.profile.options import add_profile_options
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
 from ccweb_conformance.reports.json_report import write_json
@@ -50,6 +51,26 @@ failed or an expected failure passed; 2 usage error, or the implementation could
 started or reached.
 """
 
+PROFILE_EPILOG = """
+Writes cc-web conversations of growing size (default 10, 1,000, 10,000 and 100,000 messages;
+a 100,000-message file is about 66 MB), and measures per size: the first call after the file
+changed, calls on the unchanged file (median, p95), a tools/list round trip as the floor,
+and for servers it starts the bytes read per repeated call and the peak memory (/proc). The
+bundled reference is profiled beside it. Every call is checked against the reference core.
+Budgets from spec/ccweb_spec/performance.yaml are advisory: a miss is a warning, never a failure.
+
+examples:
+  ccweb-conformance profile                                   the bundled reference alone
+  ccweb-conformance profile --stdio "node examples/node-server/server.js"
+  ccweb-conformance profile --stdio "node server.js" --sizes 10,1000 --repeats 10
+  ccweb-conformance profile --stdio "node server.js" --markdown "$GITHUB_STEP_SUMMARY" --svg profile.svg
+  ccweb-conformance profile --url http://127.0.0.1:8765/mcp --sessions-dir ~/.cc-web/sessions --max-size 10000
+
+exit codes: 0 profiled (advisory warnings allowed); 1 an answer differed from the reference
+core or the implementation stopped answering; 2 usage error, or it could not be started or
+reached; 130 / 143 interrupted by SIGINT / SIGTERM (servers stopped, files removed).
+"""
+
 SPEC_EPILOG = """
 examples:
   ccweb-conformance spec                          print the contract as Markdown
@@ -64,6 +85,7 @@ TOP_EPILOG = """
 commands:
   run     run the suite against an implementation (default target: the bundled reference)
   spec    render the contract (tool, requirements, errors, schemas, traceability) as Markdown
+  profile measure how the cost of a call grows with the conversation, beside the reference
 
 examples:
   ccweb-conformance run --stdio "node lib/mcp-server.js" --junitxml junit.xml
@@ -111,6 +133,16 @@ def build_parser() -> argparse.ArgumentParser:
     destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh render")
     spec.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the document (default: en)")
     spec.set_defaults(handler=spec_command)
+    profile = commands.add_parser(
+        "profile",
+        help="measure how the cost of a call grows with the conversation",
+        description="Profile an implementation on cc-web conversations of growing size, beside the reference.",
+        epilog=PROFILE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(profile, "profile")
+    add_profile_options(profile)
+    profile.set_defaults(handler=profile_command)
     return parser
 
 
@@ -183,6 +215,13 @@ def run_command(args: argparse.Namespace) -> int:
     if options.markdown is not None:
         write_markdown(run, options.markdown, language=language)
     return EXIT_FAILED if run.failed else EXIT_PASSED
+
+
+def profile_command(args: argparse.Namespace) -> int:
+    """``ccweb-conformance profile``."""
+    from ccweb_conformance.profile.command import profile_command as run_profile  # noqa: PLC0415 (imports the oracle)
+
+    return run_profile(args, kit_version=kit_version())
 
 
 def spec_command(args: argparse.Namespace) -> int:

@@ -88,7 +88,7 @@ class RunnerOptions:
         help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
     sessions_dir: Path | None = option(None, "--sessions-dir", group="target", metavar="DIR", commands=RUN_AND_PROFILE,
         help="sessions directory the server reads (with --url: the running server's)")
-    in_process: bool = option(False, "--in-process", group="target", commands=RUN_AND_PROFILE,
+    in_process: bool = option(False, "--in-process", group="target",
         help="the bundled reference inside this process (the kit's own fast tests)")
     # --- binding: how the runner talks to it --------------------------------------------
     protocol: Protocol = option("auto", "--protocol", group="binding", choices=PROTOCOLS, commands=RUN_AND_PROFILE,
@@ -216,9 +216,10 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
         group.add_argument(*row.spec.flags, **kwargs)
 
 
-def from_values(values: Mapping[str, Any]) -> RunnerOptions:
-    """Options from parsed values by field name (missing ones keep their defaults)."""
-    known = {row.name for row in table()}
+def from_values(values: Mapping[str, Any], groups: Iterable[str] | None = None) -> RunnerOptions:
+    """Options from parsed values by field name (missing ones keep their defaults), of ``groups`` only if given."""
+    wanted = None if groups is None else set(groups)
+    known = {row.name for row in table() if wanted is None or row.spec.group in wanted}
     return RunnerOptions(**{name: value for name, value in values.items() if name in known})
 
 

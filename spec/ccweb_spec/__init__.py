@@ -36,6 +36,7 @@ __all__ = [
     "groups",
     "near_whitespace",
     "output_schema",
+    "performance",
     "prd_sections",
     "requirements",
     "schema",
@@ -304,3 +305,10 @@ def examples(name: str) -> list[dict[str, Any]]:
     """Labelled example instances for a schema: ``[{description, data, valid}]``."""
     cases: list[dict[str, Any]] = _json(f"examples/{name}.json")
     return cases
+
+
+def performance() -> dict[str, Any]:
+    """The advisory performance budgets and profile settings, validated against their schema."""
+    data: dict[str, Any] = json.loads(json.dumps(_yaml("performance.yaml")))
+    Draft202012Validator(_json("schemas/performance.schema.json")).validate(data)
+    return data

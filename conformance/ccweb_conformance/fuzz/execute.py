@@ -8,10 +8,10 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.contract.oracle import expected_answer
 from ccweb_conformance.contract.outcome import contract_differences, tool_outcome
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.fuzz.case import FuzzCase
-from ccweb_conformance.fuzz.oracle import expected_answer
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
 

@@ -12,8 +12,8 @@ from suite_size import SCENARIOS
 
 import ccweb_spec
 from ccweb_conformance.cli import main
+from ccweb_conformance.contract.oracle import expected_answer
 from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
-from ccweb_conformance.fuzz.oracle import expected_answer
 from ccweb_conformance.fuzz.requirements import touched_requirements
 from ccweb_conformance.options import RunnerOptions
 

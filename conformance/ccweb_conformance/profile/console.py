@@ -1,0 +1,87 @@
+"""The profile on the console: the table per size, the growth, the verdicts, warnings and wrong answers."""
+
+from __future__ import annotations
+
+from ccweb_conformance.profile.budgets import grouped, shown
+from ccweb_conformance.profile.format import SIZE_HEADERS, growth_cells, size_row, table
+from ccweb_conformance.profile.model import Profile
+
+
+def growth_table(profile: Profile) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows: one row per step between sizes, two columns per implementation."""
+    headers = ["from -> to", "file"]
+    for implementation in profile.implementations:
+        headers += [f"{implementation.name} first", f"{implementation.name} repeated"]
+    steps = {(g.from_messages, g.to_messages): g for i in profile.implementations for g in i.growth}
+    rows = []
+    for key, step in sorted(steps.items()):
+        row = [f"{key[0]:,} -> {key[1]:,}", f"x{step.file_ratio:,.1f}"]
+        for implementation in profile.implementations:
+            own = next((g for g in implementation.growth if (g.from_messages, g.to_messages) == key), None)
+            row += growth_cells(own)
+        rows.append(row)
+    return headers, rows
+
+
+def wrong_lines(profile: Profile) -> list[str]:
+    """Every wrong answer and stopped implementation, with what differed."""
+    lines: list[str] = []
+    for implementation in profile.implementations:
+        for size, wrong in implementation.wrong:
+            lines.append(
+                f"  {implementation.name} at {size.messages:,} messages, {wrong.phase} call {wrong.call} "
+                f"(revision {wrong.revision}):"
+            )
+            lines += [f"      {difference}" for difference in wrong.differences]
+        for size in implementation.failures:
+            lines.append(f"  {implementation.name} stopped answering at {size.messages:,} messages: {size.failure}")
+    return lines
+
+
+def render_profile(profile: Profile) -> str:
+    """The whole console report."""
+    count = len(profile.implementations)
+    lines = [
+        f"ccweb-conformance profile: {count} implementation{'s' if count > 1 else ''}, "
+        f"{len(profile.sizes)} sizes, {profile.duration_s:.1f} s",
+    ]
+    width = max(len(i.name) for i in profile.implementations)
+    lines += [f"  {i.name.ljust(width)}  {i.description}" for i in profile.implementations]
+    rows = [
+        size_row(i.name, size)
+        for index in range(len(profile.sizes))
+        for i in profile.implementations
+        for size in i.sizes[index : index + 1]
+    ]
+    lines += ["", *table(SIZE_HEADERS, rows, left={2, 9})]
+    lines += [
+        "",
+        "  first: the first call after the file changed; repeated: calls on the unchanged file; floor: a tools/list",
+        "  round trip; read/call and memory from /proc for servers this run started (rchar per repeated call; peak",
+        "  resident memory, and its growth over the idle server as a multiple of the file)",
+    ]
+    headers, growth_rows = growth_table(profile)
+    if growth_rows:
+        lines += ["", "growth from the previous size (median ratio; e: exponent in time ~ size^e)"]
+        lines += table(headers, growth_rows, left={0})
+    lines += ["", "verdict"]
+    lines += [f"  {i.name.ljust(width)}  {i.verdict.summary if i.verdict else '-'}" for i in profile.implementations]
+    if profile.advisories:
+        lines += [
+            "",
+            f"advisory warnings (SHOULD, spec/ccweb_spec/performance.yaml; never a failed run): {len(profile.advisories)}",
+        ]
+        for advisory, values in grouped(profile.advisories):
+            limit = shown(advisory.metric, advisory.limit)
+            lines.append(f"  warning: {advisory.budget} {advisory.statement} (limit {limit})")
+            lines += [f"      {name}: {value}" for name, value in values]
+            lines.append(f"      why: {advisory.reason}")
+    else:
+        lines += ["", "advisory budgets (spec/ccweb_spec/performance.yaml): all met"]
+    wrong = wrong_lines(profile)
+    checked = sum(size.calls_checked for i in profile.implementations for size in i.sizes)
+    if wrong:
+        lines += ["", "WRONG: answers that differ from the reference core (reported as wrong, not as fast):", *wrong]
+    else:
+        lines += ["", f"correctness: all {checked:,} calls answered as the reference core does"]
+    return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""The profile as JSON: every figure and sample, the growth, verdicts, warnings and wrong answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.errors import UsageError
+from ccweb_conformance.profile.model import Profile, SizeResult, median, p95
+
+FORMAT_VERSION = "1.0.0"
+
+
+def _timing(samples: list[float]) -> dict[str, Any]:
+    return {"medianMs": median(samples), "p95Ms": p95(samples), "samplesMs": [round(s, 4) for s in samples]}
+
+
+def _size(size: SizeResult) -> dict[str, Any]:
+    return {
+        "messages": size.messages,
+        "fileBytes": size.file_bytes,
+        "first": _timing(size.first_ms),
+        "repeated": _timing(size.repeated_ms),
+        "floor": _timing(size.floor_ms),
+        "idleBytes": size.idle_bytes,
+        "peakBytes": size.peak_bytes,
+        "memoryMultiple": size.memory_multiple,
+        "readBytesPerRepeatedCall": size.read_per_call,
+        "storageBytesPerRepeatedCall": size.storage_per_call,
+        "readFraction": size.read_fraction,
+        "callsChecked": size.calls_checked,
+        "wrong": [
+            {"phase": w.phase, "call": w.call, "revision": w.revision, "differences": list(w.differences)}
+            for w in size.wrong
+        ],
+        "failure": size.failure,
+    }
+
+
+def profile_json(profile: Profile) -> dict[str, Any]:
+    """The JSON document."""
+    return {
+        "format": "ccweb-conformance-profile",
+        "formatVersion": FORMAT_VERSION,
+        "kitVersion": profile.kit_version,
+        "specVersion": profile.spec_version,
+        "startedAt": profile.started_at,
+        "durationSeconds": round(profile.duration_s, 3),
+        "machine": profile.machine,
+        "sizes": list(profile.sizes),
+        "wrong": profile.wrong,
+        "implementations": [
+            {
+                "name": i.name,
+                "description": i.description,
+                "transport": i.transport,
+                "isReference": i.is_reference,
+                "sampled": i.sampled,
+                "sizes": [_size(s) for s in i.sizes],
+                "growth": [
+                    {
+                        "fromMessages": g.from_messages,
+                        "toMessages": g.to_messages,
+                        "fileRatio": g.file_ratio,
+                        "firstRatio": g.first_ratio,
+                        "repeatedRatio": g.repeated_ratio,
+                        "firstExponent": g.first_exponent,
+                        "repeatedExponent": g.repeated_exponent,
+                    }
+                    for g in i.growth
+                ],
+                "verdict": None
+                if i.verdict is None
+                else {
+                    "first": i.verdict.first,
+                    "repeated": i.verdict.repeated,
+                    "summary": i.verdict.summary,
+                    "good": i.verdict.good,
+                },
+            }
+            for i in profile.implementations
+        ],
+        "advisories": [
+            {
+                "budget": a.budget,
+                "level": "SHOULD",
+                "implementation": a.implementation,
+                "messages": a.messages,
+                "metric": a.metric,
+                "value": a.value,
+                "limit": a.limit,
+                "statement": a.statement,
+                "reason": a.reason,
+            }
+            for a in profile.advisories
+        ],
+    }
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a report; a clear usage error when it cannot be written."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from error
+
+
+def write_profile_json(profile: Profile, path: Path) -> None:
+    """Write the JSON document to ``path``."""
+    write_text(path, json.dumps(profile_json(profile), indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,187 @@
+"""Measuring one implementation at one conversation size: floor, first calls, repeated calls, /proc."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import ccweb_spec
+from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.profile.check import Oracle, arguments, differences
+from ccweb_conformance.profile.conversation import at_revision
+from ccweb_conformance.profile.model import SizeResult, WrongAnswer
+from ccweb_conformance.profile.options import ProfileSettings
+from ccweb_conformance.profile.proc import GroupSample, sample_group
+from ccweb_conformance.profile.timing import TimedChannel
+from ccweb_conformance.profile.workspace import Workspace
+from ccweb_conformance.transport.client import McpClient
+from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.transport.linechannel import LineChannel
+from ccweb_conformance.transport.lines import ProcessLineIO
+from ccweb_conformance.transport.process import one_line
+from ccweb_conformance.transport.targets import HttpCommandTarget, Target
+
+MIN_PHASE_CALLS = 3
+"""A phase cut short by its time limit still has this many calls."""
+KEPT_WRONG = 3
+"""Wrong answers kept per size (the first ones); the count of checked calls covers the rest."""
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """One implementation to profile."""
+
+    name: str
+    options: RunnerOptions
+    sessions_dir: Path
+    is_reference: bool
+
+
+@dataclass(frozen=True)
+class Conversations:
+    """The two conversations of one size: the large one under test and a tiny one for warming up."""
+
+    large_id: str
+    large_bytes: bytes
+    tiny_id: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every session of a profile shares: the files, the oracle, the settings."""
+
+    workspace: Workspace
+    oracle: Oracle
+    settings: ProfileSettings
+
+
+class Stopped(Exception):
+    """The implementation stopped answering (a crash, a timeout, a broken reply)."""
+
+
+def server_pid(target: Target, client: McpClient) -> int | None:
+    """The process group leader of a server this run spawned, else None."""
+    if isinstance(target, HttpCommandTarget):
+        return target.process.pid
+    channel = client.channel
+    if isinstance(channel, LineChannel) and isinstance(channel.io, ProcessLineIO):
+        return channel.io.process.pid
+    return None
+
+
+class SizeSession:
+    """A fresh server of one implementation for one size; phases run in order, each at most once."""
+
+    def __init__(
+        self, implementation: Implementation, result: SizeResult, conversations: Conversations, context: Context
+    ) -> None:
+        self.implementation = implementation
+        self.result = result
+        self.conversations = conversations
+        self.workspace = context.workspace
+        self.oracle = context.oracle
+        self.settings = context.settings
+        self.tool = ccweb_spec.tool_definition()["name"]
+        self.target: Target | None = None
+        self.client: McpClient | None = None
+        self.timer: TimedChannel | None = None
+        self.pid: int | None = None
+
+    @property
+    def alive(self) -> bool:
+        """False once the implementation stopped answering."""
+        return self.result.failure is None
+
+    def start(self) -> None:
+        """Start (or reach) the server, time the floor, warm it up on the tiny conversation. TargetError escapes."""
+        self.target = make_target(self.implementation.options, self.implementation.sessions_dir)
+        self.client = self.target.client(None)
+        self.pid = server_pid(self.target, self.client)
+        self.timer = TimedChannel(self.client.channel)
+        self.client.channel = self.timer
+        self._guarded(self._warm_up)
+
+    def _warm_up(self) -> None:
+        assert self.client is not None and self.timer is not None
+        for _ in range(self.settings.floor_calls):
+            exchange = self.client.list_tools()
+            if exchange.response is None:
+                raise Stopped("no reply to tools/list")
+            self.result.floor_ms.append(self.timer.last_seconds * 1000)
+        self._call("warm-up", 1, self.conversations.tiny_id, 0)
+        idle = self._sample()
+        self.result.idle_bytes = None if idle is None else idle.rss_bytes
+
+    def first_phase(self) -> None:
+        """The first call on the large file, then calls each right after a change of the file."""
+        self._guarded(self._first_calls)
+
+    def _first_calls(self) -> None:
+        large = self.conversations
+        self._write(0)
+        self._call("warm-up", 2, large.large_id, 0)
+        started = time.monotonic()
+        for change in range(1, self.settings.first_calls + 1):
+            self._write(change)
+            self.result.first_ms.append(self._call("first", change, large.large_id, change))
+            if change >= MIN_PHASE_CALLS and time.monotonic() - started > self.settings.phase_seconds:
+                break
+
+    def repeated_phase(self) -> None:
+        """Calls on the file as the last change left it (the caller waited for it to settle)."""
+        self._guarded(self._repeated_calls)
+
+    def _repeated_calls(self) -> None:
+        large = self.conversations
+        revision = self.workspace.revisions[large.large_id]
+        self._call("repeated", 0, large.large_id, revision)  # lets a cache take the settled file
+        before = self._sample()
+        started = time.monotonic()
+        for number in range(1, self.settings.repeats + 1):
+            self.result.repeated_ms.append(self._call("repeated", number, large.large_id, revision))
+            if number >= MIN_PHASE_CALLS and time.monotonic() - started > self.settings.phase_seconds:
+                break
+        after = self._sample()
+        calls = len(self.result.repeated_ms)
+        if before is not None and after is not None and calls:
+            rchar, storage = after.read_since(before)
+            self.result.read_per_call, self.result.storage_per_call = rchar / calls, storage / calls
+            self.result.peak_bytes = after.peak_bytes
+
+    def _write(self, revision: int) -> None:
+        data = at_revision(self.conversations.large_bytes, revision)
+        self.workspace.rewrite(self.conversations.large_id, data, revision)
+
+    def _call(self, phase: str, number: int, conversation_id: str, revision: int) -> float:
+        """One checked tools/call; its wire time in ms."""
+        assert self.client is not None and self.timer is not None
+        expected = self.oracle.expected(conversation_id, revision)
+        exchange = self.client.call_tool(self.tool, arguments(conversation_id))
+        elapsed = self.timer.last_seconds * 1000
+        found = differences(exchange, expected)
+        self.result.calls_checked += 1
+        if found and len(self.result.wrong) < KEPT_WRONG:
+            self.result.wrong.append(WrongAnswer(phase, number, revision, tuple(found)))
+        return elapsed
+
+    def _sample(self) -> GroupSample | None:
+        return None if self.pid is None else sample_group(self.pid)
+
+    def _guarded(self, phase: Callable[[], None]) -> None:
+        if not self.alive:
+            return
+        try:
+            phase()
+        except ProtocolFailure as failure:
+            self.result.failure = one_line(str(failure))
+        except Stopped as stopped:
+            self.result.failure = str(stopped)
+
+    def close(self) -> None:
+        """Stop the server (spawned ones) and close the connection."""
+        if self.target is not None:
+            self.target.close()
+            self.target = None
