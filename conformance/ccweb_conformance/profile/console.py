@@ -69,7 +69,8 @@ def render_profile(profile: Profile) -> str:
     if profile.advisories:
         lines += [
             "",
-            f"advisory warnings (SHOULD, spec/ccweb_spec/performance.yaml; never a failed run): {len(profile.advisories)}",
+            "advisory warnings (SHOULD, spec/ccweb_spec/performance.yaml; never a failed run): "
+            f"{len(profile.advisories)}",
         ]
         for advisory, values in grouped(profile.advisories):
             limit = shown(advisory.metric, advisory.limit)
