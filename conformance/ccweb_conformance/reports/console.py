@@ -10,6 +10,7 @@ with colour it is wrapped in one ANSI colour, and stripping ANSI codes gives tha
 from __future__ import annotations
 
 from ccweb_conformance.reports.common import REQUIREMENT_LABELS, first_line, grouped_requirements, problem, totals_line
+from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_summary"]
@@ -54,6 +55,9 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool) -> str:
         lines += ["", paint("bold", f"{group.id}  {group.title}")]
         for result in results:
             lines += _requirement_lines(result, width, paint, verbose)
+    blocks = failure_blocks(run, verbose=verbose)
+    if blocks:
+        lines += ["", paint("bold", blocks[0]), *blocks[1:]]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     lines += ["", paint(colour, totals_line(run))]
@@ -79,7 +83,7 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool) -> l
     if not text:
         return [head]
     if not verbose:
-        return [f"{head}: {first_line(text)}"]
+        return [f"{head}: {scenario.detail.check if scenario.detail else first_line(text)}"]
     body = [f"          {line}" for line in text.splitlines()]
     return [head, *body]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import ccweb_spec
 from ccweb_conformance.transport.exchange import Exchange
@@ -40,6 +40,38 @@ class StepResult:
     duration_s: float = 0.0
 
 
+@dataclass(frozen=True)
+class StoredConversation:
+    """A conversation file a scenario wrote, as the failure block shows it."""
+
+    conversation_id: str
+    alias: str | None
+    messages: list[Any] | None
+    """The stored ``messages`` when the file is a JSON session, else None."""
+    note: str | None = None
+    """What the file is when it has no messages to show (a directory, a link, raw bytes)."""
+
+
+@dataclass(frozen=True)
+class FailureDetail:
+    """What a failed scenario was checking, for the console's failure block."""
+
+    check: str
+    """The check that failed, in one line (``items differ``)."""
+    expected: Any = None
+    actual: Any = None
+    compared: bool = False
+    """True when ``expected`` and ``actual`` are the contract values compared field by field."""
+    arguments: Any = None
+    """The arguments of the last tools/call (``MISSING`` when there was none)."""
+    method: str | None = None
+    source: str | None = None
+    """The source conversation bound for the call, or None."""
+    binding: str | None = None
+    """How the source is bound: the environment variable or header name."""
+    conversations: tuple[StoredConversation, ...] = ()
+
+
 @dataclass
 class ScenarioResult:
     """One scenario (one example row of an outline) as it ran."""
@@ -60,6 +92,8 @@ class ScenarioResult:
     transcript: list[Exchange] = field(default_factory=list)
     expected_failure_reason: str | None = None
     steps: list[StepResult] = field(default_factory=list)
+    detail: FailureDetail | None = None
+    """For a failed, warning or unexpectedly passing scenario: what the failure block shows."""
 
     @property
     def nodeid(self) -> str:

@@ -57,7 +57,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "should: a scenario that proves only SHOULD-level requirements")
     options = options_from(config)
     config.stash[OPTIONS_KEY] = options
-    config.stash[COLLECTOR_KEY] = ResultCollector(strict=options.strict)
+    config.stash[COLLECTOR_KEY] = ResultCollector(
+        strict=options.strict, source_names=(options.source_env, options.source_header)
+    )
     config.stash[RUN_PREFIX_KEY] = new_run_prefix()
     config.stash[SOURCES_KEY] = []
 
