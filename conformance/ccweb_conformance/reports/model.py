@@ -38,6 +38,8 @@ class StepResult:
     text: str
     status: Literal["passed", "failed", "skipped"]
     duration_s: float = 0.0
+    line: int = 0
+    """The step's line in its feature file (0 when unknown)."""
 
 
 @dataclass(frozen=True)
@@ -126,10 +128,17 @@ class RunResult:
     scenarios: list[ScenarioResult]
     strict: bool = False
     """When true, SHOULD-level failures count as failures."""
+    selection: str | None = None
+    """The ``--tags`` / ``-k`` selection, when the run was one: reports then name only what it reached."""
 
     def requirement_results(self) -> list[RequirementResult]:
-        """Every requirement of the spec, in spec order, with its verdict."""
-        return [_verdict(r, [s for s in self.scenarios if r.id in s.requirements]) for r in ccweb_spec.requirements()]
+        """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
+        results = [
+            _verdict(r, [s for s in self.scenarios if r.id in s.requirements]) for r in ccweb_spec.requirements()
+        ]
+        if self.selection is None:
+            return results
+        return [r for r in results if r.scenarios]
 
     @property
     def failed(self) -> bool:

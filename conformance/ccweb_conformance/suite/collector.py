@@ -134,6 +134,7 @@ class ResultCollector:
             status = "failed"
         else:
             status = "passed"
+            xfail_reason = None  # a requirement-level expected failure that passed: a plain pass
         world = self._worlds.pop(item.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
@@ -191,5 +192,7 @@ class ResultCollector:
         steps = []
         for step in report.serialize()["steps"]:
             status = "failed" if step["failed"] else "passed"
-            steps.append(StepResult(step["keyword"], step["name"], status, step["duration"]))  # type: ignore[arg-type]
+            steps.append(
+                StepResult(step["keyword"], step["name"], status, step["duration"], step.get("line_number", 0))  # type: ignore[arg-type]
+            )
         return steps

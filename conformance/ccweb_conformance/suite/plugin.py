@@ -72,7 +72,7 @@ def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
     options = config.stash[OPTIONS_KEY]
-    wanted = {t.strip().lstrip("@") for t in options.tags.split(",")} if options.tags else None
+    wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
     expected = _expected_failures(config)
     kept: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
@@ -80,14 +80,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if not is_scenario(item):
             kept.append(item)
             continue
-        tags = {m.name for m in item.iter_markers()}
+        tags = {m.name.casefold() for m in item.iter_markers()}
         if wanted is not None and not wanted & tags:
             deselected.append(item)
             continue
         if expected is not None:
-            reason = expected.reason_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
-            if reason is not None:
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+            entry = expected.entry_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
+            if entry is not None:  # strict for a scenario entry only: see ExpectedFailures.entry_for
+                item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=entry.scenario is not None))
         kept.append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
