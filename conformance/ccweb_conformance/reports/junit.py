@@ -18,7 +18,9 @@ with ``classname`` = the feature file and ``name`` = the scenario. How statuses 
 
 The file is valid against Jenkins xUnit's ``junit-10.xsd`` (the schema the GitHub, GitLab
 and Jenkins reporters accept): ``<testsuites>`` carries name, time and the counts but no
-timestamp or skipped count; a testcase carries no file or line. Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
+timestamp or skipped count; a testcase carries no file or line.
+
+Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
 ``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
 """
 

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: import m
 
 from mutants.catalogue import MUTANTS
 
-import ccweb_conformance.cli as cli
+from ccweb_conformance import cli
 from ccweb_conformance.reports import cucumber
 from ccweb_conformance.reports.model import RunResult
 
