@@ -24,7 +24,7 @@ RANKS = {
     "options": 1,
     "errors": 1,
     "i18n": 1,
-    "config": 1,
+    "config": 2,
     "__init__": 1,
 }
 """Layer -> rank: a module may import its own layer and layers of a lower rank."""
