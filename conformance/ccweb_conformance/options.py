@@ -194,8 +194,12 @@ class RunnerOptions:
         return {m[1]: m[2] for m in pairs if m is not None}
 
     def secrets(self) -> list[str]:
-        """Values that must appear in no report or message (the header values)."""
-        return [value for value in self.http_headers().values() if value]
+        """Values that must appear in no report or message: header values, and a credential after its scheme."""
+        found: list[str] = []
+        for value in self.http_headers().values():
+            _, _, credential = value.partition(" ")
+            found += [v for v in (value, credential.strip()) if len(v) >= 4]
+        return found
 
 
 @dataclass(frozen=True)
