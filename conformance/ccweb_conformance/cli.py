@@ -295,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ccweb-conformance: interrupted", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
 
 
 def _config_defaults(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> None:

@@ -32,7 +32,7 @@ def canonical_tags(text: str, scenarios: Iterable[ScenarioRef]) -> str:
             continue
         tag = by_folded.get(word.casefold())
         if tag is None:
-            close = difflib.get_close_matches(word.upper(), [t.upper() for t in known], n=3, cutoff=0.5)
+            close = difflib.get_close_matches(word.upper(), [t.upper() for t in known], n=3, cutoff=0.7)
             spelled = [by_folded[c.casefold()] for c in close]
             hint = f"; did you mean {', '.join(spelled)}?" if spelled else "; run 'ccweb-conformance list' to see them"
             raise UsageError(f"--tags: unknown tag {word!r}{hint}")
