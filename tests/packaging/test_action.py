@@ -140,6 +140,7 @@ def test_actions_are_pinned_by_commit():
     assert uses == [
         "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97",
         "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae",
+        "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae",
     ]
     assert all(PINNED.match(u) for u in uses)
 
@@ -147,7 +148,7 @@ def test_actions_are_pinned_by_commit():
 def test_the_jobs_python_is_left_alone_and_pip_is_cached():
     setup = next(step for step in ACTION["runs"]["steps"] if step.get("id") == "python")
     assert setup["with"]["update-environment"] is False
-    cache = next(step for step in ACTION["runs"]["steps"] if step.get("uses", "").startswith("actions/cache@"))
+    cache = next(step for step in ACTION["runs"]["steps"] if step["name"].startswith("Cache pip"))
     install = next(step for step in ACTION["runs"]["steps"] if step["name"].startswith("Install"))
     assert cache["with"]["path"] == install["env"]["PIP_CACHE_DIR"] == "${{ runner.temp }}/ccweb-kit-pip"
     assert '-m venv "$RUNNER_TEMP/ccweb-kit"' in install["run"]
