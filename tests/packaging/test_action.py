@@ -10,8 +10,8 @@ import shlex
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
