@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -11,20 +12,29 @@ from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance import kit_version
+from ccweb_conformance.config import load_config
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, EXIT_USAGE, UsageError
 from ccweb_conformance.i18n import LANGUAGES, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
 from ccweb_conformance.profile.options import add_profile_options
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
+from ccweb_conformance.reports.failure_block import reports_line
 from ccweb_conformance.reports.json_report import write_json
 from ccweb_conformance.reports.junit import write_junit
+from ccweb_conformance.reports.listing import build_listing, render_listing
 from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.output import emit, is_stdout, scrub
+from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.catalogue import feature_scenarios
 from ccweb_conformance.suite.expected_failures import load_expected_failures
+from ccweb_conformance.suite.selection import canonical_tags, select
 from ccweb_conformance.suite.session import run_suite
+
+PLATFORMS = "Linux and macOS (on Windows, run it inside WSL)"
+WINDOWS_MESSAGE = f"ccweb-conformance supports {PLATFORMS}; Windows itself is not supported"
 
 RUN_EPILOG = """
 targets (choose one; none means the bundled reference server over stdio):
@@ -45,6 +55,16 @@ examples:
       --url "http://127.0.0.1:{port}/mcp"
   ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
   ccweb-conformance run --tags AC-7,SRC-1 -v
+  ccweb-conformance run --url https://host/mcp --sessions-dir DIR --header "Authorization: Bearer $TOKEN"
+  ccweb-conformance run --stdio "node server.js" --sessions-dir ./my-sessions --env LOG_LEVEL=debug
+  ccweb-conformance run --json - | jq .counts       (a report path of - is stdout; the summary goes to stderr)
+
+--sessions-dir also works with --stdio and --http-cmd: the spawned server is given your
+directory (one your own service owns) and the runner only adds and removes its ccwk-* files.
+
+config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
+current directory; keys are the long option names (stdio = "node server.js", header = [...]);
+the command line wins.
 
 exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
 failed or an expected failure passed; 2 usage error, or the implementation could not be
@@ -84,6 +104,7 @@ exit codes: 0 printed, written or up to date; 1 --check found a difference; 2 us
 TOP_EPILOG = """
 commands:
   run     run the suite against an implementation (default target: the bundled reference)
+  list    list the requirements and the scenarios that prove them (nothing is started)
   spec    render the contract (tool, requirements, errors, schemas, traceability) as Markdown
   profile measure how the cost of a call grows with the conversation, beside the reference
 
@@ -92,6 +113,7 @@ examples:
   ccweb-conformance spec --output docs/SPEC.md
 
 Run 'ccweb-conformance COMMAND --help' for a command's options and examples.
+Platforms: Linux and macOS (on Windows, run it inside WSL).
 """
 
 
@@ -121,6 +143,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_arguments(run, "run")
     run.set_defaults(handler=run_command)
+    listing = commands.add_parser(
+        "list",
+        help="list requirements and the scenarios that prove them",
+        description="List every requirement (ID, level, statement, criterion) and the scenarios that prove it, "
+        "without starting anything.",
+        epilog="examples:\n  ccweb-conformance list\n  ccweb-conformance list --tags uni-1,AC-2\n"
+        "  ccweb-conformance list -k emoji --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(listing, "list")
+    listing.add_argument("--json", dest="as_json", action="store_true", help="print JSON instead of text")
+    listing.set_defaults(handler=list_command)
     spec = commands.add_parser(
         "spec",
         help="render the contract as Markdown",
@@ -148,13 +182,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _options(args: argparse.Namespace) -> RunnerOptions:
     options = from_values(vars(args))
+    if options.tags:
+        options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
     problems = options.problems()
     if problems:
         raise UsageError(problems[0])
     if options.expected_failures is not None:
         load_expected_failures(options.expected_failures)  # fail early, with its own message
     for report in (options.junitxml, options.json, options.cucumberjson, options.markdown):
-        if report is not None and not report.resolve().parent.is_dir():
+        if report is not None and not is_stdout(report) and not report.resolve().parent.is_dir():
             raise UsageError(f"cannot write {str(report)!r}: its folder does not exist")
     return options
 
@@ -173,7 +209,12 @@ def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verb
 def run_command(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``."""
     options = _options(args)
-    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    reports = [options.junitxml, options.json, options.cucumberjson, options.markdown]
+    if sum(is_stdout(r) for r in reports) > 1:
+        raise UsageError("only one report can go to stdout (-)")
+    console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
+    color = colour_wanted(console, os.environ)
+    secrets = options.secrets()
     started = time.perf_counter()
     outcome = run_suite(options, live=sys.stderr.isatty())
     if outcome.startup_error is not None:
@@ -195,26 +236,49 @@ def run_command(args: argparse.Namespace) -> int:
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
+        selection=options.tags or options.keyword,
     )
     if not run.scenarios:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
     language = pick_language(options.lang)
-    print(render_summary(run, color=color, verbose=options.verbose, language=language))
+    print(scrub(render_summary(run, color=color, verbose=options.verbose, language=language), secrets), file=console)
     if fuzz_lines:
-        print("\n".join(fuzz_lines))
+        print(scrub("\n".join(fuzz_lines), secrets), file=console)
     if options.expected_failures is not None:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}
         for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
-    writers = ((options.junitxml, write_junit), (options.json, write_json), (options.cucumberjson, write_cucumber))
+    def cucumber(result: RunResult, path: Path) -> None:
+        write_cucumber(result, path, flavour=options.cucumber_flavour)
+
+    def markdown(result: RunResult, path: Path) -> None:
+        write_markdown(result, path, language=language)
+
+    writers = (
+        (options.junitxml, write_junit),
+        (options.json, write_json),
+        (options.cucumberjson, cucumber),
+        (options.markdown, markdown),
+    )
     for path, write in writers:
         if path is not None:
-            write(run, path)
-    if options.markdown is not None:
-        write_markdown(run, options.markdown, language=language)
+            emit(write, run, path, secrets)
+    if run.failed or run.counts()["warning"]:
+        print(reports_line([p for p in reports if p is not None]), file=console)
     return EXIT_FAILED if run.failed else EXIT_PASSED
+
+
+def list_command(args: argparse.Namespace) -> int:
+    """``ccweb-conformance list``: requirements and their scenarios; nothing is started."""
+    scenarios = feature_scenarios()
+    chosen = select(scenarios, args.tags, args.keyword)
+    if not chosen:
+        raise UsageError("no scenario matched the selection")
+    listing = build_listing(chosen, selected=bool(args.tags or args.keyword))
+    print(render_listing(listing, as_json=args.as_json))
+    return EXIT_PASSED
 
 
 def profile_command(args: argparse.Namespace) -> int:
@@ -252,8 +316,13 @@ def spec_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: never a traceback for bad input."""
+    if sys.platform == "win32":
+        print(f"ccweb-conformance: error: {WINDOWS_MESSAGE}", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        _config_defaults(parser, argv)
+        args = parser.parse_args(argv)
         if getattr(args, "handler", None) is None:
             build_parser().print_help()
             return EXIT_USAGE
@@ -265,6 +334,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ccweb-conformance: interrupted", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+def _config_defaults(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> None:
+    """Make the config file's values the defaults of the command being run (the command line wins)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    if command not in ("run", "list"):
+        return
+    values = load_config(Path.cwd(), command)
+    if not values:
+        return
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    subparsers.choices[command].set_defaults(**values)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,15 @@ which records its flags, help group, help text, and how it reaches the pytest pl
 it). The command line builds its parser from the table (:func:`add_arguments`), the plugin
 builds its ``--ccweb-*`` options from it (:func:`plugin_options`), both turn parsed values
 back into a :class:`RunnerOptions` (:func:`from_values`), and the CLI hands options to pytest
-with :func:`pytest_flags`. Adding an option is one field here, plus its use.
+with :func:`pytest_flags`. Adding an option is one field here, plus its use. A field typed ``tuple[str, ...]`` is a
+repeatable option (``--header A --header B``).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,6 +74,11 @@ def option(
 
 
 RUN_AND_PROFILE: tuple[Command, ...] = ("run", "profile")
+CUCUMBER_FLAVOURS = ("js", "jvm", "ruby")
+REDACTED = "***"
+"""What a header value is replaced with wherever options are shown."""
+_HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
+_ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
 
 
@@ -87,7 +94,14 @@ class RunnerOptions:
     url: str | None = option(None, "--url", group="target", metavar="URL", commands=RUN_AND_PROFILE,
         help="Streamable HTTP endpoint, e.g. http://127.0.0.1:{port}/mcp")
     sessions_dir: Path | None = option(None, "--sessions-dir", group="target", metavar="DIR", commands=RUN_AND_PROFILE,
-        help="sessions directory the server reads (with --url: the running server's)")
+        help="sessions directory the server reads (with --url: the running server's; with --stdio or "
+        "--http-cmd: a directory of yours the spawned server is given); the runner only adds and removes "
+        "its own ccwk-* files there")
+    header: tuple[str, ...] = option((), "--header", group="target", metavar="'NAME: VALUE'", commands=RUN_AND_PROFILE,
+        help="HTTP header sent on every request, e.g. 'Authorization: Bearer T' (repeatable; values are "
+        "redacted in reports)")
+    env: tuple[str, ...] = option((), "--env", group="target", metavar="KEY=VALUE", commands=RUN_AND_PROFILE,
+        help="environment variable for a spawned server (--stdio, --http-cmd; repeatable)")
     in_process: bool = option(False, "--in-process", group="target",
         help="the bundled reference inside this process (the kit's own fast tests)")
     # --- binding: how the runner talks to it --------------------------------------------
@@ -122,6 +136,8 @@ class RunnerOptions:
         help="write the JSON report (versioned schema)")
     cucumberjson: Path | None = option(None, "--cucumberjson", group="reports", metavar="FILE", plugin=False,
         help="write Cucumber JSON")
+    cucumber_flavour: str = option("js", "--cucumber-flavour", group="reports", choices=CUCUMBER_FLAVOURS,
+        plugin=False, help="which cucumber-json-schema the Cucumber JSON follows (default: %(default)s)")
     markdown: Path | None = option(None, "--markdown", group="reports", metavar="FILE", plugin=False,
         help="write a Markdown summary (CI step summary)")
     verbose: bool = option(False, "-v", "--verbose", group="reports", plugin=False,
@@ -154,6 +170,39 @@ class RunnerOptions:
             found.append(f"--fuzz {self.fuzz} must be at least 1")
         if not self.fuzz_time > 0:
             found.append(f"--fuzz-time {self.fuzz_time} must be more than 0 seconds")
+        return found + self._header_and_env_problems()
+
+    def _header_and_env_problems(self) -> list[str]:
+        found: list[str] = []
+        for header in self.header:
+            if _HEADER.match(header) is None:
+                name = header.split(":", 1)[0]
+                found.append(f"--header {name!r}...: expected 'Name: value' with a header name of letters, digits, -")
+        if self.header and not self.url:
+            found.append("--header needs an HTTP target (--url, or --http-cmd with --url)")
+        for variable in self.env:
+            if _ENV.match(variable) is None:
+                found.append(f"--env {variable.split('=', 1)[0]!r}...: expected KEY=VALUE")
+        if self.env and not (self.stdio or self.http_cmd or not (self.url or self.in_process)):
+            found.append("--env is for a spawned server (--stdio, --http-cmd or the bundled reference)")
+        return found
+
+    def http_headers(self) -> dict[str, str]:
+        """The ``--header`` options as a mapping."""
+        pairs = (_HEADER.match(h) for h in self.header)
+        return {m[1]: m[2] for m in pairs if m is not None}
+
+    def environment(self) -> dict[str, str]:
+        """The ``--env`` options as a mapping."""
+        pairs = (_ENV.match(v) for v in self.env)
+        return {m[1]: m[2] for m in pairs if m is not None}
+
+    def secrets(self) -> list[str]:
+        """Values that must appear in no report or message: header values, and a credential after its scheme."""
+        found: list[str] = []
+        for value in self.http_headers().values():
+            _, _, credential = value.partition(" ")
+            found += [v for v in (value, credential.strip()) if len(v) >= 4]
         return found
 
 
@@ -170,6 +219,11 @@ class TableRow:
     def is_flag(self) -> bool:
         """A switch without a value."""
         return self.kind is bool
+
+    @property
+    def is_repeatable(self) -> bool:
+        """An option given any number of times (a ``tuple[str, ...]`` field)."""
+        return typing.get_origin(self.kind) is tuple
 
 
 def table() -> list[TableRow]:
@@ -208,6 +262,8 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
         kwargs: dict[str, Any] = {"dest": row.name, "help": row.spec.help, "default": row.default}
         if row.is_flag:
             kwargs["action"] = "store_true"
+        elif row.is_repeatable:
+            kwargs.update(action="append", default=None, metavar=row.spec.metavar)
         else:
             kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
             convert = _converter(row.kind)
@@ -219,8 +275,12 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
 def from_values(values: Mapping[str, Any], groups: Iterable[str] | None = None) -> RunnerOptions:
     """Options from parsed values by field name (missing ones keep their defaults), of ``groups`` only if given."""
     wanted = None if groups is None else set(groups)
-    known = {row.name for row in table() if wanted is None or row.spec.group in wanted}
-    return RunnerOptions(**{name: value for name, value in values.items() if name in known})
+    rows = {row.name: row for row in table() if wanted is None or row.spec.group in wanted}
+    kept = {name: value for name, value in values.items() if name in rows}
+    for name, value in kept.items():
+        if rows[name].is_repeatable:
+            kept[name] = tuple(value or ())
+    return RunnerOptions(**kept)
 
 
 def plugin_rows() -> list[TableRow]:
@@ -240,6 +300,8 @@ def plugin_options(addoption: Callable[..., None]) -> None:
         kwargs: dict[str, Any] = {"dest": plugin_dest(row), "help": row.spec.help, "default": row.default}
         if row.is_flag:
             kwargs["action"] = "store_true"
+        elif row.is_repeatable:
+            kwargs.update(action="append", default=None, metavar=row.spec.metavar)
         else:
             kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
             convert = _converter(row.kind)
@@ -253,9 +315,12 @@ def from_plugin(getoption: Callable[[str], Any]) -> RunnerOptions:
     return from_values({row.name: getoption(plugin_dest(row)) for row in plugin_rows()})
 
 
-def _words(row: TableRow, value: Any, flag: str) -> list[str]:
+def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> list[str]:
     if row.is_flag:
         return [flag] if value else []
+    if row.is_repeatable:
+        shown = [_redacted(row, v) if redact else v for v in value]
+        return [word for v in shown for word in (flag, v)]
     if value is None:
         return []
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
@@ -277,5 +342,12 @@ def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
     for row in table():
         value = getattr(options, row.name)
         if row.spec.group in wanted and value != row.default:
-            words += _words(row, value, row.spec.flags[-1])
+            words += _words(row, value, row.spec.flags[-1], redact=True)
     return words
+
+
+def _redacted(row: TableRow, value: str) -> str:
+    """A header with its value replaced by :data:`REDACTED` (other options unchanged)."""
+    if row.name != "header":
+        return value
+    return f"{value.split(':', 1)[0]}: {REDACTED}"

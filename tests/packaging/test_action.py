@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shlex
+import subprocess
+import sys
 import textwrap
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,21 +97,10 @@ def test_action_scripts_read_inputs_only_through_their_environment():
 
 def test_action_runs_the_suite_with_listed_options(listed_options: set[str]):
     script = ACTION["runs"]["steps"][-1]["run"]
-    assert script.rstrip().endswith('ccweb-conformance" "${args[@]}"')
+    assert '\n"$kit/ccweb-conformance" "${args[@]}"\ncode=$?\n' in script
     used = set(LONG_OPTION.findall(script))
-    assert used == {
-        "--protocol",
-        "--junitxml",
-        "--markdown",
-        "--stdio",
-        "--http-cmd",
-        "--url",
-        "--sessions-dir",
-        "--expected-failures",
-        "--tags",
-        "--strict",
-        "--json",
-    }
+    # every option of ccweb-conformance run has an input, but the kit's own --in-process
+    assert used == listed_options - {"--in-process", "--help"}
     assert used <= listed_options
 
 
@@ -137,3 +130,75 @@ def test_gitlab_recipe_publishes_junit_even_on_failure():
     artifacts = gitlab["ccweb-conformance"]["artifacts"]
     assert artifacts["when"] == "always"
     assert artifacts["reports"]["junit"] == "ccweb-conformance-junit.xml"
+
+
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+
+
+def test_actions_are_pinned_by_commit():
+    uses = [step["uses"] for step in ACTION["runs"]["steps"] if "uses" in step]
+    assert uses == [
+        "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97",
+        "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae",
+        "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae",
+    ]
+    assert all(PINNED.match(u) for u in uses)
+
+
+def test_the_jobs_python_is_left_alone_and_pip_is_cached():
+    setup = next(step for step in ACTION["runs"]["steps"] if step.get("id") == "python")
+    assert setup["with"]["update-environment"] is False
+    cache = next(step for step in ACTION["runs"]["steps"] if step["name"].startswith("Cache pip"))
+    install = next(step for step in ACTION["runs"]["steps"] if step["name"].startswith("Install"))
+    assert cache["with"]["path"] == install["env"]["PIP_CACHE_DIR"] == "${{ runner.temp }}/ccweb-kit-pip"
+    assert '-m venv "$RUNNER_TEMP/ccweb-kit"' in install["run"]
+
+
+def test_every_shell_step_is_valid_bash(tmp_path):
+    for step in ACTION["runs"]["steps"]:
+        if "run" in step:
+            script = tmp_path / "step.sh"
+            script.write_text(step["run"], encoding="utf-8")
+            assert subprocess.run(["bash", "-n", str(script)], timeout=30, check=False).returncode == 0, step["name"]
+
+
+def run_step(tmp_path: Path, inputs: dict[str, str]) -> tuple[int, dict[str, str], str]:
+    """Execute the action's run step as the runner would: inputs through env, a fake GITHUB_OUTPUT."""
+    step = next(step for step in ACTION["runs"]["steps"] if step.get("id") == "run")
+    kit = tmp_path / "runner-temp" / "ccweb-kit" / "bin"
+    kit.mkdir(parents=True)
+    for name in ("python", "ccweb-conformance"):  # the venv the install step makes: this one
+        (kit / name).symlink_to(Path(sys.executable).parent / name)
+    values = {name: spec["default"] for name, spec in ACTION["inputs"].items()} | inputs
+    env = {key: re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: values[m[1]], value)
+           for key, value in step["env"].items()}
+    output, summary = tmp_path / "github-output", tmp_path / "step-summary.md"
+    env |= {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "RUNNER_TEMP": str(tmp_path / "runner-temp"),
+            "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(summary)}
+    done = subprocess.run(["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    lines = output.read_text(encoding="utf-8").splitlines() if output.exists() else []
+    return done.returncode, dict(line.split("=", 1) for line in lines), done.stdout + done.stderr
+
+
+def test_the_run_step_runs_locally_and_sets_the_outputs(tmp_path):
+    code, outputs, log = run_step(tmp_path, {"args": "--in-process --tags 'AC-1'", "cucumberjson": "c.json"})
+    assert code == 0, log
+    runner_temp = tmp_path / "runner-temp"
+    assert outputs == {
+        "outcome": "passed", "exit-code": "0", "junitxml": "ccweb-conformance-junit.xml",
+        "json": f"{runner_temp}/ccweb-conformance.json", "markdown": str(tmp_path / "step-summary.md"),
+        "cucumberjson": "c.json", "total": "6", "passed": "6", "failed": "0", "warnings": "0", "xfailed": "0",
+        "xpassed": "0",
+    }
+    assert (tmp_path / "ccweb-conformance-junit.xml").is_file() and (tmp_path / "c.json").is_file()
+    assert (tmp_path / "step-summary.md").read_text(encoding="utf-8").startswith(
+        "## ccweb_list_user_inputs conformance: ✅ passed"
+    )
+
+
+def test_the_run_step_reports_an_error_outcome(tmp_path):
+    code, outputs, log = run_step(tmp_path, {"stdio": "true", "header": "Authorization: Bearer T\nX-A: b\n"})
+    assert code == 2
+    assert (outputs["outcome"], outputs["exit-code"], "total" in outputs) == ("error", "2", False)
+    assert "--header needs an HTTP target" in log

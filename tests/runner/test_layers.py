@@ -21,6 +21,7 @@ RANKS = {
     "reports": 4,
     "contract": 3,
     "transport": 2,
+    "config": 2,
     "base": 1,
 }
 """Layer -> rank: a module may import its own layer and layers of a lower rank."""

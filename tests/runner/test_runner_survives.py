@@ -195,4 +195,8 @@ def test_run_survives(outcomes: dict[str, Outcome], name: str) -> None:
         else:
             assert scenario["message"] is None
     failed = len(case.failures)
-    assert outcome.stdout.splitlines()[-1].startswith(f"{SCENARIOS - failed} passed, {failed} failed in ")
+    lines = outcome.stdout.splitlines()
+    totals = lines[-2] if failed else lines[-1]  # after a failure, a last line says where the reports are
+    assert totals.startswith(f"{SCENARIOS - failed} passed, {failed} failed in ")
+    if failed:
+        assert lines[-1].startswith("full reports: ")

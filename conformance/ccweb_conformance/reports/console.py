@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, totals_line
+from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.textwidth import display_width, ljust
 
@@ -76,6 +77,9 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
         for result in results:
             lines += _requirement_lines(result, width, paint, verbose, say)
+    blocks = failure_blocks(run, verbose=verbose)
+    if blocks:
+        lines += ["", paint("bold", blocks[0]), *blocks[1:]]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     lines += ["", paint(colour, totals_line(run, say))]
@@ -108,7 +112,8 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
     if not text:
         return [head]
     if not verbose:
-        return [say("console.scenario_problem", head=head, problem=first_line(text))]
+        problem_text = scenario.detail.check if scenario.detail else first_line(text)
+        return [say("console.scenario_problem", head=head, problem=problem_text)]
     body = [f"          {line}" for line in text.splitlines()]
     return [head, *body]
 

@@ -11,8 +11,13 @@ warning or expected-failure status, so:
 * an *xpassed* scenario, or a failed one with no failed step, gets an ``after`` hook carrying
   the outcome and the message.
 
-The message goes in the failing step's ``error_message``; the transcript is attached to it as
-a ``text/plain`` embedding.
+The message goes in the failing step's ``error_message``. The three schemas of
+cucumber-json-schema (cucumber-js, cucumber-jvm, cucumber-ruby) contradict each other (a
+step must have ``arguments`` for js and must not for jvm; tags carry a ``line`` for js and
+ruby and must not for jvm; hooks are hidden steps for js, ``after`` for jvm and ruby), so
+the report is written in one *flavour* (``--cucumber-flavour``, default js) and is valid
+against that schema. The transcript is a ``text/plain`` embedding with jvm; js and ruby
+have no embeddings on steps or hooks, so it follows the error message there.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import base64
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ccweb_conformance.reports.common import format_transcript, problem
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult
@@ -29,10 +34,11 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResul
 __all__ = ["build_cucumber", "write_cucumber"]
 
 _NS = 1_000_000_000
+Flavour = Literal["js", "jvm", "ruby"]
 
 
-def build_cucumber(run: RunResult) -> list[dict[str, Any]]:
-    """The report as JSON-ready data: a list of features."""
+def build_cucumber(run: RunResult, flavour: str = "js") -> list[dict[str, Any]]:
+    """The report as JSON-ready data: a list of features, valid against the flavour's schema."""
     features: dict[str, list[ScenarioResult]] = {}
     for scenario in run.scenarios:
         features.setdefault(scenario.feature_file, []).append(scenario)
@@ -45,15 +51,15 @@ def build_cucumber(run: RunResult) -> list[dict[str, Any]]:
             "description": "",
             "line": 1,
             "tags": [],
-            "elements": [_element(run, s) for s in scenarios],
+            "elements": [_element(run, s, flavour) for s in scenarios],
         }
         for uri, scenarios in features.items()
     ]
 
 
-def write_cucumber(run: RunResult, path: Path) -> None:
+def write_cucumber(run: RunResult, path: Path, flavour: str = "js") -> None:
     """Write the Cucumber JSON report (UTF-8)."""
-    text = json.dumps(build_cucumber(run), ensure_ascii=False, indent=2)
+    text = json.dumps(build_cucumber(run, flavour), ensure_ascii=False, indent=2)
     Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
 
 
@@ -76,9 +82,16 @@ def _outcome(run: RunResult, scenario: ScenarioResult) -> tuple[str, str | None]
     return "passed", None
 
 
-def _element(run: RunResult, scenario: ScenarioResult) -> dict[str, Any]:
+def _tag(tag: str, line: int, flavour: str) -> dict[str, Any]:
+    shown: dict[str, Any] = {"name": f"@{tag.lstrip('@')}"}
+    if flavour != "jvm":
+        shown["line"] = max(line - 1, 1)
+    return shown
+
+
+def _element(run: RunResult, scenario: ScenarioResult, flavour: str) -> dict[str, Any]:
     status, error = _outcome(run, scenario)
-    steps = [_step(step, scenario) for step in scenario.steps]
+    steps = [_step(step, scenario, flavour) for step in scenario.steps]
     carrier = next((s for s, raw in zip(steps, scenario.steps, strict=True) if raw.status == "failed"), None)
     element: dict[str, Any] = {
         "id": f"{_slug(scenario.feature)};{_slug(scenario.scenario)}",
@@ -87,7 +100,7 @@ def _element(run: RunResult, scenario: ScenarioResult) -> dict[str, Any]:
         "name": scenario.scenario,
         "description": "",
         "line": scenario.line,
-        "tags": [{"name": f"@{tag.lstrip('@')}"} for tag in scenario.tags],
+        "tags": [_tag(tag, scenario.line, flavour) for tag in scenario.tags],
         "steps": steps,
     }
     if error is None:
@@ -97,18 +110,30 @@ def _element(run: RunResult, scenario: ScenarioResult) -> dict[str, Any]:
             step["result"]["status"] = status
     if carrier is None or scenario.status == "xpassed":
         carrier = {"match": {"location": "ccweb-conformance"}, "result": {"status": status, "duration": 0}}
-        element["after"] = [carrier]
+        if flavour == "js":
+            carrier.update(keyword="After", hidden=True)
+            steps.append(carrier)
+        else:
+            element["after"] = [carrier]
     carrier["result"]["error_message"] = error
-    if scenario.transcript:
+    if scenario.transcript and flavour == "jvm":
         data = base64.b64encode(format_transcript(scenario.transcript).encode("utf-8", "backslashreplace"))
         carrier["embeddings"] = [{"mime_type": "text/plain", "data": data.decode("ascii"), "name": "transcript"}]
+    elif scenario.transcript:
+        carrier["result"]["error_message"] = f"{error}\n\ntranscript:\n{format_transcript(scenario.transcript)}"
     return element
 
 
-def _step(step: StepResult, scenario: ScenarioResult) -> dict[str, Any]:
+def _step(step: StepResult, scenario: ScenarioResult, flavour: str) -> dict[str, Any]:
     status = "skipped" if scenario.status == "skipped" else step.status
-    return {
+    line = step.line or scenario.line
+    shown: dict[str, Any] = {
         "keyword": f"{step.keyword.strip()} ",
         "name": step.text,
+        "line": line,
+        "match": {"location": f"{scenario.feature_file}:{line}"},
         "result": {"status": status, "duration": round(step.duration_s * _NS)},
     }
+    if flavour == "js":
+        shown["arguments"] = []
+    return shown

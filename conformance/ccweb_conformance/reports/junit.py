@@ -7,14 +7,21 @@ with ``classname`` = the feature file and ``name`` = the scenario. How statuses 
 * failed: ``<failure message="first line" type="failure">`` with the whole message, the
   requirement IDs and the transcript as text.
 * warning (a SHOULD-level scenario failed): a *passed* testcase whose ``<system-out>`` reads
-  ``warning: <message>`` - JUnit has no warning status, and a warning does not fail the run.
-  With ``strict`` it is a ``<failure type="warning">`` instead, as it fails the run.
+  ``WARN (SHOULD, not failing the run): <message>``, and a ``<property name="warning">`` on its
+  testsuite naming the scenario (JUnit has no warning status, ``junit-10.xsd`` allows no
+  properties on a testcase, and a warning does not fail the run); the suite's
+  ``warnings`` property counts them. With ``strict`` it is a ``<failure type="warning">``
+  instead, as it fails the run.
 * xfailed: ``<skipped type="xfail" message="expected failure: <reason>">`` with the message.
 * xpassed: ``<failure type="xpass" message="expected failure passed: <reason>">``.
 * skipped: ``<skipped message="...">``.
 
-Each testcase has ``<properties>``: one ``statement_zh`` per requirement it proves, the value
-``<ID>: <Chinese statement>``.
+The file is valid against Jenkins xUnit's ``junit-10.xsd`` (the schema the GitHub, GitLab
+and Jenkins reporters accept): ``<testsuites>`` carries name, time and the counts but no
+timestamp or skipped count; a testcase carries no file or line.
+
+Each ``<testsuite>`` has ``statement_zh`` properties (``<ID>: <Chinese statement>``) for the
+requirements its testcases prove: junit-10.xsd has no room for properties on a testcase.
 
 Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
 ``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
@@ -51,7 +58,6 @@ def build_junit(run: RunResult) -> ET.Element:
     for scenario in run.scenarios:
         features.setdefault(scenario.feature_file, []).append(scenario)
     root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
-    root.set("timestamp", run.started_at)
     for feature_file, scenarios in features.items():
         root.append(_suite(run, feature_file, scenarios))
     _count(root, list(root))
@@ -80,6 +86,12 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
         ("strict", str(run.strict).lower()),
     ):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
+    _statements(properties, scenarios)
+    warnings = [s for s in scenarios if s.status == "warning" and not run.strict]
+    ET.SubElement(properties, "property", name="warnings", value=str(len(warnings)))
+    for scenario in warnings:
+        note = f"{scenario.scenario}: {first_line(problem(scenario) or '')}"
+        ET.SubElement(properties, "property", name="warning", value=_clean(note[:_MESSAGE_LIMIT]))
     cases = [_case(run, s) for s in scenarios]
     suite.extend(cases)
     _count(suite, cases)
@@ -89,7 +101,7 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
 def _count(element: ET.Element, children: list[ET.Element]) -> None:
     """Set tests/failures/errors/skipped on a suite (from its testcases) or on testsuites."""
     if element.tag == "testsuites":
-        totals = {k: sum(int(c.get(k, "0")) for c in children) for k in ("tests", "failures", "errors", "skipped")}
+        totals = {k: sum(int(c.get(k, "0")) for c in children) for k in ("tests", "failures", "errors")}
     else:
         totals = {
             "tests": len(children),
@@ -103,10 +115,7 @@ def _count(element: ET.Element, children: list[ET.Element]) -> None:
 
 def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     case = ET.Element("testcase", classname=_clean(scenario.feature_file), name=_clean(scenario.scenario))
-    case.set("file", _clean(scenario.feature_file))
-    case.set("line", str(scenario.line))
     case.set("time", _seconds(scenario.duration_s))
-    _statements(case, scenario)
     text = problem(scenario) or ""
     status = scenario.status
     if status == "failed" or (status == "warning" and run.strict):
@@ -114,7 +123,7 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     elif status == "xpassed":
         _failure(case, scenario, text, "xpass", text)
     elif status == "warning":
-        ET.SubElement(case, "system-out").text = _clean(f"warning: {text}")
+        ET.SubElement(case, "system-out").text = _clean(f"WARN (SHOULD, not failing the run): {text}")
     elif status == "xfailed":
         reason = scenario.expected_failure_reason or "no reason given"
         skipped = ET.SubElement(case, "skipped", type="xfail", message=_clean(f"expected failure: {reason}"))
@@ -124,14 +133,12 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     return case
 
 
-def _statements(case: ET.Element, scenario: ScenarioResult) -> None:
-    """The Chinese statement of each requirement the scenario proves, as testcase properties."""
+def _statements(properties: ET.Element, scenarios: list[ScenarioResult]) -> None:
+    """The Chinese statement of each requirement the suite's scenarios prove, as suite properties."""
     chinese = {r.id: r.statement_zh for r in ccweb_spec.requirements()}
-    known = [rid for rid in scenario.requirements if chinese.get(rid)]
-    if known:
-        properties = ET.SubElement(case, "properties")
-        for rid in known:
-            ET.SubElement(properties, "property", name="statement_zh", value=_clean(f"{rid}: {chinese[rid]}"))
+    proved = dict.fromkeys(rid for s in scenarios for rid in s.requirements if chinese.get(rid))
+    for rid in proved:
+        ET.SubElement(properties, "property", name="statement_zh", value=_clean(f"{rid}: {chinese[rid]}"))
 
 
 def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:

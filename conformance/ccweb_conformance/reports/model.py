@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import ccweb_spec
 from ccweb_conformance.transport.exchange import Exchange
@@ -39,6 +39,40 @@ class StepResult:
     text: str
     status: Literal["passed", "failed", "skipped"]
     duration_s: float = 0.0
+    line: int = 0
+    """The step's line in its feature file (0 when unknown)."""
+
+
+@dataclass(frozen=True)
+class StoredConversation:
+    """A conversation file a scenario wrote, as the failure block shows it."""
+
+    conversation_id: str
+    alias: str | None
+    messages: list[Any] | None
+    """The stored ``messages`` when the file is a JSON session, else None."""
+    note: str | None = None
+    """What the file is when it has no messages to show (a directory, a link, raw bytes)."""
+
+
+@dataclass(frozen=True)
+class FailureDetail:
+    """What a failed scenario was checking, for the console's failure block."""
+
+    check: str
+    """The check that failed, in one line (``items differ``)."""
+    expected: Any = None
+    actual: Any = None
+    compared: bool = False
+    """True when ``expected`` and ``actual`` are the contract values compared field by field."""
+    arguments: Any = None
+    """The arguments of the last tools/call (``MISSING`` when there was none)."""
+    method: str | None = None
+    source: str | None = None
+    """The source conversation bound for the call, or None."""
+    binding: str | None = None
+    """How the source is bound: the environment variable or header name."""
+    conversations: tuple[StoredConversation, ...] = ()
 
 
 @dataclass
@@ -61,6 +95,8 @@ class ScenarioResult:
     transcript: list[Exchange] = field(default_factory=list)
     expected_failure_reason: str | None = None
     steps: list[StepResult] = field(default_factory=list)
+    detail: FailureDetail | None = None
+    """For a failed, warning or unexpectedly passing scenario: what the failure block shows."""
 
     @property
     def nodeid(self) -> str:
@@ -93,10 +129,17 @@ class RunResult:
     scenarios: list[ScenarioResult]
     strict: bool = False
     """When true, SHOULD-level failures count as failures."""
+    selection: str | None = None
+    """The ``--tags`` / ``-k`` selection, when the run was one: reports then name only what it reached."""
 
     def requirement_results(self) -> list[RequirementResult]:
-        """Every requirement of the spec, in spec order, with its verdict."""
-        return [_verdict(r, [s for s in self.scenarios if r.id in s.requirements]) for r in ccweb_spec.requirements()]
+        """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
+        results = [
+            _verdict(r, [s for s in self.scenarios if r.id in s.requirements]) for r in ccweb_spec.requirements()
+        ]
+        if self.selection is None:
+            return results
+        return [r for r in results if r.scenarios]
 
     @property
     def failed(self) -> bool:

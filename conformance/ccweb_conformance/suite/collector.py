@@ -13,6 +13,7 @@ from pytest_bdd.scenario import scenario_wrapper_template_registry
 import ccweb_spec
 from ccweb_conformance.errors import ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.suite.failure_detail import failure_detail
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
 
@@ -71,8 +72,10 @@ def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseEx
 class ResultCollector:
     """Collects one :class:`ScenarioResult` per scenario run."""
 
-    def __init__(self, *, strict: bool) -> None:
+    def __init__(self, *, strict: bool, source_names: tuple[str, str] | None = None) -> None:
         self.strict = strict
+        self.source_names = source_names
+        """The source variable (stdio) and header (HTTP) names, for failure blocks."""
         self.results: list[ScenarioResult] = []
         self.target_description = "not started"
         self.transport = "stdio"
@@ -127,6 +130,7 @@ class ResultCollector:
             status = "failed"
         else:
             status = "passed"
+            xfail_reason = None  # a requirement-level expected failure that passed: a plain pass
         world = self._worlds.pop(item.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
@@ -135,6 +139,9 @@ class ResultCollector:
         message = _explain(requirements, call.excinfo) if failed and call.excinfo is not None else None
         if status == "xpassed":
             message = f"expected failure passed: {xfail_reason}"
+        detail = None
+        if status in ("failed", "warning") and call.excinfo is not None:
+            detail = failure_detail(world, call.excinfo.value, self._binding())
         self.results.append(
             ScenarioResult(
                 feature=feature,
@@ -150,8 +157,14 @@ class ResultCollector:
                 transcript=list(world.exchanges) if world is not None else [],
                 expected_failure_reason=xfail_reason,
                 steps=self._steps(item),
+                detail=detail,
             )
         )
+
+    def _binding(self) -> str | None:
+        if self.source_names is None:
+            return None
+        return self.source_names[1] if self.transport == "http" else self.source_names[0]
 
     @staticmethod
     def _xfail_reason(item: pytest.Item) -> str | None:
@@ -175,5 +188,7 @@ class ResultCollector:
         steps = []
         for step in report.serialize()["steps"]:
             status = "failed" if step["failed"] else "passed"
-            steps.append(StepResult(step["keyword"], step["name"], status, step["duration"]))  # type: ignore[arg-type]
+            steps.append(
+                StepResult(step["keyword"], step["name"], status, step["duration"], step.get("line_number", 0))  # type: ignore[arg-type]
+            )
         return steps

@@ -6,8 +6,11 @@
     expected_failures:
       - scenario: "ac07_unicode.feature::An emoji outside the BMP counts as one"
         reason: "we count UTF-16 units until #123 lands"
-      - requirement: UNI-1        # every scenario tagged with it
+      - requirement: UNI-1        # tolerates failures of every scenario tagged with it
         reason: "..."
+
+A scenario entry is strict (the run fails if that scenario passes: fix done, remove the
+entry); a requirement entry only tolerates failures (its passing scenarios pass).
 
 A ``scenario`` is a node id (``<feature file>::<scenario name>``) where ``*`` matches any
 run of characters (e.g. every row of an outline). The file is validated against
@@ -71,11 +74,17 @@ class ExpectedFailures:
 
         Scenario entries win over requirement entries; within each kind, file order.
         """
+        entry = self.entry_for(scenario_nodeid, requirements)
+        return None if entry is None else entry.reason
+
+    def entry_for(self, scenario_nodeid: str, requirements: tuple[str, ...]) -> ExpectedFailure | None:
+        """The entry that covers a scenario, or None (scenario entries first, then file order).
+
+        A scenario entry is strict: if the scenario passes, the run fails (XPASS). A requirement
+        entry only tolerates failures: the requirement's scenarios that pass simply pass.
+        """
         ordered = [e for e in self.entries if e.scenario is not None] + [e for e in self.entries if e.scenario is None]
-        for entry in ordered:
-            if entry.matches(scenario_nodeid, requirements):
-                return entry.reason
-        return None
+        return next((e for e in ordered if e.matches(scenario_nodeid, requirements)), None)
 
     def unmatched(self, seen_nodeids: Iterable[str], seen_requirements: Iterable[str]) -> list[str]:
         """Entries that matched no scenario of the run, as one-line descriptions for a warning."""

@@ -56,7 +56,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "should: a scenario that proves only SHOULD-level requirements")
     options = options_from(config)
     config.stash[OPTIONS_KEY] = options
-    config.stash[COLLECTOR_KEY] = ResultCollector(strict=options.strict)
+    config.stash[COLLECTOR_KEY] = ResultCollector(
+        strict=options.strict, source_names=(options.source_env, options.source_header)
+    )
     config.stash[RUN_PREFIX_KEY] = new_run_prefix()
     config.stash[SOURCES_KEY] = []
 
@@ -69,7 +71,7 @@ def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
     options = config.stash[OPTIONS_KEY]
-    wanted = {t.strip().lstrip("@") for t in options.tags.split(",")} if options.tags else None
+    wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
     expected = _expected_failures(config)
     kept: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
@@ -77,14 +79,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if not is_scenario(item):
             kept.append(item)
             continue
-        tags = {m.name for m in item.iter_markers()}
+        tags = {m.name.casefold() for m in item.iter_markers()}
         if wanted is not None and not wanted & tags:
             deselected.append(item)
             continue
         if expected is not None:
-            reason = expected.reason_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
-            if reason is not None:
-                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+            entry = expected.entry_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
+            if entry is not None:  # strict for a scenario entry only: see ExpectedFailures.entry_for
+                item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=entry.scenario is not None))
         kept.append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)

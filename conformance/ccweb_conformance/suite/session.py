@@ -56,6 +56,10 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         "no:unraisableexception",  # its garbage collections at exit cost 0.1 s
         "-p",
         "no:threadexception",  # the reader threads end quietly at end of stream; workers report through futures
+        # Scenario names as written (Chinese stays Chinese, an emoji stays an emoji), not pytest's
+        # ASCII escapes of outline example values.
+        "-o",
+        "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true",
         *pytest_flags(options),
     ]
 

@@ -27,7 +27,8 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             source_header=options.source_header,
             protocol=options.protocol,
             timeout=options.timeout,
-        )
+            env=options.environment(),
+        ).with_headers(options.http_headers())
     if options.url:
         return HttpUrlTarget(
             options.url,
@@ -35,11 +36,12 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             source_header=options.source_header,
             protocol=options.protocol,
             timeout=options.timeout,
-        )
+        ).with_headers(options.http_headers())
     return StdioTarget(
         options.stdio or reference_command(),
         sessions_dir,
         source_env=options.source_env,
         protocol=options.protocol,
         timeout=options.timeout,
+        env=options.environment(),
     )

@@ -177,9 +177,18 @@ class _HttpTarget(Target):
     transport = "http"
     url: str
     source_header: str
+    extra_headers: Mapping[str, str] = {}
+    """Headers sent on every request (``--header``), e.g. Authorization."""
+
+    def with_headers(self, headers: Mapping[str, str]) -> _HttpTarget:
+        """Send these headers on every request too."""
+        self.extra_headers = dict(headers)
+        return self
 
     def _new_client(self, source: str | None) -> McpClient:
-        headers = {} if source is None else {self.source_header: source}
+        headers = dict(self.extra_headers)
+        if source is not None:
+            headers[self.source_header] = source
         channel = HttpChannel(self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
 
@@ -209,6 +218,7 @@ class HttpCommandTarget(_HttpTarget):
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
         start_deadline: float = START_DEADLINE,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(sessions_dir, protocol, timeout)
         self.port = free_port()
@@ -219,7 +229,7 @@ class HttpCommandTarget(_HttpTarget):
             self.url = self.url.replace(placeholder, value)
         self.source_header = source_header
         self.description = f"HTTP server {shlex.join(self.argv)!r} at {self.url}"
-        env = {**os.environ, SESSIONS_ENV: str(self.sessions_dir)}
+        env = {**os.environ, **(env or {}), SESSIONS_ENV: str(self.sessions_dir)}
         self.process = ServerProcess(self.argv, env, stdio=False)
         try:
             self._wait_until_up(start_deadline)

@@ -21,7 +21,11 @@ def run(tmp_path: Path, yaml_text: str, *extra: str) -> tuple[int, dict]:
 
 
 def test_an_expected_failure_that_passes_fails_the_run(tmp_path, capsys):
-    yaml_text = 'version: 1\nexpected_failures:\n  - requirement: TOOL-1\n    reason: "not listed yet"\n'
+    yaml_text = (
+        "version: 1\nexpected_failures:\n"
+        '  - scenario: "ac01_tool_definition.feature::The tool is listed under its contract name"\n'
+        '    reason: "not listed yet"\n'
+    )
     code, report = run(tmp_path, yaml_text, "--tags", "AC-1")
     assert code == 1
     assert report["counts"]["xpassed"] == 1
@@ -73,3 +77,59 @@ def test_known_failures_of_a_broken_implementation_are_reported_and_do_not_fail_
         "A limit larger than the number of candidates returns them all": "xfailed",
     }
     assert {s["expectedFailureReason"] for s in result["scenarios"]} == {"order fix pending"}
+
+
+def test_a_requirement_entry_only_tolerates_failures(tmp_path, capsys):
+    """A requirement-level entry whose scenarios pass: they simply pass (no XPASS, exit 0)."""
+    yaml_text = 'version: 1\nexpected_failures:\n  - requirement: TOOL-1\n    reason: "not listed yet"\n'
+    code, report = run(tmp_path, yaml_text, "--tags", "AC-1")
+    assert code == 0
+    assert (report["counts"]["passed"], report["counts"]["xpassed"]) == (6, 0)
+    assert all(s["expectedFailureReason"] is None for s in report["scenarios"])
+    assert {r["id"]: r["status"] for r in report["requirements"]}["TOOL-1"] == "passed"
+
+
+def _readme_expected_failures() -> str:
+    """The expected-failures YAML block of the README, as written there."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = text.split("--expected-failures FILE", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    return "\n".join(line.removeprefix("  ") for line in block.splitlines()) + "\n"
+
+
+def test_the_readme_example_passes_on_the_bugs_it_describes(tmp_path):
+    """UTF-16 counting and an (mtime, size) cache, tolerated by the README's file, literally."""
+    known = tmp_path / "known.yaml"
+    known.write_text(_readme_expected_failures(), encoding="utf-8")
+    script = (
+        "import sys; sys.path.insert(0, 'tests'); from mutants.catalogue import MUTANTS\n"
+        "MUTANTS['utf16_units'].apply(); MUTANTS['cached_by_size_and_mtime'].apply()\n"
+        "from ccweb_conformance.cli import main; sys.exit(main(sys.argv[1:]))\n"
+    )
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "run", "--in-process", "--expected-failures", str(known), "--json", str(report)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    counts = json.loads(report.read_text(encoding="utf-8"))["counts"]
+    assert counts["failed"] == 0 and counts["xpassed"] == 0
+    assert counts["xfailed"] >= 8
+    statuses = {s["name"]: s["status"] for s in json.loads(report.read_text(encoding="utf-8"))["scenarios"]}
+    assert statuses["Characters outside the BMP count as one [中文输入-4]"] == "passed"  # no emoji: it passes
+
+
+def test_the_readme_example_still_catches_what_it_does_not_name(tmp_path):
+    """The same file does not hide an unrelated bug (the check can fail)."""
+    known = tmp_path / "known.yaml"
+    known.write_text(_readme_expected_failures(), encoding="utf-8")
+    script = (
+        "import sys; sys.path.insert(0, 'tests'); from mutants.catalogue import MUTANTS\n"
+        "MUTANTS['utf16_units'].apply()\n"
+        "from ccweb_conformance.cli import main; sys.exit(main(sys.argv[1:]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "run", "--in-process", "--expected-failures", str(known)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert done.returncode == 1  # the REG-2 scenario entry is strict: it passes here, so XPASS
+    assert "XPASS ac10_regression.feature::A rewrite of the same size and time is visible too" in done.stdout

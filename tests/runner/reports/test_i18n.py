@@ -188,11 +188,12 @@ def test_json_report_carries_the_chinese_statement() -> None:
     assert report["formatVersion"] == "1.1.0"
 
 
-def test_junit_testcase_carries_the_chinese_statements() -> None:
+def test_junit_suite_carries_the_chinese_statements() -> None:
+    """junit-10.xsd has no properties on a testcase: the suite of the scenario carries them."""
     root = build_junit(make_run())
-    case = next(c for c in root.iter("testcase") if c.get("name") == "Only the latest 15 inputs")
-    values = [p.get("value") for p in case.iterfind("properties/property") if p.get("name") == "statement_zh"]
-    assert values == [
+    suite = next(s for s in root.iter("testsuite") if any(c.get("name") == "Only the latest 15 inputs" for c in s))
+    values = [p.get("value") for p in suite.iterfind("properties/property") if p.get("name") == "statement_zh"]
+    assert values[:2] == [
         "SEL-6: 只考虑最后 limit 条候选消息；使用默认值时就是最新的 15 条。",
         "SEL-7: items 按从旧到新排列，也就是消息在文件中的存储顺序。",
     ]

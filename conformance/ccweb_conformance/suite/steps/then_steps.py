@@ -40,9 +40,15 @@ def _success(world: World) -> ToolOutcome:
 def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any) -> None:
     differences = contract_differences(expected, actual)
     if differences:
-        raise fail(
-            f"{what}: " + "; ".join(differences[:8]), expected=expected, actual=actual, exchange=outcome.exchange
+        failure = fail(
+            f"{what}: " + "; ".join(differences[:8]),
+            expected=expected,
+            actual=actual,
+            exchange=outcome.exchange,
+            compared=True,
         )
+        failure.what = what
+        raise failure
 
 
 def _cell(kind: str, raw: str) -> Any:
@@ -124,6 +130,7 @@ def _error(world: World, code: str) -> ToolOutcome:
             expected={"ok": False, "error": {"code": code}},
             actual=outcome.result,
             exchange=outcome.exchange,
+            compared=True,
         )
     if not outcome.is_error:
         raise fail(

@@ -1,0 +1,86 @@
+"""The config file: ``ccweb-conformance.toml``, or ``[tool.ccweb-conformance]`` in ``pyproject.toml``.
+
+Looked for in the current directory (``ccweb-conformance.toml`` first). Keys are the long
+option names without dashes (``stdio``, ``sessions-dir``, ``header = ["Authorization: ..."]``);
+values become the defaults the command line overrides. An unknown key or a value of the
+wrong type is a usage error naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.errors import UsageError
+from ccweb_conformance.options import TableRow, table
+
+__all__ = ["CONFIG_FILE", "find_config", "load_config"]
+
+CONFIG_FILE = "ccweb-conformance.toml"
+TABLE = "ccweb-conformance"
+
+
+def _key(row: TableRow) -> str:
+    return row.spec.flags[-1].lstrip("-")
+
+
+def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The config file in ``folder`` and its table, or None when there is none."""
+    for name in (CONFIG_FILE, "pyproject.toml"):
+        path = folder / name
+        if not path.is_file():
+            continue
+        try:
+            document = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise UsageError(f"{path}: cannot read the config file ({error})") from None
+        values = document if name == CONFIG_FILE else document.get("tool", {}).get(TABLE)
+        if values is not None:
+            if not isinstance(values, dict):
+                raise UsageError(f"{path}: [tool.{TABLE}] must be a table")
+            return path, values
+    return None
+
+
+def _convert(path: Path, key: str, row: TableRow, raw: Any) -> Any:
+    where = f"{path}: {key}"
+    if row.is_flag:
+        if not isinstance(raw, bool):
+            raise UsageError(f"{where} must be true or false")
+        return raw
+    if row.is_repeatable:
+        if isinstance(raw, str):
+            raw = [raw]
+        if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+            raise UsageError(f"{where} must be a string or a list of strings")
+        return list(raw)
+    base = next(a for a in getattr(row.kind, "__args__", (row.kind,)) if a is not type(None))
+    if base in (int, float):
+        if isinstance(raw, bool) or not isinstance(raw, int | float) or (base is int and not isinstance(raw, int)):
+            raise UsageError(f"{where} must be a number")
+        return base(raw)
+    if not isinstance(raw, str):
+        raise UsageError(f"{where} must be a string")
+    if row.spec.choices and raw not in row.spec.choices:
+        raise UsageError(f"{where} must be one of {', '.join(row.spec.choices)}, not {raw!r}")
+    return Path(raw) if base is Path else raw
+
+
+def load_config(folder: Path, command: str) -> dict[str, Any]:
+    """Option values from the config file in ``folder``, by field name ({} when there is no file)."""
+    found = find_config(folder)
+    if found is None:
+        return {}
+    path, values = found
+    rows = {_key(row): row for row in table()}
+    converted: dict[str, Any] = {}
+    for key, raw in values.items():
+        row = rows.get(key)
+        if row is None:
+            known = ", ".join(sorted(rows))
+            raise UsageError(f"{path}: unknown key {key!r} (known: {known})")
+        value = _convert(path, key, row, raw)
+        if command in row.spec.commands:
+            converted[row.name] = value
+    return converted

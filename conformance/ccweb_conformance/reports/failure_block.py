@@ -1,0 +1,204 @@
+"""The console's failure block: for each failed scenario, what a developer needs to fix it.
+
+The requirement (ID and statement), the check that failed with its first differences as
+``path: expected …, got …``, the call that was sent (arguments, source binding), the stored
+conversation in short (long texts cut, code points shown for non-ASCII text), and a one-line
+hint when the failure matches a well-known mistake (``hints.yaml``). Wording comes from
+``console_texts.yaml``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import ccweb_spec
+from ccweb_conformance.reports.common import format_transcript
+from ccweb_conformance.reports.diff import MISSING, Difference, differences
+from ccweb_conformance.reports.hints import FailureFacts, hint_for
+from ccweb_conformance.reports.model import FailureDetail, RunResult, ScenarioResult, StoredConversation
+from ccweb_conformance.reports.texts import text
+
+__all__ = ["BLOCK_LIMIT", "failure_blocks", "reports_line", "scenario_block"]
+
+BLOCK_LIMIT = 12
+"""Failure blocks shown at most; the rest are counted."""
+DIFFERENCE_LIMIT = 4
+VALUE_LIMIT = 80
+"""Characters of a value shown (JSON, strings)."""
+MESSAGE_LIMIT = 60
+"""Code points of a stored message shown."""
+MESSAGES_SHOWN = 6
+CODE_POINTS_SHOWN = 6
+_LABELS = ("requirement", "check", "differences", "expected", "got", "sent", "source", "stored", "hint")
+_SHOWN_STATUSES = ("failed", "warning")
+_HEADS = {"failed": "FAIL", "warning": "WARN"}
+
+
+def _width() -> int:
+    return max(len(text(f"label_{label}")) for label in _LABELS)
+
+
+def _code_points(value: str) -> str:
+    """Distinct non-ASCII code points of a text, e.g. ``U+1F600 U+200B``."""
+    seen = list(dict.fromkeys(c for c in value if ord(c) > 0x7E or ord(c) < 0x20))
+    shown = " ".join(f"U+{ord(c):04X}" for c in seen[:CODE_POINTS_SHOWN])
+    return shown + (" …" if len(seen) > CODE_POINTS_SHOWN else "")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _cut(shown: str, limit: int = VALUE_LIMIT) -> str:
+    return shown if len(shown) <= limit else f"{shown[:limit]}…"
+
+
+def value(shown: Any) -> str:
+    """A value as the block shows it: compact JSON, cut; code points for short non-ASCII strings."""
+    if shown is MISSING:
+        return "missing"
+    if isinstance(shown, str):
+        quoted = _cut(_json(shown))
+        points = _code_points(shown)
+        return f"{quoted} ({points})" if points and len(shown) <= 12 else quoted
+    return _cut(_json(shown))
+
+
+def _count(shown: Any) -> str:
+    return str(len(shown)) if isinstance(shown, list | dict) else _json(shown)[:20]
+
+
+def _difference_line(difference: Difference) -> str:
+    if difference.shape and isinstance(difference.expected, list):
+        return text(
+            "difference_shape",
+            path=difference.path,
+            expected=_count(difference.expected),
+            got=_count(difference.actual),
+            value=value(difference.actual),
+        )
+    if difference.actual is MISSING:
+        return text("difference_missing", path=difference.path, expected=value(difference.expected))
+    return text("difference", path=difference.path, expected=value(difference.expected), got=value(difference.actual))
+
+
+def _content(content: Any) -> str:
+    if not isinstance(content, str):
+        return _cut(_json(content), MESSAGE_LIMIT)
+    shown = _json(content[:MESSAGE_LIMIT])
+    if len(content) > MESSAGE_LIMIT:
+        shown += f"…(+{len(content) - MESSAGE_LIMIT})"
+    units = len(content.encode("utf-16-le", "surrogatepass")) // 2
+    if content.isascii():
+        return shown
+    note = text("length_note", points=len(content))
+    if units != len(content):
+        note = text("length_note_utf16", points=len(content), units=units)
+    return f"{shown} ({_code_points(content)}; {note})"
+
+
+def _message_line(index: int, message: Any) -> str:
+    if not isinstance(message, dict):
+        return text("message_line", index=index, role="(not an object)", content=_cut(_json(message), MESSAGE_LIMIT))
+    return text("message_line", index=index, role=message.get("role", "?"), content=_content(message.get("content")))
+
+
+def _stored_lines(conversation: StoredConversation) -> list[str]:
+    alias = conversation.alias or "-"
+    if conversation.messages is None:
+        return [text("stored_note", alias=alias, id=conversation.conversation_id, note=conversation.note or "")]
+    messages = conversation.messages
+    head = text("stored_head", alias=alias, id=conversation.conversation_id, count=len(messages))
+    indexed = list(enumerate(messages))
+    if len(indexed) > MESSAGES_SHOWN:
+        kept = indexed[:2] + indexed[-(MESSAGES_SHOWN - 2) :]
+        lines = [f"  {_message_line(i, m)}" for i, m in kept[:2]]
+        lines.append(f"  {text('stored_skipped', count=len(indexed) - MESSAGES_SHOWN)}")
+        lines += [f"  {_message_line(i, m)}" for i, m in kept[2:]]
+        return [head, *lines]
+    return [head, *(f"  {_message_line(i, m)}" for i, m in indexed)]
+
+
+def _sent(detail: FailureDetail) -> str:
+    if detail.method is None and detail.arguments is None:
+        return text("no_call")
+    if detail.method is None:
+        return text("raw_sent", text=_cut(str(detail.arguments)))
+    arguments = text("no_arguments") if detail.arguments is MISSING else _cut(_json(detail.arguments), 200)
+    return f"{detail.method} {arguments}"
+
+
+def _stored_texts(detail: FailureDetail) -> tuple[str, ...]:
+    return tuple(
+        m["content"]
+        for c in detail.conversations
+        for m in c.messages or []
+        if isinstance(m, dict) and isinstance(m.get("content"), str)
+    )
+
+
+def scenario_block(scenario: ScenarioResult) -> list[str]:
+    """The block of one failed scenario (empty when the scenario has no recorded detail)."""
+    detail = scenario.detail
+    if detail is None:
+        return []
+    width = _width()
+
+    def row(label: str, lines: list[str]) -> list[str]:
+        name = text(f"label_{label}").ljust(width)
+        return [f"    {name}  {lines[0]}", *(f"    {' ' * width}  {line}" for line in lines[1:])]
+
+    statements = {r.id: r for r in ccweb_spec.requirements()}
+    out = [f"{_HEADS.get(scenario.status, scenario.status)} {scenario.nodeid}"]
+    out += row(
+        "requirement", [f"{r} ({statements[r].level}): {statements[r].statement}" for r in scenario.requirements]
+    )
+    out += row("check", [detail.check])
+    found = differences(detail.expected, detail.actual) if detail.compared else []
+    if found:
+        lines = [_difference_line(d) for d in found[:DIFFERENCE_LIMIT]]
+        if len(found) > DIFFERENCE_LIMIT:
+            lines.append(text("more_differences", count=len(found) - DIFFERENCE_LIMIT))
+        out += row("differences", lines)
+    elif detail.expected is not None or detail.actual is not None:
+        out += row("expected", [_cut(_json(detail.expected), 200)])
+        out += row("got", [_cut(_json(detail.actual), 200)])
+    out += row("sent", [_sent(detail)])
+    bound = text("source_bound", binding=detail.binding or "source", source=detail.source)
+    out += row("source", [bound if detail.source is not None else text("source_none")])
+    stored = [line for c in detail.conversations for line in _stored_lines(c)]
+    if stored:
+        out += row("stored", stored)
+    facts = FailureFacts(
+        scenario.requirements, detail.check, scenario.message or "", tuple(found), _stored_texts(detail)
+    )
+    hint = hint_for(facts)
+    if hint is not None:
+        out += row("hint", [hint.text])
+    return out
+
+
+def failure_blocks(run: RunResult, *, verbose: bool = False) -> list[str]:
+    """Every failure block of a run under a heading (empty when nothing failed); verbose adds transcripts."""
+    shown = [s for s in run.scenarios if s.status in _SHOWN_STATUSES and s.detail is not None]
+    if not shown:
+        return []
+    lines = [text("failures_heading", count=len(shown))]
+    for scenario in shown if verbose else shown[:BLOCK_LIMIT]:
+        lines += ["", *scenario_block(scenario)]
+        if verbose and scenario.transcript:
+            lines += [
+                f"    {text('label_transcript')}",
+                *(f"      {t}" for t in format_transcript(scenario.transcript).splitlines()),
+            ]
+    if len(shown) > BLOCK_LIMIT and not verbose:
+        lines += ["", text("more_failures", count=len(shown) - BLOCK_LIMIT)]
+    return lines
+
+
+def reports_line(paths: list[Path | str]) -> str:
+    """The closing line: where the full reports are, or how to get them."""
+    written = [str(p) for p in paths if str(p) != "-"]
+    return text("reports_written", paths=", ".join(written)) if written else text("reports_suggested")

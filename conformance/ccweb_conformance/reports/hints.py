@@ -1,0 +1,115 @@
+"""Hints for well-known mistakes: the rules are data (``hints.yaml``), matched here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import ccweb_spec
+from ccweb_conformance.reports.diff import MISSING, Difference
+
+__all__ = ["FailureFacts", "Hint", "hint_for", "hints"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One rule: its ID, its conditions and the line shown."""
+
+    id: str
+    when: Mapping[str, Any]
+    text: str
+
+
+@dataclass(frozen=True)
+class FailureFacts:
+    """What a hint can look at."""
+
+    requirements: tuple[str, ...]
+    check: str
+    message: str
+    differences: tuple[Difference, ...]
+    stored_texts: tuple[str, ...]
+    """The string contents of the scenario's stored messages."""
+
+
+@cache
+def hints() -> tuple[Hint, ...]:
+    """The rules, in file order."""
+    document = yaml.safe_load((Path(__file__).parent / "hints.yaml").read_text(encoding="utf-8"))
+    return tuple(Hint(h["id"], h["when"], " ".join(h["text"].split())) for h in document["hints"])
+
+
+def _size(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, list):
+        return float(len(value))
+    return None
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    return isinstance(value, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+
+
+def _trimmed(expected: Any, actual: Any) -> bool:
+    if not (isinstance(expected, str) and isinstance(actual, str)) or expected == actual:
+        return False
+    blank = "".join(ccweb_spec.whitespace())
+    return actual in (expected.strip(), expected.strip(blank), expected.lstrip(blank), expected.rstrip(blank))
+
+
+def _got(relation: str, difference: Difference) -> bool:
+    expected, actual = difference.expected, difference.actual
+    if relation in ("more", "fewer"):
+        low, high = _size(expected), (0.0 if actual is MISSING else _size(actual))
+        if low is None or high is None:
+            return False
+        return high > low if relation == "more" else high < low
+    if relation == "lone-surrogate":
+        return _has_lone_surrogate(actual) and not _has_lone_surrogate(expected)
+    if relation == "trimmed":
+        return _trimmed(expected, actual)
+    raise ValueError(f"hints.yaml: unknown relation {relation!r}")
+
+
+def _difference(rule: Mapping[str, str], differences: Iterable[Difference]) -> bool:
+    return any(
+        re.search(rule.get("path", ""), d.path) is not None and ("got" not in rule or _got(rule["got"], d))
+        for d in differences
+    )
+
+
+def _stored(kind: str, texts: Iterable[str]) -> bool:
+    if kind == "non-bmp":
+        return any(ord(c) > 0xFFFF for t in texts for c in t)
+    if kind == "near-whitespace":
+        near = set(ccweb_spec.near_whitespace())
+        return any(c in near for t in texts for c in t)
+    raise ValueError(f"hints.yaml: unknown stored condition {kind!r}")
+
+
+def _holds(when: Mapping[str, Any], facts: FailureFacts) -> bool:
+    checks = {
+        "difference": lambda v: _difference(v, facts.differences),
+        "stored": lambda v: _stored(v, facts.stored_texts),
+        "requirement": lambda v: bool(set(v) & set(facts.requirements)),
+        "check": lambda v: re.search(v, facts.check) is not None,
+        "message": lambda v: re.search(v, facts.message) is not None,
+    }
+    unknown = set(when) - set(checks)
+    if unknown:
+        raise ValueError(f"hints.yaml: unknown condition {sorted(unknown)[0]!r}")
+    return all(checks[key](value) for key, value in when.items())
+
+
+def hint_for(facts: FailureFacts) -> Hint | None:
+    """The first rule whose conditions all hold, or None."""
+    return next((h for h in hints() if _holds(h.when, facts)), None)

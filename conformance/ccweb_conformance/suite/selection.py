@@ -1,0 +1,68 @@
+"""Which scenarios a selection names: tags checked against the known ones, ``-k`` as pytest reads it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+from _pytest.mark.expression import Expression
+
+import ccweb_spec
+from ccweb_conformance.errors import UsageError
+from ccweb_conformance.reports.model import ScenarioRef
+
+__all__ = ["canonical_tags", "known_tags", "select"]
+
+
+def known_tags(scenarios: Iterable[ScenarioRef]) -> list[str]:
+    """Every tag a selection may name: requirement and group IDs, and the features' own tags."""
+    names = [r.id for r in ccweb_spec.requirements()] + [g.id for g in ccweb_spec.groups()]
+    names += sorted({t.lstrip("@") for s in scenarios for t in s.tags})
+    return list(dict.fromkeys(names))
+
+
+def canonical_tags(text: str, scenarios: Iterable[ScenarioRef]) -> str:
+    """``uni-1, ac-7`` -> ``UNI-1,AC-7``; an unknown tag is a usage error naming the closest known ones."""
+    known = known_tags(scenarios)
+    by_folded = {t.casefold(): t for t in known}
+    chosen: list[str] = []
+    for raw in text.split(","):
+        word = raw.strip().lstrip("@")
+        if not word:
+            continue
+        tag = by_folded.get(word.casefold())
+        if tag is None:
+            close = difflib.get_close_matches(word.upper(), [t.upper() for t in known], n=3, cutoff=0.7)
+            spelled = [by_folded[c.casefold()] for c in close]
+            hint = f"; did you mean {', '.join(spelled)}?" if spelled else "; run 'ccweb-conformance list' to see them"
+            raise UsageError(f"--tags: unknown tag {word!r}{hint}")
+        chosen.append(tag)
+    if not chosen:
+        raise UsageError(f"--tags {text!r} names no tag")
+    return ",".join(dict.fromkeys(chosen))
+
+
+def _matcher(scenario: ScenarioRef) -> object:
+    words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
+    haystack = [w.casefold() for w in words]
+
+    def match(name: str, /, **_kwargs: object) -> bool:
+        needle = name.casefold()
+        return any(needle in w for w in haystack)
+
+    return match
+
+
+def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | None) -> list[ScenarioRef]:
+    """The scenarios a ``--tags`` / ``-k`` selection keeps (``-k`` matched on name, file and tags)."""
+    kept = list(scenarios)
+    if tags:
+        wanted = set(canonical_tags(tags, scenarios).split(","))
+        kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
+    if keyword:
+        try:
+            expression = Expression.compile(keyword)
+        except SyntaxError as error:
+            raise UsageError(f"-k {keyword!r}: {error.msg}") from None
+        kept = [s for s in kept if expression.evaluate(_matcher(s))]  # type: ignore[arg-type]
+    return kept

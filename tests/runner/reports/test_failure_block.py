@@ -1,0 +1,108 @@
+"""The console's failure block: shown without -v, with differences, the stored content and a hint."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from paths import REPO
+
+from ccweb_conformance.reports.diff import MISSING, Difference, differences
+from ccweb_conformance.reports.hints import FailureFacts, hint_for, hints
+
+RUN_PY = REPO / "tests" / "mutants" / "run.py"
+
+
+def _console(mutant: str, *args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, str(RUN_PY), "mutant", mutant, "run", "--in-process", *args],
+        capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
+    )
+    assert done.returncode == 1, done.stderr
+    return re.sub(r"ccwk-[0-9a-f]{8}-\d{3}", "ccwk-RUN-NNN", done.stdout).splitlines()
+
+
+def _block(lines: list[str], head: str) -> list[str]:
+    start = lines.index(head)
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
+    return lines[start:end]
+
+
+def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
+    lines = _console("utf16_units", "--tags", "AC-7")
+    assert "Failures (8)" in lines
+    assert _block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
+        "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
+        "    requirement  UNI-1 (MUST): Lengths are Unicode code points: a character outside the BMP (an emoji)"
+        " counts 1 and is never split into UTF-16 halves when truncating.",
+        "    check        items differ",
+        "    differences  $[0].contentChars: expected 1, got 2",
+        "                 $[0].originalChars: expected 1, got 2",
+        '    sent         tools/call {"conversationId": "ccwk-RUN-NNN-alpha"}',
+        "    source       none bound",
+        "    stored       alpha = ccwk-RUN-NNN-alpha, messages: 1",
+        '                   [0] user "😀" (U+1F600; code points: 1, UTF-16 units: 2)',
+        "    hint         lengths look like UTF-16 code units (JavaScript's text.length): count code points,"
+        ' e.g. [...text].length, and cut with Array.from(text).slice(0, n).join("")',
+    ]
+    truncation = _block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
+    assert truncation[3] == (
+        '    differences  $[0].content: expected "😀😀😀" (U+1F600), got "😀\\ud83d" (U+1F600 U+D83D)'
+    )
+    # the summary line of the scenario names the check, not the requirement sentence again
+    assert "      FAIL ac07_unicode.feature::Truncation keeps whole emoji: items differ" in lines
+    assert lines[-1] == "whole transcripts: run with -v; reports for CI: --junitxml FILE, --json FILE"
+    assert "3 passed, 8 failed in" in lines[-2]
+
+
+def test_a_strip_bug_gets_the_whitespace_hint():
+    lines = _console("python_strip_whitespace", "--tags", "SEL-2")
+    hints_shown = [line for line in lines if line.startswith("    hint ")]
+    assert hints_shown
+    assert all("as Python's str.strip() or a \\s regex does" in hint for hint in hints_shown)
+
+
+def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "", message: str = "",
+          stored: tuple[str, ...] = ()) -> FailureFacts:
+    return FailureFacts(requirements, check, message, found, stored)
+
+
+@pytest.mark.parametrize(
+    ("case", "expected_hint"),
+    [
+        (facts(Difference("$[0].contentChars", 1, 2), stored=("😀",)), "utf16-units"),
+        (facts(Difference("$[0].contentChars", 1, 2), stored=("ab",)), None),  # no emoji stored: no hint
+        (facts(Difference("$[0].content", "😀", "\ud83d")), "utf16-cut"),
+        (facts(Difference("$", [1, 2], [1], shape=True), stored=("😀😀",)), "utf16-budget"),
+        (facts(Difference("$[0].content", "  a  ", "a")), "content-trimmed"),
+        (facts(Difference("$", [1, 2], [1], shape=True), stored=("\x1c",)), "strip-not-trim"),
+        (facts(message="the server wrote a line that is not JSON: 'listening'"), "stdout-logging"),
+        (facts(requirements=("REG-2",)), "cache-mtime-size"),
+        (facts(requirements=("SRC-7",), check="expected the error conversation_not_found"), "prefix-path-check"),
+        (facts(requirements=("SRC-7",), check="the call failed where the contract requires a success"), None),
+        (facts(Difference("$.hasMore", True, MISSING)), None),
+    ],
+)
+def test_hints_match_their_mistakes_only(case, expected_hint):
+    found = hint_for(case)
+    assert (found.id if found else None) == expected_hint
+
+
+def test_every_hint_is_one_line_with_an_id():
+    assert [h.id for h in hints()] == [
+        "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
+        "stdout-logging", "cache-mtime-size", "prefix-path-check",
+    ]
+    assert all("\n" not in h.text and len(h.text) < 300 for h in hints())
+
+
+def test_differences_keep_values_and_allow_extra_members():
+    assert differences({"a": 1, "b": [1, 2]}, {"a": 2, "b": [1], "extra": 0}) == [
+        Difference("$.a", 1, 2),
+        Difference("$.b", [1, 2], [1], shape=True),
+    ]
+    assert differences({"a": 1}, {}) == [Difference("$.a", 1, MISSING)]
+    assert differences({"n": 15}, {"n": 15.0}) == []
+    assert differences({"t": True}, {"t": 1}) == [Difference("$.t", True, 1)]
