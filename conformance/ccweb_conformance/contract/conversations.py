@@ -87,8 +87,11 @@ class ConversationFiles:
         """cc-web's running-state folder ``<id>-run/`` with one file in it."""
         folder = self.sessions_dir / f"{conversation_id}-run"
         folder.mkdir()
-        (folder / "state.json").write_text('{"pid": 4242, "startedAt": "2026-11-30T09:00:00.000Z"}\n')
-        return self._track(folder)
+        self._track(folder)
+        state = folder / "state.json"
+        state.write_text('{"pid": 4242, "startedAt": "2026-11-30T09:00:00.000Z"}\n')
+        self._track(state)
+        return folder
 
     def make_link(self, conversation_id: str, target: Path) -> Path:
         """A symbolic link ``<id>.json`` pointing at ``target`` (relative when inside)."""

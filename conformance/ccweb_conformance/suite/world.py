@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.contract.ledger import SessionsLedger, listing
 from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
@@ -40,8 +42,8 @@ def fingerprint(path: Path) -> Fingerprint:
 
 
 def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
-    """Every name in the directory, and full fingerprints of our files and folders."""
-    names = sorted(os.listdir(sessions_dir))
+    """Every name in the directory at any depth, and full fingerprints of our files and folders."""
+    names = sorted(listing(sessions_dir))
     prints: dict[str, Fingerprint] = {}
     for path in ours:
         entries = [path, *sorted(path.rglob("*"))] if path.is_dir() and not path.is_symlink() else [path]
@@ -62,6 +64,8 @@ class World:
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools_exchange: Exchange | None = None
     saved_snapshot: dict[str, Any] | None = None
+    ledger: SessionsLedger | None = None
+    """What the sessions directory should hold (RO-2); None outside a run of the suite."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -87,3 +91,18 @@ class World:
         if not self.outcomes:
             raise AssertionError("the scenario made no tool call before this step")
         return self.outcomes[-1]
+
+
+def audit_sessions_dir(world: World, when: str) -> None:
+    """RO-2, whole: the sessions directory holds what was there before plus what the runner wrote."""
+    if world.ledger is None:
+        return
+    audit = world.ledger.audit()
+    if not audit.clean:
+        raise fail(
+            f"RO-2: the sessions directory holds entries the runner did not write ({when}); "
+            "something the server did earlier in the run changed it",
+            expected="only what was there before the run and the runner's own files",
+            actual=audit.describe(),
+            exchange=world.exchanges[-1] if world.exchanges else None,
+        )

@@ -9,7 +9,7 @@ from pytest_bdd import given, parsers
 
 from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
 from ccweb_conformance.contract.notation import aliases, byte_string, code_points, numbered
-from ccweb_conformance.suite.world import World, snapshot
+from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
 MESSAGE_COLUMNS = ("role", "content", "timestamp", "createdAt", "id")
 
@@ -117,7 +117,8 @@ def conversation_run_folder(world: World, alias: str) -> None:
 
 @given("a snapshot of the sessions directory")
 def a_snapshot(world: World) -> None:
-    """Remember every name and our files' bytes, sizes and times."""
+    """Remember every name and our files' bytes, sizes and times, after auditing the whole directory (RO-2)."""
+    audit_sessions_dir(world, "before the snapshot")
     world.saved_snapshot = snapshot(world.target.sessions_dir, world.files.created())
 
 

@@ -13,7 +13,7 @@ import ccweb_spec
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.notation import aliases, code_points, numbered
 from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal
-from ccweb_conformance.suite.world import World, snapshot
+from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -394,3 +394,4 @@ def sessions_dir_unchanged(world: World) -> None:
             actual=changed,
             exchange=world.exchanges[-1] if world.exchanges else None,
         )
+    audit_sessions_dir(world, "after the calls")
