@@ -144,6 +144,8 @@ class ResultCollector:
         message = _explain(requirements, call.excinfo) if failed and call.excinfo is not None else None
         if status == "xpassed":
             message = f"expected failure passed: {xfail_reason}"
+        if status == "skipped" and isinstance(report.longrepr, tuple):
+            message = f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}"
         self.results.append(
             ScenarioResult(
                 feature=feature,
