@@ -72,8 +72,16 @@ class World:
         return self.target.client(self.source)
 
     def record(self, exchange: Exchange) -> Exchange:
-        """Keep an exchange for the transcript."""
+        """Keep an exchange for the transcript; any message breaking JSON-RPC or MCP fails the scenario (PROTO-1)."""
         self.exchanges.append(exchange)
+        if exchange.violations:
+            raise fail(
+                "PROTO-1: a message received breaks JSON-RPC 2.0 or the MCP schema: "
+                + "; ".join(exchange.violations[:5]),
+                expected="valid JSON-RPC and MCP, the reply echoing the request id",
+                actual=exchange.response if exchange.response is not None else exchange.received_text,
+                exchange=exchange,
+            )
         return exchange
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
