@@ -12,6 +12,7 @@ import time
 from collections.abc import Generator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from ccweb_conformance.suite.collector import (
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
-from ccweb_conformance.suite.world import World
+from ccweb_conformance.suite.world import World, declared_output_schema
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
@@ -143,6 +144,12 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
 
 
 @pytest.fixture(scope="session")
+def ccweb_output_schema(ccweb_target: Target) -> dict[str, Any] | None:
+    """The tool's declared outputSchema, listed once per run, for PLC-4."""
+    return declared_output_schema(ccweb_target)
+
+
+@pytest.fixture(scope="session")
 def ccweb_run_prefix(request: pytest.FixtureRequest) -> str:
     """This run's ID prefix for conversation files."""
     return request.config.stash[RUN_PREFIX_KEY]
@@ -167,7 +174,12 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.
 
 
 @pytest.fixture
-def world(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRequest) -> Iterator[World]:
+def world(
+    ccweb_target: Target,
+    ccweb_run_prefix: str,
+    ccweb_output_schema: dict[str, Any] | None,
+    request: pytest.FixtureRequest,
+) -> Iterator[World]:
     """A scenario's state; its conversation files are removed when it ends."""
     collector = request.config.stash[COLLECTOR_KEY]
     files = ConversationFiles(
@@ -175,7 +187,7 @@ def world(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRe
     )
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
-    state = World(ccweb_target, files, ledger=ledger)
+    state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
     collector.attach(request.node, state)
     try:
         yield state

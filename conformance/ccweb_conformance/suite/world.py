@@ -64,6 +64,8 @@ class World:
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools_exchange: Exchange | None = None
     saved_snapshot: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
+    """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
     ledger: SessionsLedger | None = None
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
 
@@ -90,7 +92,7 @@ class World:
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2)."""
-        outcome = tool_outcome(self.call(arguments))
+        outcome = tool_outcome(self.call(arguments), self.output_schema)
         self.outcomes.append(outcome)
         return outcome
 
@@ -114,3 +116,18 @@ def audit_sessions_dir(world: World, when: str) -> None:
             actual=audit.describe(),
             exchange=world.exchanges[-1] if world.exchanges else None,
         )
+
+
+def declared_output_schema(target: Target) -> dict[str, Any] | None:
+    """The outputSchema the tool declares in tools/list, or None (none declared, or no answer)."""
+    try:
+        response = target.client(None).list_tools().response or {}
+    except Exception:  # the scenarios report a target that does not answer; PLC-4 then has nothing to check
+        return None
+    result = response.get("result")
+    tools = result.get("tools") if isinstance(result, dict) else None
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and tool.get("name") == TOOL_NAME:
+            schema = tool.get("outputSchema")
+            return schema if isinstance(schema, dict) else None
+    return None
