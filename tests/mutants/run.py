@@ -16,7 +16,7 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
-its output in ``OUT_DIR/KIND-NAME.log``. The exit codes and times go to
+its output in ``OUT_DIR/KIND-NAME.log``; mutants killed by a fixed scenario add ``--fuzz 0`` (speed). The exit codes and times go to
 ``OUT_DIR/results.json``; the batch itself exits 0 unless an entry is unknown. Batch runs
 format pytest's (unused) failure tracebacks in the cheap "native" style; see _native_tracebacks.
 """
@@ -112,6 +112,8 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         args = ["run", "--in-process", "--json", str(out_dir / f"{stem}.json")]
         if kind == "mutant" and MUTANTS[name].should:
             args.append("--strict")
+        if kind == "mutant" and MUTANTS[name].apply.__module__.rsplit(".", 1)[-1] != "fuzz":
+            args += ["--fuzz", "0"]  # speed: killed by a fixed scenario; variants and fuzz mutants run the full default
         return conformance(args)
     except BaseException as exc:
         print(f"run.py: {kind} {name} crashed: {exc!r}", file=sys.stderr)

@@ -14,6 +14,7 @@ import pytest
 from pytest_bdd.feature import get_features
 
 from mutants.catalogue import MUTANTS
+from mutants.fuzz import FUZZ_SCENARIO
 from mutants.registry import scenario_matches
 
 
@@ -33,6 +34,7 @@ def scenario_names() -> dict[str, str]:
 
 
 NAMES = scenario_names()
+NAMES[FUZZ_SCENARIO] = "fuzz.feature"  # the short fuzz phase of every full run: one scenario, no feature file
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))

@@ -49,6 +49,11 @@ def fuzz_message(run: FuzzRun) -> str | None:
     return None
 
 
+def scenario_name(count: int, seed: int) -> str:
+    """The fuzz phase's scenario name in every report."""
+    return f"{count} generated conversations, seed {seed}"
+
+
 def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     """One scenario result for every report."""
     settings = run.settings
@@ -57,7 +62,7 @@ def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     return ScenarioResult(
         feature=FEATURE,
         feature_file=FEATURE_FILE,
-        scenario=f"{settings.count} generated conversations, seed {settings.seed}",
+        scenario=scenario_name(settings.count, settings.seed),
         line=0,
         tags=("fuzz", *requirements),
         requirements=requirements,
