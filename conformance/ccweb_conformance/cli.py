@@ -137,7 +137,9 @@ def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verb
     try:
         from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
     except ImportError as error:
-        raise UsageError(f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0") from None
+        raise UsageError(
+            f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
+        ) from None
     settings = fuzz.settings_for(options)
     if settings is None:
         return []

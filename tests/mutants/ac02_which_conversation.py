@@ -218,7 +218,8 @@ def _() -> None:
 @mutant(
     "subfolder_link_refused",
     "SRC-7",
-    "A link that resolves to a file inside the sessions tree is followed, however it is written [{archive}/{gamma}.json-from the archive]",
+    "A link that resolves to a file inside the sessions tree is followed, however it is written"
+    " [{archive}/{gamma}.json-from the archive]",
     "a link is followed only to a file directly in the sessions directory, not into a subfolder of it",
 )
 def _() -> None:

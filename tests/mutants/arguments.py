@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -130,7 +131,8 @@ def _rewrite_call_arguments(change: Any) -> None:
         params = message.params
         if not isinstance(params, dict) or "arguments" not in params:
             return item
-        return SessionMessage(message.model_copy(update={"params": {**params, "arguments": change(params["arguments"])}}))
+        changed = {**params, "arguments": change(params["arguments"])}
+        return SessionMessage(message.model_copy(update={"params": changed}))
 
     _filter_incoming(incoming)
 
@@ -173,10 +175,8 @@ def _() -> None:
     def parse(arguments: dict[str, Any]) -> Any:
         for name, value in list(arguments.items()):
             if isinstance(value, str):
-                try:
+                with contextlib.suppress(ValueError):
                     arguments[name] = json.loads(value)
-                except ValueError:
-                    pass
         return _ORIGINAL_PARSE(arguments)
 
     _wrap_parse(parse)
@@ -185,7 +185,8 @@ def _() -> None:
 @mutant(
     "null_string_reads_source",
     "ARG-7 SRC-4",
-    "A conversationId that reads like another JSON value is a string, cleaned like any other [null-conversation_not_found]",
+    "A conversationId that reads like another JSON value is a string, cleaned like any other"
+    " [null-conversation_not_found]",
     'conversationId "null" or "None" is taken as no conversationId (str | None coercion) and reads the source',
 )
 def _() -> None:

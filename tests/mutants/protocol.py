@@ -59,7 +59,5 @@ def _() -> None:
     "a line that is not JSON is answered with a well-formed -32700 error, but with id 0 instead of null",
 )
 def _() -> None:
-    error = types.ErrorData(code=-32700, message="Parse error")
-    _filter_incoming(
-        lambda item: Reply(types.JSONRPCError(jsonrpc="2.0", id=0, error=error)) if isinstance(item, Exception) else item
-    )
+    reply = Reply(types.JSONRPCError(jsonrpc="2.0", id=0, error=types.ErrorData(code=-32700, message="Parse error")))
+    _filter_incoming(lambda item: reply if isinstance(item, Exception) else item)

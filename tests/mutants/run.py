@@ -16,7 +16,8 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
-its output in ``OUT_DIR/KIND-NAME.log``; mutants killed by a fixed scenario add ``--fuzz 0`` (speed). The exit codes and times go to
+its output in ``OUT_DIR/KIND-NAME.log``; mutants killed by a fixed scenario add ``--fuzz 0`` (speed).
+The exit codes and times go to
 ``OUT_DIR/results.json``; the batch itself exits 0 unless an entry is unknown. Batch runs
 format pytest's (unused) failure tracebacks in the cheap "native" style; see _native_tracebacks.
 """

@@ -139,7 +139,8 @@ class _Driver:
             return
         if mismatch is not None:
             if self.run.mismatch is None:
-                self.shrink_deadline = time.perf_counter() + max(self.run.settings.shrink_time, self.run.settings.time_limit)
+                shrink = max(self.run.settings.shrink_time, self.run.settings.time_limit)
+                self.shrink_deadline = time.perf_counter() + shrink
             self.run.mismatch = mismatch
             raise FuzzMismatch(mismatch)
 

@@ -19,7 +19,7 @@ def _describe(where: str, error: ValidationError) -> list[str]:
     return problems
 
 
-def message_violations(message: Any, *, version: str, method: str | None) -> list[str]:
+def message_violations(message: Any, *, version: str, method: str | None) -> list[str]:  # noqa: PLR0911
     """Where ``message`` breaks the MCP schema at ``version``.
 
     ``method`` is the method of the request a response answers (None when unknown, e.g. raw text).

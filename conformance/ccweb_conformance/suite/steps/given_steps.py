@@ -106,7 +106,9 @@ def _one_message(conversation_id: str, content: str) -> dict[str, Any]:
     return cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
 
 
-@given(parsers.parse('a folder "{folder}" inside the sessions directory holds conversation "{alias}" saying "{content}"'))
+@given(
+    parsers.parse('a folder "{folder}" inside the sessions directory holds conversation "{alias}" saying "{content}"')
+)
 def folder_inside(world: World, folder: str, alias: str, content: str) -> None:
     """A subfolder of the sessions directory (under this run's prefix) with one conversation file."""
     path = world.files.make_folder(folder)
@@ -116,10 +118,13 @@ def folder_inside(world: World, folder: str, alias: str, content: str) -> None:
 
 
 @given(
-    parsers.parse('a folder "{folder}" beside the sessions directory, named like it, holds conversation "{alias}" saying "{content}"')
+    parsers.parse(
+        'a folder "{folder}" beside the sessions directory, named like it,'
+        ' holds conversation "{alias}" saying "{content}"'
+    )
 )
 def folder_beside(world: World, folder: str, alias: str, content: str) -> None:
-    """``<sessions>-<folder>-<prefix>/`` next to the sessions directory: outside it, although its name starts the same."""
+    """``<sessions>-<folder>-<prefix>/`` beside the sessions directory: outside it, though its name starts the same."""
     try:
         path = world.files.sibling_folder(folder)
     except OSError as error:

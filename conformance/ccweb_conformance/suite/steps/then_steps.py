@@ -224,7 +224,10 @@ def rejected_as_invalid(world: World) -> None:
         exchange = world.exchanges[-1]
         raise fail(
             f"ARG-6: arguments that are not an object must be rejected; got {problem}",
-            expected={"error": {"code": INVALID_PARAMS}, "or": {"isError": True, "error": {"code": "invalid_arguments"}}},
+            expected={
+                "error": {"code": INVALID_PARAMS},
+                "or": {"isError": True, "error": {"code": "invalid_arguments"}},
+            },
             actual=exchange.response,
             exchange=exchange,
         )
