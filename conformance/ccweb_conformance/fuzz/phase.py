@@ -226,6 +226,7 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     try:
         with make_target(options, sessions_dir) as target:
             run.target_description = target.description
+            target.client(None)  # start it first: start-up does not count against the time limit
             files = ConversationFiles(sessions_dir, f"{new_run_prefix()}-fuzz")
             try:
                 with hypothesis_storage():
