@@ -132,7 +132,7 @@ Feature: Arguments are validated strictly
 
   @ARG-6 @PROTO-2
   Scenario Outline: Arguments that are not an object are rejected, and the server keeps serving
-    Given the source conversation is "alpha"
+    Given the source conversation is bound to another valid conversation
     When I call the tool with the arguments value <arguments>
     Then the call is rejected as invalid arguments: a JSON-RPC error -32602 or the tool error invalid_arguments
     When I call the tool with arguments:
@@ -153,9 +153,9 @@ Feature: Arguments are validated strictly
 
   @ARG-6
   Scenario: Arguments that are null mean no arguments, or are rejected like any non-object
-    Given the source conversation is "alpha"
+    Given the source conversation is bound to another valid conversation
     When I call the tool with the arguments value null
-    Then the call reads "alpha" with every default, or is rejected as invalid arguments
+    Then the call reads the source conversation with every default, or is rejected as invalid arguments
 
   @ARG-7 @SRC-4
   Scenario Outline: A conversationId that reads like another JSON value is a string, cleaned like any other

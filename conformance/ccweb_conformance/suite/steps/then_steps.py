@@ -233,15 +233,15 @@ def rejected_as_invalid(world: World) -> None:
         )
 
 
-@then(parsers.parse('the call reads "{alias}" with every default, or is rejected as invalid arguments'))
-def defaults_or_rejected(world: World, alias: str) -> None:
+@then("the call reads the source conversation with every default, or is rejected as invalid arguments")
+def defaults_or_rejected(world: World) -> None:
     """ARG-6 (D-13): null arguments may mean no arguments; otherwise the same rejection as any non-object."""
     if _rejection(world) is None:
         return
     if "error" in (world.exchanges[-1].response or {}):
         rejected_as_invalid(world)
     outcome = world.last_outcome()
-    expected = {"ok": True, "conversationId": world.ids[alias], "requestedLimit": 15, "maxChars": 1000}
+    expected = {"ok": True, "conversationId": world.source, "requestedLimit": 15, "maxChars": 1000}
     _check(outcome, "ARG-6: null arguments read as absent must use every default", expected, outcome.result)
 
 
