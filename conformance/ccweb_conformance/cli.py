@@ -200,8 +200,13 @@ def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verb
     try:
         from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
     except ImportError as error:
-        raise UsageError(f"--fuzz needs the package hypothesis ({error}); install it with pip") from None
-    run = fuzz.run_fuzz(options, fuzz.FuzzSettings(options.fuzz or 0, options.seed, options.fuzz_time))
+        raise UsageError(
+            f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
+        ) from None
+    settings = fuzz.settings_for(options)
+    if settings is None:
+        return []
+    run = fuzz.run_fuzz(options, settings)
     scenarios.append(fuzz.fuzz_scenario(run))
     return fuzz.fuzz_console_lines(run, verbose=verbose)
 
@@ -225,7 +230,7 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     collector = outcome.collector
     scenarios = list(collector.results)
-    fuzz_lines = _fuzz_phase(options, scenarios, verbose=options.verbose) if options.fuzz is not None else []
+    fuzz_lines = _fuzz_phase(options, scenarios, verbose=options.verbose) if options.fuzz != 0 else []
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),

@@ -124,11 +124,12 @@ class RunnerOptions:
         help="SHOULD-level failures fail the run")
     # --- fuzzing: the differential phase after the scenarios ----------------------------
     fuzz: int | None = option(None, "--fuzz", group="fuzzing", metavar="N", plugin=False,
-        help="compare N generated conversations with the reference")
+        help="compare N generated conversations with the reference (default: a short phase after every "
+        "full run, 60 cases within 3 s; 0: no fuzzing)")
     seed: int = option(0, "--seed", group="fuzzing", metavar="S", plugin=False,
         help="same seed, same cases (default: %(default)s)")
-    fuzz_time: float = option(60.0, "--fuzz-time", group="fuzzing", metavar="SECONDS", plugin=False,
-        help="stop fuzzing after this long (default: %(default)s)")
+    fuzz_time: float | None = option(None, "--fuzz-time", group="fuzzing", metavar="SECONDS", plugin=False,
+        help="stop fuzzing after this long (default: 3 for the short phase, 60 with --fuzz N)")
     # --- reports ------------------------------------------------------------------------
     junitxml: Path | None = option(None, "--junitxml", group="reports", metavar="FILE", plugin=False,
         help="write JUnit XML")
@@ -166,9 +167,9 @@ class RunnerOptions:
             found.append(f"--protocol {self.protocol!r} is not one of {', '.join(PROTOCOLS)}")
         if self.expected_failures is not None and not self.expected_failures.is_file():
             found.append(f"--expected-failures {str(self.expected_failures)!r} is not a file")
-        if self.fuzz is not None and self.fuzz < 1:
-            found.append(f"--fuzz {self.fuzz} must be at least 1")
-        if not self.fuzz_time > 0:
+        if self.fuzz is not None and self.fuzz < 0:
+            found.append(f"--fuzz {self.fuzz} must be 0 (no fuzzing) or more")
+        if self.fuzz_time is not None and not self.fuzz_time > 0:
             found.append(f"--fuzz-time {self.fuzz_time} must be more than 0 seconds")
         return found + self._header_and_env_problems()
 

@@ -175,3 +175,64 @@ Feature: AC-2 The source conversation by default, any conversation by ID
       {"conversationId": "{escape}"}
       """
     Then the error code is "conversation_not_found"
+
+  @SRC-7
+  Scenario Outline: A link into a folder beside the sessions directory is not followed, however alike the names
+    Given a folder "evil" beside the sessions directory, named like it, holds conversation "secret" saying "secret from beside"
+    And conversation "escape" is a symbolic link to "<link>"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{escape}"}
+      """
+    Then the error code is "conversation_not_found"
+
+    Examples:
+      | link                                  |
+      | ../{evil}/{secret}.json               |
+      | {evilPath}/{secret}.json              |
+      | ./../{evil}/{secret}.json             |
+      | ../{sessions}/../{evil}/{secret}.json |
+      | ../{evil}//{secret}.json              |
+
+  @SRC-7
+  Scenario Outline: A link that resolves to a file inside the sessions tree is followed, however it is written
+    Given a folder "archive" inside the sessions directory holds conversation "gamma" saying "from the archive"
+    And conversation "link" is a symbolic link to "<link>"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{link}"}
+      """
+    Then the result has:
+      | field          | value  |
+      | conversationId | {link} |
+    And the item contents are:
+      | content   |
+      | <content> |
+
+    Examples:
+      | link                              | content          |
+      | ../{sessions}/{alpha}.json        | from alpha       |
+      | ./{alpha}.json                    | from alpha       |
+      | {archive}/../{alpha}.json         | from alpha       |
+      | {archive}/{gamma}.json            | from the archive |
+      | ./{archive}//{gamma}.json         | from the archive |
+      | ../{sessions}/{archive}/{gamma}.json | from the archive |
+
+  @SRC-7
+  Scenario Outline: A link to a folder, the sessions folder itself included, is not a conversation
+    Given a folder "archive" inside the sessions directory holds conversation "gamma" saying "from the archive"
+    And conversation "folder" is a symbolic link to "<link>"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{folder}"}
+      """
+    Then the error code is "conversation_not_found"
+
+    Examples:
+      | link            |
+      | .               |
+      | ./              |
+      | ../{sessions}   |
+      | ../{sessions}/  |
+      | {archive}/      |
+      | {archive}/../.. |

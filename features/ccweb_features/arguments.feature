@@ -3,7 +3,9 @@ Feature: Arguments are validated strictly
   Arguments are checked against the input schema (JSON Schema 2020-12) before anything
   else. A wrong type is rejected, never coerced; an unknown argument is rejected; the
   error names an offending argument in error.field. 15.0 is an integer in JSON Schema
-  2020-12 and is accepted.
+  2020-12 and is accepted. arguments that is not an object is an invalid request (D-13):
+  JSON-RPC -32602 or invalid_arguments, never a success; null may mean no arguments. String
+  values are never re-parsed: "null" or "[1]" as conversationId is a string, cleaned as usual.
 
   Background:
     Given a conversation "alpha" with 3 user messages "input 1" to "input 3"
@@ -127,3 +129,69 @@ Feature: Arguments are validated strictly
       | requestedLimit | 15      |
       | maxChars       | 1000    |
       | returnedCount  | 3       |
+
+  @ARG-6 @PROTO-2
+  Scenario Outline: Arguments that are not an object are rejected, and the server keeps serving
+    Given the source conversation is bound to another valid conversation
+    When I call the tool with the arguments value <arguments>
+    Then the call is rejected as invalid arguments: a JSON-RPC error -32602 or the tool error invalid_arguments
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are "input 1" to "input 3"
+
+    Examples:
+      | arguments                              |
+      | []                                     |
+      | "x"                                    |
+      | 5                                      |
+      | true                                   |
+      | 0                                      |
+      | [{"conversationId": "{alpha}"}]        |
+      | "{\"conversationId\": \"{alpha}\"}"    |
+
+  @ARG-6
+  Scenario: Arguments that are null mean no arguments, or are rejected like any non-object
+    Given the source conversation is bound to another valid conversation
+    When I call the tool with the arguments value null
+    Then the call reads the source conversation with every default, or is rejected as invalid arguments
+
+  @ARG-7 @SRC-4
+  Scenario Outline: A conversationId that reads like another JSON value is a string, cleaned like any other
+    Given the source conversation is bound to another valid conversation
+    When I call the tool with arguments:
+      """
+      {"conversationId": "<raw>"}
+      """
+    Then the error code is "<code>"
+
+    Examples:
+      | raw    | code                    |
+      | null   | conversation_not_found  |
+      | None   | conversation_not_found  |
+      | true   | conversation_not_found  |
+      | false  | conversation_not_found  |
+      | 15     | conversation_not_found  |
+      | [1]    | conversation_not_found  |
+      | {}     | invalid_conversation_id |
+      | []     | invalid_conversation_id |
+      | \u0020 | invalid_conversation_id |
+
+  @ARG-7 @SRC-4
+  Scenario Outline: A conversationId holding JSON text is cleaned, never parsed
+    Given the source conversation is bound to another valid conversation
+    When I call the tool with arguments:
+      """
+      {"conversationId": "<raw>"}
+      """
+    Then the result has:
+      | field          | value   |
+      | conversationId | {alpha} |
+      | returnedCount  | 3       |
+
+    Examples:
+      | raw                 |
+      | [\"{alpha}\"]       |
+      | \"{alpha}\"         |
+      | {\"\": \"{alpha}\"} |

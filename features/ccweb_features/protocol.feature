@@ -38,7 +38,7 @@ Feature: MCP protocol and transports
       """
     Then the item contents are "input 1" to "input 2"
 
-  @PROTO-2
+  @PROTO-2 @PROTO-1
   Scenario: The server keeps serving after a message that is not JSON-RPC
     Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
     When I send the raw text "{not json"
@@ -47,3 +47,20 @@ Feature: MCP protocol and transports
       {"conversationId": "{alpha}"}
       """
     Then the item contents are "input 1" to "input 2"
+    And every message received was valid MCP for the negotiated revision
+
+  @PROTO-1 @PROTO-2
+  Scenario Outline: A reply to an invalid request is a JSON-RPC error that echoes the request's id
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I send the raw text "<request>"
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then every message received was valid MCP for the negotiated revision
+    And the item contents are "input 1" to "input 2"
+
+    Examples:
+      | request                                                                                                 |
+      | {"jsonrpc": "2.0", "id": "bad-1", "method": "no/such/method"}                                           |
+      | {"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": 5}} |

@@ -194,3 +194,41 @@ def _() -> None:
 def _() -> None:
     original = tool.clean_id
     tool.clean_id = lambda raw: original(raw).lower()
+
+
+@mutant(
+    "path_check_by_prefix",
+    "SRC-7",
+    "A link into a folder beside the sessions directory is not followed, however alike the names",
+    "the path check is a string prefix: realpath(target).startswith(sessions_dir) lets sessions-evil/ in",
+)
+def _() -> None:
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        try:
+            real = os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
+        except OSError:
+            raise self._not_found(conversation_id) from None
+        if not real.startswith(str(self.root)):
+            raise self._not_found(conversation_id)
+        return real
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "subfolder_link_refused",
+    "SRC-7",
+    "A link that resolves to a file inside the sessions tree is followed, however it is written"
+    " [{archive}/{gamma}.json-from the archive]",
+    "a link is followed only to a file directly in the sessions directory, not into a subfolder of it",
+)
+def _() -> None:
+    original = store.SessionStore._resolve
+
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        real = original(self, conversation_id)
+        if os.path.dirname(real) != str(self.root):
+            raise self._not_found(conversation_id)
+        return real
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]

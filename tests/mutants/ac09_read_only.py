@@ -63,3 +63,19 @@ def _() -> None:
             (folder / "last-read").write_text("x", encoding="utf-8")
 
     _after_read(mark)
+
+
+@mutant(
+    "cache_file_per_process",
+    "RO-2",
+    "Failing calls change nothing either",
+    "every call (re)writes .cache-<pid> in the sessions directory: only the first call creates it",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        (Path(self.root) / f".cache-{os.getpid()}").write_text("{}", encoding="utf-8")
+        return original(self, conversation_id)
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

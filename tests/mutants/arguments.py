@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +13,7 @@ from mutants.patching import (
     _ORIGINAL_CALL_TOOL,
     _ORIGINAL_PARSE,
     _ORIGINAL_TARGET,
+    _filter_incoming,
     _invalid,
     _rewrite_field,
     _wrap_parse,
@@ -114,3 +117,114 @@ def _() -> None:
         return _ORIGINAL_CALL_TOOL(store_, arguments, source)
 
     server.call_tool = call_tool  # type: ignore[assignment]
+
+
+def _rewrite_call_arguments(change: Any) -> None:
+    """Below the SDK: replace the raw ``arguments`` of every tools/call before it is validated."""
+    import mcp_types as types  # noqa: PLC0415
+    from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+    def incoming(item: Any) -> Any:
+        message = getattr(item, "message", None)
+        if not (isinstance(message, types.JSONRPCRequest) and message.method == "tools/call"):
+            return item
+        params = message.params
+        if not isinstance(params, dict) or "arguments" not in params:
+            return item
+        changed = {**params, "arguments": change(params["arguments"])}
+        return SessionMessage(message.model_copy(update={"params": changed}))
+
+    _filter_incoming(incoming)
+
+
+@mutant(
+    "non_object_arguments_as_none",
+    "ARG-6",
+    "Arguments that are not an object are rejected, and the server keeps serving",
+    "arguments that are not an object ([], 5, \"x\") are taken as no arguments and read the source",
+)
+def _() -> None:
+    _rewrite_call_arguments(lambda value: value if isinstance(value, dict) else {})
+
+
+@mutant(
+    "string_arguments_parsed",
+    "ARG-6",
+    "Arguments that are not an object are rejected, and the server keeps serving",
+    "arguments sent as a JSON string are parsed into an object (json.loads on the string)",
+)
+def _() -> None:
+    def parse(value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value
+        return value
+
+    _rewrite_call_arguments(parse)
+
+
+@mutant(
+    "string_values_pre_parsed",
+    "ARG-7",
+    "A conversationId holding JSON text is cleaned, never parsed",
+    "string argument values that parse as JSON are replaced by the parsed value (an SDK's pre-parsing)",
+)
+def _() -> None:
+    def parse(arguments: dict[str, Any]) -> Any:
+        for name, value in list(arguments.items()):
+            if isinstance(value, str):
+                with contextlib.suppress(ValueError):
+                    arguments[name] = json.loads(value)
+        return _ORIGINAL_PARSE(arguments)
+
+    _wrap_parse(parse)
+
+
+@mutant(
+    "null_string_reads_source",
+    "ARG-7 SRC-4",
+    "A conversationId that reads like another JSON value is a string, cleaned like any other"
+    " [null-conversation_not_found]",
+    'conversationId "null" or "None" is taken as no conversationId (str | None coercion) and reads the source',
+)
+def _() -> None:
+    def parse(arguments: dict[str, Any]) -> Any:
+        if arguments.get("conversationId") in ("null", "None"):
+            del arguments["conversationId"]
+        return _ORIGINAL_PARSE(arguments)
+
+    _wrap_parse(parse)
+
+
+@mutant(
+    "sdk_validation_text",
+    "ARG-3 ERR-1",
+    "Arguments of the wrong type are rejected, not coerced",
+    "invalid arguments are answered with the SDK's own validation text (isError, no contract object)",
+)
+def _() -> None:
+    def call_tool(store_: Any, arguments: Any, source: str | None) -> tuple[dict[str, Any], bool]:
+        result, is_error = _ORIGINAL_CALL_TOOL(store_, arguments, source)
+        if is_error and result["error"]["code"] == "invalid_arguments":
+            return {"text": "1 validation error for call_toolArguments\nlimit\n  Input should be a valid integer"}, True
+        return result, is_error
+
+    server.call_tool = call_tool  # type: ignore[assignment]
+
+
+@mutant(
+    "integer_id_coerced_to_string",
+    "ARG-3",
+    "A conversationId that is not a string is rejected",
+    "a number as conversationId is coerced to its string (pydantic lax mode: 42 -> \"42\")",
+)
+def _() -> None:
+    def parse(arguments: dict[str, Any]) -> Any:
+        value = arguments.get("conversationId")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            arguments["conversationId"] = str(value)
+        return _ORIGINAL_PARSE(arguments)
+
+    _wrap_parse(parse)

@@ -21,6 +21,7 @@ from mutants import (  # noqa: F401 (imported to register their entries)
     ac10_regression,
     arguments,
     errors,
+    fuzz,
     placement,
     protocol,
     store,

@@ -302,3 +302,47 @@ def _reverse_keys(value: Any) -> Any:
     if isinstance(value, list):
         return [_reverse_keys(v) for v in value]
     return value
+
+
+Incoming = Callable[[Any], Any]
+"""Gets one item of the server's read stream (a SessionMessage or a parse error); returns what the
+SDK gets instead, an awaitable-free replacement, or a reply object (``Reply``) to send back."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Send ``message`` (a JSON-RPC model, possibly malformed) instead of handing the item to the SDK."""
+
+    message: Any
+
+
+def _filter_incoming(change: Incoming) -> None:
+    """Below the SDK: change (or answer) every incoming item before the server loop sees it."""
+    import anyio  # noqa: PLC0415
+    from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+    def build(store_: Any, binding: Any) -> Any:
+        built = _ORIGINAL_BUILD_SERVER(store_, binding)
+        serve = built.run
+
+        async def run(read_stream: Any, write_stream: Any, *args: Any, **kwargs: Any) -> Any:
+            sender, receiver = anyio.create_memory_object_stream[Any](0)
+
+            async def pump() -> None:
+                async with sender:
+                    async for item in read_stream:
+                        changed = change(item)
+                        if isinstance(changed, Reply):
+                            await write_stream.send(SessionMessage(changed.message))
+                            continue
+                        await sender.send(changed)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(pump)
+                await serve(receiver, write_stream, *args, **kwargs)
+                group.cancel_scope.cancel()
+
+        built.run = run
+        return built
+
+    _set_build_server(build)

@@ -62,3 +62,30 @@ def _() -> None:
         return types.CallToolResult(content=blocks, is_error=result.is_error)
 
     _transform_call_result(transform)
+
+
+@mutant(
+    "output_schema_with_text_only",
+    "PLC-4",
+    "A tool that declares an output schema returns structured content valid against it",
+    "the tool declares an outputSchema but sends the result object only as JSON text",
+)
+def _() -> None:
+    _transform_call_result(lambda r: types.CallToolResult(content=r.content, is_error=r.is_error))
+
+
+@mutant(
+    "structured_content_off_schema",
+    "PLC-4",
+    'A tool that declares an output schema returns structured content valid against it [{"conversationId": "!!"}]',
+    "error results carry structuredContent {ok: false, error: {code}} without the message the outputSchema requires",
+)
+def _() -> None:
+    def transform(result: types.CallToolResult) -> types.CallToolResult:
+        data = dict(result.structured_content or {})
+        if data.get("ok") is False:
+            data = {"ok": False, "error": {"code": data["error"]["code"]}}
+            return _result(result, structured_content=data, content=[_text(wire.dumps(data))])
+        return result
+
+    _transform_call_result(transform)

@@ -7,7 +7,7 @@ from typing import Any
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from mutants.patching import Handler, _result, _transform_call_result, _wrap_handler
+from mutants.patching import Handler, Reply, _filter_incoming, _result, _transform_call_result, _wrap_handler
 from mutants.registry import mutant
 
 
@@ -39,3 +39,25 @@ def _() -> None:
         return call
 
     _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "malformed_error_replies",
+    "PROTO-1",
+    "The server keeps serving after a message that is not JSON-RPC",
+    'a line that is not JSON is answered {"jsonrpc": "2.0", "id": "zzz", "error": {"code": "bad"}}',
+)
+def _() -> None:
+    bad = types.JSONRPCError.model_construct(jsonrpc="2.0", id="zzz", error=types.ErrorData.model_construct(code="bad"))
+    _filter_incoming(lambda item: Reply(bad) if isinstance(item, Exception) else item)
+
+
+@mutant(
+    "error_reply_with_wrong_id",
+    "PROTO-1",
+    "The server keeps serving after a message that is not JSON-RPC",
+    "a line that is not JSON is answered with a well-formed -32700 error, but with id 0 instead of null",
+)
+def _() -> None:
+    reply = Reply(types.JSONRPCError(jsonrpc="2.0", id=0, error=types.ErrorData(code=-32700, message="Parse error")))
+    _filter_incoming(lambda item: reply if isinstance(item, Exception) else item)

@@ -43,8 +43,13 @@ class Mutant:
         return self.apply.__module__.rsplit(".", 1)[-1]
 
     @property
-    def feature_tag(self) -> str:
-        """The feature-level tag of that file (``AC-7``): ``--tags`` with it runs the whole feature."""
+    def feature_tag(self) -> str | None:
+        """The feature-level tag of that file (``AC-7``): ``--tags`` with it runs the whole feature.
+
+        None for a mutant of ``fuzz.py``: the default run's fuzz phase kills it, not a feature.
+        """
+        if self.feature == "fuzz":
+            return None
         text = files("ccweb_features").joinpath(f"{self.feature}.feature").read_text(encoding="utf-8")
         match = re.search(r"^@(\S+)\s*\nFeature:", text, flags=re.MULTILINE)
         if match is None:

@@ -40,8 +40,13 @@ def _() -> None:
     _core()
 
 
-@variant("text_only", "the result object only as JSON text, no structuredContent", warnings="PLC-3")
+@variant(
+    "text_only",
+    "the result object only as JSON text, no structuredContent, and so no outputSchema (PLC-4)",
+    warnings="PLC-3 TOOL-5",
+)
 def _() -> None:
+    _edit_tool(lambda definition: definition.pop("outputSchema"))
     _transform_call_result(lambda r: types.CallToolResult(content=r.content, is_error=r.is_error))
 
 

@@ -33,6 +33,7 @@ class ConversationFiles:
         self._aliases: set[str] = set()
         self._created: list[Path] = []
         self._outside: Path | None = None
+        self._siblings: list[Path] = []
 
     def new_id(self, alias: str) -> str:
         """The conversation ID for ``alias``: ``<prefix>-<alias>``, so it can be known in advance."""
@@ -87,8 +88,11 @@ class ConversationFiles:
         """cc-web's running-state folder ``<id>-run/`` with one file in it."""
         folder = self.sessions_dir / f"{conversation_id}-run"
         folder.mkdir()
-        (folder / "state.json").write_text('{"pid": 4242, "startedAt": "2026-11-30T09:00:00.000Z"}\n')
-        return self._track(folder)
+        self._track(folder)
+        state = folder / "state.json"
+        state.write_text('{"pid": 4242, "startedAt": "2026-11-30T09:00:00.000Z"}\n')
+        self._track(state)
+        return folder
 
     def make_link(self, conversation_id: str, target: Path) -> Path:
         """A symbolic link ``<id>.json`` pointing at ``target`` (relative when inside)."""
@@ -110,6 +114,39 @@ class ConversationFiles:
         path.write_bytes(session_bytes(session))
         return path
 
+    def make_link_text(self, conversation_id: str, text: str) -> Path:
+        """A symbolic link ``<id>.json`` whose target is exactly ``text`` (relative to the directory)."""
+        path = self.path_of(conversation_id)
+        path.symlink_to(text)
+        return self._track(path)
+
+    def make_folder(self, stem: str) -> Path:
+        """A folder ``<prefix>-<stem>/`` inside the sessions directory (its files are tracked one by one)."""
+        folder = self.sessions_dir / f"{self.run_prefix}-{stem}"
+        folder.mkdir()
+        return self._track(folder)
+
+    def write_in_folder(self, folder: Path, conversation_id: str, session: dict[str, Any]) -> Path:
+        """A conversation file inside one of our folders; never overwrites."""
+        path = folder / f"{conversation_id}.json"
+        with path.open("xb") as handle:
+            handle.write(session_bytes(session))
+        return self._track(path)
+
+    def sibling_folder(self, stem: str) -> Path:
+        """A folder beside the sessions directory whose name starts with the directory's name.
+
+        ``<sessions>-<stem>-<prefix>``, next to the directory's real path: with the runner's own
+        directory its parent is the runner's temporary folder; with ``--sessions-dir`` the name
+        carries this run's unique prefix. Removed by :meth:`remove_all`; raises OSError when the
+        parent is not writable.
+        """
+        real = Path(os.path.realpath(self.sessions_dir))
+        folder = real.parent / f"{real.name}-{stem}-{self.run_prefix}"
+        folder.mkdir()
+        self._siblings.append(folder)
+        return folder
+
     def created(self) -> list[Path]:
         """Everything created in the sessions directory so far."""
         return list(self._created)
@@ -122,6 +159,9 @@ class ConversationFiles:
             elif path.is_dir():
                 shutil.rmtree(path, ignore_errors=True)
         self._created.clear()
+        for folder in self._siblings:
+            shutil.rmtree(folder, ignore_errors=True)
+        self._siblings.clear()
         if self._outside is not None:
             shutil.rmtree(self._outside, ignore_errors=True)
             self._outside = None

@@ -61,8 +61,8 @@ def contract_differences(expected: Any, actual: Any, path: str = "$") -> list[st
     return []
 
 
-def tool_outcome(exchange: Exchange) -> ToolOutcome:
-    """The result object of a tools/call reply, enforcing PLC-1 and PLC-2."""
+def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None) -> ToolOutcome:
+    """The result object of a tools/call reply, enforcing PLC-1, PLC-2 and, given the tool's outputSchema, PLC-4."""
     response = exchange.response
     if response is None:
         raise fail("no reply to tools/call", expected="a JSON-RPC response", actual=None, exchange=exchange)
@@ -105,4 +105,32 @@ def tool_outcome(exchange: Exchange) -> ToolOutcome:
             actual=found,
             exchange=exchange,
         )
+    if output_schema is not None:
+        _check_declared_schema(exchange, output_schema, structured)
     return ToolOutcome(exchange, result.get("isError") is True, found[0], isinstance(structured, dict), text_objects)
+
+
+def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], structured: Any) -> None:
+    """PLC-4: a tool with an outputSchema returns structuredContent valid against it (MCP 2025-06-18+)."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (only runs with a declared schema)
+    from jsonschema.exceptions import SchemaError  # noqa: PLC0415
+
+    if not isinstance(structured, dict):
+        raise fail(
+            "PLC-4: the tool declares an outputSchema, so every result must carry structuredContent "
+            "(text-only results are allowed only for a tool without an outputSchema)",
+            expected="structuredContent valid against the declared outputSchema",
+            actual=exchange.response.get("result") if exchange.response else None,
+            exchange=exchange,
+        )
+    try:
+        errors = [e.message for e in Draft202012Validator(output_schema).iter_errors(structured)]
+    except SchemaError as error:
+        errors = [f"the declared outputSchema is not a valid schema: {error.message}"]
+    if errors:
+        raise fail(
+            "PLC-4: structuredContent does not validate against the declared outputSchema: " + "; ".join(errors[:3]),
+            expected="valid against the outputSchema",
+            actual=structured,
+            exchange=exchange,
+        )

@@ -1,6 +1,6 @@
 """Differential fuzzing: generated conversations, answered by the implementation and by the reference core."""
 
-from ccweb_conformance.fuzz.phase import FuzzRun, FuzzSettings, replay_command, run_fuzz
+from ccweb_conformance.fuzz.phase import FuzzRun, FuzzSettings, replay_command, run_fuzz, settings_for
 from ccweb_conformance.fuzz.report import fuzz_console_lines, fuzz_scenario, throughput_line
 
 __all__ = [
@@ -10,5 +10,6 @@ __all__ = [
     "fuzz_scenario",
     "replay_command",
     "run_fuzz",
+    "settings_for",
     "throughput_line",
 ]

@@ -21,12 +21,23 @@ from ccweb_conformance.errors import TargetError
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
 from ccweb_conformance.fuzz.strategies import fuzz_cases
-from ccweb_conformance.options import RunnerOptions, command_line, default
+from ccweb_conformance.fuzz.sweep import sweep_cases
+from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
 BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
+EXPLICIT_TIME = 60.0
+"""The time limit of ``--fuzz N`` without ``--fuzz-time``."""
+SHORT_PHASE_COUNT = 60
+"""Generated cases of the short phase that ends every full run (no --fuzz, no selection)."""
+SHORT_PHASE_TIME = 3.0
+"""Its time limit, in seconds: the default run stays fast."""
+SHRINK_TIME = 30.0
+"""At most this long (or the time limit, if longer) is spent shrinking a mismatch of ``--fuzz N``."""
+SHORT_SHRINK_TIME = 10.0
+"""The short phase shrinks for at most this long."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +46,22 @@ class FuzzSettings:
 
     count: int
     seed: int = 0
-    time_limit: float = default("fuzz_time")
+    time_limit: float = EXPLICIT_TIME
+    shrink_time: float = SHRINK_TIME
+    sweep: bool = True
+    """Start with the argument sweep (every limit, the maxChars edges) before the generated cases."""
+
+
+def settings_for(options: RunnerOptions) -> FuzzSettings | None:
+    """The fuzz phase these options ask for: ``--fuzz N``, the short default phase, or None (off)."""
+    if options.fuzz == 0:
+        return None
+    if options.fuzz is None:
+        if options.tags or options.keyword:
+            return None  # a selection is a narrow run: fuzz only when asked
+        time_limit = options.fuzz_time if options.fuzz_time is not None else SHORT_PHASE_TIME
+        return FuzzSettings(SHORT_PHASE_COUNT, options.seed, time_limit, SHORT_SHRINK_TIME)
+    return FuzzSettings(options.fuzz, options.seed, options.fuzz_time or EXPLICIT_TIME)
 
 
 @dataclass
@@ -50,6 +76,8 @@ class FuzzRun:
     """SHA-256 of the generated cases in order: the same seed gives the same digest."""
     mismatch: Mismatch | None = None
     shrink_calls: int = 0
+    sweep_calls: int = 0
+    """Calls of the argument sweep (not counted in ``cases_run`` nor in the digest)."""
     error: str | None = None
     """The target could not be started or reached."""
     timed_out: bool = False
@@ -111,7 +139,8 @@ class _Driver:
             return
         if mismatch is not None:
             if self.run.mismatch is None:
-                self.shrink_deadline = time.perf_counter() + max(30.0, self.run.settings.time_limit)
+                shrink = max(self.run.settings.shrink_time, self.run.settings.time_limit)
+                self.shrink_deadline = time.perf_counter() + shrink
             self.run.mismatch = mismatch
             raise FuzzMismatch(mismatch)
 
@@ -141,8 +170,24 @@ class _Driver:
             if self.run.mismatch is None and self.run.error is None:
                 raise
 
+    def sweep(self) -> None:
+        """Every limit and the maxChars edges on one conversation, before anything is generated."""
+        for case in sweep_cases():
+            if not self.run.passed or time.perf_counter() - self.started > self.run.settings.time_limit:
+                return
+            self.run.sweep_calls += 1
+            try:
+                mismatch = run_case(case, self.target, self.files)
+            except TargetError as error:
+                self.run.error = str(error).splitlines()[0]
+                return
+            if mismatch is not None:
+                self.run.mismatch = mismatch
+
     def drive(self) -> None:
-        """Batches until the count, the time limit, a mismatch or an error."""
+        """The sweep, then batches until the count, the time limit, a mismatch or an error."""
+        if self.run.settings.sweep:
+            self.sweep()
         count, number = self.run.settings.count, 0
         try:
             while number * BATCH < count and self.run.passed and not self.run.timed_out:
@@ -181,6 +226,7 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     try:
         with make_target(options, sessions_dir) as target:
             run.target_description = target.description
+            target.client(None)  # start it first: start-up does not count against the time limit
             files = ConversationFiles(sessions_dir, f"{new_run_prefix()}-fuzz")
             try:
                 with hypothesis_storage():
@@ -200,6 +246,6 @@ def replay_command(options: RunnerOptions, fuzz: FuzzSettings) -> str:
     """The command line that runs the same target with the same fuzz cases (the seed always shown)."""
     words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding"))]
     words += ["--fuzz", str(fuzz.count), "--seed", str(fuzz.seed)]
-    if fuzz.time_limit != default("fuzz_time"):
+    if fuzz.time_limit != EXPLICIT_TIME:
         words += ["--fuzz-time", f"{fuzz.time_limit:g}"]
     return shlex.join(words)

@@ -49,6 +49,11 @@ def fuzz_message(run: FuzzRun) -> str | None:
     return None
 
 
+def scenario_name(count: int, seed: int) -> str:
+    """The fuzz phase's scenario name in every report."""
+    return f"{count} generated conversations, seed {seed}"
+
+
 def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     """One scenario result for every report."""
     settings = run.settings
@@ -57,7 +62,7 @@ def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     return ScenarioResult(
         feature=FEATURE,
         feature_file=FEATURE_FILE,
-        scenario=f"{settings.count} generated conversations, seed {settings.seed}",
+        scenario=scenario_name(settings.count, settings.seed),
         line=0,
         tags=("fuzz", *requirements),
         requirements=requirements,
@@ -73,9 +78,10 @@ def throughput_line(run: FuzzRun) -> str:
     """``fuzz: 500 cases in 9.87s (50.7 cases/s), seed 1, digest 1a2b3c4d5e6f: passed``."""
     verdict = "passed" if run.passed else "FAILED"
     limit = f", stopped at the {run.settings.time_limit:g}s time limit" if run.timed_out else ""
+    sweep = f", after an argument sweep of {run.sweep_calls} calls" if run.sweep_calls else ""
     return (
         f"fuzz: {run.cases_run} cases in {run.duration_s:.2f}s ({run.throughput:.1f} cases/s), "
-        f"seed {run.settings.seed}, digest {run.digest[:12]}{limit}: {verdict}"
+        f"seed {run.settings.seed}, digest {run.digest[:12]}{sweep}{limit}: {verdict}"
     )
 
 

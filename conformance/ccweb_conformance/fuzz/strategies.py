@@ -47,6 +47,10 @@ _FORM = json.dumps({"type": "guided_form", "fields": [{"name": "provider", "opti
 USER_MESSAGE = st.fixed_dictionaries(
     {"role": st.just("user"), "content": CONTENT}, optional={**_METADATA, "attachments": _ATTACHMENTS}
 )
+UNDATED_USER_MESSAGE = st.fixed_dictionaries(
+    {"role": st.just("user"), "content": CONTENT}, optional={"createdAt": _TIMESTAMP, "id": _MESSAGE_ID}
+)
+"""No timestamp: createdAt (when present) or null is echoed, where implementations went wrong before."""
 ASSISTANT_MESSAGE = st.fixed_dictionaries(
     {"role": st.just("assistant"), "content": CONTENT}, optional={**_METADATA, "toolCalls": _TOOL_CALLS}
 )
@@ -58,6 +62,7 @@ NON_STRING_CONTENT = st.fixed_dictionaries(
 MESSAGE = st.one_of(
     USER_MESSAGE,
     USER_MESSAGE,
+    UNDATED_USER_MESSAGE,
     USER_MESSAGE,
     ASSISTANT_MESSAGE,
     GUIDED_FORM,
@@ -74,7 +79,7 @@ def _messages(draw: st.DrawFn) -> list[Any]:
     Repeating a few drawn messages keeps long conversations cheap to generate, and the
     drawn size shrinks toward short conversations.
     """
-    templates = draw(st.lists(st.one_of(USER_MESSAGE, MESSAGE), min_size=1, max_size=6))
+    templates = draw(st.lists(st.one_of(USER_MESSAGE, UNDATED_USER_MESSAGE, MESSAGE), min_size=1, max_size=6))
     size = draw(st.sampled_from(edges.CONVERSATION_SIZES))
     order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
     return [templates[i] for i in order]

@@ -11,6 +11,7 @@ from pytest_bdd.reporting import scenario_reports_registry
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 import ccweb_spec
+from ccweb_conformance.contract.ledger import Audit
 from ccweb_conformance.errors import ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.failure_detail import failure_detail
@@ -20,6 +21,10 @@ from ccweb_conformance.transport.targets import Target
 _FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
+AUDIT_FEATURE = "Run audit"
+AUDIT_FILE = "audit"
+AUDIT_SCENARIO = "After the run the sessions directory holds only what the runner wrote"
+AUDIT_REQUIREMENT = "RO-2"
 
 
 def scenario_template(item: pytest.Item) -> Any:
@@ -142,6 +147,8 @@ class ResultCollector:
         detail = None
         if status in ("failed", "warning") and call.excinfo is not None:
             detail = failure_detail(world, call.excinfo.value, self._binding())
+        if status == "skipped" and isinstance(report.longrepr, tuple):
+            message = f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}"
         self.results.append(
             ScenarioResult(
                 feature=feature,
@@ -165,6 +172,34 @@ class ResultCollector:
         if self.source_names is None:
             return None
         return self.source_names[1] if self.transport == "http" else self.source_names[0]
+
+    def add_audit(self, audit: Audit) -> None:
+        """The whole-run RO-2 audit as one more scenario: reported when it failed or RO-2 was selected."""
+        selected = any(AUDIT_REQUIREMENT in r.requirements for r in self.results)
+        if audit.clean and not selected:
+            return
+        message = None
+        if not audit.clean:
+            message = "\n".join(
+                [
+                    f"{AUDIT_REQUIREMENT} ({_LEVELS[AUDIT_REQUIREMENT]}): {_STATEMENTS[AUDIT_REQUIREMENT]}",
+                    "the sessions directory does not hold exactly what was there before plus what the runner wrote:",
+                    audit.describe(),
+                ]
+            )
+        self.results.append(
+            ScenarioResult(
+                feature=AUDIT_FEATURE,
+                feature_file=AUDIT_FILE,
+                scenario=AUDIT_SCENARIO,
+                line=0,
+                tags=(AUDIT_REQUIREMENT,),
+                requirements=(AUDIT_REQUIREMENT,),
+                level="MUST",
+                status="passed" if audit.clean else "failed",
+                message=message,
+            )
+        )
 
     @staticmethod
     def _xfail_reason(item: pytest.Item) -> str | None:

@@ -11,11 +11,13 @@ import tempfile
 from collections.abc import Generator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_run_prefix
+from ccweb_conformance.contract.ledger import SessionsLedger
 from ccweb_conformance.errors import TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
 from ccweb_conformance.suite.collector import (
@@ -27,7 +29,7 @@ from ccweb_conformance.suite.collector import (
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
-from ccweb_conformance.suite.world import World
+from ccweb_conformance.suite.world import World, declared_output_schema
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
@@ -35,6 +37,9 @@ COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
 RUN_PREFIX_KEY = pytest.StashKey[str]()
 SOURCES_KEY = pytest.StashKey[list[str | None]]()
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
+LEDGER_KEY = pytest.StashKey[SessionsLedger]()
+OWN_SESSIONS_NAME = "sessions"
+"""The runner's own sessions directory is ``<temporary folder>/sessions``, so that siblings are its own too."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -126,8 +131,10 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     if problems:
         raise pytest.UsageError("; ".join(problems))
     own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
-    sessions_dir = options.sessions_dir or own_dir
+    sessions_dir = options.sessions_dir or (own_dir / OWN_SESSIONS_NAME if own_dir is not None else None)
     assert sessions_dir is not None
+    sessions_dir.mkdir(exist_ok=True)
+    ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
     collector = request.config.stash[COLLECTOR_KEY]
     try:
         target = make_target(options, sessions_dir)
@@ -144,8 +151,15 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         yield target
     finally:
         target.close()
+        collector.add_audit(ledger.audit())  # RO-2 for the whole run, after the last call
         if own_dir is not None:
             shutil.rmtree(own_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def ccweb_output_schema(ccweb_target: Target) -> dict[str, Any] | None:
+    """The tool's declared outputSchema, listed once per run, for PLC-4."""
+    return declared_output_schema(ccweb_target)
 
 
 @pytest.fixture(scope="session")
@@ -155,30 +169,41 @@ def ccweb_run_prefix(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
-def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str) -> Iterator[str]:
+def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRequest) -> Iterator[str]:
     """A valid conversation shared by the run, bound as source where a scenario must not fall back.
 
     Shared so that stdio scenarios needing "some other valid source" reuse one server process.
     """
     files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{SHARED_PREFIX}")
+    ledger = request.config.stash[LEDGER_KEY]
+    ledger.register(files)
     decoy_id = files.new_id(DECOY_ALIAS)
     files.write_session(decoy_id, cc_web_session(decoy_id, [{"role": "user", "content": "decoy", "timestamp": None}]))
     try:
         yield decoy_id
     finally:
         files.remove_all()
+        ledger.unregister(files)
 
 
 @pytest.fixture
-def world(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRequest) -> Iterator[World]:
+def world(
+    ccweb_target: Target,
+    ccweb_run_prefix: str,
+    ccweb_output_schema: dict[str, Any] | None,
+    request: pytest.FixtureRequest,
+) -> Iterator[World]:
     """A scenario's state; its conversation files are removed when it ends."""
     collector = request.config.stash[COLLECTOR_KEY]
     files = ConversationFiles(
         ccweb_target.sessions_dir, scenario_prefix(ccweb_run_prefix, collector.next_scenario_number())
     )
-    state = World(ccweb_target, files)
+    ledger = request.config.stash[LEDGER_KEY]
+    ledger.register(files)
+    state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
     collector.attach(request.node, state)
     try:
         yield state
     finally:
         files.remove_all()
+        ledger.unregister(files)

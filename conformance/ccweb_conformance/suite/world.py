@@ -11,6 +11,8 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.contract.ledger import SessionsLedger, listing
 from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
@@ -41,8 +43,8 @@ def fingerprint(path: Path) -> Fingerprint:
 
 
 def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
-    """Every name in the directory, and full fingerprints of our files and folders."""
-    names = sorted(os.listdir(sessions_dir))
+    """Every name in the directory at any depth, and full fingerprints of our files and folders."""
+    names = sorted(listing(sessions_dir))
     prints: dict[str, Fingerprint] = {}
     for path in ours:
         entries = [path, *sorted(path.rglob("*"))] if path.is_dir() and not path.is_symlink() else [path]
@@ -63,14 +65,26 @@ class World:
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools_exchange: Exchange | None = None
     saved_snapshot: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
+    """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
+    ledger: SessionsLedger | None = None
+    """What the sessions directory should hold (RO-2); None outside a run of the suite."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
         return self.target.client(self.source)
 
     def record(self, exchange: Exchange) -> Exchange:
-        """Keep an exchange for the transcript."""
+        """Keep an exchange for the transcript; any message breaking JSON-RPC or MCP fails the scenario (PROTO-1)."""
         self.exchanges.append(exchange)
+        if exchange.violations:
+            raise fail(
+                "PROTO-1: a message received breaks JSON-RPC 2.0 or the MCP schema: "
+                + "; ".join(exchange.violations[:5]),
+                expected="valid JSON-RPC and MCP, the reply echoing the request id",
+                actual=exchange.response if exchange.response is not None else exchange.received_text,
+                exchange=exchange,
+            )
         return exchange
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
@@ -79,7 +93,7 @@ class World:
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2)."""
-        outcome = tool_outcome(self.call(arguments))
+        outcome = tool_outcome(self.call(arguments), self.output_schema)
         self.outcomes.append(outcome)
         return outcome
 
@@ -88,3 +102,33 @@ class World:
         if not self.outcomes:
             raise AssertionError("the scenario made no tool call before this step")
         return self.outcomes[-1]
+
+
+def audit_sessions_dir(world: World, when: str) -> None:
+    """RO-2, whole: the sessions directory holds what was there before plus what the runner wrote."""
+    if world.ledger is None:
+        return
+    audit = world.ledger.audit()
+    if not audit.clean:
+        raise fail(
+            f"RO-2: the sessions directory holds entries the runner did not write ({when}); "
+            "something the server did earlier in the run changed it",
+            expected="only what was there before the run and the runner's own files",
+            actual=audit.describe(),
+            exchange=world.exchanges[-1] if world.exchanges else None,
+        )
+
+
+def declared_output_schema(target: Target) -> dict[str, Any] | None:
+    """The outputSchema the tool declares in tools/list, or None (none declared, or no answer)."""
+    try:
+        response = target.client(None).list_tools().response or {}
+    except Exception:  # the scenarios report a target that does not answer; PLC-4 then has nothing to check
+        return None
+    result = response.get("result")
+    tools = result.get("tools") if isinstance(result, dict) else None
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and tool.get("name") == TOOL_NAME:
+            schema = tool.get("outputSchema")
+            return schema if isinstance(schema, dict) else None
+    return None

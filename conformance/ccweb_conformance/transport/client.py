@@ -21,7 +21,7 @@ from ccweb_conformance.transport.channel import (
     id_key,
 )
 from ccweb_conformance.transport.exchange import Exchange
-from ccweb_conformance.transport.validate import message_violations
+from ccweb_conformance.transport.validate import message_violations, reply_id_violations
 from ccweb_reference import wire
 
 Era = Literal["legacy", "modern"]
@@ -202,7 +202,10 @@ class McpClient:
                 return exchange
             self.broken = True
             raise ProtocolFailure(self._failure_message(method, exc), exchange, exc.kind) from None
-        return self._record(message, sent_text, reply, started, method, version)
+        exchange = self._record(message, sent_text, reply, started, method, version)
+        if exchange.response is not None and wait is not NO_RESPONSE:
+            exchange.violations.extend(reply_id_violations(exchange.response, None if wait is ANY_RESPONSE else wait))
+        return exchange
 
     def _record(  # noqa: PLR0917
         self,

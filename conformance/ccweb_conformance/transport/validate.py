@@ -19,13 +19,14 @@ def _describe(where: str, error: ValidationError) -> list[str]:
     return problems
 
 
-def message_violations(message: Any, *, version: str, method: str | None) -> list[str]:
+def message_violations(message: Any, *, version: str, method: str | None) -> list[str]:  # noqa: PLR0911
     """Where ``message`` breaks the MCP schema at ``version``.
 
     ``method`` is the method of the request a response answers (None when unknown, e.g. raw text).
     """
     try:
-        jsonrpc_message_adapter.validate_python(message, by_name=False)
+        # strict: JSON types as written ("-32700" is not an error code, "true" not a boolean)
+        jsonrpc_message_adapter.validate_python(message, by_name=False, strict=True)
     except ValidationError as exc:
         return _describe("JSON-RPC envelope", exc)
     if not isinstance(message, dict):
@@ -39,7 +40,40 @@ def message_violations(message: Any, *, version: str, method: str | None) -> lis
             return []  # the schema defines no result for this method at this version
         except ValidationError as exc:
             return _describe(f"{method} result", exc)
+        return _strict_result_violations(method, message["result"])
     return []
+
+
+_RESULT_MEMBER_TYPES: dict[str, dict[str, tuple[type, ...]]] = {
+    "tools/call": {"isError": (bool,), "content": (list,), "structuredContent": (dict,)},
+}
+"""Members whose JSON type the SDK's (lax) result models would coerce: checked as written."""
+
+
+def _strict_result_violations(method: str, result: Any) -> list[str]:
+    types_of = _RESULT_MEMBER_TYPES.get(method, {})
+    if not isinstance(result, dict):
+        return []
+    return [
+        f"{method} result: {name}: must be a JSON {' or '.join(_JSON_NAMES[t] for t in wanted)}, "
+        f"got {type(result[name]).__name__} {result[name]!r}"[:300]
+        for name, wanted in types_of.items()
+        if name in result and not isinstance(result[name], wanted)
+    ]
+
+
+_JSON_NAMES = {bool: "boolean", list: "array", dict: "object"}
+
+
+def reply_id_violations(response: dict[str, Any], expected_id: Any) -> list[str]:
+    """A reply must carry the id of the request it answers; null when that id could not be read."""
+    if "id" not in response:
+        return ["JSON-RPC envelope: a response must have an id member (null when the request's id was unreadable)"]
+    actual = response["id"]
+    if type(actual) is type(expected_id) and actual == expected_id:
+        return []
+    wanted = "null (the message had no id that could be read)" if expected_id is None else repr(expected_id)
+    return [f"JSON-RPC envelope: id: the reply must echo the request id {wanted}, got {actual!r}"]
 
 
 def _request_violations(message: dict[str, Any], version: str) -> list[str]:

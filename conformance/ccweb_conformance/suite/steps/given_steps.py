@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
 from pytest_bdd import given, parsers
 
 from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
 from ccweb_conformance.contract.notation import aliases, byte_string, code_points, numbered
-from ccweb_conformance.suite.world import World, snapshot
+from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
 MESSAGE_COLUMNS = ("role", "content", "timestamp", "createdAt", "id")
 
@@ -99,6 +102,50 @@ def conversation_link_outside(world: World, alias: str) -> None:
     world.files.make_link(conversation_id, outside)
 
 
+def _one_message(conversation_id: str, content: str) -> dict[str, Any]:
+    return cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+
+
+@given(
+    parsers.parse('a folder "{folder}" inside the sessions directory holds conversation "{alias}" saying "{content}"')
+)
+def folder_inside(world: World, folder: str, alias: str, content: str) -> None:
+    """A subfolder of the sessions directory (under this run's prefix) with one conversation file."""
+    path = world.files.make_folder(folder)
+    world.ids[folder] = path.name
+    conversation_id = _new(world, alias)
+    world.files.write_in_folder(path, conversation_id, _one_message(conversation_id, content))
+
+
+@given(
+    parsers.parse(
+        'a folder "{folder}" beside the sessions directory, named like it,'
+        ' holds conversation "{alias}" saying "{content}"'
+    )
+)
+def folder_beside(world: World, folder: str, alias: str, content: str) -> None:
+    """``<sessions>-<folder>-<prefix>/`` beside the sessions directory: outside it, though its name starts the same."""
+    try:
+        path = world.files.sibling_folder(folder)
+    except OSError as error:
+        pytest.skip(
+            f"cannot create a folder beside the sessions directory ({error.strerror}: {error.filename}); "
+            "this scenario needs the sessions directory's parent to be writable"
+        )
+    world.ids[folder] = path.name
+    world.ids[f"{folder}Path"] = str(path)
+    conversation_id = _new(world, alias)
+    world.files.write_in_folder(path, conversation_id, _one_message(conversation_id, content))
+
+
+@given(parsers.re(r'conversation "(?P<alias>\w+)" is a symbolic link to "(?P<text>.*)"'))
+def conversation_link_text(world: World, alias: str, text: str) -> None:
+    """A link ``<id>.json`` whose target is exactly ``text``; ``{sessions}`` is the sessions folder's own name."""
+    names = {**world.ids, "sessions": Path(os.path.realpath(world.target.sessions_dir)).name}
+    conversation_id = _new(world, alias)
+    world.files.make_link_text(conversation_id, aliases(text, names))
+
+
 @given(parsers.parse('conversation "{alias}" is marked unread'))
 def conversation_marked_unread(world: World, alias: str) -> None:
     """Set ``hasUnread`` in the stored file, as cc-web does for unseen replies."""
@@ -117,7 +164,8 @@ def conversation_run_folder(world: World, alias: str) -> None:
 
 @given("a snapshot of the sessions directory")
 def a_snapshot(world: World) -> None:
-    """Remember every name and our files' bytes, sizes and times."""
+    """Remember every name and our files' bytes, sizes and times, after auditing the whole directory (RO-2)."""
+    audit_sessions_dir(world, "before the snapshot")
     world.saved_snapshot = snapshot(world.target.sessions_dir, world.files.created())
 
 

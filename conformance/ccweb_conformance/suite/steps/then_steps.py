@@ -12,8 +12,8 @@ import ccweb_spec
 from ccweb_conformance.contract.description_check import unmet_facts
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.notation import aliases, code_points, numbered
-from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal
-from ccweb_conformance.suite.world import World, snapshot
+from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -205,12 +205,67 @@ def jsonrpc_error(world: World, code: int) -> None:
         )
 
 
+INVALID_PARAMS = -32602
+
+
+def _rejection(world: World) -> str | None:
+    """Why the last call was not rejected as invalid arguments (D-13), or None when it was."""
+    exchange = world.exchanges[-1]
+    response = exchange.response or {}
+    error = response.get("error")
+    if isinstance(error, dict):
+        return None if error.get("code") == INVALID_PARAMS else f"a JSON-RPC error other than {INVALID_PARAMS}"
+    outcome = tool_outcome(exchange, world.output_schema)
+    world.outcomes.append(outcome)
+    code = outcome.result.get("error", {}).get("code") if isinstance(outcome.result.get("error"), dict) else None
+    if outcome.is_error and outcome.result.get("ok") is False and code == "invalid_arguments":
+        return None
+    return "neither a JSON-RPC -32602 error nor an invalid_arguments tool error with isError true"
+
+
+@then("the call is rejected as invalid arguments: a JSON-RPC error -32602 or the tool error invalid_arguments")
+def rejected_as_invalid(world: World) -> None:
+    """ARG-6 (D-13): never a success, never another error."""
+    problem = _rejection(world)
+    if problem is not None:
+        exchange = world.exchanges[-1]
+        raise fail(
+            f"ARG-6: arguments that are not an object must be rejected; got {problem}",
+            expected={
+                "error": {"code": INVALID_PARAMS},
+                "or": {"isError": True, "error": {"code": "invalid_arguments"}},
+            },
+            actual=exchange.response,
+            exchange=exchange,
+        )
+
+
+@then("the call reads the source conversation with every default, or is rejected as invalid arguments")
+def defaults_or_rejected(world: World) -> None:
+    """ARG-6 (D-13): null arguments may mean no arguments; otherwise the same rejection as any non-object."""
+    if _rejection(world) is None:
+        return
+    if "error" in (world.exchanges[-1].response or {}):
+        rejected_as_invalid(world)
+    outcome = world.last_outcome()
+    expected = {"ok": True, "conversationId": world.source, "requestedLimit": 15, "maxChars": 1000}
+    _check(outcome, "ARG-6: null arguments read as absent must use every default", expected, outcome.result)
+
+
 @then("the result object is placed as the contract allows")
 def placed_as_allowed(world: World) -> None:
     """PLC-1 and PLC-2 are checked whenever a result is read; this states it for the record."""
     outcome = world.last_outcome()
     if not outcome.in_structured_content and outcome.json_text_blocks == 0:
         raise AssertionError("unreachable: tool_outcome enforces PLC-1")
+
+
+@then("the result carries the structured content its declared output schema requires")
+def structured_as_declared(world: World) -> None:
+    """PLC-4 is checked whenever a result is read (tool_outcome); this states it for the record."""
+    outcome = world.last_outcome()
+    if world.output_schema is not None and not outcome.in_structured_content:
+        raise AssertionError("unreachable: tool_outcome enforces PLC-4")
 
 
 @then("the result object is both structured content and the JSON text of a text block")
@@ -397,3 +452,4 @@ def sessions_dir_unchanged(world: World) -> None:
             actual=changed,
             exchange=world.exchanges[-1] if world.exchanges else None,
         )
+    audit_sessions_dir(world, "after the calls")

@@ -49,6 +49,12 @@ def call_without_arguments_field(world: World) -> None:
     world.call_and_read(OMIT)
 
 
+@when(parsers.re(r"I call the tool with the arguments value (?P<value>.+)"))
+def call_with_arguments_value(world: World, value: str) -> None:
+    """tools/call whose ``arguments`` is exactly this JSON value (an object or not); the reply is kept unread."""
+    world.call(_arguments(world, value))
+
+
 @when(parsers.parse("I call the tool {count:d} times with arguments:"))
 def call_n_times(world: World, count: int, docstring: str) -> None:
     """The same call, repeated."""
