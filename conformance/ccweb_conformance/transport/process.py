@@ -11,6 +11,8 @@ from collections import deque
 from collections.abc import Mapping
 
 from ccweb_conformance.errors import TargetError
+from ccweb_conformance.transport.reaper import MARKER_ENV, marker
+from ccweb_conformance.transport.signals import shielded
 
 STDERR_LIMIT = 256_000
 """Bytes of stderr kept (the newest ones)."""
@@ -56,7 +58,7 @@ class ServerProcess:
                 stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
-                env=dict(env),
+                env={**env, MARKER_ENV: marker()},  # how leftover descendants are found (reaper)
                 start_new_session=True,
             )
         except OSError as exc:
@@ -92,7 +94,14 @@ class ServerProcess:
         return self.stderr.tail(lines)
 
     def stop(self) -> None:
-        """Terminate the process group, then kill it; reap the child; close the pipes."""
+        """Terminate the process group, then kill it; reap the child; close the pipes.
+
+        Not interrupted by a signal (one received meanwhile is raised after).
+        """
+        with shielded():
+            self._stop()
+
+    def _stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, sig)

@@ -1,0 +1,125 @@
+"""Processes a server left behind: found by the run's marker, stopped at the end of the run.
+
+Every process the runner spawns gets ``CCWEB_CONFORMANCE_RUN=<marker>`` in its environment,
+and descendants inherit it. On Linux the runner also becomes a child subreaper
+(``prctl(PR_SET_CHILD_SUBREAPER)``), so a daemonised descendant (one that called ``setsid``
+and lost its parent) is re-parented to the runner instead of init, and its exit is reaped
+here. :func:`sweep` walks ``/proc`` for live processes carrying this run's marker, after the
+servers were stopped, kills them and says which they were.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import secrets
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["MARKER_ENV", "Leftover", "become_subreaper", "marker", "sweep"]
+
+MARKER_ENV = "CCWEB_CONFORMANCE_RUN"
+PR_SET_CHILD_SUBREAPER = 36
+KILL_WAIT = 2.0
+"""Seconds to wait for leftovers to die after SIGKILL."""
+_MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
+_PROC = Path("/proc")
+
+
+def marker() -> str:
+    """This runner process's marker, put into every spawned process's environment."""
+    return _MARKER
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux); False where unsupported."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """A process of the run still running after its server was stopped."""
+
+    pid: int
+    command: str
+
+    def describe(self) -> str:
+        """``pid 123 (python server.py)``."""
+        return f"pid {self.pid} ({self.command})"
+
+
+def _state(pid: int) -> str:
+    try:
+        return (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "X"
+
+
+def _carries_marker(pid: int, token: bytes) -> bool:
+    try:
+        environ = (_PROC / str(pid) / "environ").read_bytes()
+    except OSError:
+        return False
+    return token in environ.split(b"\0")
+
+
+def _command(pid: int) -> str:
+    try:
+        words = (_PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    text = " ".join(w.decode("utf-8", "replace") for w in words if w)
+    return text[:200] or "?"
+
+
+def marked_processes(run_marker: str | None = None) -> list[Leftover]:
+    """Live processes (not zombies) carrying the marker, the runner itself excluded."""
+    if not _PROC.is_dir():
+        return []
+    token = f"{MARKER_ENV}={run_marker or _MARKER}".encode()
+    found = []
+    for entry in _PROC.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        pid = int(entry.name)
+        if _carries_marker(pid, token) and _state(pid) not in ("Z", "X"):
+            found.append(Leftover(pid, _command(pid)))
+    return sorted(found, key=lambda leftover: leftover.pid)
+
+
+def _reap(pids: list[int]) -> None:
+    """Collect those of ``pids`` that were re-parented to the runner and have exited.
+
+    Only these pids: ``waitpid(-1)`` would steal the exit status of children that others
+    (a subprocess.Popen of the caller) still wait for.
+    """
+    for pid in pids:
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def sweep() -> list[Leftover]:
+    """Kill every process still carrying this run's marker; the ones that were running."""
+    leftovers = marked_processes()
+    for leftover in leftovers:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(leftover.pid, signal.SIGKILL)
+    deadline = time.monotonic() + KILL_WAIT
+    pids = [leftover.pid for leftover in leftovers]
+    while leftovers and time.monotonic() < deadline:
+        _reap(pids)
+        if all(_state(pid) in ("Z", "X") for pid in pids):
+            break
+        time.sleep(0.02)
+    _reap(pids)
+    return leftovers
