@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -11,7 +13,14 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import ccweb_spec
-from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, EXIT_USAGE, UsageError
+from ccweb_conformance.errors import (
+    EXIT_FAILED,
+    EXIT_PASSED,
+    EXIT_USAGE,
+    RunInterrupted,
+    UsageError,
+    interrupted_exit_code,
+)
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
@@ -22,7 +31,8 @@ from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.suite.catalogue import feature_scenarios
 from ccweb_conformance.suite.expected_failures import load_expected_failures
-from ccweb_conformance.suite.session import run_suite
+from ccweb_conformance.suite.session import SuiteOutcome, run_suite
+from ccweb_conformance.transport import reaper, signals
 
 RUN_EPILOG = """
 targets (choose one; none means the bundled reference server over stdio):
@@ -144,49 +154,116 @@ def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verb
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``ccweb-conformance run``."""
+    """``ccweb-conformance run``: signals handled, nothing of the run left behind on any path."""
     options = _options(args)
+    with signals.interrupts() as state:
+        reaper.become_subreaper()  # daemonised descendants of the servers come back to us
+        try:
+            return _run(options, state)
+        finally:
+            signals.disarm()
+            reaper.sweep()  # whatever path was taken, no process of the run survives it
+
+
+def _suite(options: RunnerOptions) -> SuiteOutcome | None:
+    try:
+        return run_suite(options, live=sys.stderr.isatty())
+    except RunInterrupted:  # a signal outside pytest's session (before it began)
+        return None
+
+
+def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     started = time.perf_counter()
-    outcome = run_suite(options, live=sys.stderr.isatty())
-    if outcome.startup_error is not None:
-        print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
-        return EXIT_USAGE
-    if outcome.broken is not None or outcome.collector is None:
-        print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
-        return EXIT_USAGE
-    collector = outcome.collector
-    scenarios = list(collector.results)
-    fuzz_lines = _fuzz_phase(options, scenarios, verbose=options.verbose) if options.fuzz is not None else []
+    outcome = _suite(options)
+    collector = outcome.collector if outcome is not None else None
+    if not state.interrupted and outcome is not None:
+        if outcome.startup_error is not None:
+            print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
+            return EXIT_USAGE
+        if outcome.broken is not None or collector is None:
+            print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
+            return EXIT_USAGE
+    scenarios = list(collector.results) if collector is not None else []
+    fuzz_lines: list[str] = []
+    if options.fuzz is not None and not state.interrupted and collector is not None and collector.stop_reason is None:
+        try:
+            fuzz_lines = _fuzz_phase(options, scenarios, verbose=options.verbose)
+        except RunInterrupted:
+            fuzz_lines = ["fuzzing: interrupted"]
+    signals.disarm()  # from here on a signal is recorded, and the reports still get written
+    leftovers = reaper.sweep()
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
-        target=collector.target_description,
-        transport=collector.transport,  # type: ignore[arg-type]
-        protocol_version=collector.protocol_version,
-        started_at=collector.started_at,
+        target=collector.target_description if collector is not None else "not started",
+        transport=(collector.transport if collector is not None else "stdio"),  # type: ignore[arg-type]
+        protocol_version=collector.protocol_version if collector is not None else None,
+        started_at=collector.started_at if collector is not None else "",
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
+        interrupted=state.name,
+        stopped=collector.stop_reason if collector is not None else None,
+        leftover_processes=[leftover.describe() for leftover in leftovers],
     )
-    if not run.scenarios:
+    if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
+    written = _write_reports(run, options)
     print(render_summary(run, color=color, verbose=options.verbose))
     if fuzz_lines:
         print("\n".join(fuzz_lines))
-    if options.expected_failures is not None:
+    if options.expected_failures is not None and not state.interrupted:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}
         for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
-    writers = ((options.junitxml, write_junit), (options.json, write_json), (options.cucumberjson, write_cucumber))
-    for path, write in writers:
-        if path is not None:
+    if state.signum is not None:
+        not_run = run.counts()["notrun"]
+        print(f"ccweb-conformance: interrupted by {state.name}; {not_run} scenarios not run", file=sys.stderr)
+        return interrupted_exit_code(state.signum)
+    if run.failed:
+        return EXIT_FAILED
+    return EXIT_PASSED if written else EXIT_USAGE
+
+
+REPORT_WRITERS = (
+    ("JUnit XML", "junitxml", write_junit),
+    ("JSON", "json", write_json),
+    ("Cucumber JSON", "cucumberjson", write_cucumber),
+    ("Markdown", "markdown", write_markdown),
+)
+"""Label, option field and writer of each report."""
+
+
+def _write_reports(run: RunResult, options: RunnerOptions) -> bool:
+    """Write every requested report, each on its own: one that fails is one line on stderr."""
+    written = True
+    for label, name, write in REPORT_WRITERS:
+        path: Path | None = getattr(options, name)
+        if path is None:
+            continue
+        try:
             write(run, path)
-    if options.markdown is not None:
-        write_markdown(run, options.markdown)
-    return EXIT_FAILED if run.failed else EXIT_PASSED
+        except Exception as error:
+            written = False
+            print(f"ccweb-conformance: error: could not write the {label} report {str(path)!r}: {error}",
+                  file=sys.stderr)
+    return written
+
+
+def safe_console() -> None:
+    """Make stdout and stderr escape what their encoding cannot carry instead of raising.
+
+    A server can send any string (lone surrogates from a UTF-16 length bug), and the console
+    may be in any encoding (GBK has no emoji): ``backslashreplace`` prints ``\\udc80``.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError, TypeError):  # a stream that cannot change
+                reconfigure(errors="backslashreplace")
 
 
 def spec_command(args: argparse.Namespace) -> int:
@@ -216,6 +293,7 @@ def spec_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: never a traceback for bad input."""
+    safe_console()
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "handler", None) is None:
@@ -226,9 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"ccweb-conformance: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("ccweb-conformance: interrupted", file=sys.stderr)
-        return EXIT_USAGE
+    except KeyboardInterrupt as interrupt:
+        signum = interrupt.signum if isinstance(interrupt, RunInterrupted) else int(signal.SIGINT)
+        print(f"ccweb-conformance: interrupted by {signal.Signals(signum).name}", file=sys.stderr)
+        return interrupted_exit_code(signum)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ __all__ = [
     "format_transcript",
     "grouped_requirements",
     "problem",
+    "run_notes",
     "totals_line",
     "truncate",
 ]
@@ -27,7 +28,13 @@ REQUIREMENT_LABELS: dict[RequirementStatus, str] = {
     "untested": "untested",
 }
 
-_OPTIONAL_TOTALS = (("warning", "warnings"), ("xfailed", "xfailed"), ("xpassed", "xpassed"), ("skipped", "skipped"))
+_OPTIONAL_TOTALS = (
+    ("warning", "warnings"),
+    ("xfailed", "xfailed"),
+    ("xpassed", "xpassed"),
+    ("skipped", "skipped"),
+    ("notrun", "not run"),
+)
 
 
 def totals_line(run: RunResult) -> str:
@@ -36,6 +43,24 @@ def totals_line(run: RunResult) -> str:
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {word}" for key, word in _OPTIONAL_TOTALS if counts[key]]
     return f"{', '.join(parts)} in {run.duration_s:.2f}s"
+
+
+def run_notes(run: RunResult) -> list[str]:
+    """What stopped the run early and what the server left running, one line each."""
+    not_run = run.counts()["notrun"]
+    notes = []
+    if run.interrupted is not None:
+        notes.append(f"INTERRUPTED by {run.interrupted}: {not_run} scenarios not run")
+    elif run.stopped is not None:
+        notes.append(f"stopped early: {not_run} scenarios {run.stopped}")
+    if run.leftover_processes:
+        shown = ", ".join(run.leftover_processes[:5])
+        more = f" and {len(run.leftover_processes) - 5} more" if len(run.leftover_processes) > 5 else ""
+        notes.append(
+            f"warning: the server left {len(run.leftover_processes)} processes running after it was stopped "
+            f"(the runner killed them): {shown}{more}"
+        )
+    return notes
 
 
 def grouped_requirements(run: RunResult) -> list[tuple[ccweb_spec.Group, list[RequirementResult]]]:
@@ -48,7 +73,7 @@ def problem(scenario: ScenarioResult) -> str | None:
     """What went wrong in a scenario, in words, or None when there is nothing to say."""
     if scenario.status == "xpassed":
         return f"expected failure passed: {scenario.expected_failure_reason or 'no reason given'}"
-    if scenario.status in ("failed", "warning", "xfailed", "skipped"):
+    if scenario.status in ("failed", "warning", "xfailed", "skipped", "notrun"):
         return scenario.message or (None if scenario.status == "skipped" else f"scenario {scenario.status}")
     return None
 

@@ -3,13 +3,21 @@
 Requirements are listed under their group (acceptance criteria first, in spec order), each
 with its level and verdict; failing, warning and unexpectedly passing scenarios are listed
 under the requirement with their message (first line; the whole message when verbose).
-The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``;
+The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``
+(``INTERRUPTED: 9 passed, 0 failed, 159 not run in 2.10s`` when a signal stopped the run);
 with colour it is wrapped in one ANSI colour, and stripping ANSI codes gives that exact text.
 """
 
 from __future__ import annotations
 
-from ccweb_conformance.reports.common import REQUIREMENT_LABELS, first_line, grouped_requirements, problem, totals_line
+from ccweb_conformance.reports.common import (
+    REQUIREMENT_LABELS,
+    first_line,
+    grouped_requirements,
+    problem,
+    run_notes,
+    totals_line,
+)
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_summary"]
@@ -23,6 +31,8 @@ _COLOURS = {
     "XPASS": "\033[31m",
     "untested": "\033[2m",
     "SKIP": "\033[2m",
+    "NOT RUN": "\033[31m",
+    "INTERRUPTED": "\033[31m",
     "bold": "\033[1m",
 }
 _SCENARIO_LABELS = {
@@ -32,6 +42,7 @@ _SCENARIO_LABELS = {
     "xfailed": "XFAIL",
     "xpassed": "XPASS",
     "skipped": "SKIP",
+    "notrun": "NOT RUN",
 }
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
@@ -40,12 +51,17 @@ _SHOWN = ("failed", "xpassed", "warning")
 def render_summary(run: RunResult, *, color: bool, verbose: bool) -> str:
     """The summary as text (no trailing newline)."""
     paint = _Paint(color)
-    verdict = paint("FAIL", "FAILED") if run.failed else paint("PASS", "PASSED")
+    verdict = {
+        "interrupted": paint("INTERRUPTED", "INTERRUPTED"),
+        "failed": paint("FAIL", "FAILED"),
+        "passed": paint("PASS", "PASSED"),
+    }[run.verdict]
     protocol = run.protocol_version or "not negotiated"
     lines = [
         f"{paint('bold', 'ccweb_list_user_inputs conformance')}: {verdict}",
         f"target: {run.target} ({run.transport}, protocol {protocol}, spec {run.spec_version}, "
         f"kit {run.kit_version}{', strict' if run.strict else ''})",
+        *run_notes(run),
     ]
     width = max((len(s) for s in REQUIREMENT_LABELS.values()), default=0)
     for group, results in grouped_requirements(run):
@@ -57,6 +73,8 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool) -> str:
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     lines += ["", paint(colour, totals_line(run))]
+    if run.interrupted is not None:
+        lines[-1] = paint("FAIL", f"INTERRUPTED: {totals_line(run)}")
     return "\n".join(lines)
 
 

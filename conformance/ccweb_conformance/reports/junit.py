@@ -12,6 +12,10 @@ with ``classname`` = the feature file and ``name`` = the scenario. How statuses 
 * xfailed: ``<skipped type="xfail" message="expected failure: <reason>">`` with the message.
 * xpassed: ``<failure type="xpass" message="expected failure passed: <reason>">``.
 * skipped: ``<skipped message="...">``.
+* notrun (the run stopped before it: a signal, ``--max-time``, the server stopped answering):
+  ``<error type="notrun" message="not run: <why>">`` - never a pass. Each ``<testsuite>``
+  has the properties ``interrupted`` (the signal, or empty) and ``stopped`` (why, or empty);
+  a run interrupted before any scenario was selected has one ``run`` testcase with the error.
 
 Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
 ``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
@@ -50,6 +54,11 @@ def build_junit(run: RunResult) -> ET.Element:
     root.set("timestamp", run.started_at)
     for feature_file, scenarios in features.items():
         root.append(_suite(run, feature_file, scenarios))
+    if not run.scenarios and run.interrupted is not None:
+        suite = ET.SubElement(root, "testsuite", name="ccweb-conformance")
+        case = ET.SubElement(suite, "testcase", classname="ccweb-conformance", name="run")
+        ET.SubElement(case, "error", type="interrupted", message=f"INTERRUPTED by {run.interrupted} during start-up")
+        _count(suite, [case])
     _count(root, list(root))
     return root
 
@@ -74,6 +83,8 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
         ("specVersion", run.spec_version),
         ("kitVersion", run.kit_version),
         ("strict", str(run.strict).lower()),
+        ("interrupted", run.interrupted or ""),
+        ("stopped", run.stopped or ""),
     ):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
     cases = [_case(run, s) for s in scenarios]
@@ -90,7 +101,7 @@ def _count(element: ET.Element, children: list[ET.Element]) -> None:
         totals = {
             "tests": len(children),
             "failures": sum(1 for c in children if c.find("failure") is not None),
-            "errors": 0,
+            "errors": sum(1 for c in children if c.find("error") is not None),
             "skipped": sum(1 for c in children if c.find("skipped") is not None),
         }
     for key, value in totals.items():
@@ -116,6 +127,8 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
         skipped.text = _clean(text)
     elif status == "skipped":
         ET.SubElement(case, "skipped", message=_clean(first_line(text) or "skipped"))
+    elif status == "notrun":
+        ET.SubElement(case, "error", type="notrun", message=_clean(first_line(text) or "not run")).text = _clean(text)
     return case
 
 

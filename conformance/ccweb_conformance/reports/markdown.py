@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ccweb_conformance.reports.common import grouped_requirements, problem, totals_line, truncate
+from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 
 __all__ = ["render_markdown", "write_markdown"]
@@ -32,7 +32,7 @@ STATUS_TEXT: dict[RequirementStatus, str] = {
 
 def render_markdown(run: RunResult) -> str:
     """The report as Markdown text."""
-    verdict = "❌ failed" if run.failed else "✅ passed"
+    verdict = {"interrupted": "⛔ INTERRUPTED", "failed": "❌ failed", "passed": "✅ passed"}[run.verdict]
     lines = [
         f"## ccweb_list_user_inputs conformance: {verdict}",
         "",
@@ -41,6 +41,7 @@ def render_markdown(run: RunResult) -> str:
         f"**Spec:** {_code(run.spec_version)} · **Kit:** {_code(run.kit_version)}"
         f"{' · **strict**' if run.strict else ''}  ",
         f"**Scenarios:** {totals_line(run)}",
+        *[f"  \n**{_cell(note)}**" for note in run_notes(run)],
     ]
     for group, results in grouped_requirements(run):
         if results:

@@ -18,7 +18,9 @@ from ccweb_conformance.transport.targets import (
 def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
     """The target for these options; no target given means the bundled reference over stdio."""
     if options.in_process:
-        return InProcessTarget(sessions_dir, protocol=options.protocol, timeout=options.timeout)
+        return InProcessTarget(
+            sessions_dir, protocol=options.protocol, timeout=options.timeout, limit=options.max_message_bytes
+        )
     if options.http_cmd and options.url:
         return HttpCommandTarget(
             options.http_cmd,
@@ -27,6 +29,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             source_header=options.source_header,
             protocol=options.protocol,
             timeout=options.timeout,
+            limit=options.max_message_bytes,
         )
     if options.url:
         return HttpUrlTarget(
@@ -35,6 +38,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             source_header=options.source_header,
             protocol=options.protocol,
             timeout=options.timeout,
+            limit=options.max_message_bytes,
         )
     return StdioTarget(
         options.stdio or reference_command(),
@@ -42,4 +46,5 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
         source_env=options.source_env,
         protocol=options.protocol,
         timeout=options.timeout,
+        limit=options.max_message_bytes,
     )

@@ -32,9 +32,8 @@ def split_lines(chunks: Iterable[str], limit: int | None = None) -> Iterator[str
     pending: list[str] = []
     size = 0
     held_cr = False  # the last chunk ended in CR: an LF first in the next one belongs to it
-    for chunk in chunks:
-        if held_cr and chunk.startswith("\n"):
-            chunk = chunk[1:]
+    for received in chunks:
+        chunk = received[1:] if held_cr and received.startswith("\n") else received
         if not chunk:
             continue
         held_cr = chunk.endswith("\r")

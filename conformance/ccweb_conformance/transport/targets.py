@@ -16,7 +16,8 @@ from typing import Literal, Self
 
 import httpx
 
-from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
+from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
@@ -29,6 +30,8 @@ SOURCE_ENV = "CCWEB_SESSION_ID"
 SOURCE_HEADER = "X-CCWeb-Session-Id"
 START_DEADLINE = 20.0
 """Seconds an HTTP server command gets to start answering."""
+VIOLATION_KINDS = frozenset({"garbage", "wrong-id", "duplicate", "too-large"})
+"""Wire failures that mean a server answered but broke JSON-RPC (not that it could not start)."""
 
 
 def reference_command() -> str:
@@ -66,10 +69,14 @@ class Target(ABC):
     description: str
     sessions_dir: Path
 
-    def __init__(self, sessions_dir: Path, protocol: ProtocolMode, timeout: float) -> None:
+    def __init__(
+        self, sessions_dir: Path, protocol: ProtocolMode, timeout: float, limit: int = DEFAULT_LIMIT
+    ) -> None:
         self.sessions_dir = Path(sessions_dir)
         self.protocol: ProtocolMode = protocol
         self.timeout = timeout
+        self.limit = limit
+        """Bytes one incoming message may have."""
         self._pool = ClientPool(self._connect)
 
     def prepare(self, sources: Iterable[str | None]) -> None:
@@ -91,9 +98,19 @@ class Target(ABC):
         client = self._new_client(source)
         try:
             client.connect()
+        except HandshakeViolation as violation:
+            client.close()
+            raise HandshakeViolation(
+                f"{self.description}: broke the protocol while negotiating MCP: {violation}", violation.exchanges
+            ) from violation
         except ProtocolFailure as failure:
             reason = self._startup_failure(client) or one_line(str(failure))
+            exchanges = [*client.handshake, *([failure.exchange] if failure.exchange else [])]
             client.close()
+            if failure.kind in VIOLATION_KINDS or (failure.exchange is not None and failure.exchange.violations):
+                raise HandshakeViolation(
+                    f"{self.description}: broke the protocol while negotiating MCP: {failure}", exchanges
+                ) from failure
             raise TargetError(f"{self.description}: could not negotiate MCP: {reason}") from failure
         except BaseException:
             client.close()
@@ -135,8 +152,9 @@ class StdioTarget(Target):
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
         env: Mapping[str, str] | None = None,
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.command = command
         self.source_env = source_env
         self.extra_env = dict(env or {})
@@ -158,7 +176,7 @@ class StdioTarget(Target):
 
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(self.argv, self.environment(source), stdio=True)
-        channel = LineChannel(ProcessLineIO(process), label=self.description)
+        channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
 
     def _startup_failure(self, client: McpClient) -> str | None:
@@ -180,7 +198,9 @@ class _HttpTarget(Target):
 
     def _new_client(self, source: str | None) -> McpClient:
         headers = {} if source is None else {self.source_header: source}
-        channel = HttpChannel(self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description)
+        channel = HttpChannel(
+            self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
+        )
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
 
     def _stderr_tail(self, lines: int) -> str:
@@ -209,8 +229,9 @@ class HttpCommandTarget(_HttpTarget):
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
         start_deadline: float = START_DEADLINE,
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.port = free_port()
         substitutions = {"{port}": str(self.port), "{sessions_dir}": str(self.sessions_dir)}
         self.argv = split_command(command, substitutions)
@@ -265,8 +286,9 @@ class HttpUrlTarget(_HttpTarget):
         source_header: str = SOURCE_HEADER,
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.url = url
         self.source_header = source_header
         self.description = f"HTTP server at {url}"
@@ -280,12 +302,14 @@ class InProcessTarget(Target):
 
     transport = "in-process"
 
-    def __init__(self, sessions_dir: Path, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+    def __init__(
+        self, sessions_dir: Path, *, protocol: ProtocolMode = "auto", timeout: float = 10.0, limit: int = DEFAULT_LIMIT
+    ) -> None:
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.description = "in-process reference server"
 
     def _new_client(self, source: str | None) -> McpClient:
         from ccweb_conformance.transport.inprocess import InProcessLineIO  # noqa: PLC0415  (imports the MCP SDK)
 
-        channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description)
+        channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
