@@ -192,7 +192,7 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
         except RunInterrupted:
             fuzz_lines = ["fuzzing: interrupted"]
     signals.disarm()  # from here on a signal is recorded, and the reports still get written
-    leftovers = reaper.sweep()
+    leftovers = reaper.take_killed() + reaper.sweep()
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),

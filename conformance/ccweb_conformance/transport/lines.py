@@ -62,8 +62,8 @@ class QueueReader:
         self._closed = False
         self._ready = threading.Condition()
         self._eof = False
-        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
-        self._thread.start()
+        self.thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self.thread.start()
 
     def _put(self, item: bytes | MessageTooLarge | None) -> None:
         with self._ready:
@@ -123,12 +123,16 @@ class QueueReader:
             raise item
         return item
 
-    def join(self, timeout: float) -> None:
-        """Stop holding lines back and wait for the pump thread to finish."""
+    def release(self) -> None:
+        """Stop holding lines back: the pump reads on to the end of the stream."""
         with self._ready:
             self._closed = True
             self._ready.notify_all()
-        self._thread.join(timeout)
+
+    def join(self, timeout: float) -> None:
+        """Release the pump and wait for it to finish."""
+        self.release()
+        self.thread.join(timeout)
 
 
 class ProcessLineIO(LineIO):
@@ -139,6 +143,7 @@ class ProcessLineIO(LineIO):
         assert process.popen.stdin is not None and process.popen.stdout is not None
         self._stdin = process.popen.stdin
         self._reader = QueueReader(process.popen.stdout, limit)
+        process.readers.append(self._reader.thread)
 
     def write_line(self, text: str) -> None:
         self._stdin.write(text.encode("utf-8", errors="surrogatepass") + b"\n")
@@ -160,5 +165,6 @@ class ProcessLineIO(LineIO):
         return self.process.stderr_tail(lines)
 
     def close(self) -> None:
+        self._reader.release()
         self.process.stop()
         self._reader.join(2.0)

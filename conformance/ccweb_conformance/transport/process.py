@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping
 
 from ccweb_conformance.errors import TargetError
-from ccweb_conformance.transport.reaper import MARKER_ENV, marker
+from ccweb_conformance.transport.reaper import MARKER_ENV, SERVER_ENV, kill_marked, marker
 from ccweb_conformance.transport.signals import shielded
 
 STDERR_LIMIT = 256_000
@@ -46,19 +48,26 @@ class RingBuffer:
         return "\n".join(text.splitlines()[-lines:])
 
 
+_NUMBERS = itertools.count(1)
+
+
 class ServerProcess:
-    """A child process in a new session; ``stop`` kills its whole process group."""
+    """A child process in a new session; ``stop`` kills its whole process group and what it left."""
 
     def __init__(self, argv: list[str], env: Mapping[str, str], *, stdio: bool) -> None:
         self.argv = argv
         self.stderr = RingBuffer()
+        self.token = f"{marker()}-{next(_NUMBERS)}"
+        """This server's own mark (SERVER_ENV), inherited by everything it starts."""
+        self.readers: list[threading.Thread] = []
+        """Threads reading its pipes; a pipe is closed only once its reader has ended."""
         try:
             self.popen = subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
-                env={**env, MARKER_ENV: marker()},  # how leftover descendants are found (reaper)
+                env={**env, MARKER_ENV: marker(), SERVER_ENV: self.token},  # how leftovers are found (reaper)
                 start_new_session=True,
             )
         except OSError as exc:
@@ -68,6 +77,7 @@ class ServerProcess:
         assert drained is not None
         self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
         self._drainer.start()
+        self.readers.append(self._drainer)
 
     def _drain(self, fd: int) -> None:
         while True:
@@ -115,11 +125,21 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 continue
         self.popen.wait()
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+        # Descendants that left the group (setsid) may still hold the pipes: stop them first,
+        # so the readers see the end of their streams.
+        kill_marked(SERVER_ENV, self.token)
+        if self.popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.popen.stdin.close()
+        deadline = time.monotonic() + STOP_GRACE
+        for reader in self.readers:
+            reader.join(max(deadline - time.monotonic(), 0.0))
+        if any(reader.is_alive() for reader in self.readers):
+            return  # closing a pipe a thread still reads would block, or hand its fd number to another pipe
+        for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        self._drainer.join(STOP_GRACE)
 
 
 def one_line(text: str) -> str:

@@ -16,13 +16,16 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MARKER_ENV", "Leftover", "become_subreaper", "marker", "sweep"]
+__all__ = ["MARKER_ENV", "SERVER_ENV", "Leftover", "become_subreaper", "kill_marked", "marker", "sweep", "take_killed"]
 
 MARKER_ENV = "CCWEB_CONFORMANCE_RUN"
+SERVER_ENV = "CCWEB_CONFORMANCE_SERVER"
+"""Names one spawned server, so what it left can be stopped with it (before its pipes are closed)."""
 PR_SET_CHILD_SUBREAPER = 36
 KILL_WAIT = 2.0
 """Seconds to wait for leftovers to die after SIGKILL."""
@@ -82,11 +85,15 @@ def _command(pid: int) -> str:
     return text[:200] or "?"
 
 
-def marked_processes(run_marker: str | None = None) -> list[Leftover]:
-    """Live processes (not zombies) carrying the marker, the runner itself excluded."""
+_KILLED: list[Leftover] = []
+_KILLED_LOCK = threading.Lock()
+
+
+def marked_processes(run_marker: str | None = None, name: str = MARKER_ENV) -> list[Leftover]:
+    """Live processes (not zombies) whose environment has ``name=marker``, the runner itself excluded."""
     if not _PROC.is_dir():
         return []
-    token = f"{MARKER_ENV}={run_marker or _MARKER}".encode()
+    token = f"{name}={run_marker or _MARKER}".encode()
     found = []
     for entry in _PROC.iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -108,9 +115,28 @@ def _reap(pids: list[int]) -> None:
             os.waitpid(pid, os.WNOHANG)
 
 
+def kill_marked(name: str, value: str) -> list[Leftover]:
+    """Kill the live processes whose environment has ``name=value`` (what one server left); remember them."""
+    leftovers = _kill(marked_processes(value, name))
+    with _KILLED_LOCK:
+        _KILLED.extend(leftovers)
+    return leftovers
+
+
+def take_killed() -> list[Leftover]:
+    """The leftovers :func:`kill_marked` stopped since the last call."""
+    with _KILLED_LOCK:
+        taken = list(_KILLED)
+        _KILLED.clear()
+    return taken
+
+
 def sweep() -> list[Leftover]:
     """Kill every process still carrying this run's marker; the ones that were running."""
-    leftovers = marked_processes()
+    return _kill(marked_processes())
+
+
+def _kill(leftovers: list[Leftover]) -> list[Leftover]:
     for leftover in leftovers:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(leftover.pid, signal.SIGKILL)
