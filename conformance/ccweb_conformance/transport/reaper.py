@@ -3,7 +3,7 @@
 Every process the runner spawns gets ``CCWEB_CONFORMANCE_RUN=<marker>`` in its environment,
 and descendants inherit it. On Linux the runner also becomes a child subreaper
 (``prctl(PR_SET_CHILD_SUBREAPER)``), so a daemonised descendant (one that called ``setsid``
-and lost its parent) is re-parented to the runner instead of init, and its exit is reaped
+and lost its parent) is re-parented to the runner instead of init, so it stays findable
 here. :func:`sweep` walks ``/proc`` for live processes carrying this run's marker, after the
 servers were stopped, kills them and says which they were.
 """
@@ -104,17 +104,6 @@ def marked_processes(run_marker: str | None = None, name: str = MARKER_ENV) -> l
     return sorted(found, key=lambda leftover: leftover.pid)
 
 
-def _reap(pids: list[int]) -> None:
-    """Collect those of ``pids`` that were re-parented to the runner and have exited.
-
-    Only these pids: ``waitpid(-1)`` would steal the exit status of children that others
-    (a subprocess.Popen of the caller) still wait for.
-    """
-    for pid in pids:
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, os.WNOHANG)
-
-
 def kill_marked(name: str, value: str) -> list[Leftover]:
     """Kill the live processes whose environment has ``name=value`` (what one server left); remember them."""
     leftovers = _kill(marked_processes(value, name))
@@ -142,10 +131,8 @@ def _kill(leftovers: list[Leftover]) -> list[Leftover]:
             os.kill(leftover.pid, signal.SIGKILL)
     deadline = time.monotonic() + KILL_WAIT
     pids = [leftover.pid for leftover in leftovers]
-    while leftovers and time.monotonic() < deadline:
-        _reap(pids)
-        if all(_state(pid) in ("Z", "X") for pid in pids):
-            break
+    # Dead is enough: a zombie re-parented to the runner goes when the runner does. Reaping it
+    # here (waitpid) could steal the exit status of a child a subprocess.Popen still waits for.
+    while pids and time.monotonic() < deadline and not all(_state(pid) in ("Z", "X") for pid in pids):
         time.sleep(0.02)
-    _reap(pids)
     return leftovers
