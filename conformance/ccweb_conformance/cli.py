@@ -54,9 +54,20 @@ examples:
   ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
   ccweb-conformance run --tags AC-7,SRC-1 -v
 
+bounds (a CI gate always ends, and leaves no process and no file of the run behind):
+  --timeout S             per request, partial lines and SSE streams included (default 10)
+  --max-message-bytes N   one incoming message, over stdio, JSON or SSE (default 16 MiB)
+  --max-time S            the whole run; scenarios left are not run, exit 1 (default 1800)
+  --stop-after N          after N scenarios in a row in which the server died or timed out,
+                          the rest is not run: "the implementation stopped answering" (default 3)
+  Processes a server leaves behind (a daemon that called setsid) are stopped and named.
+
 exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
-failed or an expected failure passed; 2 usage error, or the implementation could not be
-started or reached.
+failed or was not run (--max-time, the implementation stopped answering), an expected
+failure passed, or the server broke the protocol (also during the handshake: PROTO-1
+fails); 2 usage error, the implementation could not be started, exited or never answered,
+or a report could not be written; 130 / 143 / 129 interrupted by SIGINT / SIGTERM / SIGHUP
+(every report still says INTERRUPTED with the scenarios not run; never 0).
 """
 
 SPEC_EPILOG = """
