@@ -26,5 +26,6 @@ ALL_PASSED = {
     "xfailed": 0,
     "xpassed": 0,
     "skipped": 0,
+    "notrun": 0,
 }
 """The JSON report's counts when every scenario passed."""

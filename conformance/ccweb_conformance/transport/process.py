@@ -61,6 +61,8 @@ class ServerProcess:
         """This server's own mark (SERVER_ENV), inherited by everything it starts."""
         self.readers: list[threading.Thread] = []
         """Threads reading its pipes; a pipe is closed only once its reader has ended."""
+        self._stopped = False
+        self._stop_lock = threading.Lock()
         try:
             self.popen = subprocess.Popen(
                 argv,
@@ -103,13 +105,20 @@ class ServerProcess:
             self._drainer.join(STDERR_SETTLE)
         return self.stderr.tail(lines)
 
+    @property
+    def stopped(self) -> bool:
+        """True once :meth:`stop` ran (it runs once)."""
+        return self._stopped
+
     def stop(self) -> None:
         """Terminate the process group, then kill it; reap the child; close the pipes.
 
         Not interrupted by a signal (one received meanwhile is raised after).
         """
-        with shielded():
-            self._stop()
+        with shielded(), self._stop_lock:
+            if not self._stopped:  # once: after the wait, its pid (and group id) may be reused
+                self._stopped = True
+                self._stop()
 
     def _stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):

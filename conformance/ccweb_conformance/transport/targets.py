@@ -10,6 +10,7 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
@@ -24,6 +25,7 @@ from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import ServerProcess, one_line
+from ccweb_conformance.transport.signals import shielded
 
 SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
 SOURCE_ENV = "CCWEB_SESSION_ID"
@@ -78,6 +80,8 @@ class Target(ABC):
         self.limit = limit
         """Bytes one incoming message may have."""
         self._pool = ClientPool(self._connect)
+        self._processes: list[ServerProcess] = []
+        """Every process this target spawned (stopped together on close)."""
 
     def prepare(self, sources: Iterable[str | None]) -> None:
         """Start connecting clients for bindings that will be needed, in the background.
@@ -126,8 +130,18 @@ class Target(ABC):
         """A client on a fresh connection, not yet negotiated."""
 
     def close(self) -> None:
-        """Close every client and stop every process this target started."""
-        self._pool.close()
+        """Close every client and stop every process this target started (together, not one by one)."""
+        self._pool.close(abort=self._stop_processes)
+        self._stop_processes()
+
+    def _stop_processes(self) -> None:
+        with shielded():
+            running, self._processes = [p for p in self._processes if not p.stopped], []
+            if len(running) > 1:
+                with ThreadPoolExecutor(max_workers=min(len(running), 16), thread_name_prefix="ccweb-stop") as pool:
+                    list(pool.map(ServerProcess.stop, running))
+            for process in running:
+                process.stop()  # at once when done above; the one process otherwise
 
     def __enter__(self) -> Self:
         return self
@@ -176,6 +190,7 @@ class StdioTarget(Target):
 
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(self.argv, self.environment(source), stdio=True)
+        self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
 
