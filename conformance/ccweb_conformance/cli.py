@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import signal
 import sys
@@ -197,9 +198,12 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
             return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines: list[str] = []
-    if options.fuzz is not None and not state.interrupted and collector is not None and collector.stop_reason is None:
+    left = options.max_time - (time.perf_counter() - started)  # the fuzz phase stays inside --max-time
+    fuzzing = options.fuzz is not None and not state.interrupted and collector is not None
+    if fuzzing and collector is not None and collector.stop_reason is None and left > 0:
         try:
-            fuzz_lines = _fuzz_phase(options, scenarios, verbose=options.verbose)
+            fuzz_options = dataclasses.replace(options, fuzz_time=min(options.fuzz_time, left))
+            fuzz_lines = _fuzz_phase(fuzz_options, scenarios, verbose=options.verbose)
         except RunInterrupted:
             fuzz_lines = ["fuzzing: interrupted"]
     signals.disarm()  # from here on a signal is recorded, and the reports still get written

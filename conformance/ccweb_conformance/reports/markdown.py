@@ -59,7 +59,7 @@ def write_markdown(run: RunResult, path: Path, *, append: bool = False) -> None:
 def _table(results: list[RequirementResult]) -> list[str]:
     rows = ["| Requirement | Level | Status | Scenarios |", "|---|---|---|---|"]
     for result in results:
-        ran = sum(1 for s in result.scenarios if s.status != "skipped")
+        ran = sum(1 for s in result.scenarios if s.status not in ("skipped", "notrun"))
         rows.append(f"| {result.requirement.id} | {result.requirement.level} | {STATUS_TEXT[result.status]} | {ran} |")
     return rows
 

@@ -112,8 +112,9 @@ class Target(ABC):
             exchanges = [*client.handshake, *([failure.exchange] if failure.exchange else [])]
             client.close()
             if failure.kind in VIOLATION_KINDS or (failure.exchange is not None and failure.exchange.violations):
+                what = str(failure).removeprefix(f"{self.description}: ")
                 raise HandshakeViolation(
-                    f"{self.description}: broke the protocol while negotiating MCP: {failure}", exchanges
+                    f"{self.description}: broke the protocol while negotiating MCP: {what}", exchanges
                 ) from failure
             raise TargetError(f"{self.description}: could not negotiate MCP: {reason}") from failure
         except BaseException:
