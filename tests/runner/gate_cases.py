@@ -195,8 +195,9 @@ class Outcome:
         return "\n".join([self.stdout, self.stderr, *messages])
 
     def first_line(self) -> str:
-        lines = self.stderr.splitlines() or self.stdout.splitlines()
-        return next((line for line in lines if not line.startswith(("PASSED ", "FAILED ", "  "))), "")
+        """The first line of stderr, else of the console, past the -v progress lines."""
+        lines = [*self.stderr.splitlines(), *self.stdout.splitlines()]
+        return next((line for line in lines if line.strip() and not line.startswith(("PASSED ", "FAILED "))), "")
 
 
 def _marked(mark: str) -> list[str]:
