@@ -28,5 +28,6 @@ ALL_PASSED = {
     "xfailed": 0,
     "xpassed": 0,
     "skipped": 0,
+    "notrun": 0,
 }
 """The JSON report's counts when every scenario of a full run (no selection, no --fuzz 0) passed."""

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
+import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance import kit_version
 from ccweb_conformance.config import load_config
-from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, EXIT_USAGE, UsageError
+from ccweb_conformance.errors import (
+    EXIT_FAILED,
+    EXIT_PASSED,
+    EXIT_USAGE,
+    RunInterrupted,
+    UsageError,
+    interrupted_exit_code,
+)
 from ccweb_conformance.i18n import LANGUAGES, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
 from ccweb_conformance.profile.options import add_profile_options
@@ -29,9 +38,11 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.output import emit, is_stdout, scrub
 from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.selection import canonical_tags, select
-from ccweb_conformance.suite.session import run_suite
+from ccweb_conformance.suite.session import SuiteOutcome, run_suite
+from ccweb_conformance.transport import reaper, signals
 
 PLATFORMS = "Linux and macOS (on Windows, run it inside WSL)"
 WINDOWS_MESSAGE = f"ccweb-conformance supports {PLATFORMS}; Windows itself is not supported"
@@ -66,9 +77,20 @@ config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.to
 current directory; keys are the long option names (stdio = "node server.js", header = [...]);
 the command line wins.
 
+bounds (a CI gate always ends, and leaves no process and no file of the run behind):
+  --timeout S             per request, partial lines and SSE streams included (default 10)
+  --max-message-bytes N   one incoming message, over stdio, JSON or SSE (default 16 MiB)
+  --max-time S            the whole run; scenarios left are not run, exit 1 (default 1800)
+  --stop-after N          after N scenarios in a row in which the server died or timed out,
+                          the rest is not run: "the implementation stopped answering" (default 3)
+  Processes a server leaves behind (a daemon that called setsid) are stopped and named.
+
 exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
-failed or an expected failure passed; 2 usage error, or the implementation could not be
-started or reached.
+failed or was not run (--max-time, the implementation stopped answering), an expected
+failure passed, or the server broke the protocol (also during the handshake: PROTO-1
+fails); 2 usage error, the implementation could not be started, exited or never answered,
+or a report could not be written; 130 / 143 / 129 interrupted by SIGINT / SIGTERM / SIGHUP
+(every report still says INTERRUPTED with the scenarios not run; never 0).
 """
 
 PROFILE_EPILOG = """
@@ -195,8 +217,10 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
     return options
 
 
-def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verbose: bool) -> list[str]:
-    """Differential fuzzing after the scenarios: appends its scenario, returns its console lines."""
+def _fuzz_phase(
+    options: RunnerOptions, scenarios: list[ScenarioResult], *, verbose: bool, max_seconds: float
+) -> list[str]:
+    """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
     try:
         from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
     except ImportError as error:
@@ -206,73 +230,150 @@ def _fuzz_phase(options: RunnerOptions, scenarios: list[ScenarioResult], *, verb
     settings = fuzz.settings_for(options)
     if settings is None:
         return []
+    settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, max_seconds))
     run = fuzz.run_fuzz(options, settings)
     scenarios.append(fuzz.fuzz_scenario(run))
     return fuzz.fuzz_console_lines(run, verbose=verbose)
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``ccweb-conformance run``."""
+    """``ccweb-conformance run``: signals handled, nothing of the run left behind on any path."""
     options = _options(args)
+    with signals.interrupts() as state:
+        reaper.become_subreaper()  # daemonised descendants of the servers come back to us
+        try:
+            return _run(options, state)
+        finally:
+            signals.disarm()
+            reaper.sweep()  # whatever path was taken, no process of the run survives it
+
+
+def _fuzz_after_scenarios(
+    options: RunnerOptions,
+    state: signals.InterruptState,
+    collector: ResultCollector | None,
+    scenarios: list[ScenarioResult],
+    started: float,
+) -> list[str]:
+    """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
+    left = options.max_time - (time.perf_counter() - started)
+    if options.fuzz == 0 or state.interrupted or collector is None or collector.stop_reason is not None or left <= 0:
+        return []
+    try:
+        return _fuzz_phase(options, scenarios, verbose=options.verbose, max_seconds=left)
+    except RunInterrupted:
+        return ["fuzzing: interrupted"]
+
+
+def _suite(options: RunnerOptions) -> SuiteOutcome | None:
+    try:
+        return run_suite(options, live=sys.stderr.isatty())
+    except RunInterrupted:  # a signal outside pytest's session (before it began)
+        return None
+
+
+def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
     reports = [options.junitxml, options.json, options.cucumberjson, options.markdown]
     if sum(is_stdout(r) for r in reports) > 1:
         raise UsageError("only one report can go to stdout (-)")
     console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
     color = colour_wanted(console, os.environ)
     secrets = options.secrets()
+    language = pick_language(options.lang)
     started = time.perf_counter()
-    outcome = run_suite(options, live=sys.stderr.isatty())
-    if outcome.startup_error is not None:
-        print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
-        return EXIT_USAGE
-    if outcome.broken is not None or outcome.collector is None:
-        print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
-        return EXIT_USAGE
-    collector = outcome.collector
-    scenarios = list(collector.results)
-    fuzz_lines = _fuzz_phase(options, scenarios, verbose=options.verbose) if options.fuzz != 0 else []
+    outcome = _suite(options)
+    collector = outcome.collector if outcome is not None else None
+    if not state.interrupted and outcome is not None:
+        if outcome.startup_error is not None:
+            print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
+            return EXIT_USAGE
+        if outcome.broken is not None or collector is None:
+            print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
+            return EXIT_USAGE
+    scenarios = list(collector.results) if collector is not None else []
+    fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started)
+    signals.disarm()  # from here on a signal is recorded, and the reports still get written
+    leftovers = reaper.take_killed() + reaper.sweep()
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
-        target=collector.target_description,
-        transport=collector.transport,  # type: ignore[arg-type]
-        protocol_version=collector.protocol_version,
-        started_at=collector.started_at,
+        target=collector.target_description if collector is not None else "not started",
+        transport=(collector.transport if collector is not None else "stdio"),  # type: ignore[arg-type]
+        protocol_version=collector.protocol_version if collector is not None else None,
+        started_at=collector.started_at if collector is not None else "",
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
         selection=options.tags or options.keyword,
+        interrupted=state.name,
+        stopped=collector.stop_reason if collector is not None else None,
+        leftover_processes=[leftover.describe() for leftover in leftovers],
     )
-    if not run.scenarios:
+    if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
-    language = pick_language(options.lang)
+    written = _write_reports(run, options, secrets, language)
     print(scrub(render_summary(run, color=color, verbose=options.verbose, language=language), secrets), file=console)
     if fuzz_lines:
         print(scrub("\n".join(fuzz_lines), secrets), file=console)
-    if options.expected_failures is not None:
+    if options.expected_failures is not None and not state.interrupted:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}
         for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
-    def cucumber(result: RunResult, path: Path) -> None:
-        write_cucumber(result, path, flavour=options.cucumber_flavour)
-
-    def markdown(result: RunResult, path: Path) -> None:
-        write_markdown(result, path, language=language)
-
-    writers = (
-        (options.junitxml, write_junit),
-        (options.json, write_json),
-        (options.cucumberjson, cucumber),
-        (options.markdown, markdown),
-    )
-    for path, write in writers:
-        if path is not None:
-            emit(write, run, path, secrets)
     if run.failed or run.counts()["warning"]:
         print(reports_line([p for p in reports if p is not None]), file=console)
-    return EXIT_FAILED if run.failed else EXIT_PASSED
+    if state.signum is not None:
+        not_run = run.counts()["notrun"]
+        print(f"ccweb-conformance: interrupted by {state.name}; {not_run} scenarios not run", file=sys.stderr)
+        return interrupted_exit_code(state.signum)
+    if run.failed:
+        return EXIT_FAILED
+    return EXIT_PASSED if written else EXIT_USAGE
+
+
+REPORT_WRITERS = (
+    ("JUnit XML", "junitxml"),
+    ("JSON", "json"),
+    ("Cucumber JSON", "cucumberjson"),
+    ("Markdown", "markdown"),
+)
+"""Label and option field of each report."""
+
+
+def _write_reports(run: RunResult, options: RunnerOptions, secrets: list[str], language: str) -> bool:
+    """Write every requested report, each on its own: one that fails is one line on stderr."""
+    writers: dict[str, Callable[[RunResult, Path], None]] = {
+        "junitxml": write_junit,
+        "json": write_json,
+        "cucumberjson": lambda result, path: write_cucumber(result, path, flavour=options.cucumber_flavour),
+        "markdown": lambda result, path: write_markdown(result, path, language=language),
+    }
+    written = True
+    for label, name in REPORT_WRITERS:
+        path: Path | None = getattr(options, name)
+        if path is None:
+            continue
+        try:
+            emit(writers[name], run, path, secrets)
+        except Exception as error:
+            written = False
+            print(f"ccweb-conformance: error: could not write the {label} report {str(path)!r}: {error}",
+                  file=sys.stderr)
+    return written
+
+
+def safe_console() -> None:
+    """Make stdout and stderr escape what their encoding cannot carry instead of raising.
+
+    A server can send any string (lone surrogates from a UTF-16 length bug), and the console
+    may be in any encoding (GBK has no emoji): ``backslashreplace`` prints ``\\udc80``.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError, TypeError):  # a stream that cannot change
+                reconfigure(errors="backslashreplace")
 
 
 def list_command(args: argparse.Namespace) -> int:
@@ -324,6 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.platform == "win32":
         print(f"ccweb-conformance: error: {WINDOWS_MESSAGE}", file=sys.stderr)
         return EXIT_USAGE
+    safe_console()
     try:
         parser = build_parser()
         _config_defaults(parser, argv)
@@ -336,9 +438,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"ccweb-conformance: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("ccweb-conformance: interrupted", file=sys.stderr)
-        return EXIT_USAGE
+    except KeyboardInterrupt as interrupt:
+        signum = interrupt.signum if isinstance(interrupt, RunInterrupted) else int(signal.SIGINT)
+        print(f"ccweb-conformance: interrupted by {signal.Signals(signum).name}", file=sys.stderr)
+        return interrupted_exit_code(signum)
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED

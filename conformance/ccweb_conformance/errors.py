@@ -14,6 +14,10 @@ TargetError         starting or reaching the implementation:     message on stde
 ProtocolFailure     one request during a scenario or the fuzz    that scenario fails (exit 1); the
                     phase: timeout, crash, garbage, wrong id,    requirement it proves is named
                     bad HTTP reply
+HandshakeViolation  the server started but broke JSON-RPC or     PROTO-1 fails, the rest is not run,
+                    MCP while negotiating                        every report written (exit 1)
+RunInterrupted      SIGINT, SIGTERM or SIGHUP during a run       scenarios not run, reports say
+                                                                 INTERRUPTED, exit 128 + signal
 ==================  ===========================================  =====================================
 
 All of them derive from :class:`RunnerError`; nothing else the runner raises on purpose
@@ -27,10 +31,25 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ccweb_conformance.transport.exchange import Exchange
 
-__all__ = ["ProtocolFailure", "RunnerError", "TargetError", "UsageError"]
+__all__ = [
+    "HandshakeViolation",
+    "ProtocolFailure",
+    "RunInterrupted",
+    "RunnerError",
+    "TargetError",
+    "UsageError",
+    "interrupted_exit_code",
+]
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 """Exit codes: every required scenario passed; a scenario failed; usage or start-up error."""
+EXIT_SIGNAL_BASE = 128
+"""An interrupted run exits with 128 + the signal number: 130 SIGINT, 143 SIGTERM, 129 SIGHUP."""
+
+
+def interrupted_exit_code(signum: int) -> int:
+    """The shell's exit code for a run stopped by ``signum`` (never 0)."""
+    return EXIT_SIGNAL_BASE + signum
 
 
 class RunnerError(Exception):
@@ -46,6 +65,28 @@ class UsageError(RunnerError):
 
 class TargetError(RunnerError):
     """The implementation could not be started or reached (the CLI exits with code 2)."""
+
+
+class HandshakeViolation(TargetError):
+    """The server started and answered, but broke the protocol while negotiating (PROTO-1 fails, exit 1)."""
+
+    def __init__(self, message: str, exchanges: list[Exchange] | None = None) -> None:
+        super().__init__(message)
+        self.exchanges = list(exchanges or [])
+        """The handshake as it went, for the report's transcript."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A signal (SIGINT, SIGTERM, SIGHUP) stopped the run; pytest unwinds as for Ctrl-C.
+
+    A :class:`KeyboardInterrupt` so that pytest ends its session as INTERRUPTED, running
+    every fixture's clean-up, instead of recording a failed scenario.
+    """
+
+    def __init__(self, signum: int, name: str) -> None:
+        super().__init__(name)
+        self.signum = signum
+        self.name = name
 
 
 class ProtocolFailure(RunnerError):

@@ -113,6 +113,13 @@ class RunnerOptions:
         commands=RUN_AND_PROFILE, help="HTTP source header (default: %(default)s)")
     timeout: float = option(10.0, "--timeout", group="binding", metavar="SECONDS", commands=RUN_AND_PROFILE,
         help="per request (default: %(default)s)")
+    max_message_bytes: int = option(16 * 1024 * 1024, "--max-message-bytes", group="binding", metavar="BYTES",
+        commands=RUN_AND_PROFILE, help="largest message accepted from the server (default: %(default)s)")
+    max_time: float = option(1800.0, "--max-time", group="binding", metavar="SECONDS",
+        help="whole-run bound: scenarios left at this point are not run, exit 1 (default: %(default)s)")
+    stop_after: int = option(3, "--stop-after", group="binding", metavar="N",
+        help="scenarios in a row in which the server died or timed out before the rest is not run"
+        " (default: %(default)s)")
     # --- selection: which scenarios, and how their verdicts count -----------------------
     keyword: str | None = option(None, "-k", group="selection", metavar="EXPR", plugin="-k", commands=RUN_AND_LIST,
         help="only scenarios whose test name matches EXPR (pytest -k)")
@@ -161,8 +168,19 @@ class RunnerOptions:
             found.append(f"--sessions-dir {str(self.sessions_dir)!r} is not a directory")
         if self.url and not self.url.startswith(("http://", "https://")):
             found.append(f"--url {self.url!r} is not an http:// or https:// URL")
+        return found + self._bound_problems()
+
+    def _bound_problems(self) -> list[str]:
+        """Usage errors in the options past the target: bounds, protocol, files, fuzzing."""
+        found: list[str] = []
         if not 0 < self.timeout <= 600:
             found.append(f"--timeout {self.timeout} is out of range (0, 600] seconds")
+        if not 1024 <= self.max_message_bytes <= 1 << 30:
+            found.append(f"--max-message-bytes {self.max_message_bytes} is out of range [1024, {1 << 30}]")
+        if not self.max_time > 0:
+            found.append(f"--max-time {self.max_time} must be more than 0 seconds")
+        if self.stop_after < 1:
+            found.append(f"--stop-after {self.stop_after} must be at least 1")
         if self.protocol not in PROTOCOLS:
             found.append(f"--protocol {self.protocol!r} is not one of {', '.join(PROTOCOLS)}")
         if self.expected_failures is not None and not self.expected_failures.is_file():

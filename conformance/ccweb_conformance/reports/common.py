@@ -17,6 +17,7 @@ __all__ = [
     "format_transcript",
     "grouped_requirements",
     "problem",
+    "run_notes",
     "totals_line",
     "truncate",
 ]
@@ -29,7 +30,7 @@ REQUIREMENT_LABELS: dict[RequirementStatus, str] = {
     "untested": "untested",
 }
 
-_OPTIONAL_TOTALS = ("warning", "xfailed", "xpassed", "skipped")
+_OPTIONAL_TOTALS = ("warning", "xfailed", "xpassed", "skipped", "notrun")
 
 
 def totals_line(run: RunResult, say: Messages | None = None) -> str:
@@ -39,6 +40,22 @@ def totals_line(run: RunResult, say: Messages | None = None) -> str:
     keys = ["passed", "failed", *(key for key in _OPTIONAL_TOTALS if counts[key])]
     parts = say("totals.separator").join(say(f"totals.{key}", n=counts[key]) for key in keys)
     return say("totals.line", parts=parts, seconds=run.duration_s)
+
+
+def run_notes(run: RunResult, say: Messages | None = None) -> list[str]:
+    """What stopped the run early and what the server left running, one line each."""
+    say = say or messages()
+    not_run = run.counts()["notrun"]
+    notes = []
+    if run.interrupted is not None:
+        notes.append(say("notes.interrupted", signal=run.interrupted, n=not_run))
+    elif run.stopped is not None:
+        notes.append(say("notes.stopped", n=not_run, reason=run.stopped))
+    if run.leftover_processes:
+        left = run.leftover_processes
+        more = say("notes.more", n=len(left) - 5) if len(left) > 5 else ""
+        notes.append(say("notes.leftover", n=len(left), shown=", ".join(left[:5]), more=more))
+    return notes
 
 
 def grouped_requirements(run: RunResult) -> list[tuple[ccweb_spec.Group, list[RequirementResult]]]:
@@ -53,7 +70,7 @@ def problem(scenario: ScenarioResult, say: Messages | None = None) -> str | None
     if scenario.status == "xpassed":
         reason = scenario.expected_failure_reason or say("problem.no_reason")
         return say("problem.expected_failure_passed", reason=reason)
-    if scenario.status in ("failed", "warning", "xfailed", "skipped"):
+    if scenario.status in ("failed", "warning", "xfailed", "skipped", "notrun"):
         fallback = None if scenario.status == "skipped" else say("problem.scenario_status", status=scenario.status)
         return scenario.message or fallback
     return None

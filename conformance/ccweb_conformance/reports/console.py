@@ -3,7 +3,8 @@
 Requirements are listed under their group (acceptance criteria first, in spec order), each
 with its level and verdict; failing, warning and unexpectedly passing scenarios are listed
 under the requirement with their message (first line; the whole message when verbose).
-The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``;
+The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``
+(``INTERRUPTED: 9 passed, 0 failed, 159 not run in 2.10s`` when a signal stopped the run);
 with colour it is wrapped in one ANSI colour, and stripping ANSI codes gives that exact text.
 The words come from the message catalogue of the language (``locales/``); in Chinese each
 requirement line also carries its statement, and columns are padded by display width (a CJK
@@ -13,7 +14,7 @@ character takes two columns), so they line up in a terminal.
 from __future__ import annotations
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
-from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, totals_line
+from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.textwidth import display_width, ljust
@@ -29,6 +30,8 @@ _COLOURS = {
     "XPASS": "\033[31m",
     "untested": "\033[2m",
     "SKIP": "\033[2m",
+    "NOT RUN": "\033[31m",
+    "INTERRUPTED": "\033[31m",
     "bold": "\033[1m",
 }
 _SCENARIO_LABELS = {
@@ -38,6 +41,7 @@ _SCENARIO_LABELS = {
     "xfailed": "XFAIL",
     "xpassed": "XPASS",
     "skipped": "SKIP",
+    "notrun": "NOT RUN",
 }
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
@@ -57,7 +61,11 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
     """The summary as text (no trailing newline), in ``language`` (en or zh-CN)."""
     say = messages(language)
     paint = _Paint(color)
-    verdict = paint("FAIL", say("verdict.run_failed")) if run.failed else paint("PASS", say("verdict.run_passed"))
+    verdict = {
+        "interrupted": paint("INTERRUPTED", "INTERRUPTED"),
+        "failed": paint("FAIL", say("verdict.run_failed")),
+        "passed": paint("PASS", say("verdict.run_passed")),
+    }[run.verdict]
     lines = [
         say("console.verdict_line", title=paint("bold", say("console.title")), verdict=verdict),
         say(
@@ -69,6 +77,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
             kit=run.kit_version,
             strict=say("console.strict") if run.strict else "",
         ),
+        *run_notes(run, say),
     ]
     width = max(display_width(say(f"verdict.{status}")) for status in _STATUSES)
     for group, results in grouped_requirements(run):
@@ -83,6 +92,8 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     lines += ["", paint(colour, totals_line(run, say))]
+    if run.interrupted is not None:
+        lines[-1] = paint("FAIL", f"INTERRUPTED: {totals_line(run, say)}")
     return "\n".join(lines)
 
 

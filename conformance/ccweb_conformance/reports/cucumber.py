@@ -75,7 +75,7 @@ def _outcome(run: RunResult, scenario: ScenarioResult) -> tuple[str, str | None]
             return ("failed" if run.strict else "pending"), f"warning (SHOULD): {text}"
         case "xfailed":
             return "skipped", f"expected failure: {scenario.expected_failure_reason}\n{text}"
-        case "failed" | "xpassed":
+        case "failed" | "xpassed" | "notrun":
             return "failed", text
         case "skipped":
             return "skipped", text

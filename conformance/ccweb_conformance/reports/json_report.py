@@ -29,7 +29,10 @@ def build_json(run: RunResult) -> dict[str, Any]:
         "startedAt": run.started_at,
         "durationSeconds": round(run.duration_s, 3),
         "strict": run.strict,
-        "outcome": "failed" if run.failed else "passed",
+        "outcome": run.verdict,
+        "interrupted": run.interrupted,
+        "stopped": run.stopped,
+        "leftoverProcesses": list(run.leftover_processes),
         "counts": {"total": len(run.scenarios), **counts},
         "requirements": [
             {

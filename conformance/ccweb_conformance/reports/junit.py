@@ -15,6 +15,10 @@ with ``classname`` = the feature file and ``name`` = the scenario. How statuses 
 * xfailed: ``<skipped type="xfail" message="expected failure: <reason>">`` with the message.
 * xpassed: ``<failure type="xpass" message="expected failure passed: <reason>">``.
 * skipped: ``<skipped message="...">``.
+* notrun (the run stopped before it: a signal, ``--max-time``, the server stopped answering):
+  ``<error type="notrun" message="not run: <why>">`` - never a pass. Each ``<testsuite>``
+  has the properties ``interrupted`` (the signal, or empty) and ``stopped`` (why, or empty);
+  a run interrupted before any scenario was selected has one ``run`` testcase with the error.
 
 The file is valid against Jenkins xUnit's ``junit-10.xsd`` (the schema the GitHub, GitLab
 and Jenkins reporters accept): ``<testsuites>`` carries name, time and the counts but no
@@ -60,6 +64,11 @@ def build_junit(run: RunResult) -> ET.Element:
     root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
     for feature_file, scenarios in features.items():
         root.append(_suite(run, feature_file, scenarios))
+    if not run.scenarios and run.interrupted is not None:
+        suite = ET.SubElement(root, "testsuite", name="ccweb-conformance")
+        case = ET.SubElement(suite, "testcase", classname="ccweb-conformance", name="run")
+        ET.SubElement(case, "error", type="interrupted", message=f"INTERRUPTED by {run.interrupted} during start-up")
+        _count(suite, [case])
     _count(root, list(root))
     return root
 
@@ -84,6 +93,8 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
         ("specVersion", run.spec_version),
         ("kitVersion", run.kit_version),
         ("strict", str(run.strict).lower()),
+        ("interrupted", run.interrupted or ""),
+        ("stopped", run.stopped or ""),
     ):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
     _statements(properties, scenarios)
@@ -106,7 +117,7 @@ def _count(element: ET.Element, children: list[ET.Element]) -> None:
         totals = {
             "tests": len(children),
             "failures": sum(1 for c in children if c.find("failure") is not None),
-            "errors": 0,
+            "errors": sum(1 for c in children if c.find("error") is not None),
             "skipped": sum(1 for c in children if c.find("skipped") is not None),
         }
     for key, value in totals.items():
@@ -130,6 +141,8 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
         skipped.text = _clean(text)
     elif status == "skipped":
         ET.SubElement(case, "skipped", message=_clean(first_line(text) or "skipped"))
+    elif status == "notrun":
+        ET.SubElement(case, "error", type="notrun", message=_clean(first_line(text) or "not run")).text = _clean(text)
     return case
 
 

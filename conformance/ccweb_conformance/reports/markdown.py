@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
-from ccweb_conformance.reports.common import grouped_requirements, problem, totals_line, truncate
+from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_markdown", "write_markdown"]
@@ -27,7 +27,7 @@ DETAILS_LIMIT = 50
 def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     """The report as Markdown text, in ``language`` (en or zh-CN)."""
     say = messages(language)
-    verdict = say("markdown.run_failed") if run.failed else say("markdown.run_passed")
+    verdict = say(f"markdown.run_{run.verdict}")
     lines = [
         say("markdown.heading", verdict=verdict),
         "",
@@ -40,6 +40,7 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
             strict=say("markdown.strict") if run.strict else "",
         ),
         say("markdown.scenarios", totals=totals_line(run, say)),
+        *[f"  \n**{_cell(note)}**" for note in run_notes(run, say)],
     ]
     for group, results in grouped_requirements(run):
         if results:
@@ -59,7 +60,7 @@ def _table(results: list[RequirementResult], say: Messages) -> list[str]:
     header = say("markdown.table_header")
     rows = [header, "|" + "---|" * (header.count("|") - 1)]
     for result in results:
-        ran = sum(1 for s in result.scenarios if s.status != "skipped")
+        ran = sum(1 for s in result.scenarios if s.status not in ("skipped", "notrun"))
         requirement = result.requirement
         rows.append(
             say(

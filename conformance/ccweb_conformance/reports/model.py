@@ -9,11 +9,13 @@ from typing import Any, Literal
 import ccweb_spec
 from ccweb_conformance.transport.exchange import Exchange
 
-ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "skipped"]
+ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "skipped", "notrun"]
+"""notrun: the run stopped before the scenario (interrupt, --max-time, the server stopped answering)."""
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
+Verdict = Literal["passed", "failed", "interrupted"]
 
 REPORT_FORMAT_VERSION = "1.1.0"
-"""1.1.0: requirements carry statementZh, the Chinese statement."""
+"""1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,12 @@ class RunResult:
     """When true, SHOULD-level failures count as failures."""
     selection: str | None = None
     """The ``--tags`` / ``-k`` selection, when the run was one: reports then name only what it reached."""
+    interrupted: str | None = None
+    """The signal that stopped the run (``SIGINT``, ``SIGTERM``, ``SIGHUP``), or None."""
+    stopped: str | None = None
+    """Why the run stopped before its last scenario (the not-run scenarios' reason), or None."""
+    leftover_processes: list[str] = field(default_factory=list)
+    """Processes of the server still running after it was stopped (the runner killed them)."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
@@ -143,27 +151,36 @@ class RunResult:
 
     @property
     def failed(self) -> bool:
-        """True when the run fails: a failed or unexpectedly passing scenario."""
-        return any(s.status in ("failed", "xpassed") for s in self.scenarios) or (
-            self.strict and any(s.status == "warning" for s in self.scenarios)
+        """True when the run fails: a failed, unexpectedly passing or unrun scenario, or an interrupt."""
+        return (
+            self.interrupted is not None
+            or any(s.status in ("failed", "xpassed", "notrun") for s in self.scenarios)
+            or (self.strict and any(s.status == "warning" for s in self.scenarios))
         )
+
+    @property
+    def verdict(self) -> Verdict:
+        """interrupted (a signal stopped it), failed or passed."""
+        if self.interrupted is not None:
+            return "interrupted"
+        return "failed" if self.failed else "passed"
 
     def counts(self) -> dict[str, int]:
         """How many scenarios ended in each status."""
         return {status: sum(1 for s in self.scenarios if s.status == status) for status in _STATUSES}
 
 
-_STATUSES: tuple[ScenarioStatus, ...] = ("passed", "failed", "warning", "xfailed", "xpassed", "skipped")
+_STATUSES: tuple[ScenarioStatus, ...] = ("passed", "failed", "warning", "xfailed", "xpassed", "skipped", "notrun")
 
 
 def _verdict(requirement: ccweb_spec.Requirement, scenarios: Iterable[ScenarioResult]) -> RequirementResult:
     ran = [s for s in scenarios if s.status != "skipped"]
     statuses = {s.status for s in ran}
     status: RequirementStatus
-    if not ran:
-        status = "untested"
-    elif statuses & {"failed", "xpassed"}:
+    if statuses & {"failed", "xpassed"}:
         status = "failed"
+    elif not ran or "notrun" in statuses:  # not a pass while a scenario of it went unchecked
+        status = "untested"
     elif "warning" in statuses:
         status = "warning"
     elif "xfailed" in statuses:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 import ccweb_spec
 from ccweb_conformance.contract.ledger import Audit
-from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.failure_detail import failure_detail
 from ccweb_conformance.suite.world import World
@@ -63,6 +64,25 @@ def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
     return scenario.feature.name, Path(scenario.feature.filename).name, name, scenario.line_number
 
 
+HANDSHAKE_REQUIREMENT = "PROTO-1"
+"""The requirement a server breaks when its handshake is not valid JSON-RPC / MCP."""
+GONE_KINDS = frozenset({"timeout", "closed"})
+"""Wire failures that mean the server died or stopped answering (the circuit breaker counts them)."""
+
+
+def server_gone(error: BaseException | None) -> bool:
+    """True when a scenario failed because the server died, timed out or could not be restarted."""
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, ProtocolFailure) and error.kind in GONE_KINDS:
+            return True
+        if isinstance(error, TargetError) and not isinstance(error, HandshakeViolation):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
+
+
 def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
     lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
     if excinfo is not None:
@@ -90,6 +110,67 @@ class ResultCollector:
         self._worlds: dict[str, World] = {}
         self._recorded: set[str] = set()
         self.startup_error: str | None = None
+        self.planned: list[pytest.Item] = []
+        """The scenarios selected to run, in order (known once collection ended)."""
+        self.stop_reason: str | None = None
+        """Set when the rest of the run is not run: why (each such scenario's message)."""
+        self.stop_after = 3
+        """Scenarios in a row in which the server died or timed out before the rest is not run."""
+        self.deadline: float | None = None
+        """time.monotonic() past which no scenario starts (--max-time)."""
+        self.max_time = 0.0
+        self._gone_in_a_row = 0
+
+    def check_stop(self) -> str | None:
+        """Why the next scenario must not start (the run's bound, the breaker), or None."""
+        if self.stop_reason is None and self.deadline is not None and time.monotonic() > self.deadline:
+            self.stop_reason = f"not run: the run reached --max-time {self.max_time:g} s"
+        return self.stop_reason
+
+    def record_not_run(self, item: pytest.Item, reason: str) -> None:
+        """Record a scenario the run did not get to."""
+        if item.nodeid in self._recorded:
+            return
+        self._recorded.add(item.nodeid)
+        requirements = scenario_requirements(item)
+        feature, feature_file, name, line = _feature_and_scenario(item)
+        self.results.append(
+            ScenarioResult(
+                feature=feature,
+                feature_file=feature_file,
+                scenario=name,
+                line=line,
+                tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
+                requirements=requirements,
+                level=_level(requirements),  # type: ignore[arg-type]
+                status="notrun",
+                message=reason,
+            )
+        )
+
+    def finish(self, reason: str) -> None:
+        """Record every planned scenario that did not run, with ``reason`` (or the stop reason)."""
+        for item in self.planned:
+            self.record_not_run(item, self.stop_reason or reason)
+
+    def handshake_failed(self, error: HandshakeViolation) -> None:
+        """The server broke the protocol while negotiating: PROTO-1 fails, the rest is not run."""
+        requirement = HANDSHAKE_REQUIREMENT
+        self.results.append(
+            ScenarioResult(
+                feature="MCP protocol and transports",
+                feature_file="protocol.feature",
+                scenario="The server negotiates MCP (handshake)",
+                line=0,
+                tags=("PROTOCOL", requirement),
+                requirements=(requirement,),
+                level="MUST",
+                status="failed",
+                message=f"{requirement} ({_LEVELS[requirement]}): {_STATEMENTS[requirement]}\n{error}",
+                transcript=list(error.exchanges),
+            )
+        )
+        self.stop_reason = "not run: the implementation broke the protocol during the handshake"
 
     def next_scenario_number(self) -> int:
         """A counter for per-scenario ID prefixes."""
@@ -136,6 +217,7 @@ class ResultCollector:
         else:
             status = "passed"
             xfail_reason = None  # a requirement-level expected failure that passed: a plain pass
+        self._count_gone(call.excinfo.value if call.excinfo is not None else None)
         world = self._worlds.pop(item.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
@@ -200,6 +282,15 @@ class ResultCollector:
                 message=message,
             )
         )
+
+    def _count_gone(self, error: BaseException | None) -> None:
+        """The circuit breaker: after ``stop_after`` scenarios in a row lost the server, stop."""
+        self._gone_in_a_row = self._gone_in_a_row + 1 if server_gone(error) else 0
+        if self._gone_in_a_row >= self.stop_after and self.stop_reason is None:
+            self.stop_reason = (
+                f"not run: the implementation stopped answering ({self._gone_in_a_row} scenarios in a row "
+                "timed out or lost the server)"
+            )
 
     @staticmethod
     def _xfail_reason(item: pytest.Item) -> str | None:

@@ -6,8 +6,10 @@ fixtures, and its hooks touch nothing but the suite's own scenarios.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
+import time
 from collections.abc import Generator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +20,7 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_run_prefix
 from ccweb_conformance.contract.ledger import SessionsLedger
-from ccweb_conformance.errors import TargetError
+from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
 from ccweb_conformance.suite.collector import (
     ResultCollector,
@@ -30,6 +32,7 @@ from ccweb_conformance.suite.collector import (
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
 from ccweb_conformance.suite.world import World, declared_output_schema
+from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
@@ -61,9 +64,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "should: a scenario that proves only SHOULD-level requirements")
     options = options_from(config)
     config.stash[OPTIONS_KEY] = options
-    config.stash[COLLECTOR_KEY] = ResultCollector(
-        strict=options.strict, source_names=(options.source_env, options.source_header)
-    )
+    collector = ResultCollector(strict=options.strict, source_names=(options.source_env, options.source_header))
+    collector.stop_after = options.stop_after
+    collector.max_time = options.max_time
+    collector.deadline = time.monotonic() + options.max_time
+    config.stash[COLLECTOR_KEY] = collector
     config.stash[RUN_PREFIX_KEY] = new_run_prefix()
     config.stash[SOURCES_KEY] = []
 
@@ -109,7 +114,32 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if OPTIONS_KEY not in config.stash:
         return
     scenarios = [(scenario_template(item), example_row(item)) for item in session.items if is_scenario(item)]
+    config.stash[COLLECTOR_KEY].planned = [item for item in session.items if is_scenario(item)]
     config.stash[SOURCES_KEY] = predicted_sources(scenarios, config.stash[RUN_PREFIX_KEY])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """Once the run must stop (--max-time, the server stopped answering), record the rest as not run."""
+    del nextitem
+    if not is_scenario(item):
+        return None
+    collector = item.config.stash[COLLECTOR_KEY]
+    reason = collector.check_stop()
+    if reason is None:
+        return None
+    collector.record_not_run(item, reason)
+    return True
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Every selected scenario that did not run (interrupt, a stop) is recorded as not run."""
+    collector = session.config.stash.get(COLLECTOR_KEY, None)
+    if collector is None:
+        return
+    state = signals.current()
+    name = state.name if state is not None and state.interrupted else None
+    collector.finish(f"not run: the run was interrupted by {name}" if name else "not run: the run stopped early")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -125,35 +155,73 @@ def pytest_runtest_makereport(
 
 @pytest.fixture(scope="session")
 def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
-    """The implementation under test, started once per run."""
+    """The implementation under test, started once per run; stopped and cleaned up on every path."""
     options = request.config.stash[OPTIONS_KEY]
     problems = options.problems()
     if problems:
         raise pytest.UsageError("; ".join(problems))
-    own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
-    sessions_dir = options.sessions_dir or (own_dir / OWN_SESSIONS_NAME if own_dir is not None else None)
-    assert sessions_dir is not None
-    sessions_dir.mkdir(exist_ok=True)
-    ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
     collector = request.config.stash[COLLECTOR_KEY]
+    run_prefix = request.config.stash[RUN_PREFIX_KEY]
+    own_dir: Path | None = None
+    target: Target | None = None
     try:
+        own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
+        sessions_dir = options.sessions_dir or (own_dir / OWN_SESSIONS_NAME if own_dir is not None else None)
+        assert sessions_dir is not None
+        sessions_dir.mkdir(exist_ok=True)
+        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
         target = make_target(options, sessions_dir)
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
+    except HandshakeViolation as error:
+        if target is not None:
+            collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+        _clean_up(target, own_dir, options.sessions_dir, run_prefix)
+        collector.handshake_failed(error)
+        pytest.exit(f"the implementation broke the protocol during the handshake: {error}", returncode=1)
     except TargetError as error:
-        if own_dir is not None:
-            shutil.rmtree(own_dir, ignore_errors=True)
+        _clean_up(target, own_dir, options.sessions_dir, run_prefix)
         collector.startup_error = str(error).splitlines()[0] if str(error) else type(error).__name__
         pytest.exit(f"the implementation could not be started or reached: {error}", returncode=2)
+    except BaseException:
+        _clean_up(target, own_dir, options.sessions_dir, run_prefix)
+        raise
     collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
     try:
         yield target
     finally:
-        target.close()
-        collector.add_audit(ledger.audit())  # RO-2 for the whole run, after the last call
-        if own_dir is not None:
-            shutil.rmtree(own_dir, ignore_errors=True)
+        with signals.shielded():
+            target.close()
+            collector.add_audit(ledger.audit())  # RO-2 for the whole run, after the last call
+        _clean_up(None, own_dir, options.sessions_dir, run_prefix)
+
+
+def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | None, run_prefix: str) -> None:
+    """Stop the target's processes; remove the run's own directory, or its own files in DIR."""
+    with signals.shielded():
+        try:
+            if target is not None:
+                target.close()
+        finally:
+            if own_dir is not None:
+                shutil.rmtree(own_dir, ignore_errors=True)
+            if sessions_dir is not None:
+                remove_run_files(sessions_dir, run_prefix)
+
+
+def remove_run_files(sessions_dir: Path, run_prefix: str) -> None:
+    """Remove what is left of this run's conversation files in a directory that is not ours."""
+    try:
+        names = [name for name in os.listdir(sessions_dir) if name.startswith(f"{run_prefix}-")]
+    except OSError:
+        return
+    for name in names:
+        path = sessions_dir / name
+        if path.is_symlink() or not path.is_dir():
+            path.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,20 @@ from typing import Any, Final
 
 TEXT_LIMIT = 20_000
 """Characters of received text kept in an exchange."""
+DEFAULT_LIMIT = 16 * 1024 * 1024
+"""Bytes one incoming message may have (``--max-message-bytes``)."""
+OTHERS_KEPT = 50
+"""Notifications and server requests kept per reply (the rest are counted, checked, dropped)."""
+VIOLATIONS_KEPT = 20
+"""Schema violations kept per reply (the rest are counted)."""
+
+
+class MessageTooLarge(ValueError):
+    """One incoming message is over the size limit; it was dropped unread."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a message larger than the limit of {limit} bytes (--max-message-bytes)")
+        self.limit = limit
 
 
 class _Marker:
@@ -30,6 +44,8 @@ Wait = _Marker | int | str
 
 Answerer = Callable[[dict[str, Any]], dict[str, Any] | None]
 """Makes the reply to a server->client request (None: do not reply)."""
+Inspect = Callable[[dict[str, Any]], list[str]]
+"""Checks a notification or server request as it arrives: its schema violations."""
 
 
 @dataclass
@@ -45,10 +61,42 @@ class Reply:
     content_type: str | None = None
     decode_problems: list[str] = field(default_factory=list)
     """Wire-level problems that are not failures (e.g. invalid UTF-8)."""
+    others_seen: int = 0
+    """How many notifications and server requests came (``others`` keeps the first ones)."""
+    other_violations: list[str] = field(default_factory=list)
+    """Schema violations of those messages, checked as they came (the first ones)."""
+    other_violations_seen: int = 0
+    text_chars: int = 0
+    """Characters received in all, a newline between pieces (``texts`` keeps about TEXT_LIMIT)."""
+    kept_chars: int = 0
+
+    def add_text(self, text: str) -> None:
+        """Keep a piece of received text while the kept ones are under TEXT_LIMIT characters."""
+        self.text_chars += len(text) + (1 if self.texts or self.text_chars else 0)
+        if self.kept_chars <= TEXT_LIMIT:
+            piece = text if len(text) <= TEXT_LIMIT + 1 else text[: TEXT_LIMIT + 1]
+            self.kept_chars += len(piece) + (1 if self.texts else 0)
+            self.texts.append(piece)
+
+    def add_other(self, message: dict[str, Any], inspect: Inspect | None) -> None:
+        """Count a notification or server request, check it, keep the first OTHERS_KEPT."""
+        self.others_seen += 1
+        if len(self.others) < OTHERS_KEPT:
+            self.others.append(message)
+        if inspect is None:
+            return
+        found = inspect(message)
+        self.other_violations_seen += len(found)
+        room = VIOLATIONS_KEPT - len(self.other_violations)
+        if room > 0:
+            self.other_violations.extend(found[:room])
 
     def received_text(self) -> str:
         """The raw text received, cut to a readable size."""
-        return cut("\n".join(self.texts))
+        kept = "\n".join(self.texts)
+        if len(kept) <= TEXT_LIMIT and self.text_chars <= len(kept):
+            return kept
+        return f"{kept[:TEXT_LIMIT]}... [{max(self.text_chars, len(kept)) - TEXT_LIMIT} more characters]"
 
 
 def cut(text: str, limit: int = TEXT_LIMIT, *, separator: str = "") -> str:
@@ -72,6 +120,10 @@ class Channel(ABC):
     """Sends one piece of text and collects what comes back for it."""
 
     label: str = "server"
+    inspect: Inspect | None = None
+    """Set by the client before each request: checks each message that is not the response."""
+    limit: int = DEFAULT_LIMIT
+    """Bytes one incoming message may have."""
     strays: set[str]
     """Ids of raw-text requests that timed out: one late response to each is tolerated."""
 
@@ -113,7 +165,9 @@ class Collector:
         answer: Answerer,
         send_back: Callable[[dict[str, Any]], None] | None,
         strays: set[str] | None = None,
+        inspect: Inspect | None = None,
     ) -> None:
+        self.inspect = inspect
         self.strays = strays if strays is not None else set()
         self.wait = wait
         self.answered = answered
@@ -129,7 +183,7 @@ class Collector:
             )
         if "method" not in message and ("result" in message or "error" in message):
             return self._response(message)
-        self.reply.others.append(message)
+        self.reply.add_other(message, self.inspect)
         if "method" in message and "id" in message:
             reply = self.answer(message)
             if reply is not None and self.send_back is not None:
@@ -142,7 +196,7 @@ class Collector:
             self.reply.response = message
             self.answered.add(key)
             return True
-        self.reply.others.append(message)
+        self.reply.add_other(message, self.inspect)
         if key in self.strays:  # a late answer to raw text sent earlier
             self.strays.discard(key)
             return False

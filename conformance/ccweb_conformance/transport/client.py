@@ -57,6 +57,8 @@ def _raw_expectation(text: str) -> tuple[str | None, Wait]:
     return parsed["method"], request_id if isinstance(request_id, int | str) else ANY_RESPONSE
 
 
+RECEIVED_KEPT = 200
+"""Notifications and server requests a client keeps (the rest are counted in ``received_count``)."""
 STARTUP_ALLOWANCE = 5.0
 """Seconds added to --timeout for the handshake: start-up is not a slow answer."""
 
@@ -78,7 +80,9 @@ class McpClient:
         self.handshake: list[Exchange] = []
         """The negotiation's exchanges (probe, initialize), for reports."""
         self.received: list[dict[str, Any]] = []
-        """Notifications and server->client requests received so far."""
+        """Notifications and server->client requests received so far (the first RECEIVED_KEPT)."""
+        self.received_count = 0
+        """How many of them came in all."""
         self._next_id = 0
 
     # -- lifecycle ---------------------------------------------------------
@@ -193,6 +197,8 @@ class McpClient:
     ) -> Exchange:
         text = sent_text if sent_text is not None else wire.dumps(message)
         started = time.monotonic()
+        checked = version or self.protocol_version
+        self.channel.inspect = lambda other: message_violations(other, version=checked, method=None)
         try:
             reply = self.channel.send(text, wait=wait, headers=headers, timeout=timeout, answer=self._answer)
         except ChannelError as exc:
@@ -219,9 +225,14 @@ class McpClient:
         version = version or self.protocol_version
         violations = list(reply.decode_problems)
         for other in reply.others:
-            if "method" in other:
+            if "method" in other and len(self.received) < RECEIVED_KEPT:
                 self.received.append(other)
-            violations.extend(message_violations(other, version=version, method=None))
+        self.received_count += sum(1 for other in reply.others if "method" in other)
+        self.received_count += max(reply.others_seen - len(reply.others), 0)
+        violations.extend(reply.other_violations)
+        if reply.other_violations_seen > len(reply.other_violations):
+            more = reply.other_violations_seen - len(reply.other_violations)
+            violations.append(f"... and {more} more violations in the other messages received")
         if reply.response is not None:
             violations.extend(message_violations(reply.response, version=version, method=method))
         return Exchange(

@@ -18,7 +18,9 @@ from ccweb_conformance.transport.targets import (
 def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
     """The target for these options; no target given means the bundled reference over stdio."""
     if options.in_process:
-        return InProcessTarget(sessions_dir, protocol=options.protocol, timeout=options.timeout)
+        return InProcessTarget(
+            sessions_dir, protocol=options.protocol, timeout=options.timeout, limit=options.max_message_bytes
+        )
     if options.http_cmd and options.url:
         return HttpCommandTarget(
             options.http_cmd,
@@ -28,6 +30,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             protocol=options.protocol,
             timeout=options.timeout,
             env=options.environment(),
+            limit=options.max_message_bytes,
         ).with_headers(options.http_headers())
     if options.url:
         return HttpUrlTarget(
@@ -36,6 +39,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             source_header=options.source_header,
             protocol=options.protocol,
             timeout=options.timeout,
+            limit=options.max_message_bytes,
         ).with_headers(options.http_headers())
     return StdioTarget(
         options.stdio or reference_command(),
@@ -44,4 +48,5 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
         protocol=options.protocol,
         timeout=options.timeout,
         env=options.environment(),
+        limit=options.max_message_bytes,
     )

@@ -12,11 +12,13 @@ import httpx
 
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
+    DEFAULT_LIMIT,
     NO_RESPONSE,
     Answerer,
     Channel,
     ChannelError,
     Collector,
+    MessageTooLarge,
     Reply,
     Wait,
     cut,
@@ -25,7 +27,6 @@ from ccweb_conformance.transport.sse import iter_events, split_lines
 
 ACCEPT = "application/json, text/event-stream"
 SESSION_HEADER = "Mcp-Session-Id"
-BODY_LIMIT = 10_000_000
 
 
 class HttpChannel(Channel):
@@ -38,9 +39,11 @@ class HttpChannel(Channel):
         base_headers: Mapping[str, str],
         stderr_tail: Callable[[int], str] | None = None,
         label: str = "server",
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
         self.url = url
         self.label = label
+        self.limit = limit
         self.session_id: str | None = None
         self.answered: set[str] = set()
         self.strays: set[str] = set()
@@ -71,6 +74,8 @@ class HttpChannel(Channel):
                 self._read(response, reply, wait, answer, deadline)
         except httpx.TimeoutException:
             raise ChannelError("timeout", f"no response within {timeout:g} s", reply) from None
+        except MessageTooLarge as exc:
+            raise ChannelError("too-large", f"the server sent {exc}", reply) from None
         except httpx.HTTPError as exc:
             raise ChannelError(
                 "closed", f"HTTP request to {self.url} failed: {exc or type(exc).__name__}", reply
@@ -81,7 +86,13 @@ class HttpChannel(Channel):
         status = response.status_code
         media = (reply.content_type or "").split(";")[0].strip().lower()
         collector = Collector(
-            wait, answered=self.answered, reply=reply, answer=answer, send_back=None, strays=self.strays
+            wait,
+            answered=self.answered,
+            reply=reply,
+            answer=answer,
+            send_back=None,
+            strays=self.strays,
+            inspect=self.inspect,
         )
         if media == "text/event-stream" and status < 300:
             if self._read_sse(response, reply, collector, deadline) or wait in (NO_RESPONSE, ANY_RESPONSE):
@@ -89,7 +100,7 @@ class HttpChannel(Channel):
             raise ChannelError("closed", "the SSE stream ended without the response", reply)
         body = self._read_body(response, deadline)
         if body:
-            reply.texts.append(body)
+            reply.add_text(body)
         if wait is ANY_RESPONSE:
             self._take_lenient(body, media, collector)
             return
@@ -142,8 +153,8 @@ class HttpChannel(Channel):
                 return
 
     def _read_sse(self, response: httpx.Response, reply: Reply, collector: Collector, deadline: float) -> bool:
-        for event in iter_events(self._lines(response, deadline)):
-            reply.texts.append(event.data)
+        for event in iter_events(split_lines(self._chunks(response, deadline), self.limit), self.limit):
+            reply.add_text(event.data)
             if event.event != "message" or not event.data.strip():
                 continue
             try:
@@ -156,20 +167,24 @@ class HttpChannel(Channel):
                 return True
         return False
 
-    def _lines(self, response: httpx.Response, deadline: float) -> Iterator[str]:
-        for line in split_lines(response.iter_text()):
+    def _chunks(self, response: httpx.Response, deadline: float) -> Iterator[str]:
+        """The stream's text; the request's deadline holds across reads, partial lines included."""
+        for chunk in response.iter_text():
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline passed while reading the SSE stream")
-            yield line
+            yield chunk
 
     def _read_body(self, response: httpx.Response, deadline: float) -> str:
+        """The whole body, up to the message limit; the deadline holds across reads."""
         chunks: list[bytes] = []
         size = 0
         for chunk in response.iter_bytes():
             chunks.append(chunk)
             size += len(chunk)
-            if size > BODY_LIMIT or time.monotonic() > deadline:
-                break
+            if size > self.limit:
+                raise MessageTooLarge(self.limit)
+            if time.monotonic() > deadline:
+                raise httpx.ReadTimeout("deadline passed while reading the body")
         return b"".join(chunks).decode("utf-8", errors="replace")
 
     def stderr_tail(self, lines: int = 20) -> str:

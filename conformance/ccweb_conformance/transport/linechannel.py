@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ccweb_conformance.transport.channel import (
+    DEFAULT_LIMIT,
     NO_RESPONSE,
     Answerer,
     Channel,
     ChannelError,
     Collector,
+    MessageTooLarge,
     Reply,
     Wait,
 )
@@ -27,9 +29,10 @@ EXIT_WAIT = 1.0
 class LineChannel(Channel):
     """One message per line; responses matched to requests by id."""
 
-    def __init__(self, io: LineIO, label: str) -> None:
+    def __init__(self, io: LineIO, label: str, limit: int = DEFAULT_LIMIT) -> None:
         self.io = io
         self.label = label
+        self.limit = limit
         self.answered: set[str] = set()
         self.strays: set[str] = set()
 
@@ -50,7 +53,13 @@ class LineChannel(Channel):
         if wait is NO_RESPONSE:
             return reply
         collector = Collector(
-            wait, answered=self.answered, reply=reply, answer=answer, send_back=self._send_back, strays=self.strays
+            wait,
+            answered=self.answered,
+            reply=reply,
+            answer=answer,
+            send_back=self._send_back,
+            strays=self.strays,
+            inspect=self.inspect,
         )
         deadline = time.monotonic() + timeout
         while True:
@@ -58,10 +67,14 @@ class LineChannel(Channel):
                 raw = self.io.read_line(deadline - time.monotonic())
             except TimeoutError:
                 raise ChannelError("timeout", f"no response within {timeout:g} s", reply) from None
+            except MessageTooLarge as exc:
+                raise ChannelError("too-large", f"the server wrote {exc}", reply) from None
+            if raw is not None and len(raw) > self.limit + 1:
+                raise ChannelError("too-large", f"the server wrote {MessageTooLarge(self.limit)}", reply)
             if raw is None:
                 raise ChannelError("closed", f"the server closed its output before answering ({self._ended()})", reply)
             line = self._decode(raw, reply)
-            reply.texts.append(line.rstrip("\r\n"))
+            reply.add_text(line.rstrip("\r\n"))
             if not raw.endswith(b"\n"):
                 raise ChannelError(
                     "closed", f"the server stopped in the middle of a line ({self._ended()}): {line[:200]!r}", reply

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.channel import id_key
 from ccweb_conformance.transport.client import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
@@ -98,6 +98,11 @@ def _initialize(client: McpClient) -> None:
         raise TargetError(f"initialize failed with {_error_text(response['error'])}")
     result = response.get("result")
     version = result.get("protocolVersion") if isinstance(result, dict) else None
+    if not isinstance(version, str):
+        raise HandshakeViolation(
+            f"initialize answered a malformed result (protocolVersion {version!r}): {exchange.violations or result!r}",
+            client.handshake,
+        )
     if version not in LEGACY_ACCEPTED:
         raise TargetError(f"initialize answered protocolVersion {version!r}, not one of {list(LEGACY_ACCEPTED)}")
     client.adopt("legacy", str(version))

@@ -58,10 +58,17 @@ class ClientPool:
         self._clients[source] = client
         return client
 
-    def close(self) -> None:
-        """Close every client, the prepared ones included."""
+    def close(self, abort: Callable[[], None] | None = None) -> None:
+        """Close every client, the prepared ones included.
+
+        ``abort`` ends connections still being made in the background (stops their
+        processes), so closing does not wait for their handshakes.
+        """
         if self._preparer is not None:
-            self._preparer.shutdown(wait=True, cancel_futures=True)
+            self._preparer.shutdown(wait=False, cancel_futures=True)
+            if abort is not None:
+                abort()
+            self._preparer.shutdown(wait=True)
             self._preparer = None
         prepared, self._prepared = list(self._prepared.values()), {}
         clients, self._clients = list(self._clients.values()), {}

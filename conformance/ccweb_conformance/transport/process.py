@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping
 
 from ccweb_conformance.errors import TargetError
+from ccweb_conformance.transport.reaper import MARKER_ENV, SERVER_ENV, kill_marked, marker
+from ccweb_conformance.transport.signals import shielded
 
 STDERR_LIMIT = 256_000
 """Bytes of stderr kept (the newest ones)."""
@@ -44,19 +48,28 @@ class RingBuffer:
         return "\n".join(text.splitlines()[-lines:])
 
 
+_NUMBERS = itertools.count(1)
+
+
 class ServerProcess:
-    """A child process in a new session; ``stop`` kills its whole process group."""
+    """A child process in a new session; ``stop`` kills its whole process group and what it left."""
 
     def __init__(self, argv: list[str], env: Mapping[str, str], *, stdio: bool) -> None:
         self.argv = argv
         self.stderr = RingBuffer()
+        self.token = f"{marker()}-{next(_NUMBERS)}"
+        """This server's own mark (SERVER_ENV), inherited by everything it starts."""
+        self.readers: list[threading.Thread] = []
+        """Threads reading its pipes; a pipe is closed only once its reader has ended."""
+        self._stopped = False
+        self._stop_lock = threading.Lock()
         try:
             self.popen = subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
-                env=dict(env),
+                env={**env, MARKER_ENV: marker(), SERVER_ENV: self.token},  # how leftovers are found (reaper)
                 start_new_session=True,
             )
         except OSError as exc:
@@ -66,6 +79,7 @@ class ServerProcess:
         assert drained is not None
         self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
         self._drainer.start()
+        self.readers.append(self._drainer)
 
     def _drain(self, fd: int) -> None:
         while True:
@@ -91,8 +105,22 @@ class ServerProcess:
             self._drainer.join(STDERR_SETTLE)
         return self.stderr.tail(lines)
 
+    @property
+    def stopped(self) -> bool:
+        """True once :meth:`stop` ran (it runs once)."""
+        return self._stopped
+
     def stop(self) -> None:
-        """Terminate the process group, then kill it; reap the child; close the pipes."""
+        """Terminate the process group, then kill it; reap the child; close the pipes.
+
+        Not interrupted by a signal (one received meanwhile is raised after).
+        """
+        with shielded(), self._stop_lock:
+            if not self._stopped:  # once: after the wait, its pid (and group id) may be reused
+                self._stopped = True
+                self._stop()
+
+    def _stop(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, sig)
@@ -106,11 +134,21 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 continue
         self.popen.wait()
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+        # Descendants that left the group (setsid) may still hold the pipes: stop them first,
+        # so the readers see the end of their streams.
+        kill_marked(SERVER_ENV, self.token)
+        if self.popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.popen.stdin.close()
+        deadline = time.monotonic() + STOP_GRACE
+        for reader in self.readers:
+            reader.join(max(deadline - time.monotonic(), 0.0))
+        if any(reader.is_alive() for reader in self.readers):
+            return  # closing a pipe a thread still reads would block, or hand its fd number to another pipe
+        for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        self._drainer.join(STOP_GRACE)
 
 
 def one_line(text: str) -> str:

@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ccweb_conformance.transport.channel import MessageTooLarge
+
 
 @dataclass
 class SseEvent:
@@ -19,34 +21,55 @@ class SseEvent:
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-def split_lines(chunks: Iterable[str]) -> Iterator[str]:
+def split_lines(chunks: Iterable[str], limit: int | None = None) -> Iterator[str]:
     """Lines of an event stream, split only at CRLF, CR or LF as the standard says.
 
     ``str.splitlines`` (and so httpx's ``iter_lines``) also splits at U+0085, U+2028 and
     U+2029, which may stand unescaped inside a JSON string and must not end a line.
+    Linear: each chunk is scanned once, and a line's pieces are joined once. A line longer
+    than ``limit`` characters raises :class:`MessageTooLarge`.
     """
-    pending = ""
-    for chunk in chunks:
-        pending += chunk
-        held_cr = pending.endswith("\r")  # maybe the first half of a CRLF split across chunks
-        parts = _LINE_END.split(pending[:-1] if held_cr else pending)
-        pending = parts.pop() + ("\r" if held_cr else "")
-        yield from parts
+    pending: list[str] = []
+    size = 0
+    held_cr = False  # the last chunk ended in CR: an LF first in the next one belongs to it
+    for received in chunks:
+        chunk = received[1:] if held_cr and received.startswith("\n") else received
+        if not chunk:
+            continue
+        held_cr = chunk.endswith("\r")
+        start = 0
+        ends = _LINE_END.finditer(chunk) if "\n" in chunk or "\r" in chunk else ()  # `in` is far faster
+        for match in ends:
+            piece = chunk[start : match.start()]
+            if limit is not None and size + len(piece) > limit:
+                raise MessageTooLarge(limit)
+            yield "".join(pending) + piece if pending else piece
+            pending, size = [], 0
+            start = match.end()
+        rest = chunk[start:]
+        if rest:
+            pending.append(rest)
+            size += len(rest)
+            if limit is not None and size > limit:
+                raise MessageTooLarge(limit)
     if pending:
-        parts = _LINE_END.split(pending)
-        yield from parts[:-1] if parts[-1] == "" else parts
+        yield "".join(pending)
 
 
-def iter_events(lines: Iterable[str]) -> Iterator[SseEvent]:
-    """Events from the stream's lines, as the HTML standard's parser dispatches them."""
+def iter_events(lines: Iterable[str], limit: int | None = None) -> Iterator[SseEvent]:
+    """Events from the stream's lines, as the HTML standard's parser dispatches them.
+
+    An event whose data is longer than ``limit`` characters raises :class:`MessageTooLarge`.
+    """
     event, last_id = "", None
     data: list[str] = []
+    size = 0
     for raw in lines:
         line = raw.rstrip("\r\n")
         if not line:
             if data:
                 yield SseEvent(event or "message", "\n".join(data), last_id)
-            event, data = "", []
+            event, data, size = "", [], 0
             continue
         if line.startswith(":"):
             continue
@@ -54,6 +77,9 @@ def iter_events(lines: Iterable[str]) -> Iterator[SseEvent]:
         value = value.removeprefix(" ")
         if name == "data":
             data.append(value)
+            size += len(value) + 1
+            if limit is not None and size > limit + 1:
+                raise MessageTooLarge(limit)
         elif name == "event":
             event = value
         elif name == "id" and "\0" not in value:

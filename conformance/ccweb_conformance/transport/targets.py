@@ -10,25 +10,30 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
 
 import httpx
 
-from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
+from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import ServerProcess, one_line
+from ccweb_conformance.transport.signals import shielded
 
 SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
 SOURCE_ENV = "CCWEB_SESSION_ID"
 SOURCE_HEADER = "X-CCWeb-Session-Id"
 START_DEADLINE = 20.0
 """Seconds an HTTP server command gets to start answering."""
+VIOLATION_KINDS = frozenset({"garbage", "wrong-id", "duplicate", "too-large"})
+"""Wire failures that mean a server answered but broke JSON-RPC (not that it could not start)."""
 
 
 def reference_command() -> str:
@@ -66,11 +71,17 @@ class Target(ABC):
     description: str
     sessions_dir: Path
 
-    def __init__(self, sessions_dir: Path, protocol: ProtocolMode, timeout: float) -> None:
+    def __init__(
+        self, sessions_dir: Path, protocol: ProtocolMode, timeout: float, limit: int = DEFAULT_LIMIT
+    ) -> None:
         self.sessions_dir = Path(sessions_dir)
         self.protocol: ProtocolMode = protocol
         self.timeout = timeout
+        self.limit = limit
+        """Bytes one incoming message may have."""
         self._pool = ClientPool(self._connect)
+        self._processes: list[ServerProcess] = []
+        """Every process this target spawned (stopped together on close)."""
 
     def prepare(self, sources: Iterable[str | None]) -> None:
         """Start connecting clients for bindings that will be needed, in the background.
@@ -91,9 +102,20 @@ class Target(ABC):
         client = self._new_client(source)
         try:
             client.connect()
+        except HandshakeViolation as violation:
+            client.close()
+            raise HandshakeViolation(
+                f"{self.description}: broke the protocol while negotiating MCP: {violation}", violation.exchanges
+            ) from violation
         except ProtocolFailure as failure:
             reason = self._startup_failure(client) or one_line(str(failure))
+            exchanges = [*client.handshake, *([failure.exchange] if failure.exchange else [])]
             client.close()
+            if failure.kind in VIOLATION_KINDS or (failure.exchange is not None and failure.exchange.violations):
+                what = str(failure).removeprefix(f"{self.description}: ")
+                raise HandshakeViolation(
+                    f"{self.description}: broke the protocol while negotiating MCP: {what}", exchanges
+                ) from failure
             raise TargetError(f"{self.description}: could not negotiate MCP: {reason}") from failure
         except BaseException:
             client.close()
@@ -109,8 +131,18 @@ class Target(ABC):
         """A client on a fresh connection, not yet negotiated."""
 
     def close(self) -> None:
-        """Close every client and stop every process this target started."""
-        self._pool.close()
+        """Close every client and stop every process this target started (together, not one by one)."""
+        self._pool.close(abort=self._stop_processes)
+        self._stop_processes()
+
+    def _stop_processes(self) -> None:
+        with shielded():
+            running, self._processes = [p for p in self._processes if not p.stopped], []
+            if len(running) > 1:
+                with ThreadPoolExecutor(max_workers=min(len(running), 16), thread_name_prefix="ccweb-stop") as pool:
+                    list(pool.map(ServerProcess.stop, running))
+            for process in running:
+                process.stop()  # at once when done above; the one process otherwise
 
     def __enter__(self) -> Self:
         return self
@@ -135,8 +167,9 @@ class StdioTarget(Target):
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
         env: Mapping[str, str] | None = None,
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.command = command
         self.source_env = source_env
         self.extra_env = dict(env or {})
@@ -158,7 +191,8 @@ class StdioTarget(Target):
 
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(self.argv, self.environment(source), stdio=True)
-        channel = LineChannel(ProcessLineIO(process), label=self.description)
+        self._processes.append(process)
+        channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
 
     def _startup_failure(self, client: McpClient) -> str | None:
@@ -189,7 +223,9 @@ class _HttpTarget(Target):
         headers = dict(self.extra_headers)
         if source is not None:
             headers[self.source_header] = source
-        channel = HttpChannel(self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description)
+        channel = HttpChannel(
+            self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
+        )
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
 
     def _stderr_tail(self, lines: int) -> str:
@@ -219,8 +255,9 @@ class HttpCommandTarget(_HttpTarget):
         timeout: float = 10.0,
         start_deadline: float = START_DEADLINE,
         env: Mapping[str, str] | None = None,
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.port = free_port()
         substitutions = {"{port}": str(self.port), "{sessions_dir}": str(self.sessions_dir)}
         self.argv = split_command(command, substitutions)
@@ -275,8 +312,9 @@ class HttpUrlTarget(_HttpTarget):
         source_header: str = SOURCE_HEADER,
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
+        limit: int = DEFAULT_LIMIT,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.url = url
         self.source_header = source_header
         self.description = f"HTTP server at {url}"
@@ -290,12 +328,14 @@ class InProcessTarget(Target):
 
     transport = "in-process"
 
-    def __init__(self, sessions_dir: Path, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
-        super().__init__(sessions_dir, protocol, timeout)
+    def __init__(
+        self, sessions_dir: Path, *, protocol: ProtocolMode = "auto", timeout: float = 10.0, limit: int = DEFAULT_LIMIT
+    ) -> None:
+        super().__init__(sessions_dir, protocol, timeout, limit)
         self.description = "in-process reference server"
 
     def _new_client(self, source: str | None) -> McpClient:
         from ccweb_conformance.transport.inprocess import InProcessLineIO  # noqa: PLC0415  (imports the MCP SDK)
 
-        channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description)
+        channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)

@@ -245,7 +245,12 @@ def test_json_report_values(run: RunResult) -> None:
         "durationSeconds": 3.214,
         "strict": False,
         "outcome": "failed",
-        "counts": {"total": 6, "passed": 1, "failed": 1, "warning": 1, "xfailed": 1, "xpassed": 1, "skipped": 1},
+        "interrupted": None,
+        "stopped": None,
+        "leftoverProcesses": [],
+        "counts": {
+            "total": 6, "passed": 1, "failed": 1, "warning": 1, "xfailed": 1, "xpassed": 1, "skipped": 1, "notrun": 0
+        },
     }
     assert [r["id"] for r in report["requirements"]] == [r.id for r in ccweb_spec.requirements()]
     by_id = {r["id"]: r for r in report["requirements"]}

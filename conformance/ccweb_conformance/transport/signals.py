@@ -1,0 +1,122 @@
+"""Interrupts as verdicts: SIGINT, SIGTERM and SIGHUP become :class:`RunInterrupted` in the main thread.
+
+:func:`interrupts` installs the handlers for the length of a run and restores the old ones
+after. The first signal raises :class:`RunInterrupted` (pytest unwinds its session as for
+Ctrl-C, running every clean-up); later ones are only recorded, so clean-up is never cut
+short. Inside :func:`shielded` (stopping processes, removing files) a signal is recorded and
+raised when the block ends, never in the middle of it.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+from ccweb_conformance.errors import RunInterrupted
+
+__all__ = ["HANDLED", "InterruptState", "current", "interrupts", "shielded"]
+
+HANDLED: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@dataclass
+class InterruptState:
+    """Which signal stopped the run, if one did."""
+
+    signum: int | None = None
+    name: str | None = None
+    raised: bool = False
+    """True once RunInterrupted was raised (it is raised once per run)."""
+    armed: bool = True
+    """False once the run is past the point where stopping early makes sense (writing reports)."""
+    shield_depth: int = 0
+    pending: bool = False
+    extra: list[str] = field(default_factory=list)
+    """Signals that arrived after the first one."""
+
+    @property
+    def interrupted(self) -> bool:
+        """True when a signal arrived."""
+        return self.signum is not None
+
+    def error(self) -> RunInterrupted:
+        """The exception that stands for the signal received."""
+        assert self.signum is not None and self.name is not None
+        return RunInterrupted(self.signum, self.name)
+
+
+_STATE: InterruptState | None = None
+
+
+def current() -> InterruptState | None:
+    """The state of the run in progress (None outside :func:`interrupts`)."""
+    return _STATE
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    del frame
+    state = _STATE
+    if state is None:
+        raise KeyboardInterrupt
+    if state.signum is not None:
+        state.extra.append(signal.Signals(signum).name)
+        return
+    state.signum, state.name = signum, signal.Signals(signum).name
+    if not state.armed:
+        return
+    if state.shield_depth:
+        state.pending = True
+        return
+    state.raised = True
+    raise state.error()
+
+
+@contextmanager
+def interrupts() -> Iterator[InterruptState]:
+    """Handle SIGINT, SIGTERM and SIGHUP for the length of the block (main thread only)."""
+    global _STATE  # noqa: PLW0603 (one run per process at a time; signals need a module-level hook)
+    state = InterruptState()
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+    previous: dict[signal.Signals, Any] = {}
+    outer, _STATE = _STATE, state
+    try:
+        for sig in HANDLED:
+            previous[sig] = signal.signal(sig, _handler)
+        yield state
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        _STATE = outer
+
+
+@contextmanager
+def shielded() -> Iterator[None]:
+    """A block a signal does not interrupt; a signal received meanwhile is raised at its end."""
+    state = _STATE
+    if state is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    state.shield_depth += 1
+    try:
+        yield
+    finally:
+        state.shield_depth -= 1
+    if state.shield_depth == 0 and state.pending and state.armed and not state.raised:
+        state.pending = False
+        state.raised = True
+        raise state.error()
+
+
+def disarm() -> None:
+    """From here on, signals are recorded only (the run is writing its reports)."""
+    if _STATE is not None:
+        _STATE.armed = False

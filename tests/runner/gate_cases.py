@@ -1,0 +1,288 @@
+"""The runner as a CI gate: misbehaving servers, how a run against each must end, and a runner.
+
+Shared by ``test_gate.py`` (assertions) and ``gate_table.py`` (prints the done-when table).
+Each case is a whole ``ccweb-conformance run`` in a subprocess (through ``peak_runner.py``,
+which records the runner's peak memory) with its own TMPDIR and a marker in its
+environment, so that every process of the run, daemons included, can be found in /proc.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FAKES = Path(__file__).parent / "fakes"
+REPO = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+RUN_BOUND = 240.0
+"""Seconds a run may take before the test calls it hung (a guard, not a speed check)."""
+MARK_ENV = "GATE_TEST_MARK"
+REPORTS = ("json", "junitxml", "markdown", "cucumberjson")
+
+
+def gate(kind: str, *words: str) -> str:
+    """The command line of the gate fake."""
+    if kind == "http":
+        return shlex.join([PYTHON, str(FAKES / "gate_server.py"), "http"]) + " {port} " + shlex.join(words)
+    return shlex.join([PYTHON, str(FAKES / "gate_server.py"), "stdio", *words])
+
+
+def stdio(*words: str) -> list[str]:
+    return ["--stdio", gate("stdio", *words), "--protocol", "legacy"]
+
+
+def http(*words: str, path: str = "/mcp") -> list[str]:
+    return ["--http-cmd", gate("http", *words), "--url", "http://127.0.0.1:{port}" + path, "--protocol", "legacy"]
+
+
+REFERENCE = shlex.join([PYTHON, "-m", "ccweb_reference.cli"])
+REFERENCE_HTTP = ["--http-cmd", REFERENCE + " --http --port {port} --sessions-dir {sessions_dir}"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One misbehaving server (or a signal) and what the run must make of it."""
+
+    args: list[str]
+    code: int
+    message: str
+    """Text the console (stdout and stderr) or a scenario message of the JSON report contains."""
+    reports: bool = True
+    """Every requested report must be written."""
+    outcome: str | None = None
+    """The JSON report's outcome, when reports are written."""
+    env: dict[str, str] = field(default_factory=dict)
+    signal_after: tuple[int, str] | None = None
+    """(signal, text on stderr or a fake's pid file name that must appear first) for interrupt cases."""
+
+
+CASES: dict[str, Case] = {
+    "sigint-mid-run-stdio": Case(
+        [], 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "PASSED ")
+    ),
+    "sigterm-mid-run-stdio": Case(
+        [], 143, "interrupted by SIGTERM;", outcome="interrupted", signal_after=(signal.SIGTERM, "PASSED ")
+    ),
+    "sighup-mid-run-stdio": Case(
+        [], 129, "interrupted by SIGHUP;", outcome="interrupted", signal_after=(signal.SIGHUP, "PASSED ")
+    ),
+    "sigint-mid-run-http": Case(
+        [*REFERENCE_HTTP, "--url", "http://127.0.0.1:{port}/mcp"],
+        130,
+        "interrupted by SIGINT;",
+        outcome="interrupted",
+        signal_after=(signal.SIGINT, "PASSED "),
+    ),
+    "sigterm-mid-run-http": Case(
+        [*REFERENCE_HTTP, "--url", "http://127.0.0.1:{port}/mcp"],
+        143,
+        "interrupted by SIGTERM;",
+        outcome="interrupted",
+        signal_after=(signal.SIGTERM, "PASSED "),
+    ),
+    "sigint-during-start-up": Case(
+        stdio("hs-hang"), 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "pid-")
+    ),
+    "http-start-up-500": Case(http("hs=500"), 2, "could not negotiate MCP", reports=False),
+    "http-start-up-wrong-content-type": Case(http("hs=ctype"), 2, "could not negotiate MCP", reports=False),
+    "http-start-up-redirect": Case(http("hs=redirect"), 2, "could not negotiate MCP", reports=False),
+    "http-wrong-url-path": Case(
+        [*REFERENCE_HTTP, "--url", "http://127.0.0.1:{port}/wrong"], 2, "could not negotiate MCP", reports=False
+    ),
+    "sse-trickle": Case(
+        [*http("trickle=2"), "--tags", "AC-8", "--timeout", "2"],
+        1,
+        "tools/call: no response within 2 s",
+        outcome="failed",
+    ),
+    "over-the-cap-stdio": Case(
+        [*stdio("pad=200000"), "--tags", "AC-8", "--max-message-bytes", "100000"],
+        1,
+        "the server wrote a message larger than the limit of 100000 bytes (--max-message-bytes)",
+        outcome="failed",
+    ),
+    "over-the-cap-http-json": Case(
+        [*http("pad=200000"), "--tags", "AC-8", "--max-message-bytes", "100000"],
+        1,
+        "the server sent a message larger than the limit of 100000 bytes",
+        outcome="failed",
+    ),
+    "over-the-cap-http-sse": Case(
+        [*http("sse", "pad=200000"), "--tags", "AC-8", "--max-message-bytes", "100000"],
+        1,
+        "the server sent a message larger than the limit of 100000 bytes",
+        outcome="failed",
+    ),
+    "valid-10-mb-json-body": Case([*http("pad=10485760"), "--tags", "SEL-6"], 0, "PASSED", outcome="passed"),
+    "valid-10-mb-sse-line": Case([*http("sse", "pad=10485760"), "--tags", "SEL-6"], 0, "PASSED", outcome="passed"),
+    "three-seconds-per-reply": Case(
+        [*stdio("slow=3"), "--timeout", "1"], 1, "the implementation stopped answering", outcome="failed"
+    ),
+    "max-time": Case(
+        [*stdio("slow=0.2"), "--max-time", "3"], 1, "not run: the run reached --max-time 3 s", outcome="failed"
+    ),
+    "notification-storm": Case([*stdio("storm=10000"), "--tags", "AC-8,ARGS"], 0, "PASSED", outcome="passed"),
+    "daemonised-child": Case([*stdio("daemon"), "--tags", "AC-8"], 0, "the server left", outcome="passed"),
+    "handshake-not-json": Case(
+        stdio("hs-garbage"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
+    ),
+    "handshake-malformed-result": Case(
+        stdio("hs-malformed"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
+    ),
+    "utf16-units-verbose": Case(
+        [
+            "--stdio",
+            shlex.join([PYTHON, str(REPO / "tests/mutants/run.py"), "serve", "mutant", "utf16_units"])
+            + " --sessions-dir {sessions_dir}",
+            "--tags",
+            "AC-7",
+            "-v",
+        ],
+        1,
+        "FAILED",
+        outcome="failed",
+    ),
+    "utf16-units-verbose-gbk": Case(
+        [
+            "--stdio",
+            shlex.join([PYTHON, str(REPO / "tests/mutants/run.py"), "serve", "mutant", "utf16_units"])
+            + " --sessions-dir {sessions_dir}",
+            "--tags",
+            "AC-7",
+            "-v",
+        ],
+        1,
+        "FAILED",
+        outcome="failed",
+        env={"PYTHONIOENCODING": "gbk"},
+    ),
+}
+
+
+@dataclass
+class Outcome:
+    """How one run ended, and what it left."""
+
+    code: int
+    wall_s: float
+    stdout: str
+    stderr: str
+    reports: dict[str, str | None]
+    """Report kind -> its text (None when not written)."""
+    left_processes: list[str]
+    left_files: list[str]
+    peak_mb: float
+    daemons: int
+    """How many daemons the fake started (files daemon-<pid> in its state folder)."""
+
+    @property
+    def report(self) -> dict[str, Any] | None:
+        text = self.reports.get("json")
+        return None if text is None else json.loads(text)
+
+    def text(self) -> str:
+        """The console (stdout, stderr) and every scenario message of the JSON report."""
+        messages = [s["message"] or "" for s in self.report["scenarios"]] if self.report else []
+        return "\n".join([self.stdout, self.stderr, *messages])
+
+    def first_line(self) -> str:
+        """The first line of stderr, else of the console, past the -v progress lines."""
+        lines = [*self.stderr.splitlines(), *self.stdout.splitlines()]
+        return next((line for line in lines if line.strip() and not line.startswith(("PASSED ", "FAILED "))), "")
+
+
+def _marked(mark: str) -> list[str]:
+    """Live processes whose environment carries ``mark`` (zombies are gone already)."""
+    token = f"{MARK_ENV}={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if token not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            found.append(f"{entry.name} {command[:120]}")
+    return found
+
+
+def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, errors: list[str]) -> None:
+    """Wait for the cue (a console line, or a fake's pid file), then send the signal."""
+    assert case.signal_after is not None and process.stderr is not None
+    sig, cue = case.signal_after
+    if cue == "pid-":
+        deadline = time.monotonic() + 60
+        while not any(state.glob("pid-*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+    else:
+        for line in process.stderr:
+            errors.append(line)
+            if line.startswith(cue):
+                break
+    process.send_signal(sig)
+
+
+def run_case(name: str, case: Case, root: Path) -> Outcome:
+    """Run one case, return how it ended and what was left once it had."""
+    home = root / name
+    state, temp, reports = home / "state", home / "tmp", home / "reports"
+    for folder in (state, temp, reports):
+        folder.mkdir(parents=True)
+    mark = uuid.uuid4().hex
+    peak = home / "peak"
+    env = {
+        **os.environ,
+        "TMPDIR": str(temp),
+        "GATE_STATE": str(state),
+        "NO_COLOR": "1",
+        MARK_ENV: mark,
+        "GATE_PEAK": str(peak),
+        **case.env,
+    }
+    env.pop("CCWEB_SESSION_ID", None)
+    paths = {kind: reports / f"report.{kind}" for kind in REPORTS}
+    command = [PYTHON, str(FAKES / "peak_runner.py"), "run", *case.args]
+    command += [word for kind, path in paths.items() for word in (f"--{kind}", str(path))]
+    if case.signal_after is not None and "-v" not in command:
+        command.append("-v")
+    started = time.monotonic()
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, errors="backslashreplace", cwd=REPO
+    )
+    early: list[str] = []
+    try:
+        if case.signal_after is not None:
+            _send_when_ready(process, case, state, early)
+        stdout, stderr = process.communicate(timeout=RUN_BOUND)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    wall = time.monotonic() - started
+    time.sleep(0.2)  # processes killed at the very end need a moment to leave /proc
+    texts = {kind: path.read_text(encoding="utf-8") if path.exists() else None for kind, path in paths.items()}
+    return Outcome(
+        process.returncode,
+        wall,
+        stdout,
+        "".join(early) + stderr,
+        texts,
+        _marked(mark),
+        sorted(str(p.relative_to(temp)) for p in temp.rglob("*")),
+        int(peak.read_text()) / 1024 if peak.exists() else 0.0,
+        len(list(state.glob("daemon-*"))),
+    )

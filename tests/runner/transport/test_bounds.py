@@ -1,0 +1,123 @@
+"""Bounded waits and memory in the transport: the message cap, sampling, signals, leftover processes."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from ccweb_conformance.errors import RunInterrupted
+from ccweb_conformance.transport import reaper, signals
+from ccweb_conformance.transport.channel import OTHERS_KEPT, TEXT_LIMIT, VIOLATIONS_KEPT, MessageTooLarge, Reply
+from ccweb_conformance.transport.lines import QueueReader
+from ccweb_conformance.transport.sse import iter_events, split_lines
+
+
+def test_an_sse_line_over_the_limit_is_refused_and_one_at_the_limit_kept() -> None:
+    assert list(split_lines(["ab", "cd\nef"], limit=4)) == ["abcd", "ef"]
+    with pytest.raises(MessageTooLarge, match=r"larger than the limit of 4 bytes \(--max-message-bytes\)"):
+        list(split_lines(["ab", "cde\n"], limit=4))
+    with pytest.raises(MessageTooLarge):
+        list(split_lines(["abcde"], limit=4))  # refused before its end arrives
+
+
+def test_an_sse_event_over_the_limit_is_refused_however_its_data_lines_are_split() -> None:
+    assert [e.data for e in iter_events(["data: ab", "data: c", ""], limit=4)] == ["ab\nc"]
+    with pytest.raises(MessageTooLarge):
+        list(iter_events(["data: ab", "data: cd", ""], limit=4))
+
+
+def _reader(data: bytes, limit: int) -> QueueReader:
+    return QueueReader(io.BufferedReader(io.BytesIO(data)), limit)  # type: ignore[arg-type]
+
+
+def test_the_stdio_pump_drops_a_line_over_the_limit_and_reads_on() -> None:
+    reader = _reader(b"1234\n" + b"x" * 100 + b"\n" + b"ok\n" + b"tail", limit=4)
+    assert reader.get(5.0) == b"1234\n"
+    with pytest.raises(MessageTooLarge):
+        reader.get(5.0)
+    assert reader.get(5.0) == b"ok\n"
+    assert reader.get(5.0) == b"tail"
+    assert reader.get(5.0) is None
+    assert reader.get(5.0) is None
+
+
+def test_a_partial_line_times_out_at_the_deadline() -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, b'{"jsonrpc": "2.0", "id"')
+    with os.fdopen(read_end, "rb") as stream:
+        reader = QueueReader(stream)
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            reader.get(0.3)
+        assert time.monotonic() - started < 5
+        os.close(write_end)
+        assert reader.get(5.0) == b'{"jsonrpc": "2.0", "id"'
+
+
+def test_a_reply_counts_every_other_message_and_keeps_the_first_ones() -> None:
+    reply = Reply()
+    checked: list[dict[str, Any]] = []
+
+    def inspect(message: dict[str, Any]) -> list[str]:
+        checked.append(message)
+        return ["bad", "worse"]
+
+    for number in range(1000):
+        reply.add_other({"method": "notifications/message", "n": number}, inspect)
+    assert (reply.others_seen, len(reply.others), reply.others[-1]["n"]) == (1000, OTHERS_KEPT, OTHERS_KEPT - 1)
+    assert len(checked) == 1000  # every message is checked, only the first ones are kept
+    assert (len(reply.other_violations), reply.other_violations_seen) == (VIOLATIONS_KEPT, 2000)
+
+
+def test_a_reply_keeps_about_text_limit_characters_and_says_how_many_more_came() -> None:
+    reply = Reply()
+    for _ in range(10_000):
+        reply.add_text("y" * 99)
+    assert sum(len(t) for t in reply.texts) < TEXT_LIMIT + 200
+    assert reply.received_text() == "\n".join(["y" * 99] * 10_000)[:TEXT_LIMIT] + "... [979999 more characters]"
+
+
+def test_a_signal_inside_a_shielded_block_is_raised_when_it_ends() -> None:
+    events: list[str] = []
+    with signals.interrupts() as state, pytest.raises(RunInterrupted) as raised:
+        with signals.shielded():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            events.append("clean-up finished")
+        events.append("not reached")
+    assert events == ["clean-up finished"]
+    assert (raised.value.signum, raised.value.name, state.name) == (signal.SIGTERM, "SIGTERM", "SIGTERM")
+
+
+def test_a_second_signal_is_only_recorded() -> None:
+    with signals.interrupts() as state:
+        with pytest.raises(RunInterrupted):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        os.kill(os.getpid(), signal.SIGHUP)
+        time.sleep(0.05)
+    assert (state.name, state.extra) == ("SIGINT", ["SIGHUP"])
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_marked_process_is_found_and_killed_and_others_are_not() -> None:
+    code = "import time; time.sleep(60)"
+    marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: reaper.marker()})
+    unmarked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: "someone-else"})
+    try:
+        time.sleep(0.2)
+        found = reaper.sweep()
+        assert [leftover.pid for leftover in found] == [marked.pid]
+        assert marked.wait(5) == -signal.SIGKILL
+        assert unmarked.poll() is None
+    finally:
+        for process in (marked, unmarked):
+            process.kill()
+            process.wait()
