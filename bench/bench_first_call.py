@@ -7,8 +7,9 @@ On a shared, noisy machine two figures taken minutes apart are not comparable, s
 round measures, back to back on the same 66 MB file: bare ``json.loads`` of its bytes,
 reading the bytes, and a first call (``call_tool`` on a file just rewritten, so never cached)
 once with the simdjson reading and once without it (the msgspec reading the reference had
-before; ``decode.simd_messages`` switched off). It prints the median of each, and the median
-of the per-round ratios to ``json.loads``.
+before; ``decode.simd_messages`` switched off), and the same two readings alone
+(``parse_conversation`` and the newest-first walk on bytes just read). It prints the median
+of each, and the median of the per-round ratios to ``json.loads``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import Any
 from bench_reference import CONVERSATION, cc_web_bytes, conversation
 
 from ccweb_reference import decode
-from ccweb_reference.store import SessionStore
+from ccweb_reference.core import list_user_inputs
+from ccweb_reference.store import SessionStore, parse_conversation
 from ccweb_reference.tool import call_tool
 
 MESSAGES = 100_000
@@ -57,6 +59,14 @@ def rounds(path: Path, count: int) -> list[dict[str, float]]:
             decode.simd_messages = fastest
         return elapsed
 
+    def parse_only(simd: bool) -> float:
+        read = reader.read_bytes(CONVERSATION)
+        decode.simd_messages = fastest if simd else (lambda *_: None)  # type: ignore[assignment]
+        try:
+            return _seconds(lambda: list_user_inputs(CONVERSATION, parse_conversation(read), 15, 1000))
+        finally:
+            decode.simd_messages = fastest
+
     first_call(True), first_call(False)  # warm: imports, parser buffers
     measured = []
     for _ in range(count):
@@ -64,6 +74,8 @@ def rounds(path: Path, count: int) -> list[dict[str, float]]:
         figures["read"] = _seconds(path.read_bytes)
         figures["with_simdjson"] = first_call(True)
         figures["without_simdjson"] = first_call(False)
+        figures["parse_with_simdjson"] = parse_only(True)
+        figures["parse_without_simdjson"] = parse_only(False)
         measured.append(figures)
     path.write_bytes(data)
     return measured
@@ -82,7 +94,8 @@ def main() -> int:
     print(f"{MESSAGES:,} messages, {size:.1f} MB, {args.rounds} paired rounds (medians)")
     print("| measure | ms | / json.loads |")
     print("|---|---:|---:|")
-    for name in ("json_loads", "read", "without_simdjson", "with_simdjson"):
+    names = ("json_loads", "read", "without_simdjson", "with_simdjson", "parse_without_simdjson", "parse_with_simdjson")
+    for name in names:
         ms = statistics.median(r[name] for r in measured) * 1000
         ratio = statistics.median(r[name] / r["json_loads"] for r in measured)
         print(f"| {name.replace('_', ' ')} | {ms:.1f} | {ratio:.3f}x |")

@@ -127,9 +127,7 @@ class _Messages(Sequence[Any]):
         return self._message(self._entries[index])
 
 
-def simd_messages(
-    data: bytes, read_fields: tuple[str, ...], slow: Callable[[bytes], Any]
-) -> Sequence[Any] | None:
+def simd_messages(data: bytes, read_fields: tuple[str, ...], slow: Callable[[bytes], Any]) -> Sequence[Any] | None:
     """The messages, read lazily, or None where this reading is not exactly ``json.loads``'s.
 
     ``slow`` reads one message's JSON text (a message with a duplicate field).
