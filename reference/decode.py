@@ -28,7 +28,6 @@ from typing import Any, TypeVar, overload
 import msgspec
 
 from ccweb_reference.core import ToolError
-from ccweb_reference.simd import simd_messages
 
 READ_FIELDS = ("role", "content", "id", "timestamp", "createdAt")
 _T = TypeVar("_T")
@@ -157,18 +156,8 @@ class _Messages(Sequence[Any]):
         return _message(self._messages[index])
 
 
-def _slow_message(text: bytes) -> Any:
-    return _message(msgspec.Raw(text))
-
-
 def typed_messages(data: bytes) -> Sequence[Any] | None:
-    """The messages, decoded lazily, or None where the fast paths do not apply.
-
-    simdjson first (:mod:`ccweb_reference.simd`), msgspec where simdjson does not answer.
-    """
-    fastest = simd_messages(data, READ_FIELDS, _slow_message)
-    if fastest is not None:
-        return fastest
+    """The messages, decoded lazily, or None where the fast path does not apply."""
     if not _is_utf8(data):  # msgspec does not check the UTF-8 of what it skips
         return None
     try:
