@@ -1,14 +1,12 @@
-"""Benchmark: a first call at 100,000 messages against ``json.loads``, in paired rounds, with and without simdjson.
+"""Benchmark: a first call at 100,000 messages against ``json.loads``, in paired rounds.
 
     .venv/bin/python bench/bench_first_call.py              # 9 rounds, about a minute
     .venv/bin/python bench/bench_first_call.py --rounds 15
 
 On a shared, noisy machine two figures taken minutes apart are not comparable, so every
 round measures, back to back on the same 66 MB file: bare ``json.loads`` of its bytes,
-reading the bytes, and a first call (``call_tool`` on a file just rewritten, so never cached)
-once with the simdjson reading and once without it (the msgspec reading the reference had
-before; ``decode.simd_messages`` switched off), and the same two readings alone
-(``parse_conversation`` and the newest-first walk on bytes just read). It prints the median
+reading the bytes, a first call (``call_tool`` on a file just rewritten, so never cached),
+and the reading alone (``parse_conversation`` and the newest-first walk on bytes just read). It prints the median
 of each, and the median of the per-round ratios to ``json.loads``.
 """
 
@@ -26,7 +24,6 @@ from typing import Any
 
 from bench_reference import CONVERSATION, cc_web_bytes, conversation
 
-from ccweb_reference import decode
 from ccweb_reference.core import list_user_inputs
 from ccweb_reference.store import SessionStore, parse_conversation
 from ccweb_reference.tool import call_tool
@@ -41,41 +38,29 @@ def _seconds(action: Callable[[], object]) -> float:
 
 
 def rounds(path: Path, count: int) -> list[dict[str, float]]:
-    """Per round: json.loads, read, first call with and without simdjson, in seconds."""
+    """Per round: json.loads, read, a first call, and the reading alone, in seconds."""
     data = path.read_bytes()
     reader = SessionStore(path.parent)
     arguments = {"conversationId": CONVERSATION}
-    fastest = decode.simd_messages
     change = iter(range(10**9))
 
-    def first_call(simd: bool) -> float:
+    def first_call() -> float:
         path.write_bytes(
             data.replace(b'"updated": "2026-11-30T09:30:00.000Z"', f'"updated": "{next(change):024d}"'.encode())
         )
-        decode.simd_messages = fastest if simd else (lambda *_: None)  # type: ignore[assignment]
-        try:
-            elapsed = _seconds(lambda: call_tool(reader, arguments, None))
-        finally:
-            decode.simd_messages = fastest
-        return elapsed
+        return _seconds(lambda: call_tool(reader, arguments, None))
 
-    def parse_only(simd: bool) -> float:
+    def parse_only() -> float:
         read = reader.read_bytes(CONVERSATION)
-        decode.simd_messages = fastest if simd else (lambda *_: None)  # type: ignore[assignment]
-        try:
-            return _seconds(lambda: list_user_inputs(CONVERSATION, parse_conversation(read), 15, 1000))
-        finally:
-            decode.simd_messages = fastest
+        return _seconds(lambda: list_user_inputs(CONVERSATION, parse_conversation(read), 15, 1000))
 
-    first_call(True), first_call(False)  # warm: imports, parser buffers
+    first_call()  # warm: imports
     measured = []
     for _ in range(count):
         figures: dict[str, Any] = {"json_loads": _seconds(lambda: json.loads(data))}
         figures["read"] = _seconds(path.read_bytes)
-        figures["with_simdjson"] = first_call(True)
-        figures["without_simdjson"] = first_call(False)
-        figures["parse_with_simdjson"] = parse_only(True)
-        figures["parse_without_simdjson"] = parse_only(False)
+        figures["first_call"] = first_call()
+        figures["parse_and_walk"] = parse_only()
         measured.append(figures)
     path.write_bytes(data)
     return measured
@@ -94,7 +79,7 @@ def main() -> int:
     print(f"{MESSAGES:,} messages, {size:.1f} MB, {args.rounds} paired rounds (medians)")
     print("| measure | ms | / json.loads |")
     print("|---|---:|---:|")
-    names = ("json_loads", "read", "without_simdjson", "with_simdjson", "parse_without_simdjson", "parse_with_simdjson")
+    names = ("json_loads", "read", "first_call", "parse_and_walk")
     for name in names:
         ms = statistics.median(r[name] for r in measured) * 1000
         ratio = statistics.median(r[name] / r["json_loads"] for r in measured)
