@@ -3,7 +3,8 @@ Feature: The persisted conversation file is read safely
   The tool reads <sessions dir>/<id>.json as cc-web writes it: a UTF-8 JSON object whose
   messages field is an array. A leading byte-order mark is ignored; absent or null
   messages mean no messages; fields the contract does not name are ignored. A file that
-  cannot be used is reported as conversation_unreadable, never as a crash.
+  cannot be used is reported as conversation_unreadable, never as a crash. cc-web saves a
+  session non-atomically (truncate, then write), so a call during a save should read again.
 
   @STO-1
   Scenario Outline: A file that is not a UTF-8 JSON object is unreadable
@@ -126,3 +127,21 @@ Feature: The persisted conversation file is read safely
       | content       |
       | with an image |
       | plain         |
+
+  @STO-1
+  Scenario: A call during a non-atomic save answers the saved conversation or conversation_unreadable
+    Given a conversation "alpha" of about 1024 KB whose newest user message is "the newest input"
+    When I call the tool 40 times while conversation "alpha" is saved non-atomically every 5 ms, with arguments:
+      """
+      {"conversationId": "{alpha}", "limit": 1}
+      """
+    Then every answer has the item contents "the newest input" or the error code "conversation_unreadable"
+
+  @STO-5 @should
+  Scenario: Calls during non-atomic saves are rarely unreadable
+    Given a conversation "alpha" of about 1024 KB whose newest user message is "the newest input"
+    When I call the tool 40 times while conversation "alpha" is saved non-atomically every 5 ms, with arguments:
+      """
+      {"conversationId": "{alpha}", "limit": 1}
+      """
+    Then at most 2 of the answers have the error code "conversation_unreadable"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +54,52 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="HOST[:PORT]",
         help="also accept this Host header, e.g. the name clients use off loopback (repeatable)",
     )
+    _add_limits(parser)
     parser.add_argument("--source-env", default=SOURCE_ENV, help=f"stdio source variable (default: {SOURCE_ENV})")
     parser.add_argument("--source-header", default=SOURCE_HEADER, help=f"HTTP source header (default: {SOURCE_HEADER})")
     return parser.parse_args(argv)
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+        return value
+
+    return parse
+
+
+def _add_limits(parser: argparse.ArgumentParser) -> None:
+    """The HTTP resource bounds, defaults from :class:`ccweb_reference.http_limits.HttpLimits`."""
+    from ccweb_reference.http_limits import HttpLimits  # noqa: PLC0415  (uvicorn: HTTP only)
+
+    bounds = HttpLimits()
+    group = parser.add_argument_group("HTTP resource bounds")
+    options: list[tuple[str, type[int] | type[float], str, str]] = [
+        ("--header-timeout", float, "SECONDS", "close a connection whose request head is not complete in time"),
+        ("--idle-timeout", float, "SECONDS", "close a connection that sends nothing for this long"),
+        ("--max-connections", int, "N", "open connections; beyond it idle ones are closed, else 503"),
+        ("--max-header-bytes", int, "BYTES", "largest request head"),
+        ("--max-sessions", int, "N", "open legacy (initialize) sessions; beyond it 503"),
+        ("--session-idle-timeout", float, "SECONDS", "end a legacy session unused for this long"),
+        ("--log-interval", float, "SECONDS", "at most one log line per kind of refusal in this time"),
+    ]
+    for flag, kind, metavar, text in options:
+        default = getattr(bounds, flag[2:].replace("-", "_"))
+        group.add_argument(
+            flag, type=_positive(kind), default=default, metavar=metavar, help=f"{text} (default: {default:g})"
+        )
+
+
+def limits_of(args: argparse.Namespace) -> Any:
+    """The :class:`~ccweb_reference.http_limits.HttpLimits` the options ask for."""
+    from ccweb_reference.http_limits import HttpLimits  # noqa: PLC0415
+
+    return HttpLimits(**{f.name: getattr(args, f.name) for f in dataclasses.fields(HttpLimits)})
 
 
 def fail(message: str) -> int:
@@ -100,7 +145,9 @@ def _serve_http(server: Server[Any], args: argparse.Namespace) -> None:
     """Serve Streamable HTTP. Imported here: a stdio server starts without uvicorn and Starlette."""
     from ccweb_reference.http import build_app, serve_http  # noqa: PLC0415
 
-    serve_http(build_app(server, args.host, args.auth_token, args.allow_origin, args.allow_host), args.host, args.port)
+    limits = limits_of(args)
+    app = build_app(server, args.host, args.auth_token, args.allow_origin, args.allow_host, limits)
+    serve_http(app, args.host, args.port, limits)
 
 
 if __name__ == "__main__":

@@ -11,8 +11,10 @@ has the session manager adopt each transport it admits into that subclass.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import ipaddress
+import logging
 import re
 import sys
 from typing import Any
@@ -24,15 +26,20 @@ from mcp.server.streamable_http import EventMessage, SSEEvent, StreamableHTTPSer
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ccweb_reference import wire
+from ccweb_reference.http_limits import HttpLimits, fit_descriptors, install_log
+from ccweb_reference.http_protocol import bounded_protocol
 
 MAX_BODY_BYTES = 1_000_000
 _HAS_PORT = re.compile(r":[0-9]+$")
 LOOPBACK_NAMES = ("localhost",)
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+_HOST_HEADER = re.compile(r"(?P<name>\[[0-9A-Fa-f:.]+\]|[^:\[\]]+)(?::(?P<port>[0-9]{1,5}))?")
+LOGGER = logging.getLogger("ccweb_reference.http")
 
 
 def is_loopback(host: str) -> bool:
@@ -51,12 +58,55 @@ def _security(host: str, allowed_origins: list[str], allowed_hosts: list[str]) -
     A server bound off loopback is reached under names it cannot know (its address, a DNS
     name): ``allowed_hosts`` (``--allow-host``) names them, as ``name`` or ``name:port``.
     """
-    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
-    if not is_loopback(host):
-        hosts.append(f"{host}:*")
+    hosts = [f"{name}:*" for name in _host_names(host)]
     hosts += [name if _HAS_PORT.search(name) else f"{name}:*" for name in allowed_hosts]
+    hosts += [name.removesuffix(":*") for name in hosts if name.endswith(":*")]  # the port is optional
     origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*", *allowed_origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+def _host_names(host: str) -> list[str]:
+    names = list(LOOPBACK_HOSTS)
+    if not is_loopback(host):
+        names.append(f"[{host.strip('[]')}]" if ":" in host else host)
+    return names
+
+
+class HostGate:
+    """Admits only a Host header that is exactly an allowed name, with an optional port.
+
+    The SDK's own check matches ``name:*`` by prefix, so ``127.0.0.1:1.evil.com`` would pass
+    it; this gate runs before it and compares the name and the port separately.
+    """
+
+    def __init__(self, app: ASGIApp, host: str, allowed_hosts: list[str]) -> None:
+        self.app = app
+        self.any_port = {name.lower() for name in _host_names(host)}
+        self.exact: set[tuple[str, str]] = set()
+        for entry in allowed_hosts:
+            match = _HOST_HEADER.fullmatch(entry)
+            if match is not None and match["port"] is not None:
+                self.exact.add((match["name"].lower(), match["port"]))
+            else:
+                self.any_port.add(entry.lower())
+
+    def admits(self, value: str) -> bool:
+        """True if ``value`` is an allowed host name, with or without a port."""
+        match = _HOST_HEADER.fullmatch(value)
+        if match is None:
+            return False
+        name = match["name"].lower()
+        return name in self.any_port or (match["port"] is not None and (name, match["port"]) in self.exact)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if not self.admits(host):
+                LOGGER.warning("refused requests with a Host that is not this server's (421)")
+                response = PlainTextResponse("Invalid Host header", status_code=421, headers={"Connection": "close"})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class SurrogateSafeTransport(StreamableHTTPServerTransport):
@@ -88,51 +138,77 @@ class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
 
 
 class BearerTokenGate:
-    """Rejects HTTP requests without ``Authorization: Bearer <token>`` (constant-time compare)."""
+    """Rejects HTTP requests without ``Authorization: Bearer <token>`` (constant-time compare).
+
+    The outermost layer, so it runs as soon as a request head is complete, before the body
+    is read. The scheme name is case-insensitive (RFC 9110, 11.1); the token is not.
+    """
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self.expected = f"Bearer {token}".encode()
+        self.expected = token.encode()
+
+    def admits(self, given: bytes) -> bool:
+        """True for ``Bearer <token>`` with the expected token, the scheme in any case."""
+        scheme, _, credentials = given.partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(credentials.lstrip(b" "), self.expected)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            given = dict(scope["headers"]).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
-                response = JSONResponse(
-                    {"error": "unauthorized"}, status_code=401, headers={"WWW-Authenticate": "Bearer"}
-                )
-                await response(scope, receive, send)
-                return
+        if scope["type"] == "http" and not self.admits(dict(scope["headers"]).get(b"authorization", b"")):
+            LOGGER.warning("refused requests without the bearer token (401)")
+            headers = {"WWW-Authenticate": "Bearer", "Connection": "close"}
+            response = JSONResponse({"error": "unauthorized"}, status_code=401, headers=headers)
+            await response(scope, receive, send)
+            return
         await self.app(scope, receive, send)
 
 
-def build_app(
+def build_app(  # noqa: PLR0917  (the last two were added later, with defaults)
     server: Server[Any],
     host: str,
     auth_token: str | None,
     allowed_origins: list[str],
     allowed_hosts: list[str] | None = None,
+    limits: HttpLimits | None = None,
 ) -> ASGIApp:
     """The ASGI app: ``/mcp``, SSE replies and stateful sessions for the legacy era.
 
     The same app ``Server.streamable_http_app`` builds without auth, with the
-    surrogate-safe session manager in place of the SDK's.
+    surrogate-safe session manager in place of the SDK's, a capped number of legacy
+    sessions that expire when idle, and the token and then the Host checked first.
     """
+    bounds = limits or HttpLimits()
     manager = SurrogateSafeSessionManager(
         app=server,
         security_settings=_security(host, allowed_origins, allowed_hosts or []),
         max_request_body_size=MAX_BODY_BYTES,
+        max_sessions=bounds.max_sessions,
+        session_idle_timeout=bounds.session_idle_timeout,
     )
     app = Starlette(
         routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))], lifespan=lambda _app: manager.run()
     )
-    return app if auth_token is None else BearerTokenGate(app, auth_token)
+    gated = HostGate(app, host, allowed_hosts or [])
+    return gated if auth_token is None else BearerTokenGate(gated, auth_token)
 
 
-def serve_http(app: ASGIApp, host: str, port: int) -> None:
+def serve_http(app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None) -> None:
     """Run until interrupted. Prints the URL it serves (``--port 0`` picks a free port, so
-    this line is the only way to learn it), then logs only warnings, to stderr."""
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    this line is the only way to learn it), then logs only warnings, to stderr, rate-limited."""
+    bounds = limits or HttpLimits()
+    install_log(bounds.log_interval)
+    bounds = dataclasses.replace(bounds, max_connections=fit_descriptors(bounds.max_connections))
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        log_config=None,
+        lifespan="on",
+        http=bounded_protocol(bounds),
+        timeout_keep_alive=bounds.idle_timeout,  # type: ignore[arg-type]  # call_later takes seconds as a float
+        h11_max_incomplete_event_size=bounds.max_header_bytes,
+    )
     sock = config.bind_socket()
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     print(f"ccweb-reference: serving http://{shown}:{sock.getsockname()[1]}/mcp", file=sys.stderr, flush=True)

@@ -1,6 +1,11 @@
 """The read-only store: cleans conversation IDs and reads ``<sessions dir>/<id>.json``.
 
 It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, RO-1).
+
+cc-web saves a session with a plain ``writeFileSync`` (truncate, then write), so a read can
+land in the middle of a save (D-14, STO-5). A read that does not parse, or during which the
+file's identity or size changed, is tried again after a short pause: at most
+``TORN_TRIES`` reads, no new one after ``TORN_WINDOW_S``; the last read is answered as it is.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ import errno
 import os
 import re
 import stat
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +25,11 @@ from ccweb_reference.decode import generic_document, on_parser_thread, typed_mes
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
+TORN_PAUSES_S = (0.001, 0.002, 0.004, 0.008)
+"""The pause before each new read; the pauses add up to 15 ms."""
+TORN_TRIES = len(TORN_PAUSES_S) + 1
+TORN_WINDOW_S = 0.05
+"""No new read starts this long after the first one started."""
 
 
 def clean_id(raw: str) -> str:
@@ -118,6 +129,28 @@ class SessionStore:
         finally:
             os.close(fd)
 
+    def _identity(self, conversation_id: str) -> tuple[int, int, int] | None:
+        """The file's device, inode and size, or None."""
+        try:
+            info = os.stat(self._resolve(conversation_id))
+        except (OSError, ToolError):
+            return None
+        return (info.st_dev, info.st_ino, info.st_size)
+
     def read_messages(self, conversation_id: str) -> Sequence[Any]:
-        """The stored messages of a cleaned conversation ID."""
-        return parse_conversation(self.read_bytes(conversation_id))
+        """The stored messages of a cleaned conversation ID, read again while a save is seen (D-14)."""
+        started = time.monotonic()
+        for pause in (*TORN_PAUSES_S, None):
+            before = self._identity(conversation_id)
+            data = self.read_bytes(conversation_id)
+            stable = before is not None and before[2] == len(data) and self._identity(conversation_id) == before
+            last = pause is None or time.monotonic() + pause - started > TORN_WINDOW_S
+            if stable or last:
+                try:
+                    return parse_conversation(data)
+                except ToolError as error:
+                    if last or error.code != "conversation_unreadable":
+                        raise
+            del data
+            time.sleep(pause or 0)
+        raise AssertionError("unreachable: the last read is always answered")

@@ -92,7 +92,9 @@ def test_loopback_host_and_origin_are_served(http: httpx.Client, urls: dict[str,
 
 
 @pytest.mark.parametrize("era", [LEGACY, MODERN])
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.1.evil.example:1234"])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:80", "127.0.0.1.evil.example:1234", "127.0.0.1:1.evil.com", "localhost:"]
+)
 def test_wrong_host_is_421(http: httpx.Client, urls: dict[str, str], era: str, host: str) -> None:
     assert post(http, urls["open"], era, {"Host": host}).status_code == 421
 
@@ -128,7 +130,7 @@ def test_server_still_serves_after_rejections(http: httpx.Client, urls: dict[str
 
 @pytest.mark.parametrize("era", [LEGACY, MODERN])
 @pytest.mark.parametrize(
-    "authorization", [None, f"Bearer {TOKEN}x", f"bearer {TOKEN}", TOKEN, "Bearer", f"Basic {TOKEN}"]
+    "authorization", [None, f"Bearer {TOKEN}x", f"Bearer {TOKEN.upper()}", TOKEN, "Bearer", f"Basic {TOKEN}"]
 )
 def test_token_required(http: httpx.Client, urls: dict[str, str], era: str, authorization: str | None) -> None:
     headers = {} if authorization is None else {"Authorization": authorization}
@@ -138,8 +140,10 @@ def test_token_required(http: httpx.Client, urls: dict[str, str], era: str, auth
 
 
 @pytest.mark.parametrize("era", [LEGACY, MODERN])
-def test_token_accepted(http: httpx.Client, urls: dict[str, str], era: str) -> None:
-    assert_served(post(http, urls["token"], era, {"Authorization": f"Bearer {TOKEN}"}), era)
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER"])
+def test_token_accepted(http: httpx.Client, urls: dict[str, str], era: str, scheme: str) -> None:
+    """The scheme name is case-insensitive (RFC 9110, 11.1); the token is not."""
+    assert_served(post(http, urls["token"], era, {"Authorization": f"{scheme} {TOKEN}"}), era)
 
 
 def refused(host: str) -> str:

@@ -4,6 +4,7 @@ from importlib.resources import files
 
 from pytest_bdd import scenarios
 
+from ccweb_conformance.suite.steps.concurrency_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.given_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.then_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.when_steps import *  # noqa: F403

@@ -1,0 +1,90 @@
+"""Steps for calls made while cc-web saves the conversation non-atomically (D-14, STO-5).
+
+The saves are made by :class:`~ccweb_conformance.contract.torn_writer.NonAtomicRewriter` on a thread
+of the runner: truncate, then write the same bytes, then pause. Whatever the implementation
+answers during them must be the answer for those bytes or ``conversation_unreadable``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytest_bdd import given, parsers, then, when
+
+from ccweb_conformance.contract.conversations import cc_web_session
+from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.contract.notation import aliases
+from ccweb_conformance.contract.outcome import ToolOutcome
+from ccweb_conformance.contract.torn_writer import NonAtomicRewriter
+from ccweb_conformance.suite.world import World
+
+FILLER = "keep the public API stable and run the whole suite again before you sign off; 用户 要求 测试 😀 "
+
+
+@given(parsers.parse('a conversation "{alias}" of about {size:d} KB whose newest user message is "{content}"'))
+def a_large_conversation(world: World, alias: str, size: int, content: str) -> None:
+    """Older user and assistant messages (the assistant's with tool calls) up to ``size`` KB, then ``content``."""
+    conversation_id = world.files.new_id(alias)
+    world.ids[alias] = conversation_id
+    messages: list[dict[str, Any]] = []
+    written = 0
+    while written < size * 1024:
+        number = len(messages) // 2
+        user = {"role": "user", "content": f"earlier input {number}: {FILLER}", "timestamp": None}
+        call = {"name": "Bash", "input": {"command": FILLER}, "result": FILLER * 3}
+        reply = {"role": "assistant", "content": FILLER * 2, "timestamp": None, "toolCalls": [call]}
+        messages += [user, reply]
+        written += len(json.dumps([user, reply], indent=2, ensure_ascii=False).encode())
+    messages.append({"role": "user", "content": content, "timestamp": None})
+    world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
+
+
+@when(
+    parsers.parse(
+        'I call the tool {count:d} times while conversation "{alias}" is saved non-atomically '
+        "every {pause:d} ms, with arguments:"
+    )
+)
+def call_during_saves(world: World, count: int, alias: str, pause: int, docstring: str) -> None:
+    """``count`` calls, one after the other, while another thread keeps saving the file."""
+    arguments = json.loads(aliases(docstring, world.ids))
+    path = world.files.path_of(world.ids[alias])
+    with NonAtomicRewriter(path, path.read_bytes(), pause / 1000):
+        for _ in range(count):
+            world.call_and_read(arguments)
+
+
+def _unreadable(outcome: ToolOutcome) -> bool:
+    error = outcome.result.get("error")
+    return outcome.is_error and isinstance(error, dict) and error.get("code") == "conversation_unreadable"
+
+
+@then(parsers.parse('every answer has the item contents "{content}" or the error code "conversation_unreadable"'))
+def every_answer_is_the_result_or_unreadable(world: World, content: str) -> None:
+    """No answer other than the saved conversation's (one item, ``content``) or conversation_unreadable."""
+    for number, outcome in enumerate(world.outcomes, start=1):
+        if _unreadable(outcome):
+            continue
+        items = outcome.result.get("items")
+        contents = [item.get("content") for item in items] if isinstance(items, list) else None
+        if outcome.is_error or outcome.result.get("ok") is not True or contents != [content]:
+            raise fail(
+                f"call {number} of {len(world.outcomes)} during the saves gave a wrong answer",
+                expected=f'a success with the one item "{content}", or conversation_unreadable',
+                actual=outcome.result,
+                exchange=outcome.exchange,
+            )
+
+
+@then(parsers.parse('at most {allowed:d} of the answers have the error code "conversation_unreadable"'))
+def few_answers_are_unreadable(world: World, allowed: int) -> None:
+    """Calls during saves are rarely unreadable: the implementation reads again (STO-5)."""
+    unreadable = sum(_unreadable(outcome) for outcome in world.outcomes)
+    if unreadable > allowed:
+        raise fail(
+            f"{unreadable} of {len(world.outcomes)} calls during non-atomic saves were conversation_unreadable; "
+            "read again when a read does not parse or the file changed during it (D-14)",
+            expected=f"at most {allowed}",
+            actual=unreadable,
+        )

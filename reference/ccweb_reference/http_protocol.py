@@ -1,0 +1,102 @@
+"""The HTTP connection protocol with the bounds of :class:`~ccweb_reference.http_limits.HttpLimits`.
+
+uvicorn closes an idle keep-alive connection, but not one that has sent nothing since it
+opened, nor one sending its request head a byte at a time; and its ``limit_concurrency``
+answers 503 only once a request's head is complete. :func:`bounded_protocol` makes an
+``h11`` protocol class that adds, per connection:
+
+- an **idle timeout** from the moment it opens (uvicorn arms its keep-alive timer only after
+  a response): no byte within ``idle_timeout`` seconds and it is closed;
+- a **header timeout**: the request head must be complete within ``header_timeout`` seconds
+  of the connection opening, or of the previous response's end;
+- a **connection cap**: beyond ``max_connections`` open connections, the oldest one still
+  waiting for a request head is closed to make room; when every connection is busy with a
+  request, the new one gets a bare 503 and is closed, before any of its bytes are read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ccweb_reference.http_limits import LOGGER, HttpLimits
+
+REFUSED_503 = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+class BoundedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the idle and header timeouts and the connection cap."""
+
+    limits: ClassVar[HttpLimits] = HttpLimits()
+    waiting: ClassVar[OrderedDict[BoundedH11Protocol, None]]
+    """Open connections waiting for a request head, oldest first (one dict per server)."""
+
+    _header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections and not self._make_room():
+            LOGGER.warning("refused connections: %d are open and busy", self.limits.max_connections)
+            self.connections.discard(self)
+            self.transport.write(REFUSED_503)
+            self.transport.close()
+            return
+        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+        self._await_request()
+
+    def _make_room(self) -> bool:
+        """Close the oldest connection that is waiting for a request head; False if there is none."""
+        for oldest in self.waiting:
+            if oldest is not self:
+                LOGGER.warning("closed idle connections to admit new ones (limit %d)", self.limits.max_connections)
+                oldest._drop()
+                return True
+        return False
+
+    def _await_request(self) -> None:
+        self._cancel_header_timer()
+        self._header_timer = self.loop.call_later(self.limits.header_timeout, self._header_timed_out)
+        self.waiting[self] = None
+
+    def _cancel_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+        self.waiting.pop(self, None)
+
+    def _header_timed_out(self) -> None:
+        self._header_timer = None
+        LOGGER.warning("closed connections without a complete request head after %g s", self.limits.header_timeout)
+        self._drop()
+
+    def _drop(self) -> None:
+        """Close this connection now; it has no request in progress."""
+        self._cancel_header_timer()
+        self._unset_keepalive_if_required()
+        self.connections.discard(self)
+        if not self.transport.is_closing():
+            self.transport.abort()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self._header_timer is not None and self.conn.their_state is not h11.IDLE:
+            self._cancel_header_timer()  # a request head arrived
+
+    def on_response_complete(self) -> None:
+        if not self.transport.is_closing():
+            self._await_request()
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        super().connection_lost(exc)
+
+
+def bounded_protocol(limits: HttpLimits) -> type[BoundedH11Protocol]:
+    """A protocol class for one server, with its own bounds and waiting list."""
+    attributes: dict[str, Any] = {"limits": limits, "waiting": OrderedDict()}
+    return type("ServerH11Protocol", (BoundedH11Protocol,), attributes)

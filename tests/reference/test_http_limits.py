@@ -1,0 +1,374 @@
+"""The reference over HTTP stays up under hostile connections: every resource bound, each with a hard time bound.
+
+Each test starts its own server (stderr to a file, so its size can be judged), opens the
+hostile connections from this process, and keeps making legitimate calls meanwhile; every
+legitimate call must give the exact answer. Latencies are printed (``pytest -s``), never
+asserted beyond the client's timeout: speed figures belong to the benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from ccweb_reference.http_limits import HttpLimits, RateLimitedLog
+
+LEGACY = "2025-06-18"
+MODERN = "2026-07-28"
+TOOL = "ccweb_list_user_inputs"
+HOLD_S = 4.0
+"""How long the hostile connections are held while legitimate calls go on."""
+HARD_BOUND_S = 30.0
+"""No flood test waits longer than this for its calls or for the server to close connections."""
+CALL_TIMEOUT_S = 5.0
+"""A legitimate call that takes longer than this fails the test (usual latency: a few ms)."""
+MODERN_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "Content-Type": "application/json",
+    "MCP-Protocol-Version": MODERN,
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": TOOL,
+}
+LEGACY_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+EXPECTED = {
+    "ok": True, "conversationId": "c", "requestedLimit": 15, "maxChars": 1000, "totalChars": 5,
+    "returnedCount": 1, "hasMore": False,
+    "items": [
+        {"messageId": None, "createdAt": None, "content": "hello", "contentChars": 5, "originalChars": 5,
+         "truncated": False}
+    ],
+}  # fmt: skip
+
+
+def modern_call(number: int) -> dict[str, Any]:
+    meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+    params = {"name": TOOL, "arguments": {"conversationId": "c"}, "_meta": meta}
+    return {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    url: str
+    port: int
+    stderr: Path
+
+    def log(self) -> str:
+        return self.stderr.read_text(encoding="utf-8", errors="replace")
+
+
+@contextmanager
+def server(tmp_path: Path, *options: str) -> Iterator[Server]:
+    """A reference HTTP server on a free port with these options; stopped (and waited for) at the end."""
+    sessions = tmp_path / "sessions"
+    sessions.mkdir(exist_ok=True)
+    (sessions / "c.json").write_text(json.dumps({"id": "c", "messages": [{"role": "user", "content": "hello"}]}))
+    stderr = tmp_path / f"stderr-{time.monotonic_ns()}.txt"
+    command = [sys.executable, "-m", "ccweb_reference.cli", "--sessions-dir", str(sessions), "--http", "--port", "0"]
+    with stderr.open("wb") as sink:
+        process = subprocess.Popen(
+            [*command, *options], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=sink
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while (match := re.search(r"serving (http://127\.0\.0\.1:(\d+)/mcp)", stderr.read_text())) is None:
+            assert process.poll() is None and time.monotonic() < deadline, stderr.read_text()
+            time.sleep(0.05)
+        while True:  # the line comes after bind, before listen
+            try:
+                socket.create_connection(("127.0.0.1", int(match.group(2))), timeout=1.0).close()
+                break
+            except ConnectionRefusedError:
+                assert process.poll() is None and time.monotonic() < deadline, stderr.read_text()
+                time.sleep(0.05)
+        time.sleep(0.1)  # the probe's connection is gone before the test counts connections
+        yield Server(process, match.group(1), int(match.group(2)), stderr)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def call(client: httpx.Client, url: str, number: int = 1) -> float:
+    """One 2026-07-28 tools/call; asserts the exact answer and returns its latency in seconds."""
+    started = time.perf_counter()
+    reply = client.post(url, headers=MODERN_HEADERS, json=modern_call(number), timeout=CALL_TIMEOUT_S)
+    elapsed = time.perf_counter() - started
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["result"]["structuredContent"] == EXPECTED
+    return elapsed
+
+
+def fresh_call(url: str, number: int = 1) -> float:
+    """A call on a new connection, as a client arriving during an attack does."""
+    with httpx.Client() as client:
+        return call(client, url, number)
+
+
+def need_descriptors(count: int) -> None:
+    """Raise this process's open-file limit to ``count`` (the server inherits it), or skip saying why."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < count:
+        if hard != resource.RLIM_INFINITY and hard < count:
+            pytest.skip(f"needs {count} open files, the hard limit is {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
+
+
+def open_connections(port: int, count: int) -> list[socket.socket]:
+    """``count`` TCP connections to the server (some may be reset later by it)."""
+    sockets = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5.0)
+        sock.setblocking(False)
+        sockets.append(sock)
+    return sockets
+
+
+def dribble(sockets: list[socket.socket], data: bytes) -> int:
+    """Send ``data`` on every socket still open; the number that took it."""
+    alive = 0
+    for sock in sockets:
+        try:
+            sock.send(data)
+            alive += 1
+        except (BlockingIOError, OSError):
+            pass
+    return alive
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    try:
+        return sock.recv(1024) == b""
+    except BlockingIOError:
+        return False
+    except OSError:  # reset
+        return True
+
+
+def close_all(sockets: list[socket.socket]) -> None:
+    for sock in sockets:
+        sock.close()
+
+
+def assert_quiet(log: str, limit: int = 4_000) -> None:
+    """A short log: no traceback, and only a few lines however many refusals there were."""
+    assert "Traceback" not in log, log[:2000]
+    assert len(log) < limit, log[:2000]
+
+
+@pytest.mark.parametrize("max_connections", ["256", "5000"])
+def test_idle_and_slow_header_connections_do_not_lock_out_calls(tmp_path: Path, max_connections: str) -> None:
+    """2,000 idle and 2,000 slow-header connections held for 4 s: calls keep answering, the log stays short.
+
+    With the default cap of 256 the server closes the oldest waiting connections as new ones
+    come; with a cap of 5,000 it keeps them all until the idle (1 s) and header (2 s) timeouts
+    close them, whatever is still being dribbled.
+    """
+    need_descriptors(10_000)
+    options = ("--max-connections", max_connections, "--idle-timeout", "1", "--header-timeout", "2")
+    with server(tmp_path, *options) as srv:
+        baseline = [fresh_call(srv.url, n) for n in range(10)]
+        idle = open_connections(srv.port, 2_000)
+        slow = open_connections(srv.port, 2_000)
+        dribble(slow, f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n".encode())
+        during: list[float] = []
+        started = time.monotonic()
+        try:
+            while time.monotonic() - started < HOLD_S or len(during) < 10:  # 10 calls, at least 4 s
+                assert time.monotonic() - started < HARD_BOUND_S, f"only {len(during)} calls in {HARD_BOUND_S} s"
+                dribble(slow, b"X-Slow: 1\r\n")
+                during.append(fresh_call(srv.url, len(during)))
+                time.sleep(0.05)
+            open_idle, open_slow = set(idle), set(slow)
+            while (open_idle or open_slow) and time.monotonic() - started < HARD_BOUND_S:
+                dribble(list(open_slow), b"X-Slow: 1\r\n")  # a loaded server may close the last ones late
+                open_idle = {s for s in open_idle if not closed_by_server(s)}
+                open_slow = {s for s in open_slow if not closed_by_server(s)}
+                time.sleep(0.1)
+            closed_idle, closed_slow = len(idle) - len(open_idle), len(slow) - len(open_slow)
+        finally:
+            close_all(idle + slow)
+        after = [fresh_call(srv.url, n) for n in range(10)]
+        log = srv.log()
+    print(
+        f"cap {max_connections}: baseline median {statistics.median(baseline) * 1000:.1f} ms, during "
+        f"{statistics.median(during) * 1000:.1f} ms (max {max(during) * 1000:.1f}, {len(during)} calls), after "
+        f"{statistics.median(after) * 1000:.1f} ms; closed by the server: {closed_idle} idle, {closed_slow} slow; "
+        f"log {len(log)} bytes"
+    )
+    assert closed_idle == 2_000  # the idle timeout (1 s) or the cap closed every one
+    assert closed_slow == 2_000  # the header timeout (2 s) or the cap, though they kept sending
+    assert_quiet(log)
+
+
+def test_busy_connections_beyond_the_cap_are_refused_at_once(tmp_path: Path) -> None:
+    """At the cap with every connection mid-request, a new connection gets a bare 503 at once, then room frees."""
+    with server(tmp_path, "--max-connections", "4") as srv:
+        head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nContent-Type: application/json\r\n"
+        busy = open_connections(srv.port, 4)
+        dribble(busy, f"{head}Content-Length: 100\r\n\r\n{{".encode())  # a body that never completes
+        time.sleep(0.5)
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=5.0) as extra:
+            started = time.monotonic()
+            reply = extra.recv(1024)
+            refused_after = time.monotonic() - started
+        assert reply == b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+        busy.pop().close()
+        time.sleep(0.5)
+        fresh_call(srv.url)
+        close_all(busy)
+        log = srv.log()
+    print(f"503 after {refused_after * 1000:.1f} ms")
+    assert log.count("refused connections: 4 are open and busy") == 1
+    assert_quiet(log)
+
+
+def test_idle_connections_make_room_for_new_ones(tmp_path: Path) -> None:
+    """At the cap with idle connections only, each new one closes the oldest idle one and is served.
+
+    The callers keep their keep-alive connections open, so each call finds the cap reached.
+    """
+    with server(tmp_path, "--max-connections", "4", "--idle-timeout", "30", "--header-timeout", "30") as srv:
+        idle = open_connections(srv.port, 4)
+        time.sleep(0.3)
+        callers = [httpx.Client() for _ in range(5)]
+        latencies = [call(client, srv.url, n) for n, client in enumerate(callers)]
+        time.sleep(0.3)
+        closed = [closed_by_server(s) for s in idle]
+        close_all(idle)
+        for client in callers:
+            client.close()
+        log = srv.log()
+    print(f"calls at the cap: median {statistics.median(latencies) * 1000:.1f} ms")
+    assert closed == [True, True, True, True]
+    assert log.count("closed idle connections to admit new ones (limit 4)") == 1
+    assert_quiet(log)
+
+
+def test_a_legacy_session_flood_locks_out_new_clients_only_until_the_idle_expiry(tmp_path: Path) -> None:
+    """More initializes than --max-sessions without DELETE: 503 for the excess, a new session once they expire."""
+    with server(tmp_path, "--max-sessions", "20", "--session-idle-timeout", "2") as srv, httpx.Client() as client:
+        initialize = {
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "flood", "version": "0"}},
+        }  # fmt: skip
+        started = time.monotonic()
+        statuses = [client.post(srv.url, headers=LEGACY_HEADERS, json=initialize).status_code for _ in range(30)]
+        flooded = time.monotonic()
+        assert statuses == [200] * 20 + [503] * 10
+        while True:
+            reply = client.post(srv.url, headers=LEGACY_HEADERS, json=initialize, timeout=CALL_TIMEOUT_S)
+            if reply.status_code == 200:
+                break
+            assert reply.status_code == 503
+            assert time.monotonic() - flooded < 6.0, "still locked out well after the 2 s idle expiry"
+            time.sleep(0.1)
+        waited, since_first = time.monotonic() - flooded, time.monotonic() - started
+        session = {"Mcp-Session-Id": reply.headers["mcp-session-id"], "MCP-Protocol-Version": LEGACY}
+        notified = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert client.post(srv.url, headers=LEGACY_HEADERS | session, json=notified).status_code == 202
+        legacy_call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": modern_call(2)["params"]}
+        del legacy_call["params"]["_meta"]
+        answer = client.post(srv.url, headers=LEGACY_HEADERS | session, json=legacy_call, timeout=CALL_TIMEOUT_S)
+        data = [line[5:] for line in answer.text.splitlines() if line.startswith("data:")]
+        assert json.loads(data[-1])["result"]["structuredContent"] == EXPECTED
+        log = srv.log()
+    print(f"a new session was admitted {waited:.2f} s after the flood, {since_first:.2f} s after its first session")
+    assert since_first >= 1.9  # not before the flood's first sessions expired
+    assert log.count("Refusing to open a new session") <= 2
+    assert_quiet(log)
+
+
+def test_the_token_is_checked_before_the_body_is_read(tmp_path: Path) -> None:
+    """An unauthenticated request announcing a large body is refused as soon as its head is complete."""
+    with server(tmp_path, "--auth-token", "T") as srv:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=5.0) as sock:
+            head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nContent-Length: 900000\r\n\r\n"
+            sock.sendall(head.encode())
+            reply = sock.recv(4096)
+        with httpx.Client() as client:
+            authorized = client.post(
+                srv.url, headers=MODERN_HEADERS | {"Authorization": "bearer T"}, json=modern_call(1), timeout=5.0
+            )
+        log = srv.log()
+    assert reply.startswith(b"HTTP/1.1 401 ")
+    assert b"connection: close" in reply.lower()
+    assert authorized.json()["result"]["structuredContent"] == EXPECTED
+    assert log.count("refused requests without the bearer token (401)") == 1
+
+
+def test_concurrent_clients_are_all_served_within_the_cap(tmp_path: Path) -> None:
+    """40 clients, each on its own keep-alive connection, 10 calls each, at once: every answer exact."""
+    import threading  # noqa: PLC0415
+
+    errors: list[str] = []
+    latencies: list[float] = []
+    with server(tmp_path, "--max-connections", "64") as srv:
+
+        def client_run(index: int) -> None:
+            try:
+                with httpx.Client() as client:
+                    latencies.extend(call(client, srv.url, index * 100 + n) for n in range(10))
+            except (AssertionError, httpx.HTTPError) as exc:
+                errors.append(f"client {index}: {exc!r}")
+
+        threads = [threading.Thread(target=client_run, args=(i,)) for i in range(40)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        log = srv.log()
+    print(f"40 clients x 10 calls: median {statistics.median(latencies) * 1000:.1f} ms")
+    assert errors == []
+    assert len(latencies) == 400
+    assert_quiet(log, limit=200)
+
+
+def test_the_rate_limited_log_passes_one_record_per_kind_and_interval() -> None:
+    """First of each kind passes in full; repeats within the interval are held and counted; tracebacks go."""
+    log = RateLimitedLog(interval=0.2)
+
+    def record(message: str) -> Any:
+        try:
+            raise OSError("EMFILE")
+        except OSError:
+            return __import__("logging").LogRecord("x", 30, __file__, 1, message, None, sys.exc_info())
+
+    first = record("too many open files")
+    assert log.filter(first) and first.exc_info is not None
+    assert [log.filter(record("too many open files")) for _ in range(5)] == [False] * 5
+    assert log.filter(record("another kind"))
+    time.sleep(0.25)
+    later = record("too many open files")
+    assert log.filter(later)
+    assert later.msg == "too many open files (5 more like this in the last 0 s)"
+    assert later.exc_info is None
+
+
+def test_the_defaults_are_safe() -> None:
+    assert HttpLimits() == HttpLimits(
+        header_timeout=10.0,
+        idle_timeout=5.0,
+        max_connections=256,
+        max_header_bytes=16_384,
+        max_sessions=64,
+        session_idle_timeout=300.0,
+        log_interval=10.0,
+    )
