@@ -22,8 +22,6 @@ from paths import REPO
 from mutants.catalogue import MUTANTS, scenario_matches
 from mutants.run import RUN_PY, run_batch, selected_params
 
-pytestmark = pytest.mark.xdist_group("mutants")  # one worker runs the whole batch (its fixture is per module)
-
 
 @pytest.fixture(scope="module")
 def mutant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:

@@ -79,6 +79,8 @@ class Target(ABC):
         self.timeout = timeout
         self.limit = limit
         """Bytes one incoming message may have."""
+        self.check_messages = True
+        """Clients check every message against the MCP schema; off only to time the bare wire (bench)."""
         self._pool = ClientPool(self._connect)
         self._processes: list[ServerProcess] = []
         """Every process this target spawned (stopped together on close)."""
@@ -98,8 +100,13 @@ class Target(ABC):
         """The connected client for this source binding (None = no binding), made on first use."""
         return self._pool.client(source)
 
+    def server_pid(self, source: str | None = None) -> int | None:
+        """The process ID of the server that serves this binding, where this target spawned one."""
+        return None
+
     def _connect(self, source: str | None) -> McpClient:
         client = self._new_client(source)
+        client.check_messages = self.check_messages
         try:
             client.connect()
         except HandshakeViolation as violation:
@@ -189,6 +196,13 @@ class StdioTarget(Target):
         """Start the processes of upcoming source bindings while other scenarios run."""
         self._prepare_in_background(sources)
 
+    def server_pid(self, source: str | None = None) -> int | None:
+        """The process serving this source binding (started now if it is not yet running)."""
+        channel = self.client(source).channel
+        if isinstance(channel, LineChannel) and isinstance(channel.io, ProcessLineIO):
+            return channel.io.process.popen.pid
+        return None
+
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(self.argv, self.environment(source), stdio=True)
         self._processes.append(process)
@@ -273,6 +287,11 @@ class HttpCommandTarget(_HttpTarget):
         except BaseException:
             self.process.stop()
             raise
+
+    def server_pid(self, source: str | None = None) -> int | None:
+        """The server process this target started (one for every binding)."""
+        del source
+        return self.process.popen.pid
 
     def _wait_until_up(self, deadline_s: float) -> None:
         deadline = time.monotonic() + deadline_s
