@@ -53,4 +53,27 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   };
 });
 
-await server.connect(new StdioServerTransport());
+const transport = new StdioServerTransport();
+await server.connect(transport);
+
+// D-13 (ARG-6): the SDK answers a tools/call whose arguments are not an object with -32603
+// (its own request schema fails, an "internal error"); the contract wants -32602, an invalid
+// request at the MCP level. null is read as no arguments at all.
+const dispatch = transport.onmessage;
+transport.onmessage = (message, extra) => {
+  const params = message?.params;
+  if (message?.method === 'tools/call' && params && typeof params === 'object' && 'arguments' in params) {
+    const args = params.arguments;
+    if (args === null) {
+      const { arguments: _ignored, ...rest } = params;
+      dispatch({ ...message, params: rest }, extra);
+      return;
+    }
+    if (typeof args !== 'object' || Array.isArray(args)) {
+      const error = { code: ErrorCode.InvalidParams, message: 'arguments must be an object' };
+      transport.send({ jsonrpc: '2.0', id: message.id, error }).catch(() => {});
+      return;
+    }
+  }
+  dispatch(message, extra);
+};

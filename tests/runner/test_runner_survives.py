@@ -76,7 +76,7 @@ CASES: dict[str, Case] = {
         {
             2: [
                 "tools/call: the server stopped in the middle of a line (the server exited with code 9): "
-                '\'{"jsonrpc":"2.0","id":3,"result":',
+                '\'{"jsonrpc":"2.0","id":4,"result":',
                 STDERR + "suite fake: crashing on call 2",
             ],
             4: ["tools/call: a response with id 103 while waiting for id 3"],

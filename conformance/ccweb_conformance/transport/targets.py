@@ -118,7 +118,10 @@ class Target(ABC):
             reason = self._startup_failure(client) or one_line(str(failure))
             exchanges = [*client.handshake, *([failure.exchange] if failure.exchange else [])]
             client.close()
-            if failure.kind in VIOLATION_KINDS or (failure.exchange is not None and failure.exchange.violations):
+            status = failure.exchange.http_status if failure.exchange is not None else None
+            refused = failure.kind == "http" or (status is not None and status >= 400)  # not reached: exit 2
+            violated = failure.kind in VIOLATION_KINDS or (failure.exchange is not None and failure.exchange.violations)
+            if violated and not refused:
                 what = str(failure).removeprefix(f"{self.description}: ")
                 raise HandshakeViolation(
                     f"{self.description}: broke the protocol while negotiating MCP: {what}", exchanges
