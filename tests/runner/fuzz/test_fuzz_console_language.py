@@ -32,7 +32,7 @@ def test_a_passing_phase_in_chinese() -> None:
     assert fuzz_console_lines(a_run(sweep_calls=12, timed_out=True), verbose=False, language="zh-CN") == [
         "",
         "模糊测试：500 个用例，用时 4.00 秒（每秒 125.0 个），种子 1，摘要 1a2b3c4d5e6f，"
-        "此前已做 12 次参数扫描调用，到达 30 秒的时间上限后停止：通过",
+        "先做了 12 次调用的参数扫描，到达 30 秒的时间上限后停止：通过",
     ]
 
 

@@ -109,3 +109,10 @@ def test_every_hint_has_an_english_and_a_chinese_line() -> None:
 def test_a_hint_without_its_chinese_line_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match=r"hints\.yaml: the hint 'x' has no text_zh"):
         _line({"id": "x", "text": "a hint"}, "text_zh")
+
+
+def test_the_sample_block_of_the_chinese_readme_uses_the_current_wording() -> None:
+    readme = (REPO / "README.zh-CN.md").read_text(encoding="utf-8").splitlines()
+    hint = next(h for h in hints() if h.id == "utf16-units")
+    assert f"    提示  {hint.text_zh}" in readme
+    assert '            [0] user "😀"（U+1F600；1 个 code point，2 个 UTF-16 码元）' in readme
