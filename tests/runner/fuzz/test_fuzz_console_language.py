@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario
+from ccweb_conformance.fuzz.case import FuzzCase
+from ccweb_conformance.fuzz.execute import Mismatch
 from ccweb_conformance.fuzz.phase import FuzzRun
 
 REPLAY = "ccweb-conformance run --in-process --fuzz 500 --seed 1"
@@ -46,3 +48,24 @@ def test_a_phase_that_could_not_run_in_chinese_keeps_the_english_report_message(
     english = "differential fuzzing could not run: the target did not start\nreplay: " + REPLAY
     assert fuzz_console_lines(run, verbose=False)[2] == english
     assert fuzz_scenario(run).message == english
+
+
+def test_a_shrunk_example_in_chinese_on_the_console_and_in_english_in_the_reports() -> None:
+    case = FuzzCase(messages=[{"role": "user", "content": "😀"}], storage="compact")
+    mismatch = Mismatch(case, "c-1", {"n": 1}, {"n": 2}, differences=["$.n: expected 1, got 2"])
+    run = a_run(cases_run=7, mismatch=mismatch, shrink_calls=3)
+    lines = fuzz_console_lines(run, verbose=False, language="zh-CN")
+    assert lines[2].splitlines()[:4] == [
+        "差分模糊测试：被测实现与参考核心的结果不一致：$.n: expected 1, got 2",
+        "在生成 7 个会话后发现（种子 1），又经 3 次调用收缩为以下最小示例：",
+        "差异：",
+        "  $.n: expected 1, got 2",
+    ]
+    assert lines[2].splitlines()[4] == "会话文件（compact），消息（JSON）："
+    assert lines[2].splitlines()[-1] == "复现命令：" + REPLAY
+    message = fuzz_scenario(run).message or ""
+    assert message.splitlines()[:2] == [
+        "differential fuzzing: the implementation differs from the reference core: $.n: expected 1, got 2",
+        "found after 7 generated conversations (seed 1), shrunk with 3 further calls to this minimal example:",
+    ]
+    assert fuzz_console_lines(run, verbose=True, language="zh-CN")[2:] == []  # verbose: the summary shows it
