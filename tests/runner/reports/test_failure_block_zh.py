@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
 
 import pytest
 from paths import REPO
+from runner.reports.sample_run import make_run
 
+from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line, scenario_block
 from ccweb_conformance.reports.hints import _line, hints
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, StoredConversation
@@ -116,3 +119,14 @@ def test_the_sample_block_of_the_chinese_readme_uses_the_current_wording() -> No
     hint = next(h for h in hints() if h.id == "utf16-units")
     assert f"    提示  {hint.text_zh}" in readme
     assert '            [0] user "😀"（U+1F600；1 个 code point，2 个 UTF-16 码元）' in readme
+
+
+def test_an_interrupted_run_in_chinese_keeps_the_stable_token() -> None:
+    run = dataclasses.replace(make_run(), interrupted="SIGINT")
+    english = render_summary(run, color=False, verbose=False).splitlines()
+    chinese = render_summary(run, color=False, verbose=False, language="zh-CN").splitlines()
+    assert english[0] == "ccweb_list_user_inputs conformance: INTERRUPTED"
+    assert chinese[0] == "ccweb_list_user_inputs 一致性测试：INTERRUPTED（已中断）"
+    assert english[-1].startswith("INTERRUPTED: ")
+    assert chinese[-1].startswith("INTERRUPTED（已中断）：通过 ")
+    assert chinese[2] == "已中断（SIGINT）：0 个场景未运行"
