@@ -23,7 +23,7 @@ from ccweb_conformance.errors import (
     UsageError,
     interrupted_exit_code,
 )
-from ccweb_conformance.i18n import LANGUAGES, pick_language
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, LANGUAGES, messages, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, from_values
 from ccweb_conformance.profile.options import add_profile_options
 from ccweb_conformance.reports.console import render_summary
@@ -218,7 +218,12 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
 
 
 def _fuzz_phase(
-    options: RunnerOptions, scenarios: list[ScenarioResult], *, verbose: bool, max_seconds: float
+    options: RunnerOptions,
+    scenarios: list[ScenarioResult],
+    *,
+    verbose: bool,
+    max_seconds: float,
+    language: str = DEFAULT_LANGUAGE,
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
     try:
@@ -233,7 +238,7 @@ def _fuzz_phase(
     settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, max_seconds))
     run = fuzz.run_fuzz(options, settings)
     scenarios.append(fuzz.fuzz_scenario(run))
-    return fuzz.fuzz_console_lines(run, verbose=verbose)
+    return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -254,15 +259,17 @@ def _fuzz_after_scenarios(
     collector: ResultCollector | None,
     scenarios: list[ScenarioResult],
     started: float,
+    *,
+    language: str = DEFAULT_LANGUAGE,
 ) -> list[str]:
     """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
     left = options.max_time - (time.perf_counter() - started)
     if options.fuzz == 0 or state.interrupted or collector is None or collector.stop_reason is not None or left <= 0:
         return []
     try:
-        return _fuzz_phase(options, scenarios, verbose=options.verbose, max_seconds=left)
+        return _fuzz_phase(options, scenarios, verbose=options.verbose, max_seconds=left, language=language)
     except RunInterrupted:
-        return ["fuzzing: interrupted"]
+        return [messages(language)("fuzz.interrupted")]
 
 
 def _suite(options: RunnerOptions) -> SuiteOutcome | None:
@@ -291,7 +298,7 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
             print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
             return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
-    fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started)
+    fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started, language=language)
     signals.disarm()  # from here on a signal is recorded, and the reports still get written
     leftovers = reaper.take_killed() + reaper.sweep()
     run = RunResult(
@@ -322,7 +329,9 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
         for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
     if run.failed or run.counts()["warning"]:
-        print(reports_line([p for p in reports if p is not None]), file=console)
+        print(reports_line([p for p in reports if p is not None], language), file=console)
+    # Lines on stderr (errors, warnings, this one) stay English in every language: they are
+    # stable messages that scripts and CI logs grep for; the console summary above is translated.
     if state.signum is not None:
         not_run = run.counts()["notrun"]
         print(f"ccweb-conformance: interrupted by {state.name}; {not_run} scenarios not run", file=sys.stderr)

@@ -151,7 +151,8 @@ class RunnerOptions:
     verbose: bool = option(False, "-v", "--verbose", group="reports", plugin=False,
         help="list every scenario and full messages")
     lang: str | None = option(None, "--lang", group="reports", choices=LANGUAGES, plugin=False,
-        help="language of the console and the Markdown report (default: zh-CN when LC_ALL or LANG starts with zh)")
+        help="language of the console (summary, failure blocks, hints) and the Markdown report "
+        "(default: zh-CN when LC_ALL or LANG starts with zh)")
 
     def problems(self) -> list[str]:
         """Usage errors in these options, each one line."""

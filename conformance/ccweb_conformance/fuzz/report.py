@@ -1,4 +1,8 @@
-"""The fuzz phase as one scenario of the run, and its console lines."""
+"""The fuzz phase as one scenario of the run, and its console lines.
+
+The console lines follow the run's language (``fuzz.*`` in ``locales/``); the scenario's
+message, which goes into the JUnit, JSON and Cucumber reports, stays English.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 from ccweb_conformance.fuzz.execute import Mismatch
 from ccweb_conformance.fuzz.phase import FuzzRun
 from ccweb_conformance.fuzz.requirements import fuzzed_requirements, touched_requirements
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.model import ScenarioResult
 
 FEATURE = "Differential fuzzing"
@@ -18,34 +23,35 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, indent=2)
 
 
-def mismatch_text(run: FuzzRun, mismatch: Mismatch) -> str:
+def mismatch_text(run: FuzzRun, mismatch: Mismatch, say: Messages | None = None) -> str:
     """The shrunk example: differences, conversation, arguments, expected vs actual, replay command."""
+    say = say or messages()
     case = mismatch.case
     lines = [
-        f"differential fuzzing: the implementation differs from the reference core: {mismatch.differences[0]}",
-        f"found after {run.cases_run} generated conversations (seed {run.settings.seed}), "
-        f"shrunk with {run.shrink_calls} further calls to this minimal example:",
-        "differences:",
+        say("fuzz.differs", difference=mismatch.differences[0]),
+        say("fuzz.found_after", cases=run.cases_run, seed=run.settings.seed, calls=run.shrink_calls),
+        say("fuzz.differences"),
         *(f"  {d}" for d in mismatch.differences),
-        f"conversation file ({case.storage}), messages as JSON:",
+        say("fuzz.conversation", storage=case.storage),
         _json(case.messages),
-        "arguments:",
+        say("fuzz.arguments"),
         _json(case.arguments(mismatch.conversation_id)),
-        "expected (reference core; errors compare only the code):",
+        say("fuzz.expected"),
         _json(mismatch.expected),
-        "actual:",
+        say("fuzz.actual"),
         mismatch.actual if isinstance(mismatch.actual, str) else _json(mismatch.actual),
-        f"replay: {run.replay}",
+        say("fuzz.replay", command=run.replay),
     ]
     return "\n".join(lines)
 
 
-def fuzz_message(run: FuzzRun) -> str | None:
+def fuzz_message(run: FuzzRun, say: Messages | None = None) -> str | None:
     """The scenario's message: the shrunk example, the error, or None when it passed."""
+    say = say or messages()
     if run.error is not None:
-        return f"differential fuzzing could not run: {run.error}\nreplay: {run.replay}"
+        return f"{say('fuzz.could_not_run', error=run.error)}\n{say('fuzz.replay', command=run.replay)}"
     if run.mismatch is not None:
-        return mismatch_text(run, run.mismatch)
+        return mismatch_text(run, run.mismatch, say)
     return None
 
 
@@ -74,21 +80,27 @@ def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     )
 
 
-def throughput_line(run: FuzzRun) -> str:
+def throughput_line(run: FuzzRun, say: Messages | None = None) -> str:
     """``fuzz: 500 cases in 9.87s (50.7 cases/s), seed 1, digest 1a2b3c4d5e6f: passed``."""
-    verdict = "passed" if run.passed else "FAILED"
-    limit = f", stopped at the {run.settings.time_limit:g}s time limit" if run.timed_out else ""
-    sweep = f", after an argument sweep of {run.sweep_calls} calls" if run.sweep_calls else ""
-    return (
-        f"fuzz: {run.cases_run} cases in {run.duration_s:.2f}s ({run.throughput:.1f} cases/s), "
-        f"seed {run.settings.seed}, digest {run.digest[:12]}{sweep}{limit}: {verdict}"
+    say = say or messages()
+    return say(
+        "fuzz.throughput",
+        cases=run.cases_run,
+        seconds=run.duration_s,
+        rate=run.throughput,
+        seed=run.settings.seed,
+        digest=run.digest[:12],
+        sweep=say("fuzz.sweep", calls=run.sweep_calls) if run.sweep_calls else "",
+        limit=say("fuzz.time_limit", limit=run.settings.time_limit) if run.timed_out else "",
+        verdict=say("fuzz.passed" if run.passed else "fuzz.failed"),
     )
 
 
-def fuzz_console_lines(run: FuzzRun, *, verbose: bool) -> list[str]:
-    """Printed after the summary: the throughput line, and the whole shrunk example on a failure."""
-    lines = ["", throughput_line(run)]
-    message = fuzz_message(run)
+def fuzz_console_lines(run: FuzzRun, *, verbose: bool, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """Printed after the summary, in ``language``: the throughput line, and the shrunk example on a failure."""
+    say = messages(language)
+    lines = ["", throughput_line(run, say)]
+    message = fuzz_message(run, say)
     if message is not None and not verbose:
         lines.append(message)
     return lines

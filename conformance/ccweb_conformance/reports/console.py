@@ -62,7 +62,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
     say = messages(language)
     paint = _Paint(color)
     verdict = {
-        "interrupted": paint("INTERRUPTED", "INTERRUPTED"),
+        "interrupted": paint("INTERRUPTED", say("verdict.run_interrupted")),
         "failed": paint("FAIL", say("verdict.run_failed")),
         "passed": paint("PASS", say("verdict.run_passed")),
     }[run.verdict]
@@ -86,14 +86,14 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
         for result in results:
             lines += _requirement_lines(result, width, paint, verbose, say)
-    blocks = failure_blocks(run, verbose=verbose)
+    blocks = failure_blocks(run, verbose=verbose, language=language)
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     lines += ["", paint(colour, totals_line(run, say))]
     if run.interrupted is not None:
-        lines[-1] = paint("FAIL", f"INTERRUPTED: {totals_line(run, say)}")
+        lines[-1] = paint("FAIL", say("totals.interrupted", totals=totals_line(run, say)))
     return "\n".join(lines)
 
 

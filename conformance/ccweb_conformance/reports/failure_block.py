@@ -3,8 +3,9 @@
 The requirement (ID and statement), the check that failed with its first differences as
 ``path: expected …, got …``, the call that was sent (arguments, source binding), the stored
 conversation in short (long texts cut, code points shown for non-ASCII text), and a one-line
-hint when the failure matches a well-known mistake (``hints.yaml``). Wording comes from
-``console_texts.yaml``.
+hint when the failure matches a well-known mistake (``hints.yaml``). Wording comes from the
+message catalogue of the run's language (``block.*`` in ``locales/``), the statement and the
+hint in that language too; labels are padded by display width, so Chinese ones line up.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import format_transcript
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
 from ccweb_conformance.reports.model import FailureDetail, RunResult, ScenarioResult, StoredConversation
-from ccweb_conformance.reports.texts import text
+from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["BLOCK_LIMIT", "failure_blocks", "reports_line", "scenario_block"]
 
@@ -36,8 +38,8 @@ _SHOWN_STATUSES = ("failed", "warning")
 _HEADS = {"failed": "FAIL", "warning": "WARN"}
 
 
-def _width() -> int:
-    return max(len(text(f"label_{label}")) for label in _LABELS)
+def _width(say: Messages) -> int:
+    return max(display_width(say(f"block.label.{label}")) for label in _LABELS)
 
 
 def _code_points(value: str) -> str:
@@ -55,14 +57,15 @@ def _cut(shown: str, limit: int = VALUE_LIMIT) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}…"
 
 
-def value(shown: Any) -> str:
+def value(shown: Any, say: Messages | None = None) -> str:
     """A value as the block shows it: compact JSON, cut; code points for short non-ASCII strings."""
+    say = say or messages()
     if shown is MISSING:
-        return "missing"
+        return say("block.missing")
     if isinstance(shown, str):
         quoted = _cut(_json(shown))
         points = _code_points(shown)
-        return f"{quoted} ({points})" if points and len(shown) <= 12 else quoted
+        return say("block.value_points", value=quoted, points=points) if points and len(shown) <= 12 else quoted
     return _cut(_json(shown))
 
 
@@ -70,21 +73,22 @@ def _count(shown: Any) -> str:
     return str(len(shown)) if isinstance(shown, list | dict) else _json(shown)[:20]
 
 
-def _difference_line(difference: Difference) -> str:
+def _difference_line(difference: Difference, say: Messages) -> str:
     if difference.shape and isinstance(difference.expected, list):
-        return text(
-            "difference_shape",
+        return say(
+            "block.difference_shape",
             path=difference.path,
             expected=_count(difference.expected),
             got=_count(difference.actual),
-            value=value(difference.actual),
+            value=value(difference.actual, say),
         )
+    expected = value(difference.expected, say)
     if difference.actual is MISSING:
-        return text("difference_missing", path=difference.path, expected=value(difference.expected))
-    return text("difference", path=difference.path, expected=value(difference.expected), got=value(difference.actual))
+        return say("block.difference_missing", path=difference.path, expected=expected)
+    return say("block.difference", path=difference.path, expected=expected, got=value(difference.actual, say))
 
 
-def _content(content: Any) -> str:
+def _content(content: Any, say: Messages) -> str:
     if not isinstance(content, str):
         return _cut(_json(content), MESSAGE_LIMIT)
     shown = _json(content[:MESSAGE_LIMIT])
@@ -93,40 +97,42 @@ def _content(content: Any) -> str:
     units = len(content.encode("utf-16-le", "surrogatepass")) // 2
     if content.isascii():
         return shown
-    note = text("length_note", points=len(content))
+    note = say("block.length_note", points=len(content))
     if units != len(content):
-        note = text("length_note_utf16", points=len(content), units=units)
-    return f"{shown} ({_code_points(content)}; {note})"
+        note = say("block.length_note_utf16", points=len(content), units=units)
+    return say("block.content_note", content=shown, points=_code_points(content), note=note)
 
 
-def _message_line(index: int, message: Any) -> str:
+def _message_line(index: int, message: Any, say: Messages) -> str:
     if not isinstance(message, dict):
-        return text("message_line", index=index, role="(not an object)", content=_cut(_json(message), MESSAGE_LIMIT))
-    return text("message_line", index=index, role=message.get("role", "?"), content=_content(message.get("content")))
+        shown = _cut(_json(message), MESSAGE_LIMIT)
+        return say("block.message_line", index=index, role=say("block.not_an_object"), content=shown)
+    content = _content(message.get("content"), say)
+    return say("block.message_line", index=index, role=message.get("role", "?"), content=content)
 
 
-def _stored_lines(conversation: StoredConversation) -> list[str]:
+def _stored_lines(conversation: StoredConversation, say: Messages) -> list[str]:
     alias = conversation.alias or "-"
     if conversation.messages is None:
-        return [text("stored_note", alias=alias, id=conversation.conversation_id, note=conversation.note or "")]
-    messages = conversation.messages
-    head = text("stored_head", alias=alias, id=conversation.conversation_id, count=len(messages))
-    indexed = list(enumerate(messages))
+        return [say("block.stored_note", alias=alias, id=conversation.conversation_id, note=conversation.note or "")]
+    stored = conversation.messages
+    head = say("block.stored_head", alias=alias, id=conversation.conversation_id, count=len(stored))
+    indexed = list(enumerate(stored))
     if len(indexed) > MESSAGES_SHOWN:
         kept = indexed[:2] + indexed[-(MESSAGES_SHOWN - 2) :]
-        lines = [f"  {_message_line(i, m)}" for i, m in kept[:2]]
-        lines.append(f"  {text('stored_skipped', count=len(indexed) - MESSAGES_SHOWN)}")
-        lines += [f"  {_message_line(i, m)}" for i, m in kept[2:]]
+        lines = [f"  {_message_line(i, m, say)}" for i, m in kept[:2]]
+        lines.append(f"  {say('block.stored_skipped', count=len(indexed) - MESSAGES_SHOWN)}")
+        lines += [f"  {_message_line(i, m, say)}" for i, m in kept[2:]]
         return [head, *lines]
-    return [head, *(f"  {_message_line(i, m)}" for i, m in indexed)]
+    return [head, *(f"  {_message_line(i, m, say)}" for i, m in indexed)]
 
 
-def _sent(detail: FailureDetail) -> str:
+def _sent(detail: FailureDetail, say: Messages) -> str:
     if detail.method is None and detail.arguments is None:
-        return text("no_call")
+        return say("block.no_call")
     if detail.method is None:
-        return text("raw_sent", text=_cut(str(detail.arguments)))
-    arguments = text("no_arguments") if detail.arguments is MISSING else _cut(_json(detail.arguments), 200)
+        return say("block.raw_sent", text=_cut(str(detail.arguments)))
+    arguments = say("block.no_arguments") if detail.arguments is MISSING else _cut(_json(detail.arguments), 200)
     return f"{detail.method} {arguments}"
 
 
@@ -139,36 +145,41 @@ def _stored_texts(detail: FailureDetail) -> tuple[str, ...]:
     )
 
 
-def scenario_block(scenario: ScenarioResult) -> list[str]:
-    """The block of one failed scenario (empty when the scenario has no recorded detail)."""
+def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """The block of one failed scenario in ``language`` (empty when the scenario has no recorded detail)."""
     detail = scenario.detail
     if detail is None:
         return []
-    width = _width()
+    say = messages(language)
+    width = _width(say)
 
     def row(label: str, lines: list[str]) -> list[str]:
-        name = text(f"label_{label}").ljust(width)
+        name = ljust(say(f"block.label.{label}"), width)
         return [f"    {name}  {lines[0]}", *(f"    {' ' * width}  {line}" for line in lines[1:])]
 
     statements = {r.id: r for r in ccweb_spec.requirements()}
     out = [f"{_HEADS.get(scenario.status, scenario.status)} {scenario.nodeid}"]
     out += row(
-        "requirement", [f"{r} ({statements[r].level}): {statements[r].statement}" for r in scenario.requirements]
+        "requirement",
+        [
+            say("block.requirement_line", id=r, level=statements[r].level, statement=say.statement(statements[r]))
+            for r in scenario.requirements
+        ],
     )
     out += row("check", [detail.check])
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
-        lines = [_difference_line(d) for d in found[:DIFFERENCE_LIMIT]]
+        lines = [_difference_line(d, say) for d in found[:DIFFERENCE_LIMIT]]
         if len(found) > DIFFERENCE_LIMIT:
-            lines.append(text("more_differences", count=len(found) - DIFFERENCE_LIMIT))
+            lines.append(say("block.more_differences", count=len(found) - DIFFERENCE_LIMIT))
         out += row("differences", lines)
     elif detail.expected is not None or detail.actual is not None:
         out += row("expected", [_cut(_json(detail.expected), 200)])
         out += row("got", [_cut(_json(detail.actual), 200)])
-    out += row("sent", [_sent(detail)])
-    bound = text("source_bound", binding=detail.binding or "source", source=detail.source)
-    out += row("source", [bound if detail.source is not None else text("source_none")])
-    stored = [line for c in detail.conversations for line in _stored_lines(c)]
+    out += row("sent", [_sent(detail, say)])
+    bound = say("block.source_bound", binding=detail.binding or "source", source=detail.source)
+    out += row("source", [bound if detail.source is not None else say("block.source_none")])
+    stored = [line for c in detail.conversations for line in _stored_lines(c, say)]
     if stored:
         out += row("stored", stored)
     facts = FailureFacts(
@@ -176,29 +187,31 @@ def scenario_block(scenario: ScenarioResult) -> list[str]:
     )
     hint = hint_for(facts)
     if hint is not None:
-        out += row("hint", [hint.text])
+        out += row("hint", [hint.in_language(language)])
     return out
 
 
-def failure_blocks(run: RunResult, *, verbose: bool = False) -> list[str]:
+def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEFAULT_LANGUAGE) -> list[str]:
     """Every failure block of a run under a heading (empty when nothing failed); verbose adds transcripts."""
     shown = [s for s in run.scenarios if s.status in _SHOWN_STATUSES and s.detail is not None]
     if not shown:
         return []
-    lines = [text("failures_heading", count=len(shown))]
+    say = messages(language)
+    lines = [say("block.failures_heading", count=len(shown))]
     for scenario in shown if verbose else shown[:BLOCK_LIMIT]:
-        lines += ["", *scenario_block(scenario)]
+        lines += ["", *scenario_block(scenario, language)]
         if verbose and scenario.transcript:
             lines += [
-                f"    {text('label_transcript')}",
+                f"    {say('block.label.transcript')}",
                 *(f"      {t}" for t in format_transcript(scenario.transcript).splitlines()),
             ]
     if len(shown) > BLOCK_LIMIT and not verbose:
-        lines += ["", text("more_failures", count=len(shown) - BLOCK_LIMIT)]
+        lines += ["", say("block.more_failures", count=len(shown) - BLOCK_LIMIT)]
     return lines
 
 
-def reports_line(paths: list[Path | str]) -> str:
+def reports_line(paths: list[Path | str], language: str = DEFAULT_LANGUAGE) -> str:
     """The closing line: where the full reports are, or how to get them."""
+    say = messages(language)
     written = [str(p) for p in paths if str(p) != "-"]
-    return text("reports_written", paths=", ".join(written)) if written else text("reports_suggested")
+    return say("block.reports_written", paths=", ".join(written)) if written else say("block.reports_suggested")

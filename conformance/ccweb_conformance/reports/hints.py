@@ -1,4 +1,8 @@
-"""Hints for well-known mistakes: the rules are data (``hints.yaml``), matched here."""
+"""Hints for well-known mistakes: the rules are data (``hints.yaml``), matched here.
+
+Each rule has its line in English (``text``) and in Chinese (``text_zh``); the console shows
+the one of the run's language.
+"""
 
 from __future__ import annotations
 
@@ -19,11 +23,16 @@ __all__ = ["FailureFacts", "Hint", "hint_for", "hints"]
 
 @dataclass(frozen=True)
 class Hint:
-    """One rule: its ID, its conditions and the line shown."""
+    """One rule: its ID, its conditions and the line shown, in English and in Chinese."""
 
     id: str
     when: Mapping[str, Any]
     text: str
+    text_zh: str
+
+    def in_language(self, language: str) -> str:
+        """The line in ``language`` (``zh-CN``: the Chinese one; anything else: the English one)."""
+        return self.text_zh if language == "zh-CN" else self.text
 
 
 @dataclass(frozen=True)
@@ -38,11 +47,17 @@ class FailureFacts:
     """The string contents of the scenario's stored messages."""
 
 
+def _line(rule: Mapping[str, Any], key: str) -> str:
+    if not isinstance(rule.get(key), str) or not rule[key].strip():
+        raise ValueError(f"hints.yaml: the hint {rule.get('id')!r} has no {key}")
+    return " ".join(rule[key].split())
+
+
 @cache
 def hints() -> tuple[Hint, ...]:
     """The rules, in file order."""
     document = yaml.safe_load((Path(__file__).parent / "hints.yaml").read_text(encoding="utf-8"))
-    return tuple(Hint(h["id"], h["when"], " ".join(h["text"].split())) for h in document["hints"])
+    return tuple(Hint(h["id"], h["when"], _line(h, "text"), _line(h, "text_zh")) for h in document["hints"])
 
 
 def _size(value: Any) -> float | None:

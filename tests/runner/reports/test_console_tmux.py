@@ -3,6 +3,8 @@
 
 Columns must line up on screen (a CJK character takes two cells), no escape sequence may show
 as text, and nothing may be mangled (no U+FFFD, no ``\\uXXXX`` escapes of real characters).
+Two runs: the reference (it passes) and a mutant counting UTF-16 units (its failure blocks
+and hints in Chinese, their label column aligned).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from paths import REPO
 
 import ccweb_spec
 from ccweb_conformance.suite.catalogue import feature_scenarios
@@ -27,6 +30,12 @@ TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux; .ci/run does)")
 RUNNER = Path(sys.executable).with_name("ccweb-conformance")
 COMMAND = [str(RUNNER), "run", "--in-process", "--lang", "zh-CN", "--tags", "AC-7"]
+FAILING_COMMAND = [
+    sys.executable, str(REPO / "tests" / "mutants" / "run.py"), "mutant", "utf16_units",
+    "run", "--in-process", "--lang", "zh-CN", "--tags", "AC-7",
+]  # fmt: skip
+BLOCK_LABELS = ("需求", "检查", "差异", "请求", "来源", "会话", "提示")
+"""The labels of a failure block in Chinese (expected and got appear only without differences)."""
 REQUIREMENT_LINE = re.compile(r"^  (\S+) +([A-Z]+-\d+) +(MUST|SHOULD) +(\S.*)$")
 WAIT_S = 120.0
 EXIT_MARK = "ccwk-exit-status="
@@ -41,12 +50,22 @@ def tmux(socket: str, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def screen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """(screen text, exit status) of the command, run in a 400x200 tmux pane of a private server."""
-    folder = tmp_path_factory.mktemp("tmux")
+    """(screen text, exit status) of the reference's run, in a 400x200 tmux pane."""
+    yield from run_in_tmux(tmp_path_factory.mktemp("tmux"), COMMAND)
+
+
+@pytest.fixture(scope="module")
+def failing_screen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """(screen text, exit status) of the UTF-16 mutant's run, in a 400x200 tmux pane."""
+    yield from run_in_tmux(tmp_path_factory.mktemp("tmux-failing"), FAILING_COMMAND)
+
+
+def run_in_tmux(folder: Path, argv: list[str]) -> Iterator[tuple[str, str]]:
+    """(screen text, exit status) of ``argv``, run in a 400x200 tmux pane of a private server."""
     config = folder / "tmux.conf"
     config.write_text("set -g remain-on-exit on\nset -g history-limit 5000\n", encoding="utf-8")
     socket = f"ccwk-{uuid.uuid4().hex[:12]}"
-    command = f'cd {shlex.quote(str(folder))} && {shlex.join(COMMAND)}; echo "{EXIT_MARK}$?"'
+    command = f'cd {shlex.quote(str(folder))} && {shlex.join(argv)}; echo "{EXIT_MARK}$?"'
     tmux(socket, "-f", str(config), "new-session", "-d", "-x", "400", "-y", "200", "-s", "zh", command)
     try:
         deadline = time.monotonic() + WAIT_S
@@ -96,10 +115,51 @@ def test_columns_line_up_on_screen(screen: tuple[str, str]) -> None:
     assert {columns(row) for row in rows} == {(2, 10, 20, 28)}  # verdict, ID, level, statement
 
 
-def test_no_escape_sequences_or_mojibake(screen: tuple[str, str]) -> None:
-    text = screen[0]
+@pytest.mark.parametrize("which", ["screen", "failing_screen"])
+def test_no_escape_sequences_or_mojibake(which: str, request: pytest.FixtureRequest) -> None:
+    text = request.getfixturevalue(which)[0]
     assert "\x1b" not in text
     assert not re.search(r"\[[0-9;]*m", text), "an ANSI colour code shows as text"
     assert "\ufffd" not in text
-    assert not re.search(r"\\u[0-9a-fA-F]{4}", text), "a character shows as a \\u escape"
+    # a lone surrogate (half of a character, as a UTF-16 cut leaves it) cannot be shown: it is
+    # escaped on purpose (\ud83d); any other \uXXXX would be a real character mangled
+    assert not re.search(r"\\u(?![dD][89a-fA-F])[0-9a-fA-F]{4}", text), "a character shows as a \\u escape"
     assert not re.search(r"[ÃÂæåè][\x80-\xbf]", text), "UTF-8 shown as Latin-1"
+
+
+def test_a_failing_run_shows_its_blocks_and_hints_in_chinese(failing_screen: tuple[str, str]) -> None:
+    text, status = failing_screen
+    lines = [line.rstrip() for line in text.splitlines()]
+    assert status == "1", text
+    assert "ccweb_list_user_inputs 一致性测试：FAILED" in lines
+    assert "失败详情（8）" in lines
+    uni1 = next(r for r in ccweb_spec.requirements() if r.id == "UNI-1")
+    assert f"    需求  UNI-1（MUST）：{uni1.statement_zh}" in lines
+    assert "    差异  $[0].contentChars：应为 1，实际为 2" in lines
+    assert sum(line.startswith("    提示  长度看起来是按 UTF-16 码元计算的") for line in lines) >= 1
+
+
+def block_lines(lines: list[str]) -> list[str]:
+    """The lines of every failure block on screen, their heads (``FAIL ...``) left out."""
+    inside, found = False, []
+    for line in lines:
+        if line.startswith(("FAIL ", "WARN ")):
+            inside = True
+        elif inside and line.startswith("    "):
+            found.append(line)
+        else:
+            inside = False
+    return found
+
+
+def test_the_label_column_of_a_block_lines_up_on_screen(failing_screen: tuple[str, str]) -> None:
+    lines = block_lines([line.rstrip() for line in failing_screen[0].splitlines()])
+    label = re.compile(rf"^    ({'|'.join(BLOCK_LABELS)}) +(\S)")
+    labelled = [m for m in map(label.match, lines) if m]
+    assert {m.group(1) for m in labelled} == set(BLOCK_LABELS)
+    # every value starts at the same screen column, after the label (CJK: two cells a character)
+    assert {display_width(m.string[: m.start(2)]) for m in labelled} == {10}
+    # a continuation line (a second difference) starts at that column too; stored messages 2 further
+    continued = [line for line in lines if not label.match(line)]
+    indents = {(len(line) - len(line.lstrip(" ")), line.lstrip(" ")[0] in "[…") for line in continued}
+    assert indents == {(10, False), (12, True)}, sorted(indents)

@@ -24,6 +24,7 @@ from ccweb_conformance.textwidth import char_width, display_width, ljust, rjust
 SAME_IN_BOTH = {  # keys whose text is language-neutral: stable tokens, IDs, layout only
     "verdict.passed", "verdict.failed", "verdict.warning", "verdict.xfailed", "verdict.run_passed",
     "verdict.run_failed", "console.group_heading", "console.scenario_line", "spec.col.id", "spec.col.prd",
+    "block.source_bound", "block.message_line", "fuzz.failed",
 }  # fmt: skip
 MAY_DROP = {"spec.requirements.section": {"en"}}
 """Placeholders a translation may leave out: the English gloss of a PRD section heading."""

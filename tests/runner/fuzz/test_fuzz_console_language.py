@@ -1,0 +1,71 @@
+# ruff: noqa: RUF001  (Chinese text: fullwidth punctuation is meant)
+"""The fuzz phase's console lines follow the run's language; the reports' message stays English."""
+
+from __future__ import annotations
+
+from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario
+from ccweb_conformance.fuzz.case import FuzzCase
+from ccweb_conformance.fuzz.execute import Mismatch
+from ccweb_conformance.fuzz.phase import FuzzRun
+
+REPLAY = "ccweb-conformance run --in-process --fuzz 500 --seed 1"
+
+
+def a_run(**changes: object) -> FuzzRun:
+    fields: dict[str, object] = {
+        "settings": FuzzSettings(500, 1, 30.0),
+        "replay": REPLAY,
+        "cases_run": 500,
+        "duration_s": 4.0,
+        "digest": "1a2b3c4d5e6f7a8b",
+    }
+    return FuzzRun(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def test_a_passing_phase_in_english_is_unchanged() -> None:
+    assert fuzz_console_lines(a_run(sweep_calls=12), verbose=False) == [
+        "",
+        "fuzz: 500 cases in 4.00s (125.0 cases/s), seed 1, digest 1a2b3c4d5e6f,"
+        " after an argument sweep of 12 calls: passed",
+    ]
+
+
+def test_a_passing_phase_in_chinese() -> None:
+    assert fuzz_console_lines(a_run(sweep_calls=12, timed_out=True), verbose=False, language="zh-CN") == [
+        "",
+        "模糊测试：500 个用例，用时 4.00 秒（每秒 125.0 个），种子 1，摘要 1a2b3c4d5e6f，"
+        "先做了 12 次调用的参数扫描，到达 30 秒的时间上限后停止：通过",
+    ]
+
+
+def test_a_phase_that_could_not_run_in_chinese_keeps_the_english_report_message() -> None:
+    run = a_run(cases_run=0, duration_s=0.0, error="the target did not start")
+    assert fuzz_console_lines(run, verbose=False, language="zh-CN") == [
+        "",
+        "模糊测试：0 个用例，用时 0.00 秒（每秒 0.0 个），种子 1，摘要 1a2b3c4d5e6f：FAILED",
+        "差分模糊测试无法运行：the target did not start\n复现命令：" + REPLAY,
+    ]
+    english = "differential fuzzing could not run: the target did not start\nreplay: " + REPLAY
+    assert fuzz_console_lines(run, verbose=False)[2] == english
+    assert fuzz_scenario(run).message == english
+
+
+def test_a_shrunk_example_in_chinese_on_the_console_and_in_english_in_the_reports() -> None:
+    case = FuzzCase(messages=[{"role": "user", "content": "😀"}], storage="compact")
+    mismatch = Mismatch(case, "c-1", {"n": 1}, {"n": 2}, differences=["$.n: expected 1, got 2"])
+    run = a_run(cases_run=7, mismatch=mismatch, shrink_calls=3)
+    lines = fuzz_console_lines(run, verbose=False, language="zh-CN")
+    assert lines[2].splitlines()[:4] == [
+        "差分模糊测试：被测实现与参考核心的结果不一致：$.n: expected 1, got 2",
+        "在生成 7 个会话后发现（种子 1），又经 3 次调用收缩为以下最小示例：",
+        "差异：",
+        "  $.n: expected 1, got 2",
+    ]
+    assert lines[2].splitlines()[4] == "会话文件（compact），消息（JSON）："
+    assert lines[2].splitlines()[-1] == "复现命令：" + REPLAY
+    message = fuzz_scenario(run).message or ""
+    assert message.splitlines()[:2] == [
+        "differential fuzzing: the implementation differs from the reference core: $.n: expected 1, got 2",
+        "found after 7 generated conversations (seed 1), shrunk with 3 further calls to this minimal example:",
+    ]
+    assert fuzz_console_lines(run, verbose=True, language="zh-CN")[2:] == []  # verbose: the summary shows it
