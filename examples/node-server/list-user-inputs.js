@@ -118,6 +118,7 @@ const unreadable = (why) => new ToolError('conversation_unreadable', `the conver
 // fatal: invalid UTF-8 throws instead of becoming U+FFFD. A leading BOM is dropped by the
 // decoder itself (ignoreBOM defaults to false), which is what D-8 asks for.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const READ_TRIES = 5;
 
 /** The messages of a conversation file's bytes (D-8, STO-1..3). */
 export function parseConversation(bytes) {
@@ -160,7 +161,24 @@ export class SessionStore {
     return real;
   }
 
+  /**
+   * D-14 (STO-5): cc-web saves a session by truncating and rewriting it, so a read can catch
+   * a half-written file. One that does not parse, or whose file changed while it was read,
+   * is read again: at most READ_TRIES reads, with short pauses, within about 50 ms.
+   */
   async readMessages(id) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.readOnce(id);
+      } catch (error) {
+        const torn = error instanceof ToolError && error.code === 'conversation_unreadable' && error.torn;
+        if (!torn || attempt >= READ_TRIES) throw error;
+        await new Promise((done) => setTimeout(done, 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  async readOnce(id) {
     const real = await this.resolve(id);
     let handle;
     try {
@@ -172,8 +190,18 @@ export class SessionStore {
       throw unreadable(error.code ?? error.message); // EACCES and the like
     }
     try {
-      if (!(await handle.stat()).isFile()) throw notFound(id); // SRC-6: a directory or a device
-      return parseConversation(await handle.readFile());
+      const before = await handle.stat();
+      if (!before.isFile()) throw notFound(id); // SRC-6: a directory or a device
+      const bytes = await handle.readFile();
+      const after = await fs.stat(real).catch(() => null);
+      const changed = !after || after.ino !== before.ino || after.size !== before.size || bytes.length !== before.size;
+      try {
+        if (changed) throw unreadable('the file changed while it was read');
+        return parseConversation(bytes);
+      } catch (error) {
+        if (error instanceof ToolError) error.torn = true; // worth another read (readMessages)
+        throw error;
+      }
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw unreadable(error.code ?? error.message);
