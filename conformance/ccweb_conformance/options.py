@@ -18,6 +18,7 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -246,14 +247,15 @@ class TableRow:
         return typing.get_origin(self.kind) is tuple
 
 
-def table() -> list[TableRow]:
-    """Every option, in declaration order."""
+@cache
+def table() -> tuple[TableRow, ...]:
+    """Every option, in declaration order (read once: the type hints are resolved here)."""
     hints = typing.get_type_hints(RunnerOptions)
-    return [
+    return tuple(
         TableRow(f.name, hints[f.name], f.default, f.metadata["option"])
         for f in dataclasses.fields(RunnerOptions)
         if "option" in f.metadata
-    ]
+    )
 
 
 def default(name: str) -> Any:
@@ -270,6 +272,21 @@ def _converter(kind: Any) -> Callable[[str], Any] | None:
     return None
 
 
+def _argparse_keywords(row: TableRow, dest: str) -> dict[str, Any]:
+    """How argparse (and pytest's addoption, which takes the same keywords) reads one row."""
+    kwargs: dict[str, Any] = {"dest": dest, "help": row.spec.help, "default": row.default}
+    if row.is_flag:
+        kwargs["action"] = "store_true"
+    elif row.is_repeatable:
+        kwargs.update(action="append", default=None, metavar=row.spec.metavar)
+    else:
+        kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
+        convert = _converter(row.kind)
+        if convert is not None:
+            kwargs["type"] = convert
+    return kwargs
+
+
 def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
     """The options of ``command``, grouped as ``--help`` shows them; defaults from the table."""
     groups: dict[str, Any] = {}
@@ -279,17 +296,7 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
         group = groups.get(row.spec.group)
         if group is None:
             group = groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
-        kwargs: dict[str, Any] = {"dest": row.name, "help": row.spec.help, "default": row.default}
-        if row.is_flag:
-            kwargs["action"] = "store_true"
-        elif row.is_repeatable:
-            kwargs.update(action="append", default=None, metavar=row.spec.metavar)
-        else:
-            kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
-            convert = _converter(row.kind)
-            if convert is not None:
-                kwargs["type"] = convert
-        group.add_argument(*row.spec.flags, **kwargs)
+        group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name))
 
 
 def from_values(values: Mapping[str, Any], groups: Iterable[str] | None = None) -> RunnerOptions:
@@ -317,17 +324,7 @@ def plugin_options(addoption: Callable[..., None]) -> None:
     """Declare the plugin's ``--ccweb-*`` options with ``addoption`` (pytest's group.addoption)."""
     for row in plugin_rows():
         assert row.spec.plugin is not None
-        kwargs: dict[str, Any] = {"dest": plugin_dest(row), "help": row.spec.help, "default": row.default}
-        if row.is_flag:
-            kwargs["action"] = "store_true"
-        elif row.is_repeatable:
-            kwargs.update(action="append", default=None, metavar=row.spec.metavar)
-        else:
-            kwargs.update(metavar=row.spec.metavar, choices=row.spec.choices)
-            convert = _converter(row.kind)
-            if convert is not None:
-                kwargs["type"] = convert
-        addoption(row.spec.plugin, **kwargs)
+        addoption(row.spec.plugin, **_argparse_keywords(row, plugin_dest(row)))
 
 
 def from_plugin(getoption: Callable[[str], Any]) -> RunnerOptions:

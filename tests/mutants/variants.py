@@ -6,22 +6,20 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import anyio
 import mcp_types as types
-from mcp.shared.message import SessionMessage
 
 import ccweb_spec
 from ccweb_reference import wire
 from mutants.patching import (
-    _ORIGINAL_BUILD_SERVER,
     _ORIGINAL_PARSE,
+    Reply,
     _add_extras,
     _core,
     _edit_tool,
+    _filter_incoming,
     _invalid,
     _result,
     _reverse_keys,
-    _set_build_server,
     _text,
     _transform_call_result,
     _wrap_call_tool,
@@ -105,34 +103,14 @@ def _() -> None:
     # Overriding the SDK's server/discover handler is not enough: the SDK commits the
     # connection to 2026-07-28 on the request's envelope and then refuses initialize. An older
     # server never gets that far, so the variant answers the probe below the SDK.
-    def build(store_: Any, binding: Any) -> Any:
-        built = _ORIGINAL_BUILD_SERVER(store_, binding)
-        serve = built.run
+    def refuse_discover(item: Any) -> Any:
+        message = getattr(item, "message", None)
+        if isinstance(message, types.JSONRPCRequest) and message.method == "server/discover":
+            error = types.ErrorData(code=-32601, message="Method not found")
+            return Reply(types.JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+        return item
 
-        async def run(read_stream: Any, write_stream: Any, *args: Any, **kwargs: Any) -> Any:
-            sender, receiver = anyio.create_memory_object_stream[Any](0)
-
-            async def pump() -> None:
-                async with sender:
-                    async for item in read_stream:
-                        message = getattr(item, "message", None)
-                        if isinstance(message, types.JSONRPCRequest) and message.method == "server/discover":
-                            error = types.ErrorData(code=-32601, message="Method not found")
-                            await write_stream.send(
-                                SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
-                            )
-                            continue
-                        await sender.send(item)
-
-            async with anyio.create_task_group() as group:
-                group.start_soon(pump)
-                await serve(receiver, write_stream, *args, **kwargs)
-                group.cancel_scope.cancel()
-
-        built.run = run
-        return built
-
-    _set_build_server(build)
+    _filter_incoming(refuse_discover)
 
 
 @variant("fraction_echoed", "an integral fraction (2.0) is echoed as given, 2.0, not 2")

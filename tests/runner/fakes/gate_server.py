@@ -25,8 +25,10 @@ import signal
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
+
+from fake_replies import ReplyingHandler
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore
@@ -127,24 +129,8 @@ def serve_stdio() -> None:
 # --- HTTP --------------------------------------------------------------------------------
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(ReplyingHandler):
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def reply(self, status: int, content_type: str | None, body: bytes, headers: dict | None = None) -> None:
-        self.send_response(status)
-        if content_type:
-            self.send_header("Content-Type", content_type)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:
-        self.reply(405, "text/plain", b"use POST")
 
     def do_DELETE(self) -> None:
         self.reply(200, None, b"")
