@@ -4,9 +4,11 @@ from importlib.resources import files
 
 from pytest_bdd import scenarios
 
+from ccweb_conformance.suite import step_lookup
 from ccweb_conformance.suite.steps.concurrency_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.given_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.then_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.when_steps import *  # noqa: F403
 
+step_lookup.install()
 scenarios(str(files("ccweb_features")))
