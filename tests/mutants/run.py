@@ -115,7 +115,13 @@ def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
     import pytest  # noqa: F401, PLC0415
 
     import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
+    import ccweb_conformance.suite.steps.then_steps  # noqa: PLC0415
+    import ccweb_conformance.suite.steps.when_steps  # noqa: PLC0415
+    from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415
+
+    feature_scenarios()  # pytest-bdd keeps the parsed features: each child finds them parsed
     import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415
+    import ccweb_reference.server  # noqa: F401, PLC0415
 
     pending = []
     for entry in entries:
@@ -124,6 +130,8 @@ def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
             print(f"run.py: unknown entry {entry!r}", file=sys.stderr)
             return 2
         pending.append((kind, name))
+    # Whole runs first (the fuzz-phase mutants, every variant), so that no long run is left to end the batch alone.
+    pending.sort(key=lambda entry: entry[0] == "mutant" and MUTANTS[entry[1]].feature_tag is not None)
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[str, dict[str, float | int]] = {}
     running: dict[int, tuple[str, str, float]] = {}

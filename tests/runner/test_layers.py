@@ -28,7 +28,7 @@ RANKS = {
 PYTEST_LAYERS = {"suite"}
 
 
-BASE = {"__init__", "options", "errors", "i18n", "textwidth"}
+BASE = {"__init__", "options", "errors", "i18n", "textwidth", "jsontext"}
 """The package's own top modules below the CLI: the runner's shared vocabulary, one layer."""
 
 

@@ -7,13 +7,14 @@ and :meth:`ConversationFiles.remove_all` removes exactly what was created, nothi
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from ccweb_conformance.jsontext import indented
 
 ID_PREFIX = "ccwk"
 
@@ -174,7 +175,7 @@ def conversation_id(prefix: str, alias: str) -> str:
 
 def session_bytes(session: dict[str, Any]) -> bytes:
     """A session object as cc-web persists it; lone surrogates kept as JSON escapes."""
-    return json.dumps(session, indent=2, ensure_ascii=True).encode("utf-8")
+    return indented(session, ensure_ascii=True).encode("utf-8")
 
 
 def cc_web_session(conversation_id: str, messages: Any, **fields: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ccweb_conformance.jsontext import indented
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
 
 __all__ = ["build_json", "report_schema", "write_json"]
@@ -74,7 +75,7 @@ def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
 
 def write_json(run: RunResult, path: Path) -> None:
     """Write the report as UTF-8 JSON (lone surrogates become ``\\uXXXX`` escapes)."""
-    text = json.dumps(build_json(run), ensure_ascii=False, indent=2)
+    text = indented(build_json(run), ensure_ascii=False)
     # backslashreplace turns a lone surrogate into the six characters \udXXX: a JSON escape.
     Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
 

@@ -36,16 +36,34 @@ def assert_all_passed(code: int, report: dict, transport: str, version: str) -> 
     assert {r["status"] for r in report["requirements"]} == {"passed"}
 
 
-@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
-def test_in_process(tmp_path, era):
-    code, report = run_report(tmp_path, "--in-process", "--protocol", era)
-    assert_all_passed(code, report, "in-process", ERA_VERSIONS[era])
+@pytest.fixture(scope="module")
+def console_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """One whole in-process run in the 2026-07-28 era, as a user starts it: its console and its JSON report."""
+    report = tmp_path_factory.mktemp("console") / "report.json"
+    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--in-process", "--protocol", "2026-07-28"]
+    completed = subprocess.run(
+        [*command, "--json", str(report)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return completed, json.loads(report.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
-def test_stdio(tmp_path, era):
-    code, report = run_report(tmp_path, "--stdio", REFERENCE, "--protocol", era)
-    assert_all_passed(code, report, "stdio", ERA_VERSIONS[era])
+def test_in_process_legacy(tmp_path):
+    code, report = run_report(tmp_path, "--in-process", "--protocol", "legacy")
+    assert_all_passed(code, report, "in-process", ERA_VERSIONS["legacy"])
+
+
+def test_in_process_2026(console_run):
+    completed, report = console_run
+    assert_all_passed(completed.returncode, report, "in-process", ERA_VERSIONS["2026-07-28"])
+
+
+def test_stdio_legacy(tmp_path):
+    code, report = run_report(tmp_path, "--stdio", REFERENCE, "--protocol", "legacy")
+    assert_all_passed(code, report, "stdio", ERA_VERSIONS["legacy"])
 
 
 @pytest.mark.parametrize("era", ["legacy", "2026-07-28"])
@@ -55,18 +73,16 @@ def test_http_started_by_the_runner(tmp_path, era):
 
 
 def test_default_target_is_the_bundled_reference_over_stdio_with_auto_detection(tmp_path):
+    """Also the whole suite over stdio in the 2026-07-28 era: auto settles on it with the reference.
+
+    (Forcing that era over stdio is checked at the transport level, in test_transport_reference.)
+    """
     code, report = run_report(tmp_path)
     assert_all_passed(code, report, "stdio", "2026-07-28")
 
 
-def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(tmp_path):
-    completed = subprocess.run(
-        [sys.executable, "-m", "ccweb_conformance.cli", "run", "--in-process"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(console_run):
+    completed, _ = console_run
     lines = completed.stdout.splitlines()
     assert completed.returncode == 0
     assert lines[0] == "ccweb_list_user_inputs conformance: PASSED"

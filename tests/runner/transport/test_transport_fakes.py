@@ -196,6 +196,10 @@ def test_stderr_flood_does_not_block(tmp_path: Path) -> None:
         exchange = client.call_tool("echo", {})
         assert exchange.response is not None
         assert exchange.response["result"]["content"][0]["text"] == "after the flood"
+        # stderr is drained by its own thread: its last line may land just after the reply.
+        deadline = time.monotonic() + 10.0
+        while client.channel.stderr_tail(1) != "flood done" and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert client.channel.stderr_tail(1) == "flood done"
 
 

@@ -22,20 +22,27 @@ from ccweb_conformance.suite.world import World
 FILLER = "keep the public API stable and run the whole suite again before you sign off; 用户 要求 测试 😀 "
 
 
+def _earlier_pair(number: int) -> list[dict[str, Any]]:
+    """An earlier user input and the assistant's reply to it, with a tool call."""
+    user = {"role": "user", "content": f"earlier input {number}: {FILLER}", "timestamp": None}
+    call = {"name": "Bash", "input": {"command": FILLER}, "result": FILLER * 3}
+    reply = {"role": "assistant", "content": FILLER * 2, "timestamp": None, "toolCalls": [call]}
+    return [user, reply]
+
+
 @given(parsers.parse('a conversation "{alias}" of about {size:d} KB whose newest user message is "{content}"'))
 def a_large_conversation(world: World, alias: str, size: int, content: str) -> None:
     """Older user and assistant messages (the assistant's with tool calls) up to ``size`` KB, then ``content``."""
     conversation_id = world.files.new_id(alias)
     world.ids[alias] = conversation_id
     messages: list[dict[str, Any]] = []
+    # A pair's indented JSON differs from pair 0's only in the digits of its number.
+    pair_bytes = len(json.dumps(_earlier_pair(0), indent=2, ensure_ascii=False).encode()) - 1
     written = 0
     while written < size * 1024:
         number = len(messages) // 2
-        user = {"role": "user", "content": f"earlier input {number}: {FILLER}", "timestamp": None}
-        call = {"name": "Bash", "input": {"command": FILLER}, "result": FILLER * 3}
-        reply = {"role": "assistant", "content": FILLER * 2, "timestamp": None, "toolCalls": [call]}
-        messages += [user, reply]
-        written += len(json.dumps([user, reply], indent=2, ensure_ascii=False).encode())
+        messages += _earlier_pair(number)
+        written += pair_bytes + len(str(number))
     messages.append({"role": "user", "content": content, "timestamp": None})
     world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
 
