@@ -86,7 +86,7 @@ def on_parser_thread(function: Callable[[bytes], _T], data: bytes) -> _T:
     return _PARSER.run(function, data)
 
 
-def _is_utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
     """True if ``data`` is valid UTF-8, checked in small pieces (no full-size text copy)."""
     if data.isascii():
         return True
@@ -159,10 +159,15 @@ class _Messages(Sequence[Any]):
 
 def typed_messages(data: bytes) -> Sequence[Any] | None:
     """The messages, decoded lazily, or None where the fast path does not apply."""
-    if not _is_utf8(data):  # msgspec does not check the UTF-8 of what it skips
+    if not is_utf8(data):  # msgspec does not check the UTF-8 of what it skips
         return None
     try:
-        session = _SESSION.decode(data)
+        messages = skim_session(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None
-    return _Messages(session.messages or [])
+    return _Messages(messages)
+
+
+def skim_session(data: bytes) -> list[msgspec.Raw]:
+    """The structure check: the ``messages`` of a session object, each as an undecoded slice of ``data``."""
+    return _SESSION.decode(data).messages or []
