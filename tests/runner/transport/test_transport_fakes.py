@@ -142,7 +142,7 @@ def test_hang_times_out(tmp_path: Path) -> None:
         with pytest.raises(ProtocolFailure) as info:
             client.call_tool("echo", {})
         elapsed = time.monotonic() - started
-        assert 0.4 < elapsed < 2.0
+        assert 0.4 < elapsed < 5.0  # bounded by the timeout (plus a loaded machine's slack), not instant
         assert "tools/call: no response within 0.5 s" in str(info.value)
         assert "hanging now" in str(info.value)
         assert client.broken
