@@ -18,8 +18,13 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pytest_bdd.compat import get_fixture_names, getfixturedefs
-from pytest_bdd.steps import step_function_context_registry
+try:  # pytest-bdd's internals, as of 8.x and 9.x
+    from pytest_bdd.compat import get_fixture_names, getfixturedefs
+    from pytest_bdd.steps import step_function_context_registry
+except ImportError:  # another pytest-bdd: its own lookup is used as it is (slower, same steps)
+    _INTERNALS = False
+else:
+    _INTERNALS = True
 
 _SUITE_MODULE = "ccweb_conformance.suite.test_conformance"
 _ATTRIBUTE = "find_fixturedefs_for_step"
@@ -62,6 +67,8 @@ def memoised(original: Lookup) -> Lookup:
 def install() -> None:
     """Put the memo in front of pytest-bdd's lookup (once; a no-op where pytest-bdd has no such function)."""
     # By its module's name: the package pytest_bdd exports a function named ``scenario``.
+    if not _INTERNALS:
+        return
     scenario_module = importlib.import_module("pytest_bdd.scenario")
     current = getattr(scenario_module, _ATTRIBUTE, None)
     if current is None or hasattr(current, "original"):
