@@ -20,6 +20,7 @@ from referencing.jsonschema import DRAFT202012
 
 __all__ = [
     "SCHEMA_NAMES",
+    "Decision",
     "DescriptionConcept",
     "DescriptionFact",
     "DescriptionLexicon",
@@ -28,6 +29,7 @@ __all__ = [
     "PrdSection",
     "Requirement",
     "contract_version",
+    "decisions",
     "description_corpus",
     "description_facts",
     "description_lexicon",
@@ -66,7 +68,7 @@ class Requirement:
     prd_sections: tuple[str, ...] = ()
     """The PRD's sections it comes from, e.g. ``入参`` or ``选择与截断 4``."""
     decisions: tuple[str, ...] = ()
-    """The DESIGN.md decisions it rests on: D-1 .. D-14."""
+    """The design decisions it rests on (D-n, defined in ``decisions.yaml``)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,17 @@ class Group:
     id: str
     title: str
     title_zh: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A design decision that settles what the PRD leaves open (D-n), in English and Chinese."""
+
+    id: str
+    title: str
+    statement: str
+    title_zh: str = ""
+    statement_zh: str = ""
 
 
 @dataclass(frozen=True)
@@ -234,6 +247,20 @@ def groups() -> tuple[Group, ...]:
 def prd_sections() -> tuple[PrdSection, ...]:
     """The PRD sections requirements may cite, in the PRD's order."""
     return tuple(PrdSection(s["id"], s["en"], s.get("items", 0)) for s in _yaml("requirements.yaml")["prd_sections"])
+
+
+def decisions() -> tuple[Decision, ...]:
+    """The design decisions D-1 .. D-n, in file order."""
+    return tuple(
+        Decision(
+            d["id"],
+            d["title"],
+            _one_line(d["statement"]),
+            _one_line(d.get("title_zh")),
+            _one_line(d.get("statement_zh")),
+        )
+        for d in _yaml("decisions.yaml")["decisions"]
+    )
 
 
 def error_codes() -> tuple[ErrorCode, ...]:

@@ -18,7 +18,7 @@ COMMITTED_ZH = REPO / "docs" / "SPEC.zh-CN.md"
 HAN = re.compile(r"[\u4e00-\u9fff]")
 CRITERIA = {f"AC-{n}" for n in range(1, 11)}
 DECISIONS = {f"D-{n}" for n in range(1, 15)}
-"""DESIGN.md's decisions: D-1 .. D-14 (D-13 non-object arguments, D-14 torn writes)."""
+"""The design decisions: D-1 .. D-14 (D-13 non-object arguments, D-14 torn writes), in decisions.yaml."""
 
 
 def bilingual_entries() -> list[tuple[str, str, str]]:
@@ -28,6 +28,8 @@ def bilingual_entries() -> list[tuple[str, str, str]]:
     entries += [(f"error {e.code} meaning", e.meaning, e.meaning_zh) for e in ccweb_spec.error_codes()]
     entries += [(f"error {e.code} when", e.when, e.when_zh) for e in ccweb_spec.error_codes()]
     entries += [(f"fact {f.id}", f.fact, f.fact_zh) for f in ccweb_spec.description_facts()]
+    entries += [(f"decision {d.id} title", d.title, d.title_zh) for d in ccweb_spec.decisions()]
+    entries += [(f"decision {d.id}", d.statement, d.statement_zh) for d in ccweb_spec.decisions()]
     return entries
 
 
@@ -41,7 +43,8 @@ def rendered() -> str:
 
 def test_every_entry_is_counted() -> None:
     counts = (len(ccweb_spec.requirements()), len(ccweb_spec.groups()), len(ccweb_spec.error_codes()))
-    assert len(bilingual_entries()) == counts[0] + counts[1] + 2 * counts[2] + len(ccweb_spec.description_facts())
+    facts, decisions = len(ccweb_spec.description_facts()), len(ccweb_spec.decisions())
+    assert len(bilingual_entries()) == counts[0] + counts[1] + 2 * counts[2] + facts + 2 * decisions
 
 
 @pytest.mark.parametrize(("where", "english", "chinese"), bilingual_entries(), ids=[e[0] for e in bilingual_entries()])
@@ -69,6 +72,18 @@ def test_requirement_names_the_prd_and_existing_decisions(requirement: ccweb_spe
     assert set(requirement.decisions) <= DECISIONS, requirement.id
     cited_in_source = {s for s in requirement.source if re.fullmatch(r"(AC|D)-\d+", s)}
     assert cited_in_source <= set(requirement.prd) | set(requirement.decisions), requirement.id
+
+
+def test_the_decisions_are_d1_to_d14_in_order_and_each_is_cited() -> None:
+    assert [d.id for d in ccweb_spec.decisions()] == [f"D-{n}" for n in range(1, 15)]
+    cited = set().union(*(r.decisions for r in ccweb_spec.requirements()))
+    assert cited == DECISIONS
+
+
+def test_chinese_spec_lists_every_decision_with_the_requirements_resting_on_it(rendered: str) -> None:
+    for d in ccweb_spec.decisions():
+        resting = ", ".join(r.id for r in ccweb_spec.requirements() if d.id in r.decisions)
+        assert f"| **{d.id}** | {d.title_zh} | {d.statement_zh} | {resting} |" in rendered, d.id
 
 
 def test_every_acceptance_criterion_is_traced() -> None:
@@ -133,6 +148,7 @@ def test_chinese_headings(rendered: str) -> None:
     assert headings == [
         "工具定义",
         "需求",
+        "设计决策",
         "错误码注册表",
         "工具描述必须写明的事实",
         "空白字符",

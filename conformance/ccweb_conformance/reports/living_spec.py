@@ -161,6 +161,22 @@ def render_requirements(say: Messages) -> str:
     return "\n\n".join(parts)
 
 
+def render_decisions(say: Messages) -> str:
+    """The design decisions (D-n) with the requirements that rest on each."""
+    requirements = ccweb_spec.requirements()
+    rows = [
+        (
+            f"**{d.id}**",
+            (d.title_zh if say.chinese else "") or d.title,
+            (d.statement_zh if say.chinese else "") or d.statement,
+            ", ".join(r.id for r in requirements if d.id in r.decisions),
+        )
+        for d in ccweb_spec.decisions()
+    ]
+    header = _columns(say, "id", "decision", "statement", "requirements")
+    return say("spec.decisions.heading") + "\n\n" + say("spec.decisions.intro") + "\n\n" + _table(header, rows)
+
+
 def render_errors(say: Messages) -> str:
     """The closed error-code registry."""
     rows = [
@@ -257,6 +273,7 @@ def render_spec(kit_version: str, scenarios: Sequence[ScenarioRef], language: st
         render_header(kit_version, say),
         render_tool(say),
         render_requirements(say),
+        render_decisions(say),
         render_errors(say),
         render_description_facts(say),
         render_whitespace(say),
