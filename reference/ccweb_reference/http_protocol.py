@@ -11,12 +11,18 @@ answers 503 only once a request's head is complete. :func:`bounded_protocol` mak
   of the connection opening, or of the previous response's end;
 - a **connection cap**: beyond ``max_connections`` open connections, the oldest one still
   waiting for a request head is closed to make room; when every connection is busy with a
-  request, the new one gets a bare 503 and is closed, before any of its bytes are read.
+  request, the new one gets a bare 503 and is closed, before any of its bytes are read;
+- **no Nagle delay**: ``TCP_NODELAY`` on every connection. asyncio sets it only on sockets
+  whose protocol number is TCP, and uvicorn before 0.55 binds its listening socket with
+  protocol 0, so its connections waited for the peer's delayed ACK (about 40 ms) between the
+  response head and body: 44 ms a request instead of 2 ms.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from collections import OrderedDict
 from typing import Any, ClassVar
 
@@ -38,6 +44,7 @@ class BoundedH11Protocol(H11Protocol):
     _header_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        set_no_delay(transport)
         super().connection_made(transport)
         if len(self.connections) > self.limits.max_connections and not self._make_room():
             LOGGER.warning("refused connections: %d are open and busy", self.limits.max_connections)
@@ -94,6 +101,14 @@ class BoundedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
         super().connection_lost(exc)
+
+
+def set_no_delay(transport: asyncio.BaseTransport) -> None:
+    """Send small writes at once on a TCP connection (``TCP_NODELAY``); other sockets are left alone."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):  # a connection already reset
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def bounded_protocol(limits: HttpLimits) -> type[BoundedH11Protocol]:

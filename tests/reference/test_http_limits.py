@@ -8,6 +8,7 @@ asserted beyond the client's timeout: speed figures belong to the benchmark.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import resource
@@ -26,6 +27,7 @@ import httpx
 import pytest
 
 from ccweb_reference.http_limits import HttpLimits, RateLimitedLog
+from ccweb_reference.http_protocol import set_no_delay
 
 LEGACY = "2025-06-18"
 MODERN = "2026-07-28"
@@ -372,3 +374,47 @@ def test_the_defaults_are_safe() -> None:
         session_idle_timeout=300.0,
         log_interval=10.0,
     )
+
+
+def test_connections_have_no_nagle_delay_whatever_protocol_the_listening_socket_has() -> None:
+    """uvicorn before 0.55 listens on a socket of protocol 0, on which asyncio sets no TCP_NODELAY.
+
+    Such connections waited about 40 ms (the peer's delayed ACK) between a response's head and
+    its body; the reference sets TCP_NODELAY on each connection itself.
+    """
+    seen: dict[str, int] = {}
+
+    class Probe(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+            sock = transport.get_extra_info("socket")
+            seen["before"] = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            set_no_delay(transport)
+            seen["after"] = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            transport.close()
+
+    async def connect_once() -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 0)  # as uvicorn < 0.55 binds it
+        listener.bind(("127.0.0.1", 0))
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
+        async with server:
+            _, writer = await asyncio.wait_for(asyncio.open_connection(*listener.getsockname()), 5.0)
+            for _ in range(500):  # at most 5 s for the server side to see the connection
+                if "after" in seen:
+                    break
+                await asyncio.sleep(0.01)
+            writer.close()
+
+    asyncio.run(connect_once())
+    print(f"TCP_NODELAY as asyncio left it: {seen['before']}")
+    assert seen["after"] != 0
+
+
+def test_no_delay_leaves_a_unix_socket_alone() -> None:
+    left, right = socket.socketpair()
+    with left, right:
+
+        class Transport(asyncio.BaseTransport):
+            def get_extra_info(self, name: str, default: Any = None) -> Any:
+                return left if name == "socket" else default
+
+        set_no_delay(Transport())  # no error: TCP options do not apply to it
