@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The kit at the oldest versions its pyproject.toml allows: installs, and passes over stdio and HTTP.
+
+pip installs the newest versions, so a lower bound in ``[project].dependencies`` is never
+tried unless something tries it. This script pins every direct dependency to its lower bound
+(``name>=X`` and ``name>=X,<Y`` become ``name==X``; ``name==X`` stays), installs the kit from
+this checkout into a fresh virtual environment under those constraints (their own
+dependencies as pip resolves them), and runs ``ccweb-conformance run`` there against the
+bundled reference over stdio and over HTTP. Every step has a time bound; the temporary
+environment is removed on every path. Exit 0 when both runs passed, 1 otherwise.
+
+    .venv/bin/python scripts/oldest_dependencies.py          # from the repository root
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALL_TIMEOUT_S = 600
+RUN_TIMEOUT_S = 300
+HTTP_COMMAND = "ccweb-reference --sessions-dir {sessions_dir} --http --port {port}"
+
+
+def lower_bounds(pyproject: Path) -> dict[str, str]:
+    """Each direct dependency's lowest allowed version, by name; those without one are left out."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    bounds = {}
+    for line in project["dependencies"]:
+        requirement = Requirement(line)
+        floors = [s.version for s in requirement.specifier if s.operator in (">=", "==")]
+        if floors:
+            bounds[requirement.name] = max(floors, key=Version)
+    return bounds
+
+
+def _run(command: list[str], timeout: float, **options: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **options)  # type: ignore[call-overload, no-any-return]
+
+
+def _installed(python: Path) -> dict[str, str]:
+    listing = _run([str(python), "-m", "pip", "list", "--format", "json"], 60)
+    return {p["name"].lower().replace("_", "-"): p["version"] for p in json.loads(listing.stdout)}
+
+
+def _conformance(env_bin: Path, work: Path, label: str, *target: str) -> bool:
+    report = work / f"{label}.json"
+    done = _run(
+        [str(env_bin / "ccweb-conformance"), "run", *target, "--json", str(report)],
+        RUN_TIMEOUT_S,
+        cwd=work,
+        env={"PATH": f"{env_bin}:/usr/bin:/bin", "LANG": "C.UTF-8"},
+    )
+    summary = done.stdout.strip().splitlines()[-3:] if done.stdout.strip() else []
+    counts = json.loads(report.read_text(encoding="utf-8"))["counts"] if report.exists() else None
+    print(f"  {label}: exit {done.returncode}, counts {counts}")
+    for line in summary:
+        print(f"    {line}")
+    if done.returncode != 0:
+        print(done.stdout[-4000:], done.stderr[-4000:], sep="\n", file=sys.stderr)
+    return done.returncode == 0
+
+
+def main() -> int:
+    """Install at the lower bounds, show what was installed, run the suite over stdio and HTTP."""
+    parser = argparse.ArgumentParser(prog="oldest_dependencies", description=(__doc__ or "").split("\n\n")[0])
+    parser.parse_args()
+    bounds = lower_bounds(ROOT / "pyproject.toml")
+    with tempfile.TemporaryDirectory(prefix="ccweb-oldest-") as folder:
+        work = Path(folder)
+        constraints = work / "constraints.txt"
+        constraints.write_text("".join(f"{name}=={version}\n" for name, version in bounds.items()), encoding="utf-8")
+        venv = work / "venv"
+        python = venv / "bin" / "python"
+        steps = [
+            [sys.executable, "-m", "venv", str(venv)],
+            [str(python), "-m", "pip", "install", "-q", "-c", str(constraints), str(ROOT)],
+        ]
+        for step in steps:
+            done = _run(step, INSTALL_TIMEOUT_S)
+            if done.returncode != 0:
+                print(f"oldest_dependencies: {' '.join(step[:4])} failed:\n{done.stderr[-4000:]}", file=sys.stderr)
+                return 1
+        installed = _installed(python)
+        print("the kit's direct dependencies at their lower bounds:")
+        wrong = []
+        for name, version in bounds.items():
+            got = installed.get(name.lower(), "missing")
+            print(f"  {name} {got}")
+            if got == "missing" or Version(got) != Version(version):
+                wrong.append(f"{name}: {got}, not {version}")
+        if wrong:
+            print(f"oldest_dependencies: not installed at the bound: {'; '.join(wrong)}", file=sys.stderr)
+            return 1
+        print("ccweb-conformance run against the bundled reference:")
+        env_bin = venv / "bin"
+        passed = [
+            _conformance(env_bin, work, "stdio"),
+            _conformance(env_bin, work, "http", "--http-cmd", HTTP_COMMAND, "--url", "http://127.0.0.1:{port}/mcp"),
+        ]
+    return 0 if all(passed) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
