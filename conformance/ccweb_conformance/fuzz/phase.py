@@ -73,7 +73,7 @@ class FuzzRun:
     cases_run: int = 0
     duration_s: float = 0.0
     digest: str = ""
-    """SHA-256 of the generated cases in order: the same seed gives the same digest."""
+    """SHA-256 of the generated cases in order: the same seed (and Hypothesis version) gives the same digest."""
     mismatch: Mismatch | None = None
     shrink_calls: int = 0
     sweep_calls: int = 0
