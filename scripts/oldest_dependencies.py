@@ -110,5 +110,13 @@ def main() -> int:
     return 0 if all(passed) else 1
 
 
+def _main() -> int:
+    try:
+        return main()
+    except subprocess.TimeoutExpired as expired:  # the child was killed; the temporary folder is gone
+        print(f"oldest_dependencies: {expired.cmd[0]} ... took longer than {expired.timeout:g} s", file=sys.stderr)
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_main())

@@ -18,7 +18,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-try:  # pytest-bdd's internals, as of 8.x and 9.x
+try:  # pytest-bdd's internals, as of 9.0.1 (8.x and 9.0.0 lack some)
     from pytest_bdd.compat import get_fixture_names, getfixturedefs
     from pytest_bdd.steps import step_function_context_registry
 except ImportError:  # another pytest-bdd: its own lookup is used as it is (slower, same steps)
