@@ -22,7 +22,7 @@ CHUNK = 65536
 
 
 def sse_seconds(size: int) -> float:
-    text = "data: " + "x" * size + "\n\n"
+    text = b"data: " + b"x" * size + b"\n\n"
     chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)]
     started = time.perf_counter()
     lines = list(split_lines(chunks, limit=64 * 1024 * 1024))

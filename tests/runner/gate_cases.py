@@ -122,6 +122,12 @@ CASES: dict[str, Case] = {
         "the server sent a message larger than the limit of 100000 bytes",
         outcome="failed",
     ),
+    "over-the-cap-http-sse-multibyte": Case(  # 40,000 characters, 120,000 bytes: the cap counts bytes
+        [*http("sse", "pad=40000", "padchar=用"), "--tags", "AC-8", "--max-message-bytes", "100000"],
+        1,
+        "the server sent a message larger than the limit of 100000 bytes",
+        outcome="failed",
+    ),
     "valid-10-mb-json-body": Case([*http("pad=10485760"), "--tags", "SEL-6"], 0, "PASSED", outcome="passed"),
     "valid-10-mb-sse-line": Case([*http("sse", "pad=10485760"), "--tags", "SEL-6"], 0, "PASSED", outcome="passed"),
     "three-seconds-per-reply": Case(

@@ -150,6 +150,10 @@ def test_a_trickling_sse_stream_times_out_at_the_request_deadline(outcomes: dict
         ("over-the-cap-stdio", "tools/call: the server wrote a message larger than the limit of 100000 bytes"),
         ("over-the-cap-http-json", "tools/call: the server sent a message larger than the limit of 100000 bytes"),
         ("over-the-cap-http-sse", "tools/call: the server sent a message larger than the limit of 100000 bytes"),
+        (
+            "over-the-cap-http-sse-multibyte",
+            "tools/call: the server sent a message larger than the limit of 100000 bytes",
+        ),
     ],
 )
 def test_a_message_over_the_cap_fails_clearly_on_every_wire(outcomes: dict[str, Outcome], name: str, text: str) -> None:

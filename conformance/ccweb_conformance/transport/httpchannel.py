@@ -167,9 +167,9 @@ class HttpChannel(Channel):
                 return True
         return False
 
-    def _chunks(self, response: httpx.Response, deadline: float) -> Iterator[str]:
-        """The stream's text; the request's deadline holds across reads, partial lines included."""
-        for chunk in response.iter_text():
+    def _chunks(self, response: httpx.Response, deadline: float) -> Iterator[bytes]:
+        """The stream's bytes; the request's deadline holds across reads, partial lines included."""
+        for chunk in response.iter_bytes():
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline passed while reading the SSE stream")
             yield chunk

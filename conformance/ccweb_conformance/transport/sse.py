@@ -18,32 +18,35 @@ class SseEvent:
     id: str | None
 
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
-def split_lines(chunks: Iterable[str], limit: int | None = None) -> Iterator[str]:
-    """Lines of an event stream, split only at CRLF, CR or LF as the standard says.
+def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[str]:
+    """Lines of an event stream's bytes, split only at CRLF, CR or LF as the standard says, decoded as UTF-8.
 
     ``str.splitlines`` (and so httpx's ``iter_lines``) also splits at U+0085, U+2028 and
-    U+2029, which may stand unescaped inside a JSON string and must not end a line.
-    Linear: each chunk is scanned once, and a line's pieces are joined once. A line longer
-    than ``limit`` characters raises :class:`MessageTooLarge`.
+    U+2029, which may stand unescaped inside a JSON string and must not end a line; in UTF-8
+    their bytes are never CR or LF, so splitting the bytes is exact. The stream is UTF-8
+    whatever the response declares (invalid bytes become U+FFFD). Linear: each chunk is
+    scanned once, and a line's pieces are joined once. A line longer than ``limit`` bytes
+    raises :class:`MessageTooLarge`, as the stdio and JSON paths count it.
     """
-    pending: list[str] = []
+    pending: list[bytes] = []
     size = 0
     held_cr = False  # the last chunk ended in CR: an LF first in the next one belongs to it
     for received in chunks:
-        chunk = received[1:] if held_cr and received.startswith("\n") else received
+        chunk = received[1:] if held_cr and received.startswith(b"\n") else received
         if not chunk:
             continue
-        held_cr = chunk.endswith("\r")
+        held_cr = chunk.endswith(b"\r")
         start = 0
-        ends = _LINE_END.finditer(chunk) if "\n" in chunk or "\r" in chunk else ()  # `in` is far faster
+        ends = _LINE_END.finditer(chunk) if b"\n" in chunk or b"\r" in chunk else ()  # `in` is far faster
         for match in ends:
             piece = chunk[start : match.start()]
             if limit is not None and size + len(piece) > limit:
                 raise MessageTooLarge(limit)
-            yield "".join(pending) + piece if pending else piece
+            line = b"".join(pending) + piece if pending else piece
+            yield line.decode("utf-8", errors="replace")
             pending, size = [], 0
             start = match.end()
         rest = chunk[start:]
@@ -53,13 +56,13 @@ def split_lines(chunks: Iterable[str], limit: int | None = None) -> Iterator[str
             if limit is not None and size > limit:
                 raise MessageTooLarge(limit)
     if pending:
-        yield "".join(pending)
+        yield b"".join(pending).decode("utf-8", errors="replace")
 
 
 def iter_events(lines: Iterable[str], limit: int | None = None) -> Iterator[SseEvent]:
     """Events from the stream's lines, as the HTML standard's parser dispatches them.
 
-    An event whose data is longer than ``limit`` characters raises :class:`MessageTooLarge`.
+    An event whose data is longer than ``limit`` bytes (in UTF-8) raises :class:`MessageTooLarge`.
     """
     event, last_id = "", None
     data: list[str] = []
@@ -77,7 +80,7 @@ def iter_events(lines: Iterable[str], limit: int | None = None) -> Iterator[SseE
         value = value.removeprefix(" ")
         if name == "data":
             data.append(value)
-            size += len(value) + 1
+            size += len(value.encode("utf-8", errors="surrogatepass")) + 1
             if limit is not None and size > limit + 1:
                 raise MessageTooLarge(limit)
         elif name == "event":

@@ -8,6 +8,7 @@ untouched scenarios pass, except as the words say:
   storm=N       N valid notifications before every reply but initialize's
   daemon        at start-up, a grandchild calls setsid and sleeps (a daemon left behind)
   pad=N         every tools/call result carries an extra text block of N characters
+  padchar=C     ... each of them C (default p; 用 takes 3 bytes in UTF-8, sent unescaped)
   hs-garbage    initialize is answered with a line that is not JSON (stdio)
   hs-malformed  initialize is answered with a result whose protocolVersion is not a string
   hs-hang       initialize is never answered
@@ -43,6 +44,7 @@ OPTIONS = dict(w.split("=", 1) for w in WORDS if "=" in w)
 SLOW = float(OPTIONS.get("slow", "0"))
 STORM = int(OPTIONS.get("storm", "0"))
 PAD = int(OPTIONS.get("pad", "0"))
+PAD_CHAR = OPTIONS.get("padchar", "p")
 TRICKLE = int(OPTIONS.get("trickle", "0"))
 STORE = SessionStore(Path(os.environ["CC_WEB_SESSIONS_DIR"]))
 STATE = Path(os.environ["GATE_STATE"])  # required: a stray run must not litter the working directory
@@ -88,7 +90,7 @@ def answer(message: dict, source: str | None) -> dict:
         result, is_error = call_tool(STORE, params.get("arguments"), source)
         content = [{"type": "text", "text": dumps(result)}]
         if PAD:
-            content.append({"type": "text", "text": "p" * PAD})
+            content.append({"type": "text", "text": PAD_CHAR * PAD})
         body = {"content": content, "structuredContent": result, "isError": is_error}
         return {"jsonrpc": "2.0", "id": request_id, "result": body}
     if method == "ping":

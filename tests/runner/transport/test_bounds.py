@@ -20,15 +20,30 @@ from ccweb_conformance.transport.sse import iter_events, split_lines
 
 
 def test_an_sse_line_over_the_limit_is_refused_and_one_at_the_limit_kept() -> None:
-    assert list(split_lines(["ab", "cd\nef"], limit=4)) == ["abcd", "ef"]
+    assert list(split_lines([b"ab", b"cd\nef"], limit=4)) == ["abcd", "ef"]
     with pytest.raises(MessageTooLarge, match=r"larger than the limit of 4 bytes \(--max-message-bytes\)"):
-        list(split_lines(["ab", "cde\n"], limit=4))
+        list(split_lines([b"ab", b"cde\n"], limit=4))
     with pytest.raises(MessageTooLarge):
-        list(split_lines(["abcde"], limit=4))  # refused before its end arrives
+        list(split_lines([b"abcde"], limit=4))  # refused before its end arrives
+
+
+def test_an_sse_line_is_measured_in_bytes_like_stdio_and_json_bodies() -> None:
+    """Two characters of three bytes each: 6 bytes, over a limit of 4 although only 2 characters."""
+    assert list(split_lines(["用户\n".encode()], limit=6)) == ["用户"]
+    with pytest.raises(MessageTooLarge):
+        list(split_lines(["用户\n".encode()], limit=4))
+    with pytest.raises(MessageTooLarge):
+        list(iter_events(["data: 用户", ""], limit=4))
+
+
+def test_a_character_split_across_chunks_is_decoded_whole() -> None:
+    encoded = "data: 😀\n".encode()
+    assert list(split_lines([encoded[:8], encoded[8:]])) == ["data: 😀"]
+    assert list(split_lines([b"data: \xff\n"])) == ["data: \ufffd"]  # not UTF-8: replaced, as the standard says
 
 
 def test_an_sse_event_over_the_limit_is_refused_however_its_data_lines_are_split() -> None:
-    assert [e.data for e in iter_events(["data: ab", "data: c", ""], limit=4)] == ["ab\nc"]
+    assert [e.data for e in iter_events(["data: ab", "data: c", ""], limit=4)] == ["ab\nc"]  # 2 + 1 + 1 bytes
     with pytest.raises(MessageTooLarge):
         list(iter_events(["data: ab", "data: cd", ""], limit=4))
 
