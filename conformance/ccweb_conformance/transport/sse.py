@@ -19,6 +19,7 @@ class SseEvent:
 
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
 
 
 def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[str]:
@@ -34,8 +35,11 @@ def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[s
     pending: list[bytes] = []
     size = 0
     held_cr = False  # the last chunk ended in CR: an LF first in the next one belongs to it
+    first = True
     for received in chunks:
         chunk = received[1:] if held_cr and received.startswith(b"\n") else received
+        if first and chunk:  # the standard's UTF-8 decode drops one leading byte-order mark
+            chunk, first = chunk.removeprefix(_BOM), False
         if not chunk:
             continue
         held_cr = chunk.endswith(b"\r")

@@ -18,3 +18,8 @@ def test_a_last_line_without_its_end_is_kept():
 def test_an_event_whose_json_holds_a_next_line_character_is_parsed_whole():
     events = list(iter_events(split_lines(['data: {"t": "x\x85y"}\n\n'.encode()])))
     assert [(e.event, e.data) for e in events] == [("message", '{"t": "x\x85y"}')]
+
+
+def test_one_leading_byte_order_mark_is_dropped_as_the_standard_says():
+    assert list(split_lines([b"\xef\xbb\xbfdata: 1\n", b"\xef\xbb\xbfdata: 2\n"])) == ["data: 1", "\ufeffdata: 2"]
+    assert list(split_lines([b"", b"\xef\xbb\xbfdata: 1\n"])) == ["data: 1"]
