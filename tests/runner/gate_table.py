@@ -27,11 +27,10 @@ def row(name: str, outcome: Outcome) -> str:
 
 
 def main(names: list[str]) -> None:
-    root = Path(tempfile.mkdtemp(prefix="ccweb-gate-table-"))
     print("| case | exit | wall | first line of the message | processes / files left | runner peak |")
     print("|---|---|---|---|---|---|")
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {name: pool.submit(run_case, name, CASES[name], root) for name in names}
+    with tempfile.TemporaryDirectory(prefix="ccweb-gate-table-") as folder, ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {name: pool.submit(run_case, name, CASES[name], Path(folder)) for name in names}
         for name, future in futures.items():
             print(row(name, future.result()), flush=True)
 
