@@ -23,6 +23,7 @@ import tomllib
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,7 @@ def _run(command: list[str], timeout: float, **options: object) -> subprocess.Co
 
 def _installed(python: Path) -> dict[str, str]:
     listing = _run([str(python), "-m", "pip", "list", "--format", "json"], 60)
-    return {p["name"].lower().replace("_", "-"): p["version"] for p in json.loads(listing.stdout)}
+    return {canonicalize_name(p["name"]): p["version"] for p in json.loads(listing.stdout)}
 
 
 def _conformance(env_bin: Path, work: Path, label: str, *target: str) -> bool:
@@ -94,7 +95,7 @@ def main() -> int:
         print("the kit's direct dependencies at their lower bounds:")
         wrong = []
         for name, version in bounds.items():
-            got = installed.get(name.lower(), "missing")
+            got = installed.get(canonicalize_name(name), "missing")
             print(f"  {name} {got}")
             if got == "missing" or Version(got) != Version(version):
                 wrong.append(f"{name}: {got}, not {version}")
