@@ -84,7 +84,7 @@ def iter_events(lines: Iterable[str], limit: int | None = None) -> Iterator[SseE
         value = value.removeprefix(" ")
         if name == "data":
             data.append(value)
-            size += len(value.encode("utf-8", errors="surrogatepass")) + 1
+            size += (len(value) if value.isascii() else len(value.encode("utf-8", errors="surrogatepass"))) + 1
             if limit is not None and size > limit + 1:
                 raise MessageTooLarge(limit)
         elif name == "event":
