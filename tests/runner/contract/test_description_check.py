@@ -15,6 +15,11 @@ import ccweb_spec
 from ccweb_conformance.contract.description_check import FactVerdict, check_description, split_clauses, unmet_facts
 
 CORPUS = ccweb_spec.description_corpus()
+TUNED = [item for item in CORPUS if not item.get("heldout")]
+HELD_OUT = [item for item in CORPUS if item.get("heldout")]
+# The score on the held-out part as last measured: correct ones accepted, wrong ones rejected naming
+# exactly their listed facts. It may rise, never fall.
+HELD_OUT_FLOOR = {"accepted": 14, "correct": 33, "rejected": 13, "wrong": 17}
 FACT_IDS = ["default-current-conversation", "latest-15", "budget-1000", "purpose-acceptance"]
 GOOD = "Defaults to the current conversation. Use it to check your work against the user's requirements."
 
@@ -53,10 +58,10 @@ def test_facts_file_validates_against_its_schema() -> None:
 def test_corpus_size_and_balance() -> None:
     ids = Counter(item["id"] for item in CORPUS)
     assert [i for i, n in ids.items() if n > 1] == []
-    correct = Counter(item["lang"] for item in CORPUS if item["verdict"] == "pass")
+    correct = Counter(item["lang"] for item in TUNED if item["verdict"] == "pass")
     assert correct["en"] >= 40
     assert correct["zh"] >= 20
-    one_fact = [item for item in CORPUS if item["verdict"] == "fail" and len(item["failing"]) == 1]
+    one_fact = [item for item in TUNED if item["verdict"] == "fail" and len(item["failing"]) == 1]
     assert len(one_fact) >= 20
     assert {item["failing"][0] for item in one_fact} == set(FACT_IDS)
 
@@ -74,10 +79,25 @@ def test_corpus_holds_the_descriptions_of_issue_12() -> None:
     assert any("1000 characters at most" in text for text in texts)
 
 
-@pytest.mark.parametrize("item", CORPUS, ids=[item["id"] for item in CORPUS])
+@pytest.mark.parametrize("item", TUNED, ids=[item["id"] for item in TUNED])
 def test_corpus_item_gets_its_verdict(item: dict[str, Any]) -> None:
     failing = [verdict.fact_id for verdict in unmet_facts(item["text"])]
     assert failing == item.get("failing", [])
+
+
+def test_held_out_score_does_not_fall() -> None:
+    correct = [item for item in HELD_OUT if item["verdict"] == "pass"]
+    wrong = [item for item in HELD_OUT if item["verdict"] == "fail"]
+    score = {
+        "accepted": sum(not unmet_facts(item["text"]) for item in correct),
+        "correct": len(correct),
+        "rejected": sum([v.fact_id for v in unmet_facts(item["text"])] == item["failing"] for item in wrong),
+        "wrong": len(wrong),
+    }
+    print("held-out: accepted {accepted}/{correct} correct, rejected {rejected}/{wrong} wrong".format(**score))
+    assert (score["correct"], score["wrong"]) == (HELD_OUT_FLOOR["correct"], HELD_OUT_FLOOR["wrong"])
+    assert score["accepted"] >= HELD_OUT_FLOOR["accepted"]
+    assert score["rejected"] >= HELD_OUT_FLOOR["rejected"]
 
 
 @pytest.mark.parametrize(
