@@ -7,7 +7,7 @@ Nothing here restates what the files say.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -120,6 +120,8 @@ class DescriptionConcept:
 
     name: str
     terms: tuple[str, ...]
+    name_zh: str = ""
+    negatable: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class DescriptionFact:
     concepts: tuple[DescriptionConcept, ...]
     contradictions: tuple[DescriptionConcept, ...]
     fact_zh: str = ""
+    name_zh: str = ""
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,8 @@ class DescriptionLexicon:
     bullets: tuple[str, ...]
     number_words: dict[str, int]
     chinese_numerals: str
+    number_multipliers: dict[str, int] = field(default_factory=dict)
+    negations: tuple[str, ...] = ()
 
 
 def spec_files() -> Traversable:
@@ -280,7 +285,10 @@ def error_codes() -> tuple[ErrorCode, ...]:
 
 
 def _concepts(entries: list[dict[str, Any]]) -> tuple[DescriptionConcept, ...]:
-    return tuple(DescriptionConcept(c["name"], tuple(str(t) for t in c["terms"])) for c in entries)
+    return tuple(
+        DescriptionConcept(c["name"], tuple(map(str, c["terms"])), c.get("name_zh", ""), c.get("negatable", False))
+        for c in entries
+    )
 
 
 def description_facts() -> tuple[DescriptionFact, ...]:
@@ -294,6 +302,7 @@ def description_facts() -> tuple[DescriptionFact, ...]:
             _concepts(f["concepts"]),
             _concepts(f["contradictions"]),
             _one_line(f.get("fact_zh")),
+            f.get("name_zh", ""),
         )
         for f in _yaml("description.yaml")["facts"]
     )
@@ -308,6 +317,8 @@ def description_lexicon() -> DescriptionLexicon:
         tuple(data["bullets"]),
         {str(k): int(v) for k, v in data["number_words"].items()},
         data["chinese_numerals"],
+        {str(k): int(v) for k, v in data.get("number_multipliers", {}).items()},
+        tuple(str(n) for n in data.get("negations", ())),
     )
 
 

@@ -4,13 +4,18 @@ The rules and the vocabulary are data in ``spec/description.yaml`` (its header e
 them); this module only applies them:
 
 1. Normalise the text (NFKC, straight apostrophes) and split it into clauses at sentence
-   and clause punctuation, line breaks and bullet characters.
+   and clause punctuation, blank lines, list items and bullet characters; a single line
+   break is a space (docstrings and TypeScript strings wrap lines anywhere).
 2. A fact holds when one clause contains every concept of the fact (a concept is present
-   when any of its terms matches) and none of its contradictions.
-3. A fact that does not hold is reported with its closest clause: the one that matched the
+   when any of its terms matches) and none of its contradictions (a negatable one does not
+   count right after a negation: "not per input").
+3. Numbers are read in digits, English words and Chinese numerals (``15``, ``fifteen``,
+   ``十五``; ``1,000``, ``1k``, ``one thousand``, ``一千``) and compared by value.
+4. A fact that does not hold is reported with its closest clause: the one that matched the
    most of its concepts (the first such clause), and what it lacks or what contradicts it.
 
-Pure Python; used by the TOOL-3 step and by the labelled corpus test.
+Pure Python; used by the TOOL-3 step, ``ccweb-conformance check-description`` and the
+labelled corpus test.
 """
 
 from __future__ import annotations
@@ -23,18 +28,23 @@ from functools import cache
 import ccweb_spec
 from ccweb_spec import DescriptionConcept, DescriptionFact, DescriptionLexicon
 
-__all__ = ["FactVerdict", "check_description", "split_clauses", "unmet_facts"]
+__all__ = ["FactVerdict", "check_description", "read_number", "split_clauses", "unmet_facts"]
 
 _APOSTROPHES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'"})
-_ALWAYS_SPLIT = "!?;。\n\r"
+_BREAK = "\x1e"  # stands for a blank line or a line starting a list item while splitting
+_ALWAYS_SPLIT = "!?;。" + _BREAK
+_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
+_LIST_ITEM = re.compile(r"\n[ \t]*(?=(?:[-*+]|\d+[.)])[ \t])")
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 _ASCII_WORD = "0-9a-z"
 _QUOTE_LIMIT = 160
 _NUMBER_GROUP = "num"
+_DIGITS = r"[0-9]+(?:[,. ][0-9]{3})*"
 
 
 @dataclass(frozen=True)
 class FactVerdict:
-    """Whether one fact is stated, with the closest clause and why it falls short."""
+    """Whether one fact is stated, with the clause that states it or the closest one and why it falls short."""
 
     fact_id: str
     name: str
@@ -42,20 +52,25 @@ class FactVerdict:
     closest: str | None
     missing: tuple[str, ...]
     contradicted_by: str | None
+    name_zh: str = ""
+    missing_zh: tuple[str, ...] = ()
+    contradiction: str | None = None
+    contradiction_zh: str | None = None
 
     def message(self) -> str:
         """One line naming the fact, quoting the closest clause and what it lacks."""
         if self.holds:
-            return f'fact "{self.name}" stated in "{_quote(self.closest or "")}"'
+            return f'fact "{self.name}" stated in "{quote(self.closest or "")}"'
         head = f'fact "{self.name}" not stated: '
         if self.closest is None:
             return head + "no clause mentions " + " or ".join(self.missing)
         reasons = ["missing: " + ", ".join(self.missing)] if self.missing else []
         reasons += [f'contradicted by "{self.contradicted_by}"'] if self.contradicted_by else []
-        return head + f'closest clause "{_quote(self.closest)}" ({"; ".join(reasons)})'
+        return head + f'closest clause "{quote(self.closest)}" ({"; ".join(reasons)})'
 
 
-def _quote(clause: str) -> str:
+def quote(clause: str) -> str:
+    """``clause`` shortened to at most 160 characters (an ellipsis marks the cut)."""
     return clause if len(clause) <= _QUOTE_LIMIT else clause[: _QUOTE_LIMIT - 1] + "…"
 
 
@@ -65,8 +80,8 @@ def _lexicon() -> DescriptionLexicon:
 
 
 def normalise(text: str) -> str:
-    """NFKC (full-width digits and punctuation become ASCII) and straight apostrophes."""
-    return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    """NFKC (full-width digits and punctuation become ASCII), straight apostrophes, ``\\n`` line ends."""
+    return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _splits_at_dot(text: str, index: int, lexicon: DescriptionLexicon) -> bool:
@@ -85,7 +100,7 @@ def _splits_at_dot(text: str, index: int, lexicon: DescriptionLexicon) -> bool:
 def split_clauses(text: str, lexicon: DescriptionLexicon | None = None) -> list[str]:
     """The clauses of ``text`` (normalised, whitespace collapsed, leading list markers removed)."""
     lexicon = lexicon or _lexicon()
-    text = normalise(text)
+    text = _LIST_ITEM.sub(_BREAK, _PARAGRAPH.sub(_BREAK, normalise(text)))
     clauses, start = [], 0
     for index, char in enumerate(text):
         numbered = char == "." and text[start:index].strip().isdigit()  # "2. " of a numbered list
@@ -97,7 +112,7 @@ def split_clauses(text: str, lexicon: DescriptionLexicon | None = None) -> list[
             clauses.append(text[start:index])
             start = index + 1
     clauses.append(text[start:])
-    cleaned = (re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", " ".join(c.split())) for c in clauses)
+    cleaned = (_LIST_MARKER.sub("", " ".join(c.split())) for c in clauses)
     return [c for c in cleaned if c]
 
 
@@ -119,20 +134,63 @@ def _guards(word: str, numerals: str) -> tuple[str, str]:
     return left, right
 
 
-def _number_pattern(lexicon: DescriptionLexicon) -> str:
-    words = sorted(lexicon.number_words, key=len, reverse=True)
-    alternatives = ["[0-9]+(?:[,. ][0-9]{3})*", *(r"[\s-]*".join(map(re.escape, w.split())) for w in words)]
-    guarded = []
-    for alternative, sample in zip(alternatives, ["0", *words], strict=True):
-        left, right = _guards(sample, lexicon.chinese_numerals)
-        guarded.append(left + alternative + right)
-    return f"(?P<{_NUMBER_GROUP}>" + "|".join(guarded) + ")"
+def _alternatives(words: list[str]) -> str:
+    """Words (longest first, so "a thousand" wins over "a") as one group; a space stands for spaces or hyphens."""
+    ordered = sorted(words, key=len, reverse=True)
+    return "(?:" + "|".join(r"[\s-]+".join(map(re.escape, w.split())) for w in ordered) + ")"
+
+
+@cache
+def _number_pattern() -> str:
+    """Digits (with an optional multiplier), a run of English number words, or a run of Chinese numerals."""
+    lexicon = _lexicon()
+    english = [w for w in [*lexicon.number_words, *lexicon.number_multipliers] if w.isascii() and len(w) > 1]
+    suffixes = _alternatives(list(lexicon.number_multipliers))
+    word = _alternatives(english)
+    numerals = "[" + re.escape(lexicon.chinese_numerals) + "]"
+    digits = f"(?<![{_ASCII_WORD}])(?<![0-9][.,]){_DIGITS}(?![.,][0-9])(?:[\\s-]*{suffixes})?(?![{_ASCII_WORD}])"
+    words = f"(?<![{_ASCII_WORD}]){word}(?:[\\s-]+(?:and[\\s-]+)?{word})*(?![{_ASCII_WORD}])"
+    chinese = f"(?<!{numerals}){numerals}+(?!{numerals})"
+    return f"(?P<{_NUMBER_GROUP}>{digits}|{words}|{chinese})"
+
+
+def read_number(text: str) -> int:
+    """The value of a number as the number pattern finds it ("1,000", "1k", "fifteen", "一千", "一〇〇〇")."""
+    lexicon = _lexicon()
+    multipliers = {k.casefold(): v for k, v in lexicon.number_multipliers.items()}
+    text = text.casefold()
+    digits = re.match(_DIGITS, text)
+    if digits:
+        rest = text[digits.end() :].strip(" -\t\n")
+        return int(re.sub(r"[,. ]", "", digits.group(0))) * multipliers.get(rest, 1)
+    if text[0].isascii():
+        atoms = [w for w in [*lexicon.number_words, *multipliers] if w.isascii()]
+        tokens = re.findall(_alternatives(atoms), text)
+        return _compose([" ".join(re.split(r"[\s-]+", t)) for t in tokens], lexicon.number_words, multipliers)
+    if not any(char in multipliers for char in text):  # digit by digit: "一〇〇〇"
+        return int("".join(str(lexicon.number_words[char]) for char in text))
+    return _compose(list(text), lexicon.number_words, multipliers)
+
+
+def _compose(tokens: list[str], atoms: dict[str, int], multipliers: dict[str, int]) -> int:
+    """Add atoms; a multiplier multiplies the part before it (or 1); 1,000 and up close a group."""
+    total = current = 0
+    for token in tokens:
+        if token in multipliers:
+            factor = multipliers[token]
+            if factor >= 1000:
+                total, current = total + (current or 1) * factor, 0
+            else:
+                current = (current or 1) * factor
+        else:
+            current += atoms[token]
+    return total + current
 
 
 def _word_pattern(word: str, lexicon: DescriptionLexicon) -> str:
     """One word of a term: alternatives split by "|", each a literal or a stem ("verif*")."""
-    if word == "#":
-        return _number_pattern(lexicon)
+    if word.startswith("#"):
+        return _number_pattern()
     parts = []
     for alternative in word.split("|"):
         stem = alternative.endswith("*")
@@ -142,55 +200,93 @@ def _word_pattern(word: str, lexicon: DescriptionLexicon) -> str:
     return "(?:" + "|".join(parts) + ")"
 
 
+@dataclass(frozen=True)
+class _Term:
+    regex: re.Pattern[str]
+    number: int | None  # the value a "#15" asks for; None for "#" (another number) or no number
+
+
 @cache
-def _term_regex(term: str) -> re.Pattern[str]:
+def _term(term: str) -> _Term:
     """A term of description.yaml as a regular expression over a casefolded clause."""
     lexicon = _lexicon()
-    pattern, joiner = "", ""
-    for word in term.casefold().split():
-        if word == "...":
+    pattern, joiner, number = "", "", None
+    for written in term.casefold().split():
+        if written == "...":
             joiner = f".{{0,{lexicon.gap}}}?"
             continue
-        pattern += (joiner if pattern else "") + _word_pattern(word, lexicon)
+        optional = written.endswith("?") and len(written) > 1
+        word = written.removesuffix("?") if optional else written
+        if word.startswith("#") and word[1:]:
+            number = int(word[1:])
+        body = _word_pattern(word, lexicon)
+        pattern += (joiner if pattern else "") + (f"(?:{body})?" if optional else body)
         joiner = r"[\s-]*"
-    return re.compile(pattern)
+    return _Term(re.compile(pattern), number)
 
 
-def _number_value(text: str, lexicon: DescriptionLexicon) -> int:
-    digits = re.sub(r"[,. ]", "", text)
-    if digits.isdigit():
-        return int(digits)
-    return lexicon.number_words[" ".join(re.split(r"[\s-]+", text))]
-
-
-def _find(concept: DescriptionConcept, clause: str, number: int | None) -> str | None:
-    """The text in ``clause`` that expresses ``concept``, or None (a "#" must differ from ``number``)."""
+@cache
+def _negation() -> re.Pattern[str]:
     lexicon = _lexicon()
-    for term in concept.terms:
-        for match in _term_regex(term).finditer(clause):
+    words = []
+    for negation in lexicon.negations:
+        left, right = _guards(negation.casefold(), lexicon.chinese_numerals)
+        words.append(left + r"[\s-]+".join(map(re.escape, negation.casefold().split())) + right)
+    return re.compile("|".join(words) or "(?!)")
+
+
+def _find(concept: DescriptionConcept, clause: str, fact_number: int | None) -> str | None:
+    """The text in ``clause`` that expresses ``concept``, or None.
+
+    A "#15" must read 15, a "#" anything but the fact's number; a negatable concept does not
+    count where a negation stands inside the match or up to ``gap`` characters before it.
+    """
+    gap = _lexicon().gap
+    for text in concept.terms:
+        term = _term(text)
+        for match in term.regex.finditer(clause):
             found = match.groupdict().get(_NUMBER_GROUP)
-            if found is None or _number_value(found, lexicon) != number:
-                return match.group(0)
+            if found is not None:
+                value = read_number(found)
+                wanted = value == term.number if term.number is not None else value != fact_number
+                if not wanted:
+                    continue
+            if concept.negatable and _negation().search(clause, max(match.start() - gap, 0), match.end()):
+                continue
+            return match.group(0)
     return None
 
 
 def _verdict(fact: DescriptionFact, clauses: list[str]) -> FactVerdict:
-    best: tuple[int, str, tuple[str, ...], str | None] | None = None
+    best: tuple[int, str, tuple[DescriptionConcept, ...], tuple[DescriptionConcept, str] | None] | None = None
     for clause in clauses:
         folded = clause.casefold()
-        missing = tuple(c.name for c in fact.concepts if _find(c, folded, fact.number) is None)
+        missing = tuple(c for c in fact.concepts if _find(c, folded, fact.number) is None)
         contradiction = next(
-            (found for c in fact.contradictions if (found := _find(c, folded, fact.number)) is not None), None
+            ((c, found) for c in fact.contradictions if (found := _find(c, folded, fact.number)) is not None), None
         )
         if not missing and contradiction is None:
-            return FactVerdict(fact.id, fact.name, True, clause, (), None)
+            return FactVerdict(fact.id, fact.name, True, clause, (), None, fact.name_zh)
         score = len(fact.concepts) - len(missing)
         if score and (best is None or score > best[0]):
             best = (score, clause, missing, contradiction)
     if best is None:
-        return FactVerdict(fact.id, fact.name, False, None, tuple(c.name for c in fact.concepts), None)
-    _, clause, missing, contradiction = best
-    return FactVerdict(fact.id, fact.name, False, clause, missing, contradiction)
+        names = tuple(c.name for c in fact.concepts)
+        names_zh = tuple(c.name_zh or c.name for c in fact.concepts)
+        return FactVerdict(fact.id, fact.name, False, None, names, None, fact.name_zh, names_zh)
+    _, clause, lacking, contradiction = best
+    return FactVerdict(
+        fact.id,
+        fact.name,
+        False,
+        clause,
+        tuple(c.name for c in lacking),
+        contradiction[1] if contradiction else None,
+        fact.name_zh,
+        tuple(c.name_zh or c.name for c in lacking),
+        contradiction[0].name if contradiction else None,
+        (contradiction[0].name_zh or contradiction[0].name) if contradiction else None,
+    )
 
 
 def check_description(text: str) -> tuple[FactVerdict, ...]:

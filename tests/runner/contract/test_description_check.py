@@ -12,14 +12,20 @@ from jsonschema import Draft202012Validator
 from paths import REPO
 
 import ccweb_spec
-from ccweb_conformance.contract.description_check import FactVerdict, check_description, split_clauses, unmet_facts
+from ccweb_conformance.contract.description_check import (
+    FactVerdict,
+    check_description,
+    read_number,
+    split_clauses,
+    unmet_facts,
+)
 
 CORPUS = ccweb_spec.description_corpus()
 TUNED = [item for item in CORPUS if not item.get("heldout")]
 HELD_OUT = [item for item in CORPUS if item.get("heldout")]
 # The score on the held-out part as last measured: correct ones accepted, wrong ones rejected naming
 # exactly their listed facts. It may rise, never fall.
-HELD_OUT_FLOOR = {"accepted": 14, "correct": 33, "rejected": 13, "wrong": 17}
+HELD_OUT_FLOOR = {"accepted": 31, "correct": 33, "rejected": 17, "wrong": 17}
 FACT_IDS = ["default-current-conversation", "latest-15", "budget-1000", "purpose-acceptance"]
 GOOD = "Defaults to the current conversation. Use it to check your work against the user's requirements."
 
@@ -169,10 +175,63 @@ def test_a_fact_holds_only_within_one_clause() -> None:
         ("最近１５条．合计１，０００字", ["最近15条", "合计1,000字"]),  # noqa: RUF001
         ("- first\n* second\n2. third • fourth", ["first", "second", "third", "fourth"]),
         ("Reads   the\tcurrent conversation.中文", ["Reads the current conversation", "中文"]),
+        ("Reads the current\n    conversation by\r\ndefault", ["Reads the current conversation by default"]),
+        ("Summary line.\n\nArgs:\n    limit: 15\n\n  \nEnd", ["Summary line", "Args: limit: 15", "End"]),
+        ("Intro:\n  - one\n  2) two\n-not a bullet", ["Intro:", "one", "two -not a bullet"]),
     ],
 )
 def test_clauses(text: str, clauses: list[str]) -> None:
     assert split_clauses(text) == clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("15", 15),
+        ("1,000", 1000),
+        ("1 000", 1000),
+        ("1.000", 1000),
+        ("1k", 1000),
+        ("1 thousand", 1000),
+        ("1千", 1000),
+        ("fifteen", 15),
+        ("Fifteen", 15),
+        ("one thousand", 1000),
+        ("a thousand", 1000),
+        ("two hundred and fifty", 250),
+        ("twenty-five", 25),
+        ("ten thousand", 10000),
+        ("十五", 15),
+        ("二十五", 25),
+        ("一千", 1000),
+        ("一千零五", 1005),
+        ("一万", 10000),
+        ("一〇〇〇", 1000),
+        ("两百", 200),
+    ],
+)
+def test_numbers_are_read_by_value(text: str, value: int) -> None:
+    assert read_number(text) == value
+
+
+@pytest.mark.parametrize(
+    ("clause", "holds"),
+    [
+        ("at most 1,000 characters in total, not per input", True),
+        ("at most 1,000 characters in total, per input", False),
+        ("合计最多 1000 字, 不是每条 1000 字", True),
+        ("合计最多 1000 字, 每条 1000 字", False),
+        ("each input is not longer than 1,000 characters", False),
+    ],
+)
+def test_a_negation_voids_a_negatable_contradiction(clause: str, holds: bool) -> None:
+    assert _verdict(clause, "budget-1000").holds is holds
+
+
+def test_a_contradiction_names_its_kind() -> None:
+    verdict = _verdict("Returns the latest 15 assistant replies.", "latest-15")
+    assert (verdict.holds, verdict.contradicted_by, verdict.contradiction) == (False, "15 assistant", "another role")
+    assert verdict.contradiction_zh == "另一种角色的消息"
 
 
 @pytest.mark.parametrize(
@@ -187,6 +246,13 @@ def test_clauses(text: str, clauses: list[str]) -> None:
         ("since 2015, the latest inputs", False),
         ("最近二十五条", False),
         ("the latest 15th inputs", False),
+        ("the latest fifteen inputs", True),
+        ("the latest Fifteen-odd inputs", True),
+        ("the latest 15 assistant replies", False),
+        ("the latest 15 user inputs, not the assistant replies", True),
+        ("the 15 most recent model responses", False),
+        ("最近 15 条助手回复", False),
+        ("最近一十五条", True),
     ],
 )
 def test_numbers_match_whole(clause: str, holds: bool) -> None:
@@ -206,6 +272,13 @@ def test_numbers_match_whole(clause: str, holds: bool) -> None:
         ("at most 1,000 characteristics", True),
         ("at most 1,000 chars", True),
         ("at most 1,000 charms", False),
+        ("at most 1k characters", True),
+        ("at most one thousand chars in total", True),
+        ("at most 1 thousand chars in total", True),
+        ("at most two thousand characters", False),
+        ("合计最多一千个码点", True),
+        ("合计最多一万字", False),
+        ("合计最多十一千字", False),
     ],
 )
 def test_words_match_whole_or_as_stems(clause: str, holds: bool) -> None:
