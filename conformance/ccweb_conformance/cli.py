@@ -14,6 +14,7 @@ from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance import kit_version
+from ccweb_conformance.commands import check_description  # answers check-description before the imports below
 from ccweb_conformance.config import load_config
 from ccweb_conformance.errors import (
     EXIT_FAILED,
@@ -129,6 +130,7 @@ commands:
   list    list the requirements and the scenarios that prove them (nothing is started)
   spec    render the contract (tool, requirements, errors, schemas, traceability) as Markdown
   profile measure how the cost of a call grows with the conversation, beside the reference
+  check-description  check one tool description against the facts of D-11
 
 examples:
   ccweb-conformance run --stdio "node lib/mcp-server.js" --junitxml junit.xml
@@ -199,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(profile, "profile")
     add_profile_options(profile)
     profile.set_defaults(handler=profile_command)
+    check = commands.add_parser(check_description.COMMAND, help=check_description.HELP)
+    check_description.add_arguments(check)
+    check.set_defaults(handler=check_description.run)
     return parser
 
 

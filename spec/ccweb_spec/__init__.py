@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+
+if TYPE_CHECKING:  # jsonschema is imported where a schema is used: the description check does without it
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 __all__ = [
     "SCHEMA_NAMES",
@@ -208,6 +209,9 @@ def contract_version() -> str:
 
 @cache
 def _registry() -> Registry[Any]:
+    from referencing import Registry, Resource  # noqa: PLC0415 (lazy, see the imports)
+    from referencing.jsonschema import DRAFT202012  # noqa: PLC0415
+
     resources = [
         (s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
         for s in (schema(n) for n in SCHEMA_NAMES)
@@ -217,6 +221,8 @@ def _registry() -> Registry[Any]:
 
 def validator(name: str) -> Draft202012Validator:
     """A 2020-12 validator for a schema by short name, or ``output`` for the tool's output."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
+
     document = output_schema() if name == "output" else schema(name)
     return Draft202012Validator(document, registry=_registry())
 
@@ -347,6 +353,8 @@ def examples(name: str) -> list[dict[str, Any]]:
 
 def performance() -> dict[str, Any]:
     """The advisory performance budgets and profile settings, validated against their schema."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
+
     data: dict[str, Any] = json.loads(json.dumps(_yaml("performance.yaml")))
     Draft202012Validator(_json("schemas/performance.schema.json")).validate(data)
     return data

@@ -56,6 +56,28 @@ def _() -> None:
 
 
 @mutant(
+    "description_assistant_replies",
+    "TOOL-3",
+    "The description states the default, the 15 inputs, the budget and the purpose",
+    "the description promises the latest 15 assistant replies instead of user inputs",
+)
+def _() -> None:
+    _edit_tool(lambda t: t.update(description=t["description"].replace("15 user inputs", "15 assistant replies")))
+
+
+@mutant(
+    "description_default_latest_conversation",
+    "TOOL-3",
+    "The description states the default, the 15 inputs, the budget and the purpose",
+    "the description names the most recently updated conversation as the default",
+)
+def _() -> None:
+    old = "by default the current conversation (the one this agent runs in)"
+    new = "by default the most recently updated one"
+    _edit_tool(lambda t: t.update(description=t["description"].replace(old, new)))
+
+
+@mutant(
     "no_read_only_hint",
     "TOOL-4",
     "The tool is annotated as read-only",

@@ -56,7 +56,11 @@ def environment(**changes: str | None) -> dict[str, str]:
         (["spec", "--output", "no-such-dir/SPEC.md"], "cannot write 'no-such-dir/SPEC.md': its folder does not exist"),
         (["spec", "--output", "."], "cannot write '.': Is a directory"),
         (["spec", "--output", "a.md", "--check", "b.md"], "argument --check: not allowed with argument --output"),
-        (["nope"], "argument COMMAND: invalid choice: 'nope' (choose from 'run', 'list', 'spec', 'profile')"),
+        (
+            ["nope"],
+            "argument COMMAND: invalid choice: 'nope' "
+            "(choose from 'run', 'list', 'spec', 'profile', 'check-description')",
+        ),
     ],
     ids=lambda value: " ".join(value) if isinstance(value, list) else "",
 )
@@ -103,7 +107,8 @@ def test_help_has_examples(command: list[str], capsys: pytest.CaptureFixture[str
 
 def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]):
     commands = help_text([], capsys).split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
-    assert [line.split()[0] for line in commands.splitlines()] == ["run", "list", "spec", "profile"]
+    names = [line.split()[0] for line in commands.splitlines()]
+    assert names == ["run", "list", "spec", "profile", "check-description"]
 
 
 def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]):

@@ -1,0 +1,137 @@
+"""``ccweb-conformance check-description``: try one tool description against the facts of D-11.
+
+Prints each fact found (with the clause that states it) or missing (with the closest clause,
+what it lacks and what contradicts it), in English or Chinese; exit 0 when every fact is
+stated, 1 when one is not, 2 for a usage error. It imports only the description check, so it
+answers in a fraction of a second: when the console script is started with this command, the
+module answers as soon as ``cli`` imports it, before the runner's own imports (see
+:func:`_answer_early`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ccweb_conformance.contract.description_check import FactVerdict, check_description, quote
+from ccweb_conformance.errors import UsageError
+from ccweb_conformance.i18n import LANGUAGES, Messages, messages, pick_language
+
+__all__ = ["COMMAND", "add_arguments", "main", "run"]
+
+COMMAND = "check-description"
+HELP = "check one tool description against the facts of D-11"
+DESCRIPTION = (
+    "Check a tool description the way the TOOL-3 scenario does: print each fact of D-11 found or "
+    "missing, with the clause that matched. Exit 0 when every fact is stated, 1 when one is not, 2 for "
+    "a usage error."
+)
+EPILOG = """examples:
+  ccweb-conformance check-description "Returns the latest 15 user inputs ..."
+  ccweb-conformance check-description --file description.txt --lang zh-CN
+  jq -r '.tools[0].description' tools.json | ccweb-conformance check-description -
+"""
+_STDIN = "-"
+_EXIT_STATED, _EXIT_NOT_STATED, _EXIT_USAGE = 0, 1, 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments: TEXT, ``-`` or ``--file F``, and ``--lang``."""
+    parser.description = DESCRIPTION
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("text", nargs="?", metavar="TEXT", help="the description, or - to read it from stdin")
+    parser.add_argument("--file", metavar="FILE", type=Path, help="read the description from FILE (UTF-8)")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="language of the output (default: from LC_ALL / LANG, else en)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the description ``args`` name and print the verdicts; the exit code."""
+    say = messages(pick_language(args.lang))
+    verdicts = check_description(_text(args, say))
+    for verdict in verdicts:
+        print("\n".join(_lines(verdict, say)))
+    found = sum(v.holds for v in verdicts)
+    print(say("description.summary", found=found, total=len(verdicts)))
+    return _EXIT_STATED if found == len(verdicts) else _EXIT_NOT_STATED
+
+
+def _text(args: argparse.Namespace, say: Messages) -> str:
+    """The description from TEXT, stdin or ``--file``; a usage error when none or two are given."""
+    if args.text is not None and args.file is not None:
+        raise UsageError(say("description.two_texts"))
+    if args.file is not None:
+        return _decode(args.file.read_bytes, str(args.file), say)
+    if args.text == _STDIN:
+        return _decode(sys.stdin.buffer.read, "stdin", say)
+    if args.text is None:
+        raise UsageError(say("description.no_text"))
+    text: str = args.text
+    return text
+
+
+def _decode(read: Callable[[], bytes], source: str, say: Messages) -> str:
+    try:
+        return read().decode("utf-8")
+    except OSError as error:
+        raise UsageError(say("description.unreadable", source=source, reason=error.strerror or error)) from error
+    except UnicodeDecodeError as error:
+        raise UsageError(say("description.unreadable", source=source, reason=f"not UTF-8 ({error.reason})")) from error
+
+
+def _lines(verdict: FactVerdict, say: Messages) -> list[str]:
+    """A verdict as lines: the fact, then the clause, or what the closest clause lacks and contradicts."""
+    chinese = say.chinese
+    fact = (verdict.name_zh if chinese else "") or verdict.name
+    if verdict.holds:
+        return [say("description.found", fact=fact), say("description.clause", clause=quote(verdict.closest or ""))]
+    missing = verdict.missing_zh if chinese and verdict.missing_zh else verdict.missing
+    separator = "、" if chinese else ", "
+    lines = [say("description.missing", fact=fact)]
+    if verdict.closest is None:
+        return [*lines, say("description.nowhere", concepts=separator.join(missing))]
+    lines.append(say("description.closest", clause=quote(verdict.closest)))
+    if missing:
+        lines.append(say("description.lacks", concepts=separator.join(missing)))
+    if verdict.contradicted_by is not None:
+        kind = (verdict.contradiction_zh if chinese else verdict.contradiction) or ""
+        lines.append(say("description.contradicted", text=verdict.contradicted_by, kind=kind))
+    return lines
+
+
+def main(argv: Sequence[str]) -> int:
+    """The command on its own: ``argv`` after the command name; usage errors are one line and exit 2."""
+    for stream in (sys.stdout, sys.stderr):  # print what the console's encoding cannot carry as escapes
+        with contextlib.suppress(AttributeError, ValueError, OSError, TypeError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    parser = _Parser(prog=f"ccweb-conformance {COMMAND}")
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except UsageError as error:
+        print(f"ccweb-conformance: error: {error}", file=sys.stderr)
+        return _EXIT_USAGE
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _EXIT_NOT_STATED
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _answer_early() -> None:
+    """When the console script runs this command, answer now and exit, before cli's heavy imports."""
+    if Path(sys.argv[0]).name == "ccweb-conformance" and sys.argv[1:2] == [COMMAND]:
+        sys.stdout.flush()
+        sys.exit(main(sys.argv[2:]))
+
+
+_answer_early()
