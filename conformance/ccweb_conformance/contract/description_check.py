@@ -40,6 +40,7 @@ _ASCII_WORD = "0-9a-z"
 _QUOTE_LIMIT = 160
 _NUMBER_GROUP = "num"
 _DIGITS = r"[0-9]+(?:[,. ][0-9]{3})*"
+_MAX_NUMBER_WORDS = 8  # "two hundred and fifty thousand" is five
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,9 @@ def _number_pattern() -> str:
     word = _alternatives(english)
     numerals = "[" + re.escape(lexicon.chinese_numerals) + "]"
     digits = f"(?<![{_ASCII_WORD}])(?<![0-9][.,]){_DIGITS}(?![.,][0-9])(?:[\\s-]*{suffixes})?(?![{_ASCII_WORD}])"
-    words = f"(?<![{_ASCII_WORD}]){word}(?:[\\s-]+(?:and[\\s-]+)?{word})*(?![{_ASCII_WORD}])"
+    # a run of words is bounded: "one two three ..." repeated must not make every match scan to its end
+    more = f"(?:[\\s-]+(?:and[\\s-]+)?{word}){{0,{_MAX_NUMBER_WORDS - 1}}}"
+    words = f"(?<![{_ASCII_WORD}]){word}{more}(?![{_ASCII_WORD}])"
     chinese = f"(?<!{numerals}){numerals}+(?!{numerals})"
     return f"(?P<{_NUMBER_GROUP}>{digits}|{words}|{chinese})"
 
@@ -164,12 +167,18 @@ def read_number(text: str) -> int:
         rest = text[digits.end() :].strip(" -\t\n")
         return int(re.sub(r"[,. ]", "", digits.group(0))) * multipliers.get(rest, 1)
     if text[0].isascii():
-        atoms = [w for w in [*lexicon.number_words, *multipliers] if w.isascii()]
-        tokens = re.findall(_alternatives(atoms), text)
+        tokens = _english_number_words().findall(text)
         return _compose([" ".join(re.split(r"[\s-]+", t)) for t in tokens], lexicon.number_words, multipliers)
     if not any(char in multipliers for char in text):  # digit by digit: "一〇〇〇"
         return int("".join(str(lexicon.number_words[char]) for char in text))
     return _compose(list(text), lexicon.number_words, multipliers)
+
+
+@cache
+def _english_number_words() -> re.Pattern[str]:
+    lexicon = _lexicon()
+    words = [w.casefold() for w in [*lexicon.number_words, *lexicon.number_multipliers] if w.isascii()]
+    return re.compile(_alternatives(words))
 
 
 def _compose(tokens: list[str], atoms: dict[str, int], multipliers: dict[str, int]) -> int:
