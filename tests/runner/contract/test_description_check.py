@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -283,3 +284,34 @@ def test_numbers_match_whole(clause: str, holds: bool) -> None:
 )
 def test_words_match_whole_or_as_stems(clause: str, holds: bool) -> None:
     assert _verdict(clause, "budget-1000").holds is holds
+
+
+CONTRADICTING_EDITS = [
+    ("latest-15", r"\b15\b", "12"),
+    ("latest-15", r"十五", "十二"),
+    ("latest-15", r"\bfifteen\b", "twelve"),
+    ("latest-15", r"15 user inputs", "15 assistant replies"),
+    ("latest-15", r"15 条用户输入", "15 条助手回复"),
+    ("budget-1000", r"1,?000", "2,000"),
+    ("budget-1000", r"一千", "两千"),
+    ("budget-1000", r"one thousand", "two thousand"),
+    ("budget-1000", r"in total", "per input"),
+    ("budget-1000", r"合计", "每条"),
+    ("default-current-conversation", r"current conversation", "most recently updated conversation"),
+    ("default-current-conversation", r"当前会话", "最近更新的会话"),
+]
+"""(fact, pattern, replacement): an edit that makes a correct description contradict the fact."""
+
+
+@pytest.mark.parametrize(("fact_id", "pattern", "replacement"), CONTRADICTING_EDITS, ids=str)
+def test_an_edit_that_contradicts_a_fact_fails_it_in_every_correct_description(
+    fact_id: str, pattern: str, replacement: str
+) -> None:
+    edited = {
+        item["id"]: re.sub(pattern, replacement, item["text"])
+        for item in TUNED
+        if item["verdict"] == "pass" and re.search(pattern, item["text"])
+    }
+    assert edited, "the edit applies to no correct description"
+    accepted = [key for key, text in edited.items() if fact_id not in {v.fact_id for v in unmet_facts(text)}]
+    assert accepted == []
