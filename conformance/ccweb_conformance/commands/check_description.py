@@ -26,14 +26,15 @@ __all__ = ["COMMAND", "add_arguments", "main", "run"]
 COMMAND = "check-description"
 HELP = "check one tool description against the facts of D-11"
 DESCRIPTION = (
-    "Check a tool description the way the TOOL-3 scenario does: print each fact of D-11 found or "
-    "missing, with the clause that matched. Exit 0 when every fact is stated, 1 when one is not, 2 for "
-    "a usage error."
+    "Check a tool description the way the TOOL-3 scenario does: print each fact of D-11 found\n"
+    "or missing, with the clause that matched. Exit 0 when every fact is stated, 1 when one is\n"
+    "not, 2 for a usage error."
 )
 EPILOG = """examples:
   ccweb-conformance check-description "Returns the latest 15 user inputs ..."
   ccweb-conformance check-description --file description.txt --lang zh-CN
   jq -r '.tools[0].description' tools.json | ccweb-conformance check-description -
+  ccweb-conformance check-description -- "- a text that starts with a dash"
 """
 _STDIN = "-"
 _EXIT_STATED, _EXIT_NOT_STATED, _EXIT_USAGE = 0, 1, 2
