@@ -40,7 +40,7 @@ from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.catalogue import feature_scenarios
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
-from ccweb_conformance.suite.selection import canonical_tags, select
+from ccweb_conformance.suite.selection import canonical_tags, check_keyword, select
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite
 from ccweb_conformance.transport import reaper, signals
 
@@ -206,6 +206,8 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
     options = from_values(vars(args))
     if options.tags:
         options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
+    if options.keyword:
+        check_keyword(options.keyword)  # bounded, one line, before pytest parses it
     problems = options.problems()
     if problems:
         raise UsageError(problems[0])
