@@ -253,6 +253,7 @@ def run_command(args: argparse.Namespace) -> int:
         finally:
             signals.disarm()
             reaper.sweep()  # whatever path was taken, no process of the run survives it
+            reaper.end_run()
 
 
 def _fuzz_after_scenarios(
