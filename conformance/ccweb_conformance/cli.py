@@ -35,6 +35,7 @@ from ccweb_conformance.reports.listing import build_listing, render_listing
 from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.neutral import neutralise
 from ccweb_conformance.reports.output import emit, is_stdout, scrub
 from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.catalogue import feature_scenarios
@@ -295,10 +296,10 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
         if outcome.startup_error is not None:
-            print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
+            print(f"ccweb-conformance: error: {neutralise(scrub(outcome.startup_error, secrets))}", file=sys.stderr)
             return EXIT_USAGE
         if outcome.broken is not None or collector is None:
-            print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
+            print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
             return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started, language=language)
