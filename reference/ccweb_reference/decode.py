@@ -170,6 +170,24 @@ def typed_messages(data: bytes) -> Sequence[Any] | None:
     return _Messages(messages)
 
 
+_NOT_JSON = ("invalid character", "trailing characters")
+"""msgspec's words for bytes that are not JSON by any reader's grammar (a control character in a string,
+``NaN``, text after the document); its other errors (a lone surrogate escape, nesting, a huge number)
+may be JSON that ``json.loads`` reads."""
+
+
+def json_error(data: bytes) -> str | None:
+    """Why ``data`` (valid UTF-8) is certainly not a JSON document, or None when ``json.loads`` must judge it."""
+    try:
+        _SESSION.decode(data)
+    except msgspec.DecodeError as error:
+        text = str(error)
+        return text if any(words in text for words in _NOT_JSON) else None
+    except (msgspec.ValidationError, RecursionError):
+        return None
+    return None
+
+
 def skim_session(data: bytes) -> list[msgspec.Raw]:
     """The structure check: the ``messages`` of a session object, each as an undecoded slice of ``data``."""
     return _SESSION.decode(data).messages or []

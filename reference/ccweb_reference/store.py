@@ -25,7 +25,7 @@ from typing import Any
 
 from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
-from ccweb_reference.decode import generic_document, is_utf8, on_parser_thread, typed_messages
+from ccweb_reference.decode import generic_document, is_utf8, json_error, on_parser_thread, typed_messages
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
@@ -72,6 +72,9 @@ def _decode(data: bytes) -> Sequence[Any]:
         return typed
     if not is_utf8(data):  # answered here: decoding it to text would copy the whole file first
         raise ToolError("conversation_unreadable", "the conversation file is not valid UTF-8")
+    error = json_error(data)
+    if error is not None:  # no JSON reader would take it: answered without a text copy either
+        raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {error}")
     return _generic_messages(data)
 
 

@@ -79,3 +79,28 @@ def test_max_file_bytes_must_be_a_positive_number(value: str, capsys: pytest.Cap
         main(["--sessions-dir", ".", "--max-file-bytes", value])
     assert caught.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith("ccweb-reference: error: argument --max-file-bytes: ")
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b'{"messages": [{"content": "a\x00b"}]}', "invalid character (byte 28)"),
+        (b'{"messages": [], "x": NaN}', "invalid character (byte 22)"),
+        (b'{"messages": []} trailing', "trailing characters (byte 18)"),
+    ],
+)
+def test_bytes_no_json_reader_takes_are_answered_without_decoding(
+    monkeypatch: pytest.MonkeyPatch, data: bytes, why: str
+) -> None:
+    monkeypatch.setattr(store_module, "generic_document", lambda _data: pytest.fail("decoded to text"))
+    with pytest.raises(ToolError) as caught:
+        parse_conversation(data)
+    assert (caught.value.code, caught.value.message) == (
+        "conversation_unreadable",
+        f"the conversation file is not valid UTF-8 JSON: JSON is malformed: {why}",
+    )
+
+
+def test_what_json_loads_may_read_still_goes_to_it() -> None:
+    lone = b'{"messages": [{"role": "user", "content": "\\ud800"}]}'
+    assert list(parse_conversation(lone)) == [{"role": "user", "content": "\ud800"}]
