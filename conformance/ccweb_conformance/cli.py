@@ -36,12 +36,13 @@ from ccweb_conformance.reports.listing import build_listing, render_listing
 from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.reports.markdown import write_markdown
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.neutral import neutralise
 from ccweb_conformance.reports.output import emit, is_stdout, scrub
 from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.catalogue import feature_scenarios
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
-from ccweb_conformance.suite.selection import canonical_tags, select
+from ccweb_conformance.suite.selection import canonical_tags, check_keyword, select
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite
 from ccweb_conformance.transport import reaper, signals
 
@@ -211,6 +212,8 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
     options = from_values(vars(args))
     if options.tags:
         options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
+    if options.keyword:
+        check_keyword(options.keyword)  # bounded, one line, before pytest parses it
     problems = options.problems()
     if problems:
         raise UsageError(problems[0])
@@ -256,6 +259,7 @@ def run_command(args: argparse.Namespace) -> int:
         finally:
             signals.disarm()
             reaper.sweep()  # whatever path was taken, no process of the run survives it
+            reaper.end_run()
 
 
 def _fuzz_after_scenarios(
@@ -297,10 +301,10 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
         if outcome.startup_error is not None:
-            print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
+            print(f"ccweb-conformance: error: {neutralise(scrub(outcome.startup_error, secrets))}", file=sys.stderr)
             return EXIT_USAGE
         if outcome.broken is not None or collector is None:
-            print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)
+            print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
             return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started, language=language)

@@ -219,11 +219,12 @@ class RunnerOptions:
         return {m[1]: m[2] for m in pairs if m is not None}
 
     def secrets(self) -> list[str]:
-        """Values that must appear in no report or message: header values, and a credential after its scheme."""
+        """Values that must appear in no report or message: header values, a credential after its scheme, env values."""
         found: list[str] = []
         for value in self.http_headers().values():
             _, _, credential = value.partition(" ")
             found += [v for v in (value, credential.strip()) if len(v) >= 4]
+        found += [v for v in (variable.partition("=")[2] for variable in self.env) if len(v) >= 4]
         return found
 
 
@@ -364,7 +365,9 @@ def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
 
 
 def _redacted(row: TableRow, value: str) -> str:
-    """A header with its value replaced by :data:`REDACTED` (other options unchanged)."""
+    """A header or ``--env`` with its value replaced by :data:`REDACTED` (other options unchanged)."""
+    if row.name == "env":
+        return f"{value.split('=', 1)[0]}={REDACTED}"
     if row.name != "header":
         return value
     return f"{value.split(':', 1)[0]}: {REDACTED}"

@@ -10,6 +10,7 @@ keep the same times across two writes within one tick.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import OrderedDict
 from typing import Any
@@ -38,23 +39,27 @@ def _copy(result: dict[str, Any]) -> dict[str, Any]:
 
 
 class ResultCache:
-    """A small LRU of success objects; callers get copies."""
+    """A small LRU of success objects; callers get copies. Safe to share between threads."""
 
     def __init__(self, capacity: int = CAPACITY) -> None:
         self.capacity = capacity
         self._entries: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
         """A copy of the cached result, or None."""
-        result = self._entries.get(key)
-        if result is None:
-            return None
-        self._entries.move_to_end(key)
-        return _copy(result)
+        with self._lock:
+            result = self._entries.get(key)
+            if result is None:
+                return None
+            self._entries.move_to_end(key)
+            return _copy(result)
 
     def put(self, key: tuple[Any, ...], result: dict[str, Any]) -> None:
         """Remember a result, evicting the least recently used beyond capacity."""
-        self._entries[key] = _copy(result)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.capacity:
-            self._entries.popitem(last=False)
+        copied = _copy(result)
+        with self._lock:
+            self._entries[key] = copied
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)

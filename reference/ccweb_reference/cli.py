@@ -15,7 +15,7 @@ from mcp.server.lowlevel.server import Server
 
 from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
 from ccweb_reference.stdio import serve_stdio
-from ccweb_reference.store import SessionStore
+from ccweb_reference.store import DEFAULT_MAX_FILE_BYTES, SessionStore
 
 SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
 USAGE_ERROR = 2
@@ -53,6 +53,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=[],
         metavar="HOST[:PORT]",
         help="also accept this Host header, e.g. the name clients use off loopback (repeatable)",
+    )
+    parser.add_argument(
+        "--max-file-bytes",
+        type=_positive(int),
+        default=DEFAULT_MAX_FILE_BYTES,
+        metavar="BYTES",
+        help="largest conversation file read; a larger one is answered conversation_unreadable"
+        f" (default: {DEFAULT_MAX_FILE_BYTES})",
     )
     _add_limits(parser)
     parser.add_argument("--source-env", default=SOURCE_ENV, help=f"stdio source variable (default: {SOURCE_ENV})")
@@ -129,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"no sessions directory: pass --sessions-dir or set {SESSIONS_ENV}")
     if not sessions_dir.is_dir():
         return fail(f"sessions directory {str(sessions_dir)!r} does not exist or is not a directory")
-    store = SessionStore(sessions_dir)
+    store = SessionStore(sessions_dir, args.max_file_bytes)
     if not args.http:
         server = build_server(store, Binding(fixed_source=os.environ.get(args.source_env)))
         anyio.run(serve_stdio, server)

@@ -47,12 +47,14 @@ class _Session(msgspec.Struct):
 
 _SESSION = msgspec.json.Decoder(_Session)
 _MESSAGE = msgspec.json.Decoder(_Message)
+PARSER_THREADS = 4
+"""Files parsed at once: a large file being parsed does not hold up another client's call."""
 _VALIDATION_CHUNK = 1 << 14
 """16 KiB: each piece's decoded text (up to 64 KiB) stays in the CPU cache; 1 MiB pieces are 3x slower."""
 
 
 class _ParserThread:
-    """One long-lived worker thread that parses files, so always at the same stack depth.
+    """Long-lived worker threads (:data:`PARSER_THREADS`) that parse files, so always at the same stack depth.
 
     How deeply a file may nest before it is unreadable (RecursionError) then does not depend
     on how deep the caller's stack is (in-process, stdio or HTTP): the same file gives the
@@ -67,7 +69,7 @@ class _ParserThread:
     def run(self, function: Callable[[bytes], _T], data: bytes) -> _T:
         with self._lock:
             if self._executor is None:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ccweb-json")
+                self._executor = ThreadPoolExecutor(max_workers=PARSER_THREADS, thread_name_prefix="ccweb-json")
             executor = self._executor
         return executor.submit(function, data).result()
 
@@ -166,6 +168,24 @@ def typed_messages(data: bytes) -> Sequence[Any] | None:
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None
     return _Messages(messages)
+
+
+_NOT_JSON = ("invalid character", "trailing characters")
+"""msgspec's words for bytes that are not JSON by any reader's grammar (a control character in a string,
+``NaN``, text after the document); its other errors (a lone surrogate escape, nesting, a huge number)
+may be JSON that ``json.loads`` reads."""
+
+
+def json_error(data: bytes) -> str | None:
+    """Why ``data`` (valid UTF-8) is certainly not a JSON document, or None when ``json.loads`` must judge it."""
+    try:
+        _SESSION.decode(data)
+    except msgspec.DecodeError as error:
+        text = str(error)
+        return text if any(words in text for words in _NOT_JSON) else None
+    except (msgspec.ValidationError, RecursionError):
+        return None
+    return None
 
 
 def skim_session(data: bytes) -> list[msgspec.Raw]:

@@ -12,6 +12,10 @@ answers 503 only once a request's head is complete. :func:`bounded_protocol` mak
 - a **connection cap**: beyond ``max_connections`` open connections, the oldest one still
   waiting for a request head is closed to make room; when every connection is busy with a
   request, the new one gets a bare 503 and is closed, before any of its bytes are read;
+- a **request-head bound** for complete heads too: h11's ``max_incomplete_event_size`` only
+  bounds a head still waiting for its end, so a 100 KB head sent in one write passed it. A
+  parsed head longer than ``max_header_bytes`` is refused like an incomplete one, and both
+  are answered ``431 Request Header Fields Too Large`` and the connection closed;
 - **no Nagle delay**: ``TCP_NODELAY`` on every connection. asyncio sets it only on sockets
   whose protocol number is TCP, and uvicorn before 0.55 binds its listening socket with
   protocol 0, so its connections waited for the peer's delayed ACK (about 40 ms) between the
@@ -32,6 +36,40 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ccweb_reference.http_limits import LOGGER, HttpLimits
 
 REFUSED_503 = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+HEAD_TOO_LARGE = 431
+
+
+def head_bytes(request: h11.Request) -> int:
+    """The size of a parsed request head as sent: request line, header lines, blank line (h11 strips
+    the spaces around values, so this never counts more than was sent)."""
+    line = len(request.method) + len(request.target) + len(b"  HTTP/1.1\r\n")
+    return line + sum(len(name) + len(value) + 4 for name, value in request.headers.raw_items()) + 2
+
+
+class BoundedConnection(h11.Connection):
+    """h11's server connection, refusing a complete request head longer than ``max_head_bytes``.
+
+    ``refused_status`` keeps the status h11 suggests for the last refused request (431 for a
+    head over the bound, complete or not), for the reply.
+    """
+
+    def __init__(self, max_incomplete_event_size: int, max_head_bytes: int) -> None:
+        super().__init__(h11.SERVER, max_incomplete_event_size)
+        self.max_head_bytes = max_head_bytes
+        self.refused_status = 400
+
+    def next_event(self) -> Any:
+        """The next event, or ``RemoteProtocolError`` (hint 431) for a head over the bound."""
+        try:
+            event = super().next_event()
+        except h11.RemoteProtocolError as error:
+            self.refused_status = error.error_status_hint
+            raise
+        if isinstance(event, h11.Request) and head_bytes(event) > self.max_head_bytes:
+            self.refused_status = HEAD_TOO_LARGE
+            LOGGER.warning("refused request heads over %d bytes (431)", self.max_head_bytes)
+            raise h11.RemoteProtocolError("request head too large", error_status_hint=HEAD_TOO_LARGE)
+        return event
 
 
 class BoundedH11Protocol(H11Protocol):
@@ -42,6 +80,22 @@ class BoundedH11Protocol(H11Protocol):
     """Open connections waiting for a request head, oldest first (one dict per server)."""
 
     _header_timer: asyncio.TimerHandle | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn = BoundedConnection(self.limits.max_header_bytes, self.limits.max_header_bytes)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's reply to a request h11 refused: 431 for a head over the bound, else its own 400."""
+        if getattr(self.conn, "refused_status", 400) != HEAD_TOO_LARGE:
+            super().send_400_response(msg)
+            return
+        body = b"Request header fields too large"
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         set_no_delay(transport)

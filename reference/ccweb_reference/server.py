@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+import anyio.to_thread
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
@@ -55,7 +56,8 @@ def build_server(store: SessionStore, binding: Binding) -> Server[Any]:
     async def call(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name != TOOL["name"]:
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")  # ERR-3
-        result, is_error = call_tool(store, params.arguments, binding.source(ctx))
+        # A worker thread reads and parses the file: a large one never stalls the event loop (other clients).
+        result, is_error = await anyio.to_thread.run_sync(call_tool, store, params.arguments, binding.source(ctx))
         return types.CallToolResult(  # PLC-3: both placements, equal objects
             content=[types.TextContent(type="text", text=wire.dumps(result))],
             structured_content=result,

@@ -5,6 +5,10 @@ surrogates (D-3), and reads with pydantic's JSON parser, which rejects a ``\\ud8
 escape, so such a request would never be answered. This transport is the same loop with
 :mod:`ccweb_reference.wire` as the writer and :func:`json.loads` as the parser. A line
 that is not a JSON-RPC message is handed to the SDK's loop as an error, as the SDK does.
+
+Calls run on worker threads, so a request can still be in flight when stdin closes (``echo
+REQUEST | ccweb-reference``): the loop ends only once every request read has been answered,
+or :data:`DRAIN_S` after stdin closed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from mcp.shared.message import SessionMessage
 
 from ccweb_reference import wire
 from ccweb_reference.decode import reject_constant
+
+DRAIN_S = 30.0
+"""The longest wait, after stdin closed, for answers to the requests already read."""
 
 
 def parse_message(line: str) -> types.JSONRPCMessage:
@@ -38,6 +45,9 @@ async def _serve(server: Server[Any], stdin: anyio.AsyncFile[str], stdout: Binar
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
+    pending: set[types.RequestId] = set()
+    answered = [anyio.Event()]  # set, and replaced, whenever an answer is written
+
     async def read_lines() -> None:
         async with read_writer:
             async for line in stdin:
@@ -48,7 +58,12 @@ async def _serve(server: Server[Any], stdin: anyio.AsyncFile[str], stdout: Binar
                 except Exception as exc:  # a malformed line: the loop answers it
                     await read_writer.send(exc)
                     continue
+                if isinstance(message, types.JSONRPCRequest):
+                    pending.add(message.id)
                 await read_writer.send(SessionMessage(message))
+            with anyio.move_on_after(DRAIN_S):
+                while pending:
+                    await answered[0].wait()
 
     async def write_lines() -> None:
         async with write_reader:
@@ -56,6 +71,10 @@ async def _serve(server: Server[Any], stdin: anyio.AsyncFile[str], stdout: Binar
                 data = session_message.message.model_dump(mode="json", by_alias=True, exclude_unset=True)
                 stdout.write(wire.dumps(data).encode("utf-8") + b"\n")
                 stdout.flush()
+                if isinstance(session_message.message, types.JSONRPCResponse | types.JSONRPCError):
+                    pending.discard(session_message.message.id)
+                    answered.pop().set()
+                    answered.append(anyio.Event())
 
     async with anyio.create_task_group() as group:
         group.start_soon(read_lines)

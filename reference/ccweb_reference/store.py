@@ -6,6 +6,10 @@ cc-web saves a session with a plain ``writeFileSync`` (truncate, then write), so
 land in the middle of a save (D-14, STO-5). A read that does not parse, or during which the
 file's identity or size changed, is tried again after a short pause: at most
 ``TORN_TRIES`` reads, no new one after ``TORN_WINDOW_S``; the last read is answered as it is.
+
+A call's memory is bounded: a file larger than the store's ``max_file_bytes`` (default
+:data:`DEFAULT_MAX_FILE_BYTES`, ``ccweb-reference --max-file-bytes``) is answered
+``conversation_unreadable`` before it is read, and at most that many bytes are ever read.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
-from ccweb_reference.decode import generic_document, on_parser_thread, typed_messages
+from ccweb_reference.decode import generic_document, is_utf8, json_error, on_parser_thread, typed_messages
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
@@ -30,6 +34,9 @@ TORN_PAUSES_S = (0.001, 0.002, 0.004, 0.008)
 TORN_TRIES = len(TORN_PAUSES_S) + 1
 TORN_WINDOW_S = 0.05
 """No new read starts this long after the first one started."""
+DEFAULT_MAX_FILE_BYTES = 128 * 1024 * 1024
+"""The largest conversation file read (128 MiB; cc-web's longest sessions are tens of MB)."""
+_LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
 
 
 def clean_id(raw: str) -> str:
@@ -38,7 +45,15 @@ def clean_id(raw: str) -> str:
 
 
 def _generic_messages(data: bytes) -> list[Any]:
-    """The ``messages`` of any JSON document, by the contract's rules for unusable shapes."""
+    """The ``messages`` of any JSON document, by the contract's rules for unusable shapes.
+
+    A document that does not start with ``{`` is not a JSON object (or not JSON): answered
+    without decoding it, so a huge string or array is never copied into text.
+    """
+    start = _LEADING_SPACE.match(data)
+    first = start.end() if start is not None else 0
+    if data[first : first + 1] != b"{":
+        raise ToolError("conversation_unreadable", "the conversation file does not hold a JSON object")
     document = generic_document(data)
     if not isinstance(document, dict):
         raise ToolError("conversation_unreadable", "the conversation file does not hold a JSON object")
@@ -53,7 +68,14 @@ def _generic_messages(data: bytes) -> list[Any]:
 def _decode(data: bytes) -> Sequence[Any]:
     """The typed fast path's messages, else the generic reading (see :mod:`ccweb_reference.decode`)."""
     typed = typed_messages(data)
-    return typed if typed is not None else _generic_messages(data)
+    if typed is not None:
+        return typed
+    if not is_utf8(data):  # answered here: decoding it to text would copy the whole file first
+        raise ToolError("conversation_unreadable", "the conversation file is not valid UTF-8")
+    error = json_error(data)
+    if error is not None:  # no JSON reader would take it: answered without a text copy either
+        raise ToolError("conversation_unreadable", f"the conversation file is not valid UTF-8 JSON: {error}")
+    return _generic_messages(data)
 
 
 def parse_conversation(data: bytes) -> Sequence[Any]:
@@ -70,9 +92,17 @@ def parse_conversation(data: bytes) -> Sequence[Any]:
 class SessionStore:
     """Read-only access to one cc-web sessions directory."""
 
-    def __init__(self, sessions_dir: Path) -> None:
+    def __init__(self, sessions_dir: Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self.root = Path(os.path.realpath(sessions_dir))
         self.results = ResultCache()
+        self.max_file_bytes = max_file_bytes
+
+    def _too_large(self, size: int) -> ToolError:
+        return ToolError(
+            "conversation_unreadable",
+            f"the conversation file is larger than this server reads ({size:,} bytes; the bound is"
+            f" {self.max_file_bytes:,}, set by ccweb-reference --max-file-bytes)",
+        )
 
     def version(self, conversation_id: str) -> StatKey | None:
         """The current version of a conversation's regular file, or None if it has none."""
@@ -118,10 +148,16 @@ class SessionStore:
                 "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
             ) from None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
                 raise self._not_found(conversation_id)  # SRC-6: a directory or a device
+            if info.st_size > self.max_file_bytes:
+                raise self._too_large(info.st_size)
             with os.fdopen(fd, "rb", closefd=False) as handle:
-                return handle.read()
+                data = handle.read(self.max_file_bytes + 1)  # it may have grown since fstat
+            if len(data) > self.max_file_bytes:
+                raise self._too_large(len(data))
+            return data
         except OSError as exc:
             raise ToolError(
                 "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"

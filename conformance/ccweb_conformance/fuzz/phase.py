@@ -22,6 +22,7 @@ from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
 from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
+from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
@@ -248,4 +249,7 @@ def replay_command(options: RunnerOptions, fuzz: FuzzSettings) -> str:
     words += ["--fuzz", str(fuzz.count), "--seed", str(fuzz.seed)]
     if fuzz.time_limit != EXPLICIT_TIME:
         words += ["--fuzz-time", f"{fuzz.time_limit:g}"]
-    return shlex.join(words)
+    hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
+    hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]  # their values are shown as ***
+    supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
+    return shlex.join(words) + supply

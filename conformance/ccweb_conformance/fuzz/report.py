@@ -14,6 +14,7 @@ from ccweb_conformance.fuzz.phase import FuzzRun
 from ccweb_conformance.fuzz.requirements import fuzzed_requirements, touched_requirements
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.model import ScenarioResult
+from ccweb_conformance.reports.neutral import neutralise
 
 FEATURE = "Differential fuzzing"
 FEATURE_FILE = "fuzz"
@@ -102,5 +103,5 @@ def fuzz_console_lines(run: FuzzRun, *, verbose: bool, language: str = DEFAULT_L
     lines = ["", throughput_line(run, say)]
     message = fuzz_message(run, say)
     if message is not None and not verbose:
-        lines.append(message)
+        lines.append(neutralise(message))  # it shows the server's answer
     return lines

@@ -17,6 +17,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
+from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
 from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["render_summary"]
@@ -58,7 +59,8 @@ _COLOUR_OF: dict[RequirementStatus, str] = {
 
 
 def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str = DEFAULT_LANGUAGE) -> str:
-    """The summary as text (no trailing newline), in ``language`` (en or zh-CN)."""
+    """The summary as text (no trailing newline), in ``language`` (en or zh-CN); server text neutralised."""
+    raw, run = run, neutral(run)  # the failure blocks read the raw values (their hints look at the characters)
     say = messages(language)
     paint = _Paint(color)
     verdict = {
@@ -86,7 +88,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
         for result in results:
             lines += _requirement_lines(result, width, paint, verbose, say)
-    blocks = failure_blocks(run, verbose=verbose, language=language)
+    blocks = [neutralise(block) for block in failure_blocks(raw, verbose=verbose, language=language)]
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
     counts = run.counts()
@@ -94,7 +96,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
     lines += ["", paint(colour, totals_line(run, say))]
     if run.interrupted is not None:
         lines[-1] = paint("FAIL", say("totals.interrupted", totals=totals_line(run, say)))
-    return "\n".join(lines)
+    return defuse_lines("\n".join(lines))
 
 
 def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, verbose: bool, say: Messages) -> list[str]:

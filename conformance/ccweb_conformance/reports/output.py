@@ -1,4 +1,5 @@
-"""Where reports go: a file, or stdout for ``-``; secrets (header values) never written."""
+"""Where reports go: a file, or stdout for ``-``; secrets (header and env values) never written, server
+text neutralised (:mod:`ccweb_conformance.reports.neutral`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import IO
 
 from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.reports.neutral import defuse_lines, neutral
 
 __all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "scrub"]
 
@@ -36,11 +38,11 @@ def emit(
     secrets: Iterable[str] = (),
     stdout: IO[bytes] | None = None,
 ) -> None:
-    """Write one report with its writer, scrubbed of secrets; ``-`` sends it to stdout."""
+    """Write one report with its writer, scrubbed of secrets, server text neutralised; ``-`` sends it to stdout."""
     with tempfile.TemporaryDirectory(prefix="ccweb-conformance-report-") as folder:
         staged = Path(folder) / "report"
-        write(run, staged)
-        data = staged.read_bytes()
+        write(neutral(run), staged)
+        data = defuse_lines(staged.read_bytes().decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
     for secret in sorted(set(secrets), key=len, reverse=True):
         if secret:
             data = data.replace(secret.encode("utf-8"), REDACTED.encode())

@@ -13,15 +13,19 @@ A scenario entry is strict (the run fails if that scenario passes: fix done, rem
 entry); a requirement entry only tolerates failures (its passing scenarios pass).
 
 A ``scenario`` is a node id (``<feature file>::<scenario name>``) where ``*`` matches any
-run of characters (e.g. every row of an outline). The file is validated against
+run of characters (e.g. every row of an outline), matched in linear time (no regular
+expression, so no backtracking). The file is validated against
 ``schemas/expected-failures.schema.json``; every problem is a :class:`UsageError` with a
 one-line message naming the file, the entry and its line.
+
+The file is read within bounds, whatever it holds: at most :data:`MAX_FILE_BYTES` bytes, no
+aliases (``*name``: an alias bomb expands a few hundred bytes into gigabytes), nesting at most
+:data:`MAX_DEPTH` levels deep and scalars of at most :data:`MAX_SCALAR_CHARS` characters.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -34,7 +38,23 @@ from jsonschema import Draft202012Validator, ValidationError
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 
-__all__ = ["ExpectedFailure", "ExpectedFailures", "load_expected_failures", "schema"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_SCALAR_CHARS",
+    "ExpectedFailure",
+    "ExpectedFailures",
+    "glob_match",
+    "load_expected_failures",
+    "schema",
+]
+
+MAX_FILE_BYTES = 256 * 1024
+"""Largest expected-failures file read (a file of a thousand entries is about 100 KB)."""
+MAX_DEPTH = 16
+"""Deepest nesting of lists and mappings (the format needs three levels)."""
+MAX_SCALAR_CHARS = 4096
+"""Longest string in the file (a scenario node id is well under 300 characters)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +77,7 @@ class ExpectedFailure:
     def matches(self, nodeid: str, requirements: Iterable[str]) -> bool:
         """Whether the entry covers a scenario."""
         if self.scenario is not None:
-            return _pattern(self.scenario).fullmatch(nodeid) is not None
+            return glob_match(self.scenario, nodeid)
         return self.requirement in tuple(requirements)
 
 
@@ -94,7 +114,7 @@ class ExpectedFailures:
         result = []
         for entry in self.entries:
             if entry.scenario is not None:
-                hit = any(_pattern(entry.scenario).fullmatch(n) for n in nodeids)
+                hit = any(glob_match(entry.scenario, n) for n in nodeids)
             else:
                 hit = entry.requirement in seen
             if not hit:
@@ -103,9 +123,26 @@ class ExpectedFailures:
         return result
 
 
-@cache
-def _pattern(text: str) -> re.Pattern[str]:
-    return re.compile(".*".join(re.escape(part) for part in text.split("*")), re.DOTALL)
+def glob_match(pattern: str, text: str) -> bool:
+    """Whether ``text`` matches ``pattern`` whole, where ``*`` matches any run of characters.
+
+    Linear in ``len(pattern) + len(text)`` up to the cost of :meth:`str.find`: the literal
+    pieces between stars are found left to right, each at its earliest place (for a
+    pattern whose only wildcard is ``*``, the earliest place never loses a match).
+    """
+    pieces = pattern.split("*")
+    if len(pieces) == 1:
+        return pattern == text
+    first, *middle, last = pieces
+    if not text.startswith(first) or len(text) - len(first) < len(last) or not text.endswith(last):
+        return False
+    at, end = len(first), len(text) - len(last)
+    for piece in middle:
+        found = text.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
 
 
 @cache
@@ -121,15 +158,22 @@ def load_expected_failures(path: Path) -> ExpectedFailures:
     """Read and check an expected-failures file; raise :class:`UsageError` on any problem."""
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else " ".join(str(exc).split())
         raise UsageError(f"{name}: cannot read the expected-failures file ({reason})") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise UsageError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes; an expected-failures file is a short list")
     try:
-        document = yaml.safe_load(text)
-        lines = _entry_lines(text)
+        root = _compose(text)
+        document = _construct(root)
+    except _Refused as exc:
+        raise UsageError(f"{name}: line {exc.line}: {exc}") from None
     except yaml.YAMLError as exc:
-        raise UsageError(f"{name}: not valid YAML ({_yaml_problem(exc)})") from exc
+        raise UsageError(f"{name}: not valid YAML ({_yaml_problem(exc)})") from None
+    lines = _entry_lines(root)
     errors = sorted(Draft202012Validator(schema()).iter_errors(document), key=_error_order)
     if errors:
         raise UsageError(f"{name}: {_describe(errors[0], document, lines)}")
@@ -139,14 +183,73 @@ def load_expected_failures(path: Path) -> ExpectedFailures:
         line = lines[index] if index < len(lines) else None
         if "requirement" in raw and raw["requirement"] not in known:
             where = _entry_name(index, lines)
-            raise UsageError(f"{name}: {where}: unknown requirement {raw['requirement']!r}")
+            raise UsageError(f"{name}: {where}: unknown requirement {_short(raw['requirement'])}")
         entries.append(ExpectedFailure(raw["reason"].strip(), raw.get("scenario"), raw.get("requirement"), line))
     return ExpectedFailures(tuple(entries), name)
 
 
-def _entry_lines(text: str) -> list[int]:
+class _Refused(Exception):
+    """A bound of the file was passed, at a 1-based line."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing aliases, deep nesting and long scalars while it composes.
+
+    Composition is recursive (one Python frame per level), so the depth check also keeps a
+    deeply nested file from ending in a ``RecursionError``.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        """Compose one node, or refuse it."""
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(line, f"aliases (*{event.anchor}) are not allowed in an expected-failures file")
+        if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
+            raise _Refused(line, f"a value longer than {MAX_SCALAR_CHARS:,} characters")
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _Refused(line, f"lists and mappings nested deeper than {MAX_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _compose(text: str) -> yaml.Node | None:
+    loader = _BoundedLoader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def _construct(root: yaml.Node | None) -> Any:
+    if root is None:
+        return None
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_document(root)
+    finally:
+        loader.dispose()
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """``repr`` of a value from the file, cut to ``limit`` characters (messages stay one short line)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+def _entry_lines(root: yaml.Node | None) -> list[int]:
     """The 1-based line of each entry under ``expected_failures`` (empty if not a list)."""
-    root = yaml.compose(text)
     if not isinstance(root, yaml.MappingNode):
         return []
     for key, value in root.value:
@@ -182,7 +285,7 @@ def _describe(error: ValidationError, document: Any, lines: list[int]) -> str:
     if not path:
         return _describe_top(error, document)
     if path[0] == "version":
-        return f"version must be 1, not {error.instance!r}"
+        return f"version must be 1, not {_short(error.instance)}"
     if len(path) == 1:
         return "expected_failures must be a list of entries"
     where = _entry_name(int(path[1]), lines)
@@ -198,8 +301,8 @@ def _describe_entry(error: ValidationError) -> str:
     if error.validator == "required":
         return "missing reason"
     if error.validator == "additionalProperties":
-        extra = sorted(set(entry) - {"scenario", "requirement", "reason"})
-        return f"unknown key {extra[0]!r} (allowed: scenario, requirement, reason)"
+        extra = sorted(set(entry) - {"scenario", "requirement", "reason"}, key=str)
+        return f"unknown key {_short(extra[0])} (allowed: scenario, requirement, reason)"
     if "scenario" in entry and "requirement" in entry:
         return "has both scenario and requirement; give exactly one"
     return "needs a scenario or a requirement"
@@ -210,7 +313,7 @@ def _describe_field(error: ValidationError, field: str) -> str:
         return f"{field} must be a string"
     if field == "reason":
         return "reason is empty"
-    return f"{field} must look like <file>.feature::<scenario name>, not {error.instance!r}"
+    return f"{field} must look like <file>.feature::<scenario name>, not {_short(error.instance)}"
 
 
 def _describe_top(error: ValidationError, document: Any) -> str:
@@ -219,5 +322,5 @@ def _describe_top(error: ValidationError, document: Any) -> str:
     if error.validator == "required":
         missing = [k for k in ("version", "expected_failures") if k not in document]
         return f"missing {missing[0]}"
-    extra = sorted(set(document) - {"version", "expected_failures"})
-    return f"unknown key {extra[0]!r} (allowed: version, expected_failures)"
+    extra = sorted(set(document) - {"version", "expected_failures"}, key=str)
+    return f"unknown key {_short(extra[0])} (allowed: version, expected_failures)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 
 from _pytest.mark.expression import Expression
@@ -11,7 +12,14 @@ import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.reports.model import ScenarioRef
 
-__all__ = ["canonical_tags", "known_tags", "select"]
+__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags", "select"]
+
+MAX_EXPRESSION_CHARS = 1000
+"""Longest ``-k`` or ``--tags`` text accepted."""
+MAX_EXPRESSION_DEPTH = 32
+"""Deepest nesting of ``not`` and parentheses in a ``-k`` expression (pytest parses it recursively)."""
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
 
 def known_tags(scenarios: Iterable[ScenarioRef]) -> list[str]:
@@ -23,6 +31,8 @@ def known_tags(scenarios: Iterable[ScenarioRef]) -> list[str]:
 
 def canonical_tags(text: str, scenarios: Iterable[ScenarioRef]) -> str:
     """``uni-1, ac-7`` -> ``UNI-1,AC-7``; an unknown tag is a usage error naming the closest known ones."""
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise UsageError(f"--tags: longer than {MAX_EXPRESSION_CHARS:,} characters")
     known = known_tags(scenarios)
     by_folded = {t.casefold(): t for t in known}
     chosen: list[str] = []
@@ -40,6 +50,37 @@ def canonical_tags(text: str, scenarios: Iterable[ScenarioRef]) -> str:
     if not chosen:
         raise UsageError(f"--tags {text!r} names no tag")
     return ",".join(dict.fromkeys(chosen))
+
+
+def _depth(expression: str) -> int:
+    """How deep pytest's recursive parser would go: open parentheses plus ``not`` words in a row."""
+    chains = [0]  # per open parenthesis: the ``not`` words waiting for their operand
+    deepest = 0
+    for token in _TOKEN.findall(expression):
+        if token == "not":
+            chains[-1] += 1
+        elif token == "(":
+            chains.append(0)
+        elif token == ")":
+            if len(chains) > 1:
+                chains.pop()
+            chains[-1] = 0
+        elif token not in ("and", "or"):
+            chains[-1] = 0
+        deepest = max(deepest, len(chains) - 1 + sum(chains))
+    return deepest
+
+
+def check_keyword(keyword: str) -> Expression:
+    """Compile a ``-k`` expression within bounds; raise :class:`UsageError` (one line) when it is not one."""
+    if len(keyword) > MAX_EXPRESSION_CHARS:
+        raise UsageError(f"-k: longer than {MAX_EXPRESSION_CHARS:,} characters")
+    if _depth(keyword) > MAX_EXPRESSION_DEPTH:
+        raise UsageError(f"-k: nested deeper than {MAX_EXPRESSION_DEPTH} levels of 'not' and parentheses")
+    try:
+        return Expression.compile(keyword)
+    except SyntaxError as error:
+        raise UsageError(f"-k {keyword!r}: {error.msg}") from None
 
 
 def _matcher(scenario: ScenarioRef) -> object:
@@ -60,9 +101,6 @@ def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | No
         wanted = set(canonical_tags(tags, scenarios).split(","))
         kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
     if keyword:
-        try:
-            expression = Expression.compile(keyword)
-        except SyntaxError as error:
-            raise UsageError(f"-k {keyword!r}: {error.msg}") from None
+        expression = check_keyword(keyword)
         kept = [s for s in kept if expression.evaluate(_matcher(s))]  # type: ignore[arg-type]
     return kept

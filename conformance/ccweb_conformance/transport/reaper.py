@@ -1,11 +1,15 @@
-"""Processes a server left behind: found by the run's marker, stopped at the end of the run.
+"""Processes a server left behind: found by the run's marker and by parentage, stopped at the end of the run.
 
 Every process the runner spawns gets ``CCWEB_CONFORMANCE_RUN=<marker>`` in its environment,
 and descendants inherit it. On Linux the runner also becomes a child subreaper
 (``prctl(PR_SET_CHILD_SUBREAPER)``), so a daemonised descendant (one that called ``setsid``
 and lost its parent) is re-parented to the runner instead of init, so it stays findable
-here. :func:`sweep` walks ``/proc`` for live processes carrying this run's marker, after the
-servers were stopped, kills them and says which they were.
+here even when it dropped the marker (an ``exec`` with an empty environment).
+
+:func:`sweep` walks ``/proc`` after the servers were stopped and kills every live process of
+the run: those carrying the marker; those the runner is parent or subreaper of that started
+after the run began (:func:`become_subreaper` notes when), with their descendants; and every
+process in the process group of one of those. It says which they were.
 """
 
 from __future__ import annotations
@@ -21,7 +25,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MARKER_ENV", "SERVER_ENV", "Leftover", "become_subreaper", "kill_marked", "marker", "sweep", "take_killed"]
+__all__ = [
+    "MARKER_ENV",
+    "SERVER_ENV",
+    "Leftover",
+    "become_subreaper",
+    "end_run",
+    "kill_marked",
+    "marker",
+    "sweep",
+    "take_killed",
+]
 
 MARKER_ENV = "CCWEB_CONFORMANCE_RUN"
 SERVER_ENV = "CCWEB_CONFORMANCE_SERVER"
@@ -31,6 +45,8 @@ KILL_WAIT = 2.0
 """Seconds to wait for leftovers to die after SIGKILL."""
 _MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
 _PROC = Path("/proc")
+_RUN_STARTED: list[int] = []
+"""When the run began, in clock ticks since boot (the unit of /proc/<pid>/stat's start time); empty outside a run."""
 
 
 def marker() -> str:
@@ -39,14 +55,52 @@ def marker() -> str:
 
 
 def become_subreaper() -> bool:
-    """Make this process the reaper of its orphaned descendants (Linux); False where unsupported."""
+    """Make this process the reaper of its orphaned descendants (Linux); False where unsupported.
+
+    Also notes when the run began: :func:`sweep` then stops the runner's children started since.
+    """
     if not sys.platform.startswith("linux"):
         return False
+    now = _now_ticks()
+    if now is not None:
+        _RUN_STARTED[:] = [now]
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
+
+
+def end_run() -> None:
+    """The run is over: from now on :func:`sweep` goes by the marker only."""
+    _RUN_STARTED.clear()
+
+
+def _now_ticks() -> int | None:
+    try:
+        uptime = float((_PROC / "uptime").read_text(encoding="ascii").split()[0])
+        return int(uptime * os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@dataclass(frozen=True)
+class _Stat:
+    """What /proc/<pid>/stat says about a process's place in the tree."""
+
+    pid: int
+    state: str
+    parent: int
+    group: int
+    started: int
+
+
+def _stat(pid: int) -> _Stat | None:
+    try:
+        fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+        return _Stat(pid, fields[0], int(fields[1]), int(fields[2]), int(fields[19]))
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -120,9 +174,32 @@ def take_killed() -> list[Leftover]:
     return taken
 
 
+def adopted_processes() -> list[Leftover]:
+    """Live processes of the run found by parentage: the runner's children started since the run began,
+    their descendants, and every process in one of their process groups (none outside a run)."""
+    if not _RUN_STARTED or not _PROC.is_dir():
+        return []
+    me = os.getpid()
+    table = [info for entry in _PROC.iterdir() if entry.name.isdigit() and (info := _stat(int(entry.name)))]
+    alive = {info.pid: info for info in table if info.state not in ("Z", "X") and info.pid != me}
+    found = {pid for pid, info in alive.items() if info.parent == me and info.started >= _RUN_STARTED[0]}
+    grown = True
+    while grown:
+        groups = {alive[pid].group for pid in found} - {os.getpgrp()}
+        more = {
+            pid
+            for pid, info in alive.items()
+            if pid not in found and (info.parent in found or (info.group in groups and info.started >= _RUN_STARTED[0]))
+        }
+        found |= more
+        grown = bool(more)
+    return [Leftover(pid, _command(pid)) for pid in sorted(found)]
+
+
 def sweep() -> list[Leftover]:
-    """Kill every process still carrying this run's marker; the ones that were running."""
-    return _kill(marked_processes())
+    """Kill every live process of the run (by marker, parentage and process group); the ones that were running."""
+    found = {leftover.pid: leftover for leftover in marked_processes() + adopted_processes()}
+    return _kill([found[pid] for pid in sorted(found)])
 
 
 def _kill(leftovers: list[Leftover]) -> list[Leftover]:

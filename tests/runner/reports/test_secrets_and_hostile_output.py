@@ -1,0 +1,145 @@
+"""No secret in any output of a run, and server output neutralised wherever it is shown."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from paths import REPO
+from runner.reports.sample_run import scenario
+
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.reports.console import render_summary
+from ccweb_conformance.reports.cucumber import write_cucumber
+from ccweb_conformance.reports.json_report import write_json
+from ccweb_conformance.reports.junit import write_junit
+from ccweb_conformance.reports.markdown import write_markdown
+from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
+from ccweb_conformance.reports.output import emit
+from ccweb_conformance.transport.exchange import Exchange
+
+LEAKY = REPO / "tests" / "runner" / "fakes" / "leaky_http_server.py"
+ENV_SECRET = "s3cr3t-env-value-1f2e"
+BEARER = "b3arer-token-9c8d7e"
+REPORTS = ("json", "junitxml", "markdown", "cucumberjson")
+
+
+@pytest.mark.parametrize(
+    ("text", "safe"),
+    [
+        ("plain text\n\twith a tab", "plain text\n\twith a tab"),
+        ("\x1b[2J\x1b[32mPASSED\x1b[0m", "\\x1b[2J\\x1b[32mPASSED\\x1b[0m"),
+        ("\x1b]8;;https://e/\x07x\x1b]8;;\x07", "\\x1b]8;;https://e/\\x07x\\x1b]8;;\\x07"),
+        ("a\rb\x85c\x9bd\x7f", "a\\x0db\\x85c\\x9bd\\x7f"),
+        ("bidi \u202egnp.exe\u2066 \u2028", "bidi \\u202egnp.exe\\u2066 \\u2028"),
+        ("::error::x", "\\x3a:error::x"),
+        ("ok\n   ::add-mask::y\n", "ok\n   \\x3a:add-mask::y\n"),
+        ("\t::warning::z", "\t\\x3a:warning::z"),
+        ("##[error]x\n##vso[task.complete]y", "\\x23#[error]x\n\\x23#vso[task.complete]y"),
+        ("mid-line ::error:: and ## [x] stay", "mid-line ::error:: and ## [x] stay"),
+        ("lone \udc80 surrogate", "lone \udc80 surrogate"),
+    ],
+)
+def test_neutralise(text: str, safe: str) -> None:
+    assert neutralise(text) == safe
+
+
+def test_defuse_lines_keeps_the_runners_own_colours() -> None:
+    assert defuse_lines("\x1b[31mFAIL\x1b[0m\n ::error::x") == "\x1b[31mFAIL\x1b[0m\n \\x3a:error::x"
+
+
+def test_neutral_copies_only_what_changes() -> None:
+    clean = {"a": ["b", ("c",)]}
+    assert neutral(clean) == clean
+    assert neutral({"k\x1b": ["::x", 1, None]}) == {"k\\x1b": ["\\x3a:x", 1, None]}
+
+
+def test_env_values_are_secrets_and_redacted_when_echoed() -> None:
+    options = RunnerOptions(http_cmd="srv --port {port}", url="http://127.0.0.1:{port}/mcp",
+                            env=("TOKEN=abcdefgh", "SHORT=ab"), header=("Authorization: Bearer xyz12345",))  # fmt: skip
+    assert options.secrets() == ["Bearer xyz12345", "xyz12345", "abcdefgh"]
+    from ccweb_conformance.fuzz.phase import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+
+    assert replay_command(options, FuzzSettings(500, 1)) == (
+        "ccweb-conformance run --http-cmd 'srv --port {port}' --url 'http://127.0.0.1:{port}/mcp' "
+        "--header 'Authorization: ***' --env 'TOKEN=***' --env 'SHORT=***' --fuzz 500 --seed 1"
+        "  # *** stands for the values of --header Authorization, --env TOKEN, --env SHORT: supply them again"
+    )
+
+
+def test_a_run_failing_in_the_fuzz_phase_leaks_no_secret_and_no_live_ci_command(tmp_path: Path) -> None:
+    server = f"{shlex.quote(sys.executable)} {LEAKY} --sessions-dir {{sessions_dir}} --port {{port}}"
+    paths = {name: tmp_path / f"report.{name}" for name in REPORTS}
+    command = [
+        sys.executable, "-m", "ccweb_conformance.cli", "run", "-v",
+        "--http-cmd", server, "--url", "http://127.0.0.1:{port}/mcp",
+        "--env", f"SECRET={ENV_SECRET}", "--header", f"Authorization: Bearer {BEARER}",
+        "--tags", "TOOL-1", "--fuzz", "500", "--seed", "1",
+        *(part for name in REPORTS for part in (f"--{name}", str(paths[name]))),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, timeout=300, check=False)
+    outputs = {"stdout": done.stdout, "stderr": done.stderr} | {n: p.read_bytes() for n, p in paths.items()}
+    assert done.returncode == 1, done.stdout.decode(errors="replace")[-3000:]
+    assert b"differential fuzzing: the implementation differs from the reference core" in done.stdout
+    assert b"replay: ccweb-conformance run --http-cmd" in done.stdout
+    assert b"--env 'SECRET=***' " in done.stdout
+    assert b"# *** stands for the values of --header Authorization, --env SECRET: supply them again" in done.stdout
+    for name, data in outputs.items():
+        assert ENV_SECRET.encode() not in data, name
+        assert BEARER.encode() not in data, name
+        assert b"\x1b]" not in data, name  # no OSC sequence (links) from the server
+        assert b"\x1b[2J" not in data, name  # no clear screen
+        for line in data.decode("utf-8", "replace").splitlines():
+            stripped = line.strip()
+            assert not stripped.startswith(("::", "##[", "##vso[")), (name, line)
+
+
+def test_a_server_that_dies_at_start_up_has_its_stderr_neutralised_and_scrubbed(tmp_path: Path) -> None:
+    stdio = f"{shlex.quote(sys.executable)} {LEAKY} exit"
+    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "-v", "--stdio", stdio]
+    command += ["--env", f"SECRET={ENV_SECRET}", "--json", str(tmp_path / "r.json")]
+    done = subprocess.run(command, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2
+    [line] = done.stderr.decode().splitlines()
+    assert line.startswith("ccweb-conformance: error: ")
+    assert line.endswith(  # one line: the commands are mid-line, so no longer commands; the escapes are shown
+        "stderr: leaky: token *** | ::error title=owned::owned | ::add-mask::x | ##[error]owned"
+        " | ##vso[task.setvariable variable=x]1 | \\x1b[2J\\x1b[H\\x1b[32mPASSED\\x1b[0m"
+        " \\x1b]8;;https://evil.example/\\x1b\\click\\x1b]8;;\\x1b\\"
+    )
+    assert ENV_SECRET not in line
+
+
+def hostile_run() -> RunResult:
+    message = f"server said:\n::error::owned\n  ##vso[task.complete]x\n{HOSTILE_TEXT}"
+    failed = scenario("ac03_latest_fifteen.feature", "Fifteen \x1b[31mred", ("SEL-6",), "failed", message=message)
+    failed.transcript = [Exchange(None, None, received_text=f"garbage {HOSTILE_TEXT}\n::warning::x")]
+    return RunResult("0.1.0", "1.0.0", "stdio: srv", "stdio", None, "2026-01-01T00:00:00Z", 1.0, [failed])
+
+
+HOSTILE_TEXT = "\x1b[2J\x1b]8;;https://e/\x07link\x1b]8;;\x07 \u202e"
+
+
+@pytest.mark.parametrize("color", [True, False])
+def test_the_verbose_console_shows_server_text_neutralised(color: bool) -> None:
+    text = render_summary(hostile_run(), color=color, verbose=True)
+    assert "\\x1b[2J\\x1b]8;;https://e/\\x07link\\x1b]8;;\\x07 \\u202e" in text
+    assert "Fifteen \\x1b[31mred" in text
+    visible = text.replace("\x1b[", "")  # the runner's own colours (SGR) are the only escapes left
+    assert "\x1b" not in visible and "\u202e" not in text and "\x07" not in text
+    assert not [line for line in text.splitlines() if line.strip().startswith(("::", "##[", "##vso["))]
+
+
+@pytest.mark.parametrize("writer", [write_markdown, write_json, write_junit, write_cucumber])
+def test_every_report_shows_server_text_neutralised(tmp_path: Path, writer: Callable[[RunResult, Path], None]) -> None:
+    path = tmp_path / "report"
+    emit(writer, hostile_run(), path)
+    text = path.read_text(encoding="utf-8")
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert not [line for line in text.splitlines() if line.strip().startswith(("::", "##[", "##vso["))]
+    assert "x1b[2J" in text  # shown, escaped (JSON doubles the backslash)

@@ -1,0 +1,90 @@
+"""The reaper stops what the run left by parentage and process group, not only by the marker."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from paths import REPO
+
+from ccweb_conformance.transport import reaper
+
+FAKE = REPO / "tests" / "runner" / "fakes" / "empty_env_daemon.py"
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def test_a_detached_helper_with_an_empty_environment_is_stopped_and_named(tmp_path: Path) -> None:
+    pid_file = tmp_path / "helper.pid"
+    report = tmp_path / "report.json"
+    command = [
+        sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", f"{sys.executable} {FAKE} {pid_file}",
+        "--tags", "TOOL-1", "--fuzz", "0", "--json", str(report),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    helper = int(pid_file.read_text(encoding="ascii"))
+    try:
+        still_running = alive(helper)
+        environ = Path(f"/proc/{helper}/environ").read_bytes() if still_running else b""
+    finally:
+        if alive(helper):
+            os.kill(helper, signal.SIGKILL)
+    assert not still_running, f"the helper {helper} outlived the run (environment {environ!r})"
+    assert done.returncode == 0, done.stdout + done.stderr
+    sleeper = f"pid {helper} ({sys.executable} -c import signal, time; signal.alarm(120); time.sleep(120))"
+    assert json.loads(report.read_text(encoding="utf-8"))["leftoverProcesses"] == [sleeper]
+    assert (
+        f"warning: the server left 1 processes running after it was stopped (the runner killed them): {sleeper}"
+        in done.stdout
+    )
+
+
+def test_outside_a_run_only_the_marker_counts() -> None:
+    reaper.end_run()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env={})
+    try:
+        time.sleep(0.2)
+        assert reaper.adopted_processes() == []
+        assert child.poll() is None
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_in_a_run_a_child_started_since_is_found_with_its_group_but_an_older_one_is_not() -> None:
+    older = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env={})
+    time.sleep(0.05)
+    script = (
+        "import subprocess, sys, time; "
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"
+    )
+    try:
+        time.sleep(0.05)
+        assert reaper.become_subreaper() is True
+        newer = subprocess.Popen([sys.executable, "-c", script], env={}, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 10
+            while len(found := reaper.adopted_processes()) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            pids = [leftover.pid for leftover in found]
+            assert newer.pid in pids
+            assert len(pids) == 2  # the newer child and its own child, not the older one
+            assert older.pid not in pids
+        finally:
+            reaper.end_run()
+            os.killpg(newer.pid, signal.SIGKILL)
+            newer.wait()
+    finally:
+        older.kill()
+        older.wait()
