@@ -199,6 +199,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(profile, "profile")
     add_profile_options(profile)
     profile.set_defaults(handler=profile_command)
+    from ccweb_conformance.commands import export  # noqa: PLC0415
+
+    exporting = commands.add_parser(
+        "export",
+        help="write the suite's cases as JSON for your own test runner",
+        description="Write the suite's cases as language-neutral JSON: function-level cases a harness replays "
+        "without MCP, and the MCP-level scenarios left to 'run'.",
+        epilog=export.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    export.add_arguments(exporting)
+    exporting.set_defaults(handler=export.run)
     return parser
 
 

@@ -14,7 +14,8 @@ import pytest
 
 PACKAGE = Path(str(files("ccweb_conformance")))
 RANKS = {
-    "cli": 6,
+    "cli": 7,
+    "commands": 6,
     "suite": 5,
     "fuzz": 5,
     "profile": 5,
