@@ -11,9 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from paths import REPO
+from node_example import EXAMPLE, ensure_node_modules, require
 
-EXAMPLE = REPO / "examples" / "node-server"
 SOURCE = "list-user-inputs.js"
 BREAKS = {
     "utf16": ("const codePoints = (text) => Array.from(text);", "const codePoints = (text) => text.split('');"),
@@ -24,24 +23,16 @@ BREAKS = {
 }
 
 
-def _npm() -> str:
-    path = shutil.which("npm")
-    if path is None or shutil.which("node") is None:
-        pytest.fail("node and npm must be on PATH (Node 20 or later)", pytrace=False)
-    return path
-
-
 @pytest.fixture(scope="module")
 def example() -> Path:
-    if not (EXAMPLE / "node_modules").is_dir():
-        done = subprocess.run([_npm(), "ci", "--no-audit", "--no-fund"], cwd=EXAMPLE, capture_output=True,
-                              text=True, timeout=600, check=False)
-        assert done.returncode == 0, done.stderr
+    require("node")
+    ensure_node_modules()
     return EXAMPLE
 
 
 def _npm_test(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([_npm(), "test"], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+    npm = require("npm")
+    return subprocess.run([npm, "test"], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
 
 
 def test_npm_test_passes_every_exported_case(example):
