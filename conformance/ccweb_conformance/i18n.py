@@ -19,7 +19,7 @@ import yaml
 
 import ccweb_spec
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "catalogue", "messages", "pick_language"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "Term", "catalogue", "messages", "pick_language", "terms"]
 
 LANGUAGES = ("en", "zh-CN")
 DEFAULT_LANGUAGE = "en"
@@ -44,6 +44,27 @@ def catalogue(language: str) -> Mapping[str, str]:
     text = files("ccweb_conformance").joinpath("locales", f"{language}.yaml").read_text(encoding="utf-8")
     data: dict[str, str] = yaml.safe_load(text)
     return data
+
+
+@dataclass(frozen=True)
+class Term:
+    """One entry of the terminology (locales/terms.yaml): how Chinese text names an English term."""
+
+    en: str
+    zh: str
+    note_en: str
+    note_zh: str
+    forms: tuple[str, ...]
+    """The English forms that may not stand in Chinese text (except as a gloss after the term)."""
+
+
+@cache
+def terms() -> tuple[Term, ...]:
+    """The one terminology of the kit's Chinese text."""
+    text = files("ccweb_conformance").joinpath("locales", "terms.yaml").read_text(encoding="utf-8")
+    return tuple(
+        Term(t["en"], t["zh"], t["note_en"], t["note_zh"], tuple(t["forms"])) for t in yaml.safe_load(text)["terms"]
+    )
 
 
 @dataclass(frozen=True)

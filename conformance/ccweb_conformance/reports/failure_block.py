@@ -100,7 +100,10 @@ def _content(content: Any, say: Messages) -> str:
     note = say("block.length_note", points=len(content))
     if units != len(content):
         note = say("block.length_note_utf16", points=len(content), units=units)
-    return say("block.content_note", content=shown, points=_code_points(content), note=note)
+    points = _code_points(content[:MESSAGE_LIMIT])  # only those of the text shown, never ones past the preview
+    if not points:
+        return say("block.content_length", content=shown, note=note)
+    return say("block.content_note", content=shown, points=points, note=note)
 
 
 def _message_line(index: int, message: Any, say: Messages) -> str:
@@ -197,7 +200,7 @@ def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEF
     if not shown:
         return []
     say = messages(language)
-    lines = [say("block.failures_heading", count=len(shown))]
+    lines = [_heading(shown, say)]
     for scenario in shown if verbose else shown[:BLOCK_LIMIT]:
         lines += ["", *scenario_block(scenario, language)]
         if verbose and scenario.transcript:
@@ -208,6 +211,15 @@ def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEF
     if len(shown) > BLOCK_LIMIT and not verbose:
         lines += ["", say("block.more_failures", count=len(shown) - BLOCK_LIMIT)]
     return lines
+
+
+def _heading(shown: list[ScenarioResult], say: Messages) -> str:
+    """The section title says what it holds: failures, warnings, or both."""
+    failed = sum(s.status == "failed" for s in shown)
+    warnings = len(shown) - failed
+    if failed and warnings:
+        return say("block.both_heading", count=len(shown), failed=failed, warnings=warnings)
+    return say("block.failures_heading" if failed else "block.warnings_heading", count=len(shown))
 
 
 def reports_line(paths: list[Path | str], language: str = DEFAULT_LANGUAGE) -> str:
