@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import format_transcript
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
@@ -169,7 +169,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
             for r in scenario.requirements
         ],
     )
-    out += row("check", [detail.check])
+    out += row("check", [translated(detail.check, language)])
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
         lines = [_difference_line(d, say) for d in found[:DIFFERENCE_LIMIT]]
@@ -177,7 +177,10 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
             lines.append(say("block.more_differences", count=len(found) - DIFFERENCE_LIMIT))
         out += row("differences", lines)
     elif detail.expected is not None or detail.actual is not None:
-        out += row("expected", [_cut(_json(detail.expected), 200)])
+        expected = detail.expected
+        if isinstance(expected, str):
+            expected = translated(expected, language, "expected")
+        out += row("expected", [_cut(_json(expected), 200)])
         out += row("got", [_cut(_json(detail.actual), 200)])
     out += row("sent", [_sent(detail, say)])
     bound = say("block.source_bound", binding=detail.binding or "source", source=detail.source)

@@ -44,7 +44,7 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
         "    需求  UNI-1（MUST）：长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，"
         "截断时也不会被拆成两个 UTF-16 代理项。",
-        "    检查  items differ",
+        "    检查  items 不同",
         "    差异  $[0].contentChars：应为 1，实际为 2",
         "          $[0].originalChars：应为 1，实际为 2",
         '    请求  tools/call {"conversationId": "ccwk-RUN-NNN-alpha"}',
@@ -81,7 +81,7 @@ def test_every_line_of_a_chinese_block_starts_its_value_at_one_display_column() 
     block = scenario_block(a_failure(), "zh-CN")
     assert block[1:] == [
         block[1],
-        "    检查  items differ",
+        "    检查  items 不同",
         '    差异  $：应有 2 个元素，实际有 1 个：[{"content": "a"}]',
         "    请求  （没有调用工具）",
         "    来源  未绑定",
