@@ -22,7 +22,7 @@ from ccweb_conformance.reports.hints import FailureFacts, hint_for
 from ccweb_conformance.reports.model import FailureDetail, RunResult, ScenarioResult, StoredConversation
 from ccweb_conformance.textwidth import display_width, ljust
 
-__all__ = ["BLOCK_LIMIT", "failure_blocks", "reports_line", "scenario_block"]
+__all__ = ["BLOCK_LIMIT", "failure_blocks", "headline", "reports_line", "scenario_block", "scenario_hint"]
 
 BLOCK_LIMIT = 12
 """Failure blocks shown at most; the rest are counted."""
@@ -188,13 +188,45 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     stored = [line for c in detail.conversations for line in _stored_lines(c, say)]
     if stored:
         out += row("stored", stored)
+    hint = scenario_hint(scenario, language)
+    if hint is not None:
+        out += row("hint", [hint])
+    return out
+
+
+def scenario_hint(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str | None:
+    """The hint for a failed scenario when its failure matches a well-known mistake (hints.yaml), else None."""
+    detail = scenario.detail
+    if detail is None:
+        return None
+    found = differences(detail.expected, detail.actual) if detail.compared else []
     facts = FailureFacts(
         scenario.requirements, detail.check, scenario.message or "", tuple(found), _stored_texts(detail)
     )
     hint = hint_for(facts)
-    if hint is not None:
-        out += row("hint", [hint.in_language(language)])
-    return out
+    return None if hint is None else hint.in_language(language)
+
+
+def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
+    """One line a CI annotation can show: requirement, check and first difference (or expected and got)."""
+    say = messages(language)
+    detail = scenario.detail
+    requirements = ", ".join(scenario.requirements)
+    if detail is None:
+        return f"{requirements}: {(scenario.message or '').strip().splitlines()[0] if scenario.message else ''}"
+    found = differences(detail.expected, detail.actual) if detail.compared else []
+    if found:
+        first = _difference_line(found[0], say)
+        more = f" (+{len(found) - 1})" if len(found) > 1 else ""
+    elif detail.expected is not None or detail.actual is not None:
+        expected = detail.expected
+        if isinstance(expected, str):
+            expected = translated(expected, language, "expected")
+        first = say("block.difference", path="$", expected=_cut(_json(expected), 80), got=_cut(_json(detail.actual), 80))
+        more = ""
+    else:
+        return f"{requirements}: {translated(detail.check, language)}"
+    return f"{requirements}: {translated(detail.check, language)}: {first}{more}"
 
 
 def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEFAULT_LANGUAGE) -> list[str]:

@@ -56,7 +56,7 @@ def environment(**changes: str | None) -> dict[str, str]:
         (["spec", "--output", "no-such-dir/SPEC.md"], "cannot write 'no-such-dir/SPEC.md': its folder does not exist"),
         (["spec", "--output", "."], "cannot write '.': Is a directory"),
         (["spec", "--output", "a.md", "--check", "b.md"], "argument --check: not allowed with argument --output"),
-        (["nope"], "argument COMMAND: invalid choice: 'nope' (choose from 'run', 'list', 'spec', 'profile')"),
+        (["nope"], "argument COMMAND: invalid choice: 'nope' (choose from 'run', 'list', 'spec', 'profile', 'export')"),
     ],
     ids=lambda value: " ".join(value) if isinstance(value, list) else "",
 )
