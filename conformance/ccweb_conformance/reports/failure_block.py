@@ -222,7 +222,8 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
         expected = detail.expected
         if isinstance(expected, str):
             expected = translated(expected, language, "expected")
-        first = say("block.difference", path="$", expected=_cut(_json(expected), 80), got=_cut(_json(detail.actual), 80))
+        shown_expected, shown_actual = _cut(_json(expected), 80), _cut(_json(detail.actual), 80)
+        first = say("block.difference", path="$", expected=shown_expected, got=shown_actual)
         more = ""
     else:
         return f"{requirements}: {translated(detail.check, language)}"
