@@ -205,6 +205,18 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(check_description.COMMAND, help=check_description.HELP)
     check_description.add_arguments(check)
     check.set_defaults(handler=check_description.run)
+    from ccweb_conformance.commands import export  # noqa: PLC0415
+
+    exporting = commands.add_parser(
+        "export",
+        help="write the suite's cases as JSON for your own test runner",
+        description="Write the suite's cases as language-neutral JSON: function-level cases a harness replays "
+        "without MCP, and the MCP-level scenarios left to 'run'.",
+        epilog=export.EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    export.add_arguments(exporting)
+    exporting.set_defaults(handler=export.run)
     return parser
 
 

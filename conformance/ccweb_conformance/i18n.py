@@ -9,6 +9,7 @@ files have the same keys. Requirement statements and titles come from ``spec/`` 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -19,7 +20,17 @@ import yaml
 
 import ccweb_spec
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "catalogue", "messages", "pick_language"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Messages",
+    "Term",
+    "catalogue",
+    "messages",
+    "pick_language",
+    "terms",
+    "translated",
+]
 
 LANGUAGES = ("en", "zh-CN")
 DEFAULT_LANGUAGE = "en"
@@ -44,6 +55,53 @@ def catalogue(language: str) -> Mapping[str, str]:
     text = files("ccweb_conformance").joinpath("locales", f"{language}.yaml").read_text(encoding="utf-8")
     data: dict[str, str] = yaml.safe_load(text)
     return data
+
+
+_PLACEHOLDER = re.compile(r"\\\{(\w+)\\\}")
+
+
+@cache
+def _sentences(language: str, kind: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The ``kind`` table (checks, expected) of ``locales/checks.<language>.yaml`` as (whole-text pattern, text)."""
+    resource = files("ccweb_conformance").joinpath("locales", f"checks.{language}.yaml")
+    if not resource.is_file():
+        return ()
+    table: dict[str, str] = yaml.safe_load(resource.read_text(encoding="utf-8"))[kind]
+    return tuple(
+        (re.compile(_PLACEHOLDER.sub(r"(?P<\1>.*?)", re.escape(english)), re.DOTALL), text)
+        for english, text in table.items()
+    )
+
+
+def translated(text: str, language: str, kind: str = "checks") -> str:
+    """An English check sentence (``kind="checks"``) or expected-value description (``"expected"``) in
+    ``language``; quoted values in it are carried over; unchanged when the language has no entry for it."""
+    for pattern, sentence in _sentences(language, kind):
+        match = pattern.fullmatch(text)
+        if match is not None:
+            return sentence.format(**match.groupdict())
+    return text
+
+
+@dataclass(frozen=True)
+class Term:
+    """One entry of the terminology (locales/terms.yaml): how Chinese text names an English term."""
+
+    en: str
+    zh: str
+    note_en: str
+    note_zh: str
+    forms: tuple[str, ...]
+    """The English forms that may not stand in Chinese text (except as a gloss after the term)."""
+
+
+@cache
+def terms() -> tuple[Term, ...]:
+    """The one terminology of the kit's Chinese text."""
+    text = files("ccweb_conformance").joinpath("locales", "terms.yaml").read_text(encoding="utf-8")
+    return tuple(
+        Term(t["en"], t["zh"], t["note_en"], t["note_zh"], tuple(t["forms"])) for t in yaml.safe_load(text)["terms"]
+    )
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # jsonschema is imported where a schema is used: the descript
 
 __all__ = [
     "SCHEMA_NAMES",
+    "CaseLevels",
     "Decision",
     "DescriptionConcept",
     "DescriptionFact",
@@ -29,6 +30,8 @@ __all__ = [
     "Group",
     "PrdSection",
     "Requirement",
+    "case_levels",
+    "cases_validator",
     "contract_version",
     "decisions",
     "description_corpus",
@@ -358,3 +361,39 @@ def performance() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(json.dumps(_yaml("performance.yaml")))
     Draft202012Validator(_json("schemas/performance.schema.json")).validate(data)
     return data
+
+
+@dataclass(frozen=True)
+class CaseLevels:
+    """Which scenarios a harness can replay without MCP (case_levels.yaml)."""
+
+    reasons: dict[str, str]
+    """Reason key -> the sentence the export gives."""
+    mcp_level: dict[str, str]
+    """Requirement ID or prefix -> reason key: its scenarios are MCP-level."""
+    mcp_only: dict[str, str]
+    """Requirement ID or prefix -> reason key: never claimed by a function-level case."""
+
+    @staticmethod
+    def _lookup(table: dict[str, str], requirement: str) -> str | None:
+        return table.get(requirement) or table.get(requirement.split("-", maxsplit=1)[0])
+
+    def scenario_reason(self, requirement: str) -> str | None:
+        """The reason key that makes a scenario tagged with ``requirement`` MCP-level, or None."""
+        return self._lookup(self.mcp_level, requirement)
+
+    def claim_reason(self, requirement: str) -> str | None:
+        """The reason key a function-level case may not claim ``requirement`` for, or None."""
+        return self._lookup(self.mcp_only, requirement)
+
+
+@cache
+def case_levels() -> CaseLevels:
+    """The rules that split the suite into function-level cases and MCP-level scenarios."""
+    data = _yaml("case_levels.yaml")
+    return CaseLevels(dict(data["reasons"]), dict(data["mcp_level"]), dict(data["mcp_only"]))
+
+
+def cases_validator() -> Draft202012Validator:
+    """A validator for the exported cases (``ccweb-conformance export``; schemas/cases.schema.json)."""
+    return Draft202012Validator(_json("schemas/cases.schema.json"), registry=_registry())

@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from node_example import ensure_node_modules
 from paths import REPO as ROOT
 from suite_size import ALL_PASSED
 
@@ -41,18 +42,7 @@ def _require(program: str) -> str:
 def node_server() -> str:
     """The stdio command of the example, after `npm ci` when node_modules is missing."""
     node = _require("node")
-    if not (EXAMPLE / "node_modules").is_dir():
-        npm = _require("npm")
-        completed = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"],
-            cwd=EXAMPLE,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        if completed.returncode != 0:
-            pytest.fail(f"npm ci failed in {EXAMPLE}:\n{completed.stdout}\n{completed.stderr}", pytrace=False)
+    ensure_node_modules()
     return f"{shlex.quote(node)} {shlex.quote(str(EXAMPLE / 'server.js'))}"
 
 

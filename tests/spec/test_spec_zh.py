@@ -149,6 +149,7 @@ def test_chinese_headings(rendered: str) -> None:
         "工具定义",
         "需求",
         "设计决策",
+        "术语",
         "错误码注册表",
         "工具描述必须写明的事实",
         "空白字符",

@@ -1,0 +1,1 @@
+"""The commands of ``ccweb-conformance``, one module each."""

@@ -13,7 +13,7 @@ character takes two columns), so they line up in a terminal.
 
 from __future__ import annotations
 
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
@@ -125,7 +125,7 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
     if not text:
         return [head]
     if not verbose:
-        problem_text = scenario.detail.check if scenario.detail else first_line(text)
+        problem_text = translated(scenario.detail.check, say.language) if scenario.detail else first_line(text)
         return [say("console.scenario_problem", head=head, problem=problem_text)]
     body = [f"          {line}" for line in text.splitlines()]
     return [head, *body]

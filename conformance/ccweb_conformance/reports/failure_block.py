@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import format_transcript
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
 from ccweb_conformance.reports.model import FailureDetail, RunResult, ScenarioResult, StoredConversation
 from ccweb_conformance.textwidth import display_width, ljust
 
-__all__ = ["BLOCK_LIMIT", "failure_blocks", "reports_line", "scenario_block"]
+__all__ = ["BLOCK_LIMIT", "failure_blocks", "headline", "reports_line", "scenario_block", "scenario_hint"]
 
 BLOCK_LIMIT = 12
 """Failure blocks shown at most; the rest are counted."""
@@ -100,7 +100,10 @@ def _content(content: Any, say: Messages) -> str:
     note = say("block.length_note", points=len(content))
     if units != len(content):
         note = say("block.length_note_utf16", points=len(content), units=units)
-    return say("block.content_note", content=shown, points=_code_points(content), note=note)
+    points = _code_points(content[:MESSAGE_LIMIT])  # only those of the text shown, never ones past the preview
+    if not points:
+        return say("block.content_length", content=shown, note=note)
+    return say("block.content_note", content=shown, points=points, note=note)
 
 
 def _message_line(index: int, message: Any, say: Messages) -> str:
@@ -166,7 +169,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
             for r in scenario.requirements
         ],
     )
-    out += row("check", [detail.check])
+    out += row("check", [translated(detail.check, language)])
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
         lines = [_difference_line(d, say) for d in found[:DIFFERENCE_LIMIT]]
@@ -174,7 +177,10 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
             lines.append(say("block.more_differences", count=len(found) - DIFFERENCE_LIMIT))
         out += row("differences", lines)
     elif detail.expected is not None or detail.actual is not None:
-        out += row("expected", [_cut(_json(detail.expected), 200)])
+        expected = detail.expected
+        if isinstance(expected, str):
+            expected = translated(expected, language, "expected")
+        out += row("expected", [_cut(_json(expected), 200)])
         out += row("got", [_cut(_json(detail.actual), 200)])
     out += row("sent", [_sent(detail, say)])
     bound = say("block.source_bound", binding=detail.binding or "source", source=detail.source)
@@ -182,13 +188,46 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     stored = [line for c in detail.conversations for line in _stored_lines(c, say)]
     if stored:
         out += row("stored", stored)
+    hint = scenario_hint(scenario, language)
+    if hint is not None:
+        out += row("hint", [hint])
+    return out
+
+
+def scenario_hint(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str | None:
+    """The hint for a failed scenario when its failure matches a well-known mistake (hints.yaml), else None."""
+    detail = scenario.detail
+    if detail is None:
+        return None
+    found = differences(detail.expected, detail.actual) if detail.compared else []
     facts = FailureFacts(
         scenario.requirements, detail.check, scenario.message or "", tuple(found), _stored_texts(detail)
     )
     hint = hint_for(facts)
-    if hint is not None:
-        out += row("hint", [hint.in_language(language)])
-    return out
+    return None if hint is None else hint.in_language(language)
+
+
+def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
+    """One line a CI annotation can show: requirement, check and first difference (or expected and got)."""
+    say = messages(language)
+    detail = scenario.detail
+    requirements = ", ".join(scenario.requirements)
+    if detail is None:
+        return f"{requirements}: {(scenario.message or '').strip().splitlines()[0] if scenario.message else ''}"
+    found = differences(detail.expected, detail.actual) if detail.compared else []
+    if found:
+        first = _difference_line(found[0], say)
+        more = f" (+{len(found) - 1})" if len(found) > 1 else ""
+    elif detail.expected is not None or detail.actual is not None:
+        expected = detail.expected
+        if isinstance(expected, str):
+            expected = translated(expected, language, "expected")
+        shown_expected, shown_actual = _cut(_json(expected), 80), _cut(_json(detail.actual), 80)
+        first = say("block.difference", path="$", expected=shown_expected, got=shown_actual)
+        more = ""
+    else:
+        return f"{requirements}: {translated(detail.check, language)}"
+    return f"{requirements}: {translated(detail.check, language)}: {first}{more}"
 
 
 def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEFAULT_LANGUAGE) -> list[str]:
@@ -197,7 +236,7 @@ def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEF
     if not shown:
         return []
     say = messages(language)
-    lines = [say("block.failures_heading", count=len(shown))]
+    lines = [_heading(shown, say)]
     for scenario in shown if verbose else shown[:BLOCK_LIMIT]:
         lines += ["", *scenario_block(scenario, language)]
         if verbose and scenario.transcript:
@@ -208,6 +247,15 @@ def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEF
     if len(shown) > BLOCK_LIMIT and not verbose:
         lines += ["", say("block.more_failures", count=len(shown) - BLOCK_LIMIT)]
     return lines
+
+
+def _heading(shown: list[ScenarioResult], say: Messages) -> str:
+    """The section title says what it holds: failures, warnings, or both."""
+    failed = sum(s.status == "failed" for s in shown)
+    warnings = len(shown) - failed
+    if failed and warnings:
+        return say("block.both_heading", count=len(shown), failed=failed, warnings=warnings)
+    return say("block.failures_heading" if failed else "block.warnings_heading", count=len(shown))
 
 
 def reports_line(paths: list[Path | str], language: str = DEFAULT_LANGUAGE) -> str:

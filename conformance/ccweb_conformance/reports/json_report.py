@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.jsontext import indented
+from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
 
 __all__ = ["build_json", "report_schema", "write_json"]
@@ -70,7 +71,15 @@ def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
             for s in scenario.steps
         ],
         "transcript": [e.to_json() for e in scenario.transcript],
+        "diagnosis": _diagnosis(scenario),
     }
+
+
+def _diagnosis(scenario: ScenarioResult) -> dict[str, Any] | None:
+    """What the console's failure block says, for CI tools that read the JSON: one line, the block, the hint."""
+    if scenario.detail is None or scenario.status not in ("failed", "warning"):
+        return None
+    return {"headline": headline(scenario), "block": scenario_block(scenario), "hint": scenario_hint(scenario)}
 
 
 def write_json(run: RunResult, path: Path) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance.reports.common import first_line, format_transcript, problem
+from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 
 __all__ = ["build_junit", "write_junit"]
@@ -130,7 +131,8 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     text = problem(scenario) or ""
     status = scenario.status
     if status == "failed" or (status == "warning" and run.strict):
-        _failure(case, scenario, first_line(text), "failure" if status == "failed" else "warning", text)
+        message = headline(scenario) if scenario.detail is not None else first_line(text)
+        _failure(case, scenario, message, "failure" if status == "failed" else "warning", text)
     elif status == "xpassed":
         _failure(case, scenario, text, "xpass", text)
     elif status == "warning":
@@ -155,8 +157,12 @@ def _statements(properties: ET.Element, scenarios: list[ScenarioResult]) -> None
 
 
 def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:
+    hint = scenario_hint(scenario)
+    if hint is not None:
+        message = f"{message} | hint: {hint}"
     failure = ET.SubElement(case, "failure", message=_clean(message[:_MESSAGE_LIMIT]), type=kind)
-    body = [text, "", f"requirements: {', '.join(scenario.requirements)} ({scenario.level})"]
+    block = [*scenario_block(scenario), ""] if scenario.detail is not None else []
+    body = [*block, text, "", f"requirements: {', '.join(scenario.requirements)} ({scenario.level})"]
     if scenario.transcript:
         body += ["", "transcript:", format_transcript(scenario.transcript)]
     failure.text = _clean("\n".join(body))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, terms
 from ccweb_conformance.reports.model import ScenarioRef
 
 __all__ = ["ScenarioRef", "render_spec", "scenarios_by_requirement"]
@@ -177,6 +177,13 @@ def render_decisions(say: Messages) -> str:
     return say("spec.decisions.heading") + "\n\n" + say("spec.decisions.intro") + "\n\n" + _table(header, rows)
 
 
+def render_terms(say: Messages) -> str:
+    """The terminology both living specs use (locales/terms.yaml), English beside Chinese."""
+    rows = [(t.en, t.zh, t.note_zh if say.chinese else t.note_en) for t in terms()]
+    header = _columns(say, "term_en", "term_zh", "meaning")
+    return say("spec.terms.heading") + "\n\n" + say("spec.terms.intro") + "\n\n" + _table(header, rows)
+
+
 def render_errors(say: Messages) -> str:
     """The closed error-code registry."""
     rows = [
@@ -274,6 +281,7 @@ def render_spec(kit_version: str, scenarios: Sequence[ScenarioRef], language: st
         render_tool(say),
         render_requirements(say),
         render_decisions(say),
+        render_terms(say),
         render_errors(say),
         render_description_facts(say),
         render_whitespace(say),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
+from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_markdown", "write_markdown"]
@@ -42,11 +43,12 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
         say("markdown.scenarios", totals=totals_line(run, say)),
         *[f"  \n**{_cell(note)}**" for note in run_notes(run, say)],
     ]
+    lines += _details(run, say)  # failures first: a step summary is read from the top
     for group, results in grouped_requirements(run):
         if results:
             heading = say("markdown.group_heading", id=group.id, title=_cell(say.title(group)))
             lines += ["", heading, "", *_table(results, say)]
-    lines += _details(run, say)
+    lines += _expected_failures(run, say)
     return "\n".join(lines) + "\n"
 
 
@@ -87,6 +89,11 @@ def _details(run: RunResult, say: Messages) -> list[str]:
             lines += ["", *_section(scenario, say)]
         if len(scenarios) > DETAILS_LIMIT:
             lines += ["", say("markdown.more", n=len(scenarios) - DETAILS_LIMIT)]
+    return lines
+
+
+def _expected_failures(run: RunResult, say: Messages) -> list[str]:
+    lines: list[str] = []
     expected = [s for s in run.scenarios if s.status == "xfailed"]
     if expected:
         lines += ["", say("markdown.expected_failures"), ""]
@@ -96,10 +103,20 @@ def _details(run: RunResult, say: Messages) -> list[str]:
 
 
 def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
-    text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
+    """The headline visible (requirement, check, first difference), the hint, then the whole block folded."""
+    if scenario.detail is None:
+        text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
+        fence = "`" * max(3, _longest_backtick_run(text) + 1)
+        summary = _html(f"{scenario.nodeid} ({', '.join(scenario.requirements)})")
+        return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
+    text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
+    shown = [f"- **{_html(scenario.nodeid)}**: {_cell(headline(scenario, say.language))}"]
+    hint = scenario_hint(scenario, say.language)
+    if hint is not None:
+        shown.append(f"  {say('markdown.hint', hint=_cell(hint))}")
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
-    summary = _html(f"{scenario.nodeid} ({', '.join(scenario.requirements)})")
-    return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
+    details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", f"{fence}text", text, fence]
+    return [*shown, "", *details, "", "</details>"]
 
 
 def _longest_backtick_run(text: str) -> int:

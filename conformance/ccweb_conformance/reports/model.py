@@ -14,7 +14,7 @@ ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "s
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.1.0"
+REPORT_FORMAT_VERSION = "1.2.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun."""
 
 

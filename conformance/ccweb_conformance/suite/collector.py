@@ -187,6 +187,10 @@ class ResultCollector:
         """Link a scenario's state to its item, for the transcript."""
         self._worlds[node.nodeid] = world
 
+    def world_of(self, item: pytest.Item) -> World | None:
+        """The state of a scenario that ran, or None (it had no world)."""
+        return self._worlds.get(item.nodeid)
+
     @staticmethod
     def nodeid_of(item: pytest.Item) -> str:
         """``file.feature::Scenario name [example]``, as expected-failure files name scenarios."""

@@ -31,7 +31,7 @@ from ccweb_conformance.suite.collector import (
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
-from ccweb_conformance.suite.world import World, declared_output_schema
+from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
@@ -41,6 +41,8 @@ RUN_PREFIX_KEY = pytest.StashKey[str]()
 SOURCES_KEY = pytest.StashKey[list[str | None]]()
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
+OBSERVER_KEY = pytest.StashKey[CallObserver]()
+"""Set by ``ccweb-conformance export``'s recorder: it sees every tool call of every scenario."""
 OWN_SESSIONS_NAME = "sessions"
 """The runner's own sessions directory is ``<temporary folder>/sessions``, so that siblings are its own too."""
 
@@ -269,6 +271,7 @@ def world(
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
+    state.observer = request.config.stash.get(OBSERVER_KEY, None)
     collector.attach(request.node, state)
     try:
         yield state

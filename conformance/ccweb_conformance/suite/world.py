@@ -7,7 +7,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
@@ -53,6 +53,16 @@ def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
     return {"names": names, "fingerprints": prints}
 
 
+class CallObserver(Protocol):
+    """Sees every tool call a scenario makes (the case export records them); never changes them."""
+
+    def before_call(self, world: World, name: str, arguments: Any) -> None:
+        """Called just before a tool call is sent."""
+
+    def after_call(self, world: World, exchange: Exchange) -> None:
+        """Called with the exchange once its reply was read and recorded."""
+
+
 @dataclass
 class World:
     """One scenario's state, shared by its steps."""
@@ -69,6 +79,8 @@ class World:
     """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
     ledger: SessionsLedger | None = None
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
+    observer: CallObserver | None = None
+    """Sees every tool call (``ccweb-conformance export``); None in a normal run."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -89,7 +101,12 @@ class World:
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
         """Call a tool and keep the exchange."""
-        return self.record(self.client().call_tool(name, arguments))
+        if self.observer is not None:
+            self.observer.before_call(self, name, arguments)
+        exchange = self.record(self.client().call_tool(name, arguments))
+        if self.observer is not None:
+            self.observer.after_call(self, exchange)
+        return exchange
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2)."""

@@ -59,7 +59,7 @@ def environment(**changes: str | None) -> dict[str, str]:
         (
             ["nope"],
             "argument COMMAND: invalid choice: 'nope' "
-            "(choose from 'run', 'list', 'spec', 'profile', 'check-description')",
+            "(choose from 'run', 'list', 'spec', 'profile', 'check-description', 'export')",
         ),
     ],
     ids=lambda value: " ".join(value) if isinstance(value, list) else "",

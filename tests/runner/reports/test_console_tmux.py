@@ -132,7 +132,7 @@ def test_a_failing_run_shows_its_blocks_and_hints_in_chinese(failing_screen: tup
     lines = [line.rstrip() for line in text.splitlines()]
     assert status == "1", text
     assert "ccweb_list_user_inputs 一致性测试：FAILED" in lines
-    assert "失败详情（8）" in lines
+    assert "失败（8）" in lines
     uni1 = next(r for r in ccweb_spec.requirements() if r.id == "UNI-1")
     assert f"    需求  UNI-1（MUST）：{uni1.statement_zh}" in lines
     assert "    差异  $[0].contentChars：应为 1，实际为 2" in lines

@@ -39,19 +39,19 @@ def _block(lines: list[str], head: str) -> list[str]:
 
 def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> None:
     lines = _console("utf16_units", "--tags", "AC-7")
-    assert "失败详情（8）" in lines
+    assert "失败（8）" in lines
     assert _block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
-        "    需求  UNI-1（MUST）：长度按 Unicode code point 计算：BMP 以外的字符（如 emoji）计为 1，"
+        "    需求  UNI-1（MUST）：长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，"
         "截断时也不会被拆成两个 UTF-16 代理项。",
-        "    检查  items differ",
+        "    检查  items 不同",
         "    差异  $[0].contentChars：应为 1，实际为 2",
         "          $[0].originalChars：应为 1，实际为 2",
         '    请求  tools/call {"conversationId": "ccwk-RUN-NNN-alpha"}',
         "    来源  未绑定",
         "    会话  alpha = ccwk-RUN-NNN-alpha，共 1 条消息",
-        '            [0] user "😀"（U+1F600；1 个 code point，2 个 UTF-16 码元）',
-        "    提示  长度看起来是按 UTF-16 码元计算的（JavaScript 的 text.length）：应按 code point 计数，"
+        '            [0] user "😀"（U+1F600；1 个码点，2 个 UTF-16 码元）',
+        "    提示  长度看起来是按 UTF-16 码元计算的（JavaScript 的 text.length）：应按码点计数，"
         '例如 [...text].length，截断时用 Array.from(text).slice(0, n).join("")',
     ]
     truncation = _block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
@@ -81,12 +81,12 @@ def test_every_line_of_a_chinese_block_starts_its_value_at_one_display_column() 
     block = scenario_block(a_failure(), "zh-CN")
     assert block[1:] == [
         block[1],
-        "    检查  items differ",
+        "    检查  items 不同",
         '    差异  $：应有 2 个元素，实际有 1 个：[{"content": "a"}]',
         "    请求  （没有调用工具）",
         "    来源  未绑定",
         "    会话  alpha = c-1，共 1 条消息",
-        '            [0] user "你好"（U+4F60 U+597D；2 个 code point）',
+        '            [0] user "你好"（U+4F60 U+597D；2 个码点）',
     ]
     labelled = [m for m in (re.match(r"^    \S+ +(?=\S)", line) for line in block[1:]) if m]
     assert [display_width(m.group()) for m in labelled] == [10] * 6  # the value after every label
@@ -118,7 +118,7 @@ def test_the_sample_block_of_the_chinese_readme_uses_the_current_wording() -> No
     readme = (REPO / "README.zh-CN.md").read_text(encoding="utf-8").splitlines()
     hint = next(h for h in hints() if h.id == "utf16-units")
     assert f"    提示  {hint.text_zh}" in readme
-    assert '            [0] user "😀"（U+1F600；1 个 code point，2 个 UTF-16 码元）' in readme
+    assert '            [0] user "😀"（U+1F600；1 个码点，2 个 UTF-16 码元）' in readme
 
 
 def test_an_interrupted_run_in_chinese_keeps_the_stable_token() -> None:

@@ -140,7 +140,7 @@ def test_chinese_console_summary() -> None:
     assert lines[0] == "ccweb_list_user_inputs 一致性测试：FAILED"
     assert lines[1] == "被测对象：stdio: node server.js（stdio，协议 2025-06-18，spec 1.0.0，kit 0.1.0）"
     assert lines[-1] == "通过 1，失败 1，警告 1，预期失败 1，意外通过 1，跳过 1，用时 3.21 秒"
-    assert "AC-7  BMP 以外的字符计为一个 code point" in lines
+    assert "AC-7  BMP 以外的字符计为一个码点" in lines
     assert "  PASS    TOOL-1    MUST    tools/list 的结果中包含名为 ccweb_list_user_inputs 的工具。" in lines
     assert "  未测试  TOOL-5    SHOULD  " + ccweb_spec.requirements()[4].statement_zh in lines
     assert "      XPASS ac07_unicode.feature::A flag counts as two：预期失败的场景却通过了：flags are broken" in lines
@@ -183,10 +183,10 @@ def test_json_report_carries_the_chinese_statement() -> None:
     report = build_json(make_run())
     by_id = {r["id"]: r for r in report["requirements"]}
     assert by_id["UNI-1"]["statementZh"] == (
-        "长度按 Unicode code point 计算：BMP 以外的字符（如 emoji）计为 1，截断时也不会被拆成两个 UTF-16 代理项。"
+        "长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，截断时也不会被拆成两个 UTF-16 代理项。"
     )
     assert report_schema()["$defs"]["requirement"]["properties"]["statementZh"]["type"] == "string"
-    assert report["formatVersion"] == "1.1.0"
+    assert report["formatVersion"] == "1.2.0"
 
 
 def test_junit_suite_carries_the_chinese_statements() -> None:

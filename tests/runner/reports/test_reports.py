@@ -283,6 +283,7 @@ def test_json_scenario_entries(run: RunResult) -> None:
         "message": FAIL_MESSAGE,
         "durationSeconds": 0.75,
         "expectedFailureReason": None,
+        "diagnosis": None,
     }
     assert failed["transcript"] == [sel6(run).transcript[0].to_json()]
     assert failed["steps"][2] == {"keyword": "Then", "text": "step 3", "status": "failed", "durationSeconds": 0.25}

@@ -1,0 +1,147 @@
+"""Records each scenario of a run as a replayable case: folder operations, calls, expected results.
+
+A pytest plugin object for ``ccweb-conformance export``: the suite runs against the bundled
+reference (the oracle), and every scenario that passed becomes either a *function-level* case
+(what a harness replays without MCP: files written, then calls of the tool's function with a
+source and arguments, each with the object it must return) or an *MCP-level* scenario with the
+reason it needs an MCP client (``ccweb-conformance run``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ccweb_spec
+from ccweb_conformance.contract.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
+from ccweb_conformance.contract.tree import Entry, operations, snapshot
+from ccweb_conformance.reports.case_export import RecordedCase
+from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
+from ccweb_conformance.suite.world import World
+from ccweb_conformance.transport.client import OMIT
+from ccweb_conformance.transport.exchange import Exchange
+
+EXPORT_RUN_PREFIX = "ccwk-00000000"
+"""The run prefix of an export, so that the conversation IDs (and the document) are the same every time."""
+
+
+@dataclass
+class _Scenario:
+    root: Path
+    tree: dict[str, Entry] = field(default_factory=dict)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    calls: int = 0
+    in_flight: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+
+class CaseRecorder:
+    """pytest plugin: sees every tool call of every scenario and keeps the passing scenarios as cases."""
+
+    def __init__(self) -> None:
+        self.cases: list[RecordedCase] = []
+        self.not_passed: list[str] = []
+        self._scenarios: dict[int, _Scenario] = {}
+        self._lock = threading.Lock()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        """Fix the run prefix and watch every scenario's world."""
+        from ccweb_conformance.suite import plugin  # noqa: PLC0415 (the plugin module registers first)
+
+        config.stash[plugin.RUN_PREFIX_KEY] = EXPORT_RUN_PREFIX
+        config.stash[plugin.OBSERVER_KEY] = self
+
+    def before_call(self, world: World, name: str, arguments: Any) -> None:
+        """Record what changed in the folder since the last call, then the call itself."""
+        with self._lock:
+            state = self._scenarios.get(id(world)) or self._start(world)
+            state.in_flight += 1
+            if state.in_flight > 1:
+                state.reasons.append(MCP_LEVEL_REASONS["concurrent"])
+            reason = mcp_level_reason(name, arguments)
+            if reason is not None:
+                state.reasons.append(reason)
+            now = snapshot(state.root)
+            state.steps.extend(operations(state.tree, now, state.root))
+            state.tree = now
+            call: dict[str, Any] = {"op": "call", "source": world.source}
+            if arguments is not OMIT:
+                call["arguments"] = arguments
+            state.steps.append(call)
+            state.calls += 1
+
+    def _start(self, world: World) -> _Scenario:
+        """A scenario's first call: its root folder, where the sessions folder already exists."""
+        sessions = world.files.sessions_dir
+        state = self._scenarios[id(world)] = _Scenario(sessions.parent)
+        state.tree = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.lstat(sessions).st_mode))}
+        return state
+
+    def after_call(self, world: World, exchange: Exchange) -> None:
+        """Attach the reference's answer to the call it belongs to."""
+        with self._lock:
+            state = self._scenarios[id(world)]
+            state.in_flight -= 1
+            if snapshot(state.root) != state.tree:  # the reference only reads: someone wrote during the call
+                state.reasons.append(MCP_LEVEL_REASONS["timing"])
+            expected, reason = expected_object(exchange)
+            if reason is not None:
+                state.reasons.append(reason)
+            pending = [s for s in state.steps if s["op"] == "call" and "expect" not in s]
+            if pending and expected is not None:
+                pending[-1]["expect"] = expected
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """Keep a scenario that passed against the reference as a case."""
+        report: pytest.TestReport = yield
+        if report.when == "call" and is_scenario(item):
+            world = self._world_of(item)
+            if not report.passed:
+                self.not_passed.append(ResultCollector.nodeid_of(item))
+            elif world is None:
+                self.cases.append(self._without_world(item))
+            else:
+                self.cases.append(self._case(item, world))
+        return report
+
+    @staticmethod
+    def _world_of(item: pytest.Item) -> World | None:
+        from ccweb_conformance.suite.plugin import COLLECTOR_KEY  # noqa: PLC0415 (registered before this plugin)
+
+        return item.config.stash[COLLECTOR_KEY].world_of(item)
+
+    @staticmethod
+    def _without_world(item: pytest.Item) -> RecordedCase:
+        nodeid = ResultCollector.nodeid_of(item)
+        feature, _, scenario = nodeid.partition("::")
+        return RecordedCase(nodeid, feature, scenario, scenario_requirements(item), [], MCP_LEVEL_REASONS["no-call"])
+
+    def _case(self, item: pytest.Item, world: World) -> RecordedCase:
+        nodeid = ResultCollector.nodeid_of(item)
+        feature, _, scenario = nodeid.partition("::")
+        state = self._scenarios.pop(id(world), None) or _Scenario(world.files.sessions_dir.parent)
+        reasons = list(state.reasons)
+        if len(world.exchanges) != state.calls:
+            reasons.append(MCP_LEVEL_REASONS["other-requests"])
+        if state.calls == 0:
+            reasons.append(MCP_LEVEL_REASONS["no-call"])
+        tags = scenario_requirements(item)
+        levels = ccweb_spec.case_levels()
+        reasons += [MCP_LEVEL_REASONS[k] for t in tags if (k := levels.scenario_reason(t)) is not None]
+        claims = tuple(t for t in tags if levels.claim_reason(t) is None)
+        if not claims:
+            reasons += [MCP_LEVEL_REASONS[k] for t in tags if (k := levels.claim_reason(t)) is not None]
+        if reasons:
+            return RecordedCase(nodeid, feature, scenario, tags, [], reasons[0])
+        return RecordedCase(nodeid, feature, scenario, claims, state.steps, None)

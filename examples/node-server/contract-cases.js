@@ -1,0 +1,141 @@
+// The contract's cases in node:test: copy this one file into your project, point it at your
+// tool function, and the whole contract of ccweb_list_user_inputs runs in your own suite.
+//
+//   import { contractCases } from './contract-cases.js';
+//   contractCases(new URL('./cases.json', import.meta.url), (sessionsDir, sourceId, args) => myTool(sessionsDir, sourceId, args));
+//
+// cases.json comes from `ccweb-conformance export` (the kit's features, recorded against its
+// reference). How a case runs is written in the kit's docs/CASES.md; in short: each case gets
+// a fresh folder, its steps write files and links there, and each call's result must match
+// what the case expects (extra fields allowed, key order free, a lone surrogate may come back
+// as U+FFFD), and must change no file.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fs, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const FORMAT = 1;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** D-3: compare with every lone surrogate read as U+FFFD, on both sides. */
+const fffd = (value) => {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(fffd);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fffd(v)]));
+  }
+  return value;
+};
+
+const show = (value) => JSON.stringify(value);
+
+/** Where `got` differs from `expected`: missing or different contract fields (extra ones are fine). */
+export function differences(expected, got, at = '$') {
+  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (got === null || typeof got !== 'object' || Array.isArray(got)) return [`${at}: expected an object, got ${show(got)}`];
+    return Object.entries(expected).flatMap(([key, value]) => (key in got
+      ? differences(value, got[key], `${at}.${key}`)
+      : [`${at}.${key}: missing`]));
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(got) || got.length !== expected.length) {
+      return [`${at}: expected ${expected.length} elements, got ${show(got)}`];
+    }
+    return expected.flatMap((value, i) => differences(value, got[i], `${at}[${i}]`));
+  }
+  return Object.is(expected, got) || expected === got ? [] : [`${at}: expected ${show(expected)}, got ${show(got)}`];
+}
+
+/** What is wrong with one call's result, or [] when it conforms. */
+export function callProblems(expect, got) {
+  if ('result' in expect) return differences(fffd(expect.result), fffd(got));
+  const error = got?.ok === false ? got.error : undefined;
+  if (error === null || typeof error !== 'object') {
+    return [`$: expected an error object with code "${expect.error}", got ${show(got)}`];
+  }
+  const problems = [];
+  if (typeof error.message !== 'string' || error.message === '') {
+    problems.push(`$.error.message: expected a non-empty string, got ${show(error.message)}`);
+  }
+  if (error.code !== expect.error) problems.push(`$.error.code: expected "${expect.error}", got ${show(error.code)}`);
+  if (expect.field && !expect.field.includes(error.field)) {
+    problems.push(`$.error.field: expected one of ${show(expect.field)}, got ${show(error.field)}`);
+  }
+  return problems;
+}
+
+async function applyStep(root, step) {
+  const target = path.join(root, step.path);
+  switch (step.op) {
+    case 'mkdir': return fs.mkdir(target);
+    case 'write': {
+      const before = step.keepMtime ? await fs.stat(target) : null;
+      await fs.writeFile(target, 'utf8' in step ? Buffer.from(step.utf8, 'utf8') : Buffer.from(step.base64, 'base64'));
+      return before && fs.utimes(target, before.atime, before.mtime); // same size and time, new bytes (REG-2)
+    }
+    case 'symlink': return fs.symlink(step.target, target);
+    case 'chmod': return fs.chmod(target, step.mode);
+    case 'remove': return fs.rm(target, { recursive: true, force: false });
+    default: throw new Error(`unknown operation ${step.op}: update contract-cases.js`);
+  }
+}
+
+/** Every entry under root with its bytes, link target and mode: a call must change none. */
+async function snapshot(root) {
+  const entries = {};
+  async function walk(folder) {
+    for (const entry of await fs.readdir(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      const stat = await fs.lstat(full);
+      const key = path.relative(root, full);
+      if (entry.isSymbolicLink()) entries[key] = `link:${await fs.readlink(full)}`;
+      else if (entry.isDirectory()) { entries[key] = 'dir'; await walk(full); }
+      else entries[key] = `file:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
+    }
+  }
+  await walk(root);
+  return entries;
+}
+
+/** Replay one case against `call`; the problems found ([] when it passes). */
+export async function replayCase(kase, call, sessionsFolder = 'sessions') {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ccweb-case-'));
+  const problems = [];
+  try {
+    await fs.mkdir(path.join(root, sessionsFolder));
+    for (const [number, step] of kase.steps.entries()) {
+      if (step.op !== 'call') { await applyStep(root, step); continue; }
+      const before = await snapshot(root);
+      const sent = `call ${show(step.arguments ?? null)} with source ${show(step.source)}`;
+      try {
+        const got = await call(path.join(root, sessionsFolder), step.source, step.arguments);
+        problems.push(...callProblems(step.expect, got).map((p) => `step ${number} (${sent}): ${p}`));
+      } catch (error) {
+        problems.push(`step ${number} (${sent}): the function threw ${error?.stack ?? error}`);
+      }
+      if (show(await snapshot(root)) !== show(before)) problems.push(`step ${number} (${sent}): the call changed the files (RO-1, RO-2)`);
+    }
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
+  return problems;
+}
+
+/** Register one node:test test per function-level case of the export at `casesFile`. */
+export function contractCases(casesFile, call, { only } = {}) {
+  const document = JSON.parse(readFileSync(casesFile, 'utf8'));
+  if (document.format !== FORMAT) throw new Error(`cases format ${document.format}, this harness reads ${FORMAT}`);
+  // Each case has a folder of its own, so cases run concurrently (file I/O overlaps).
+  describe(`ccweb_list_user_inputs contract ${document.contractVersion} (kit ${document.kitVersion})`, { concurrency: 16 }, () => {
+    for (const kase of document.cases) {
+      if (only && !only(kase)) continue;
+      test(`${kase.id} [${kase.requirements.join(' ')}]`, async () => {
+        const problems = await replayCase(kase, call, document.sessionsDir);
+        if (problems.length) assert.fail(`${kase.id}\n  requirements ${kase.requirements.join(', ')}\n  ${problems.join('\n  ')}`);
+      });
+    }
+  });
+  return document;
+}

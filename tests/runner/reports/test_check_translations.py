@@ -1,0 +1,85 @@
+"""Every check sentence and expected-value description the code can raise has a Chinese entry.
+
+The sentences are found in the source: the first argument of every ``fail(...)``, the ``what``
+of every ``_check(outcome, what, ...)``, and every string ``expected=`` of a ``fail``; f-string
+fields become sample values. Each must translate (locales/checks.zh-CN.yaml) into text with
+Chinese in it, its sample values carried over.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from ccweb_conformance.i18n import translated
+
+PACKAGE = Path(str(files("ccweb_conformance")))
+CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _sample(node: ast.expr) -> str | None:
+    """A sample text for a string expression: literal parts kept, each field a distinct token."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for index, value in enumerate(node.values):
+            parts.append(value.value if isinstance(value, ast.Constant) else f"V{index}V")
+        return "".join(parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = _sample(node.left)
+        return None if left is None else f"{left}TAILV"
+    return None
+
+
+def _sentences() -> dict[str, set[tuple[str, str]]]:
+    found: dict[str, set[tuple[str, str]]] = {"checks": set(), "expected": set()}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = ast.unparse(node.func)
+            where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
+            argument = None
+            if name == "fail":
+                argument = node.args[0]
+            elif name == "_check" and len(node.args) > 1:
+                argument = node.args[1]
+            sample = _sample(argument) if argument is not None else None
+            if sample is not None and re.search(r"[a-z]{3}", re.sub(r"V\d+V|TAILV", "", sample)):
+                found["checks"].add((sample, where))
+            for keyword in node.keywords if name == "fail" else []:
+                sample = _sample(keyword.value) if keyword.arg == "expected" else None
+                if sample is not None and re.search(r"[a-z]{3}", sample):
+                    found["expected"].add((sample, where))
+    return found
+
+
+SENTENCES = _sentences()
+
+
+def test_the_scan_finds_the_checks():
+    samples = {s for s, _ in SENTENCES["checks"]}
+    assert "items differ" in samples
+    assert "expected the error V1V" in samples
+    assert len(SENTENCES["checks"]) >= 40
+
+
+@pytest.mark.parametrize("kind", ["checks", "expected"])
+def test_every_sentence_has_a_chinese_entry(kind):
+    missing = []
+    for sample, where in sorted(SENTENCES[kind]):
+        chinese = translated(sample, "zh-CN", kind)
+        tokens = re.findall(r"V\d+V|TAILV", sample)
+        if chinese == sample or not CJK.search(chinese) or any(t not in chinese for t in tokens):
+            missing.append(f"{where}: {sample!r}")
+    assert missing == [], "add these to conformance/ccweb_conformance/locales/checks.zh-CN.yaml"
+
+
+def test_english_stays_as_it_is():
+    assert translated("items differ", "en") == "items differ"
+    assert translated("a sentence nobody wrote", "zh-CN") == "a sentence nobody wrote"
