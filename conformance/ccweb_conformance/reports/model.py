@@ -14,8 +14,9 @@ ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "s
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.1.0"
-"""1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun."""
+REPORT_FORMAT_VERSION = "1.2.0"
+"""1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
+1.2.0: runs carry selection."""
 
 
 @dataclass(frozen=True)
