@@ -241,7 +241,8 @@ def _fuzz_phase(
     settings = fuzz.settings_for(options)
     if settings is None:
         return []
-    settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, max_seconds))
+    if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
+        settings = dataclasses.replace(settings, time_limit=max_seconds)
     run = fuzz.run_fuzz(options, settings)
     scenarios.append(fuzz.fuzz_scenario(run))
     return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
