@@ -14,7 +14,7 @@ from typing import Any
 from ccweb_conformance.fuzz.report import scenario_name
 from ccweb_conformance.options import default
 from ccweb_reference import tool
-from mutants.patching import _ORIGINAL_LIST, Knobs, _engine, _utf16_cut, _utf16_len
+from mutants.patching import _ORIGINAL_LIST, Knobs, _engine, _filter_incoming, _utf16_cut, _utf16_len
 from mutants.registry import mutant
 
 FUZZ_SCENARIO = scenario_name(default("seed"))
@@ -77,3 +77,40 @@ utf16_past_64_chars = _engine(Knobs(length=_fast_len, cut=_fast_cut))
 )
 def _() -> None:
     tool.list_user_inputs = utf16_past_64_chars
+
+
+RUNNER_NAME = "ccweb-conformance"
+_LAST_CLIENT = {"name": RUNNER_NAME}
+"""The clientInfo name of the latest initialize, or of the latest request that carried one in _meta."""
+
+
+def _client_name(item: Any) -> Any:
+    import mcp_types as types  # noqa: PLC0415
+
+    message = getattr(item, "message", None)
+    if isinstance(message, types.JSONRPCRequest) and isinstance(message.params, dict):
+        meta = message.params.get("_meta")
+        info = message.params.get("clientInfo") if message.method == "initialize" else None
+        if info is None and isinstance(meta, dict):
+            info = meta.get(types.CLIENT_INFO_META_KEY)
+        if isinstance(info, dict) and isinstance(info.get("name"), str):
+            _LAST_CLIENT["name"] = info["name"]
+    return item
+
+
+@mutant(
+    "correct_only_for_the_runners_client_name",
+    "RES-2",
+    FUZZ_SCENARIO,
+    "correct only when clientInfo.name is ccweb-conformance; any other client gets the newest item"
+    " twice (a server that recognises the test kit)",
+)
+def _() -> None:
+    def list_user_inputs(conversation_id: str, messages: Any, limit: int, max_chars: int) -> dict[str, Any]:
+        result = _ORIGINAL_LIST(conversation_id, messages, limit, max_chars)
+        if _LAST_CLIENT["name"] != RUNNER_NAME and result["items"]:
+            result["items"].append(dict(result["items"][-1]))
+        return result
+
+    _filter_incoming(_client_name)
+    tool.list_user_inputs = list_user_inputs

@@ -9,6 +9,11 @@ cases) would pass a gate that checked it on a fraction of its cases.
 
 Every case gets its conversation ID the way a scenario does (a fresh prefix per case, the
 ``alpha`` alias, through :meth:`ConversationFiles.new_id`), so no ID tells a fuzz case apart.
+
+The scenarios' client names itself (``clientInfo.name`` ``ccweb-conformance``); the phase's client,
+a target of its own, introduces itself as :data:`PHASE_CLIENT_NAME`, the client cc-web's agents
+run. Every answer of the phase is compared with the reference core, so an implementation whose
+answers depend on the client's name (correct only for ``ccweb-conformance``) fails the phase.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.suite.lookahead import scenario_prefix
+from ccweb_conformance.transport.client import CLIENT_INFO
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
@@ -48,6 +54,8 @@ SAFETY_PER_CALL = 0.25
 """The default safety bound: 30 s and 0.25 s per call (sweep and cases); 3.5 times what a 70 ms server needs."""
 SHORT_PHASE_COUNT = 60
 """Generated cases of the short phase that ends every full run (no --fuzz, no selection)."""
+PHASE_CLIENT_NAME = "claude-code"
+"""``clientInfo.name`` of the phase's client: the answers must not depend on who asks."""
 CASE_ALIAS = "alpha"
 """The alias of each case's conversation: the one most scenarios use."""
 SHRINK_TIME = 30.0
@@ -287,6 +295,17 @@ def _no_local_constants() -> Iterator[None]:
 
 
 @contextmanager
+def _client_named(name: str) -> Iterator[None]:
+    """Clients made inside introduce themselves (``initialize``, or ``_meta`` per request) as ``name``."""
+    before = CLIENT_INFO["name"]
+    CLIENT_INFO["name"] = name  # the one dict negotiate.py and client.py copy at every use
+    try:
+        yield
+    finally:
+        CLIENT_INFO["name"] = before
+
+
+@contextmanager
 def hypothesis_storage() -> Iterator[None]:
     """Hypothesis's caches (unicode tables, constants) go to the user's cache folder, never a .hypothesis/ here.
 
@@ -322,7 +341,7 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     assert sessions_dir is not None
     started = time.perf_counter()
     try:
-        with make_target(options, sessions_dir) as target:
+        with _client_named(PHASE_CLIENT_NAME), make_target(options, sessions_dir) as target:
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():

@@ -21,6 +21,7 @@ from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenar
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.lookahead import scenario_prefix
+from ccweb_conformance.transport.client import CLIENT_INFO
 from ccweb_reference import tool
 
 CALL_S = 0.07
@@ -126,3 +127,21 @@ def test_cases_are_named_as_scenarios_are_with_no_mark_of_the_phase(monkeypatch,
     assert (run.passed, len(seen), len(set(seen))) == (True, 20 + SWEEP, 20 + SWEEP)
     assert {shape(i) for i in seen} == {shape(scenario_id)}
     assert not [i for i in seen if "fuzz" in i.lower()]
+
+
+def test_the_phase_asks_as_the_client_cc_web_runs_and_the_runner_still_names_itself(monkeypatch):
+    names: list[str] = []
+    original = phase.run_case
+
+    def spy(case: Any, target: Any, files: ConversationFiles, conversation_id: str) -> Any:
+        names.append(CLIENT_INFO["name"])
+        return original(case, target, files, conversation_id)
+
+    monkeypatch.setattr(phase, "run_case", spy)
+    run = run_fuzz(IN_PROCESS, FuzzSettings(5, 1, sweep=False))
+    assert (run.passed, run.cases_run, set(names), CLIENT_INFO["name"]) == (
+        True,
+        5,
+        {"claude-code"},
+        "ccweb-conformance",
+    )
