@@ -43,7 +43,7 @@ from ccweb_conformance.suite.catalogue import feature_scenarios
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.selection import canonical_tags, check_keyword, select
-from ccweb_conformance.suite.session import SuiteOutcome, run_suite
+from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
 from ccweb_conformance.transport import reaper, signals
 
 PLATFORMS = "Linux and macOS (on Windows, run it inside WSL)"
@@ -78,6 +78,12 @@ directory (one your own service owns) and the runner only adds and removes its c
 config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
 current directory; keys are the long option names (stdio = "node server.js", header = [...]);
 the command line wins.
+
+The run's own pytest session reads no pytest configuration but the kit's: PYTEST_ADDOPTS,
+PYTEST_PLUGINS, PYTEST_DEBUG and the other PYTEST_* settings, pytest.ini / pyproject.toml /
+tox.ini / setup.cfg and conftest.py are ignored, and installed plugins are never auto-loaded
+(as with PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, whatever it says). Select with --tags / -k only;
+a run with a selection is never reported as a full pass ("PASSED (selection: ...)").
 
 bounds (a CI gate always ends, and leaves no process and no file of the run behind):
   --timeout S             per request, partial lines and SSE streams included (default 10)
@@ -255,7 +261,8 @@ def _fuzz_phase(
     settings = fuzz.settings_for(options)
     if settings is None:
         return []
-    settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, max_seconds))
+    if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
+        settings = dataclasses.replace(settings, time_limit=max_seconds)
     run = fuzz.run_fuzz(options, settings)
     scenarios.append(fuzz.fuzz_scenario(run))
     return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
@@ -332,7 +339,7 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
-        selection=options.tags or options.keyword,
+        selection=selection_label(options, outcome),
         interrupted=state.name,
         stopped=collector.stop_reason if collector is not None else None,
         leftover_processes=[leftover.describe() for leftover in leftovers],

@@ -133,11 +133,12 @@ class RunnerOptions:
     # --- fuzzing: the differential phase after the scenarios ----------------------------
     fuzz: int | None = option(None, "--fuzz", group="fuzzing", metavar="N", plugin=False,
         help="compare N generated conversations with the reference (default: a short phase after every "
-        "full run, 60 cases within 3 s; 0: no fuzzing)")
+        "full run, 60 cases; 0: no fuzzing)")
     seed: int = option(0, "--seed", group="fuzzing", metavar="S", plugin=False,
         help="same seed, same cases (default: %(default)s)")
     fuzz_time: float | None = option(None, "--fuzz-time", group="fuzzing", metavar="SECONDS", plugin=False,
-        help="stop fuzzing after this long (default: 3 for the short phase, 60 with --fuzz N)")
+        help="a safety bound: a phase still running after this long fails as incomplete "
+        "(default: 30 + 0.25 per call)")
     # --- reports ------------------------------------------------------------------------
     junitxml: Path | None = option(None, "--junitxml", group="reports", metavar="FILE", plugin=False,
         help="write JUnit XML")

@@ -224,4 +224,4 @@ def test_a_report_that_cannot_be_written_does_not_stop_the_others(tmp_path: Path
     assert errors[0].startswith(f"ccweb-conformance: error: could not write the JUnit XML report {str(blocked)!r}: ")
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["outcome"] == "passed"
     assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("## ccweb_list_user_inputs conformance")
-    assert done.stdout.splitlines()[0] == "ccweb_list_user_inputs conformance: PASSED"
+    assert done.stdout.splitlines()[0] == "ccweb_list_user_inputs conformance: PASSED (selection: --tags SEL-6)"

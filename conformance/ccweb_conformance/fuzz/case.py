@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
+from ccweb_conformance.jsontext import indented
 
 
 class _Absent:
@@ -18,7 +20,21 @@ ABSENT: Final = _Absent()
 """An argument left out of the call."""
 BOM: Final = b"\xef\xbb\xbf"
 
-Storage = Literal["pretty", "bom", "compact", "null messages", "no messages", "nan field"]
+Storage = Literal["pretty", "raw", "compact", "bom", "surrogate bytes", "null messages", "no messages", "nan field"]
+"""How the file is written: ``pretty`` escapes every non-ASCII character; ``raw`` and ``compact`` are
+``JSON.stringify(session, null, 2)`` and ``JSON.stringify(session)`` as cc-web writes them (raw UTF-8,
+a lone surrogate escaped); ``surrogate bytes`` writes a lone surrogate's three bytes (not UTF-8)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def stringify(session: Any, *, indent: bool) -> bytes:
+    """The bytes of Node's ``JSON.stringify`` (2-space or compact): raw UTF-8, lone surrogates as ``\\udxxx``."""
+    text = (
+        indented(session, ensure_ascii=False)
+        if indent
+        else json.dumps(session, ensure_ascii=False, separators=(",", ":"))
+    )
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,9 @@ class FuzzCase:
     def file_bytes(self, conversation_id: str) -> bytes:
         """The conversation file's bytes, as cc-web (or an editor) would have written them."""
         session = self.session(conversation_id)
-        if self.storage == "compact":
+        if self.storage in ("raw", "compact"):
+            return stringify(session, indent=self.storage == "raw")
+        if self.storage == "surrogate bytes":
             return json.dumps(session, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
         if self.storage == "nan field":  # not JSON: the file is unreadable (STO-1)
             return session_bytes({**session, "score": float("nan")})

@@ -42,9 +42,11 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def run_case(case: FuzzCase, target: Target, files: ConversationFiles) -> Mismatch | None:
-    """The mismatch this case shows against ``target``, or None when the answers agree."""
-    conversation_id = files.unique_id("Fuzz")  # fresh per case; upper case: IDs are case-sensitive
+def run_case(case: FuzzCase, target: Target, files: ConversationFiles, conversation_id: str) -> Mismatch | None:
+    """The mismatch this case shows against ``target``, or None when the answers agree.
+
+    The fixture is stored under ``conversation_id`` (fresh per case) by ``files``, which removes it after.
+    """
     data = case.file_bytes(conversation_id)
     arguments = case.arguments(conversation_id)
     files.write_bytes(conversation_id, data)

@@ -1,15 +1,32 @@
-"""The fuzz phase of a run: hypothesis drives the cases in seeded batches, bounded by count and time."""
+"""The fuzz phase of a run: the argument sweep, then hypothesis's cases in seeded batches.
+
+The phase is bounded by its number of cases: it ends when every sweep call and every generated
+case has run, or at the first mismatch. Time is only a safety bound (``--fuzz-time``, by default
+generous: :func:`safety_bound`); a phase that reaches it before its last case **fails**, as
+"incomplete: N of M cases". It never passes on fewer cases than asked: a WARN would leave the
+exit code 0, and a server slow enough (by accident, or on purpose on what it takes for fuzz
+cases) would pass a gate that checked it on a fraction of its cases.
+
+Every case gets its conversation ID the way a scenario does (a fresh prefix per case, the
+``alpha`` alias, through :meth:`ConversationFiles.new_id`), so no ID tells a fuzz case apart.
+
+The scenarios' client names itself (``clientInfo.name`` ``ccweb-conformance``); the phase's client,
+a target of its own, introduces itself as :data:`PHASE_CLIENT_NAME`, the client cc-web's agents
+run. Every answer of the phase is compared with the reference core, so an implementation whose
+answers depend on the client's name (correct only for ``ccweb-conformance``) fails the phase.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import shlex
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,19 +41,26 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
+from ccweb_conformance.suite.lookahead import scenario_prefix
+from ccweb_conformance.transport.client import CLIENT_INFO
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
 BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
-EXPLICIT_TIME = 60.0
-"""The time limit of ``--fuzz N`` without ``--fuzz-time``."""
+MAX_BATCHES_OVER = 10
+"""Batches past ``count / BATCH`` tried when hypothesis generates fewer cases than asked (it never has)."""
+SAFETY_BASE = 30.0
+SAFETY_PER_CALL = 0.25
+"""The default safety bound: 30 s and 0.25 s per call (sweep and cases); 3.5 times what a 70 ms server needs."""
 SHORT_PHASE_COUNT = 60
 """Generated cases of the short phase that ends every full run (no --fuzz, no selection)."""
-SHORT_PHASE_TIME = 3.0
-"""Its time limit, in seconds: the default run stays fast."""
+PHASE_CLIENT_NAME = "claude-code"
+"""``clientInfo.name`` of the phase's client: the answers must not depend on who asks."""
+CASE_ALIAS = "alpha"
+"""The alias of each case's conversation: the one most scenarios use."""
 SHRINK_TIME = 30.0
-"""At most this long (or the time limit, if longer) is spent shrinking a mismatch of ``--fuzz N``."""
+"""At most this long (or the safety bound, if longer) is spent shrinking a mismatch of ``--fuzz N``."""
 SHORT_SHRINK_TIME = 10.0
 """The short phase shrinks for at most this long."""
 
@@ -47,10 +71,26 @@ class FuzzSettings:
 
     count: int
     seed: int = 0
-    time_limit: float = EXPLICIT_TIME
+    time_limit: float | None = None
+    """The safety bound in seconds; None: :func:`safety_bound`. Reaching it fails the phase."""
     shrink_time: float = SHRINK_TIME
     sweep: bool = True
     """Start with the argument sweep (every limit, the maxChars edges) before the generated cases."""
+
+    @property
+    def sweep_total(self) -> int:
+        """Calls of the argument sweep this phase makes."""
+        return len(sweep_cases()) if self.sweep else 0
+
+    @property
+    def bound(self) -> float:
+        """The safety bound in seconds."""
+        return self.time_limit if self.time_limit is not None else safety_bound(self.count + self.sweep_total)
+
+
+def safety_bound(calls: int) -> float:
+    """The default safety bound of a phase of ``calls`` calls (sweep and cases)."""
+    return SAFETY_BASE + SAFETY_PER_CALL * calls
 
 
 def settings_for(options: RunnerOptions) -> FuzzSettings | None:
@@ -60,9 +100,8 @@ def settings_for(options: RunnerOptions) -> FuzzSettings | None:
     if options.fuzz is None:
         if options.tags or options.keyword:
             return None  # a selection is a narrow run: fuzz only when asked
-        time_limit = options.fuzz_time if options.fuzz_time is not None else SHORT_PHASE_TIME
-        return FuzzSettings(SHORT_PHASE_COUNT, options.seed, time_limit, SHORT_SHRINK_TIME)
-    return FuzzSettings(options.fuzz, options.seed, options.fuzz_time or EXPLICIT_TIME)
+        return FuzzSettings(SHORT_PHASE_COUNT, options.seed, options.fuzz_time, SHORT_SHRINK_TIME)
+    return FuzzSettings(options.fuzz, options.seed, options.fuzz_time)
 
 
 @dataclass
@@ -82,12 +121,19 @@ class FuzzRun:
     error: str | None = None
     """The target could not be started or reached."""
     timed_out: bool = False
+    """The safety bound was reached before the last case."""
     target_description: str = ""
 
     @property
+    def incomplete(self) -> bool:
+        """No mismatch or error, yet fewer calls than asked (the safety bound, or --max-time, stopped it)."""
+        ran_all = self.cases_run >= self.settings.count and self.sweep_calls >= self.settings.sweep_total
+        return self.mismatch is None and self.error is None and not ran_all
+
+    @property
     def passed(self) -> bool:
-        """No mismatch and no error."""
-        return self.mismatch is None and self.error is None
+        """Every sweep call and every case ran, with no mismatch and no error."""
+        return self.mismatch is None and self.error is None and not self.incomplete
 
     @property
     def throughput(self) -> float:
@@ -104,13 +150,47 @@ def _case_digest_line(case: FuzzCase) -> bytes:
     return json.dumps(case.to_json(), sort_keys=True, ensure_ascii=True).encode("ascii") + b"\n"
 
 
+def _hypothesis_run(batch_seed: int, size: int, check: Callable[[FuzzCase], None]) -> None:
+    """``check`` on ``size`` cases drawn with ``batch_seed``; a failure is shrunk, then raised."""
+
+    @settings(
+        max_examples=size,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        phases=(Phase.generate, Phase.shrink),
+    )
+    @seed(batch_seed)
+    @given(fuzz_cases())
+    def property_(case: FuzzCase) -> None:
+        check(case)
+
+    property_()
+
+
+def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
+    """The cases a phase of ``count`` cases with ``run_seed`` generates, in order (none called)."""
+    cases: list[FuzzCase] = []
+    with hypothesis_storage():
+        for number in range(-(-count // BATCH) + MAX_BATCHES_OVER):
+            if len(cases) >= count:
+                break
+            _hypothesis_run(_batch_seed(run_seed, number), min(BATCH, count - len(cases)), cases.append)
+    return cases
+
+
 class _Driver:
     """Runs batches against one target; remembers the smallest mismatch seen."""
 
-    def __init__(self, run: FuzzRun, target: Target, files: ConversationFiles) -> None:
+    def __init__(self, run: FuzzRun, target: Target, sessions_dir: Path) -> None:
         self.run = run
         self.target = target
-        self.files = files
+        self.sessions_dir = sessions_dir
+        self.run_prefix = new_run_prefix()
+        self.calls = 0
         self.started = time.perf_counter()
         self.shrink_deadline = 0.0
         self.hasher = hashlib.sha256()
@@ -119,10 +199,16 @@ class _Driver:
         now = time.perf_counter()
         if self.run.mismatch is not None:
             return now > self.shrink_deadline
-        if now - self.started > self.run.settings.time_limit:
+        if now - self.started > self.run.settings.bound:
             self.run.timed_out = True
             return True
         return False
+
+    def _call(self, case: FuzzCase) -> Mismatch | None:
+        """One call, on a conversation named as a scenario's would be."""
+        self.calls += 1
+        files = ConversationFiles(self.sessions_dir, scenario_prefix(self.run_prefix, self.calls))
+        return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
 
     def check(self, case: FuzzCase) -> None:
         """The property: the implementation answers like the reference core."""
@@ -134,37 +220,21 @@ class _Driver:
         else:
             self.run.shrink_calls += 1
         try:
-            mismatch = run_case(case, self.target, self.files)
+            mismatch = self._call(case)
         except TargetError as error:
             self.run.error = str(error).splitlines()[0]
             return
         if mismatch is not None:
             if self.run.mismatch is None:
-                shrink = max(self.run.settings.shrink_time, self.run.settings.time_limit)
+                shrink = max(self.run.settings.shrink_time, self.run.settings.bound)
                 self.shrink_deadline = time.perf_counter() + shrink
             self.run.mismatch = mismatch
             raise FuzzMismatch(mismatch)
 
     def batch(self, batch_seed: int, size: int) -> None:
         """One seeded hypothesis run of ``size`` cases, shrinking a failure."""
-
-        @settings(
-            max_examples=size,
-            database=None,
-            deadline=None,
-            derandomize=False,
-            report_multiple_bugs=False,
-            suppress_health_check=list(HealthCheck),
-            verbosity=Verbosity.quiet,
-            phases=(Phase.generate, Phase.shrink),
-        )
-        @seed(batch_seed)
-        @given(fuzz_cases())
-        def property_(case: FuzzCase) -> None:
-            self.check(case)
-
         try:
-            property_()
+            _hypothesis_run(batch_seed, size, self.check)
         except FuzzMismatch as failure:
             self.run.mismatch = failure.mismatch
         except Exception:  # hypothesis gave up on the final replay (a flaky server): keep the smallest seen
@@ -174,11 +244,11 @@ class _Driver:
     def sweep(self) -> None:
         """Every limit and the maxChars edges on one conversation, before anything is generated."""
         for case in sweep_cases():
-            if not self.run.passed or time.perf_counter() - self.started > self.run.settings.time_limit:
+            if self.run.mismatch is not None or self.run.error is not None or self._out_of_time():
                 return
             self.run.sweep_calls += 1
             try:
-                mismatch = run_case(case, self.target, self.files)
+                mismatch = self._call(case)
             except TargetError as error:
                 self.run.error = str(error).splitlines()[0]
                 return
@@ -186,21 +256,68 @@ class _Driver:
                 self.run.mismatch = mismatch
 
     def drive(self) -> None:
-        """The sweep, then batches until the count, the time limit, a mismatch or an error."""
+        """The sweep, then batches until the count, the safety bound, a mismatch or an error."""
         if self.run.settings.sweep:
             self.sweep()
-        count, number = self.run.settings.count, 0
+        count = self.run.settings.count
         try:
-            while number * BATCH < count and self.run.passed and not self.run.timed_out:
-                self.batch(_batch_seed(self.run.settings.seed, number), min(BATCH, count - number * BATCH))
-                number += 1
+            for number in range(-(-count // BATCH) + MAX_BATCHES_OVER):
+                if self.run.cases_run >= count or not self.run.incomplete or self.run.timed_out:
+                    break
+                self.batch(_batch_seed(self.run.settings.seed, number), min(BATCH, count - self.run.cases_run))
         finally:
             self.run.digest = self.hasher.hexdigest()
 
 
 @contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws, now and then, constants it collects from the "local" modules imported so far.
+
+    Which modules those are depends on the install (an editable checkout is local, a wheel in
+    site-packages is not) and on what the process imported before (the CLI, a test session): the
+    same seed gave other cases in each. Without them a seed's cases depend only on the Hypothesis
+    version. Private API, so tolerant: a Hypothesis without it is used as it is.
+    """
+    providers = importlib.import_module("hypothesis.internal.conjecture.providers")
+    get_local = getattr(providers, "_get_local_constants", None)
+    constants = getattr(providers, "Constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if get_local is None or constants is None or not isinstance(cache, dict):
+        yield
+        return
+    empty = constants()
+    cache.clear()
+    setattr(providers, "_get_local_constants", lambda: empty)  # noqa: B010 (a private name mypy does not know)
+    try:
+        yield
+    finally:
+        setattr(providers, "_get_local_constants", get_local)  # noqa: B010
+        cache.clear()
+
+
+@contextmanager
+def _client_named(name: str) -> Iterator[None]:
+    """Clients made inside introduce themselves (``initialize``, or ``_meta`` per request) as ``name``."""
+    before = CLIENT_INFO["name"]
+    CLIENT_INFO["name"] = name  # the one dict negotiate.py and client.py copy at every use
+    try:
+        yield
+    finally:
+        CLIENT_INFO["name"] = before
+
+
+@contextmanager
 def hypothesis_storage() -> Iterator[None]:
-    """Hypothesis's caches (unicode tables, constants) go to the user's cache folder, never a .hypothesis/ here."""
+    """Hypothesis's caches (unicode tables, constants) go to the user's cache folder, never a .hypothesis/ here.
+
+    And no constant collected from the modules imported so far (:func:`_no_local_constants`).
+    """
+    with _no_local_constants(), _hypothesis_home():
+        yield
+
+
+@contextmanager
+def _hypothesis_home() -> Iterator[None]:
     home = "__hypothesis_home_directory"
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or vars(configuration).get(home) is not None:
         yield  # the user chose a place
@@ -225,15 +342,11 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     assert sessions_dir is not None
     started = time.perf_counter()
     try:
-        with make_target(options, sessions_dir) as target:
+        with _client_named(PHASE_CLIENT_NAME), make_target(options, sessions_dir) as target:
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
-            files = ConversationFiles(sessions_dir, f"{new_run_prefix()}-fuzz")
-            try:
-                with hypothesis_storage():
-                    _Driver(run, target, files).drive()
-            finally:
-                files.remove_all()
+            with hypothesis_storage():
+                _Driver(run, target, sessions_dir).drive()
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
@@ -247,7 +360,7 @@ def replay_command(options: RunnerOptions, fuzz: FuzzSettings) -> str:
     """The command line that runs the same target with the same fuzz cases (the seed always shown)."""
     words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding"))]
     words += ["--fuzz", str(fuzz.count), "--seed", str(fuzz.seed)]
-    if fuzz.time_limit != EXPLICIT_TIME:
+    if fuzz.time_limit is not None:
         words += ["--fuzz-time", f"{fuzz.time_limit:g}"]
     hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
     hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]  # their values are shown as ***

@@ -53,23 +53,41 @@ def fuzz_message(run: FuzzRun, say: Messages | None = None) -> str | None:
         return f"{say('fuzz.could_not_run', error=run.error)}\n{say('fuzz.replay', command=run.replay)}"
     if run.mismatch is not None:
         return mismatch_text(run, run.mismatch, say)
+    if run.incomplete:
+        calls = run.cases_run + run.sweep_calls
+        incomplete = say(
+            "fuzz.incomplete",
+            cases=run.cases_run,
+            count=run.settings.count,
+            sweep=run.sweep_calls,
+            sweep_total=run.settings.sweep_total,
+            seconds=run.duration_s,
+            per_call=1000 * run.duration_s / calls if calls else 0.0,
+        )
+        return f"{incomplete}\n{say('fuzz.replay', command=run.replay)}"
     return None
 
 
-def scenario_name(count: int, seed: int) -> str:
-    """The fuzz phase's scenario name in every report."""
-    return f"{count} generated conversations, seed {seed}"
+def scenario_name(seed: int) -> str:
+    """The fuzz phase's scenario name, without what it ran: the same on every run with this seed."""
+    return f"generated conversations, seed {seed}"
+
+
+def scenario_title(run: FuzzRun) -> str:
+    """The name in every report: :func:`scenario_name` and, in brackets, how many cases and sweep calls ran."""
+    settings = run.settings
+    ran = f"{run.cases_run} of {settings.count} cases, argument sweep {run.sweep_calls} of {settings.sweep_total} calls"
+    return f"{scenario_name(settings.seed)} [{ran}]"
 
 
 def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     """One scenario result for every report."""
-    settings = run.settings
     requirements = touched_requirements(run.mismatch.differences) if run.mismatch else fuzzed_requirements()
     transcript = [run.mismatch.exchange] if run.mismatch and run.mismatch.exchange else []
     return ScenarioResult(
         feature=FEATURE,
         feature_file=FEATURE_FILE,
-        scenario=scenario_name(settings.count, settings.seed),
+        scenario=scenario_title(run),
         line=0,
         tags=("fuzz", *requirements),
         requirements=requirements,
@@ -82,18 +100,19 @@ def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
 
 
 def throughput_line(run: FuzzRun, say: Messages | None = None) -> str:
-    """``fuzz: 500 cases in 9.87s (50.7 cases/s), seed 1, digest 1a2b3c4d5e6f: passed``."""
+    """``fuzz: 500 of 500 cases in 9.87s (50.7 cases/s), seed 1, digest 1a2b3c4d5e6f, ...: passed``."""
     say = say or messages()
     return say(
         "fuzz.throughput",
         cases=run.cases_run,
+        count=run.settings.count,
         seconds=run.duration_s,
         rate=run.throughput,
         seed=run.settings.seed,
         digest=run.digest[:12],
-        sweep=say("fuzz.sweep", calls=run.sweep_calls) if run.sweep_calls else "",
-        limit=say("fuzz.time_limit", limit=run.settings.time_limit) if run.timed_out else "",
-        verdict=say("fuzz.passed" if run.passed else "fuzz.failed"),
+        sweep=say("fuzz.sweep", calls=run.sweep_calls, total=run.settings.sweep_total) if run.settings.sweep else "",
+        limit=say("fuzz.time_limit", limit=run.settings.bound) if run.timed_out else "",
+        verdict=say("fuzz.passed" if run.passed else "fuzz.incomplete_verdict" if run.incomplete else "fuzz.failed"),
     )
 
 

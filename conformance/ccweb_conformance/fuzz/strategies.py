@@ -1,4 +1,11 @@
-"""Hypothesis strategies for cc-web conversations and tool arguments, biased toward the edges."""
+"""Hypothesis strategies for cc-web conversations and tool arguments, biased toward the edges.
+
+Most cases (:data:`ANSWERED_SHARE`) are calls that read user inputs: the conversation exists and is
+readable, the arguments are valid, and its newest message is a user input with characters that
+implementations miscount (astral, lone surrogates, combining marks, CJK), often past the budget, in
+files written as cc-web writes them (raw UTF-8). The rest are anything at all: invalid arguments,
+junk IDs, broken files, no candidate. ``tests/runner/fuzz/test_distribution.py`` shows the mix.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +18,30 @@ from ccweb_conformance.fuzz import edges
 from ccweb_conformance.fuzz.case import ABSENT, FuzzCase, IdPlan
 from ccweb_reference.core import candidates
 
+ANSWERED_SHARE = (9, 10)
+"""Nine draws in ten make a valid call on a readable conversation whose newest message is a user input."""
 _SEGMENT = st.one_of(
     st.sampled_from(edges.ASCII_WORDS),
+    st.sampled_from(edges.ASTRAL),
     st.sampled_from(edges.EDGE_STRINGS),
     st.sampled_from(edges.WHITESPACE),
     st.sampled_from(edges.NEAR_WHITESPACE),
     st.sampled_from(edges.LONE_SURROGATES),
     st.text(st.characters(codec=None), max_size=4),
 )
-_BLANK = st.one_of(
-    st.just(edges.ALL_WHITESPACE),
+_RICH_SEGMENT = st.one_of(
+    st.sampled_from(edges.ASCII_WORDS),
+    st.sampled_from(edges.ASTRAL),
+    st.sampled_from(edges.EDGE_STRINGS),
+    st.sampled_from(edges.LONE_SURROGATES),
+    st.sampled_from(edges.ASTRAL + edges.ZWJ),
     st.sampled_from(edges.WHITESPACE),
+    st.text(st.characters(codec=None), max_size=4),
+)
+"""Segments of the newest user input: an astral character in two draws of seven, a lone surrogate in one."""
+_BLANK = st.one_of(
+    st.sampled_from(edges.WHITESPACE),  # first: a blank content shrinks to one character
+    st.just(edges.ALL_WHITESPACE),
     st.permutations(edges.WHITESPACE).map("".join),
     st.lists(st.sampled_from(edges.WHITESPACE), max_size=4).map("".join),
 )
@@ -37,6 +57,21 @@ def _patterned(draw: st.DrawFn) -> str:
 CONTENT = st.one_of(
     _patterned(), _BLANK, st.sampled_from(edges.EDGE_CONTENTS), st.sampled_from(edges.NEAR_WHITESPACE), _patterned()
 )
+
+
+@st.composite
+def _rich(draw: st.DrawFn) -> str:
+    """A user input that counts: a pattern starting with an astral character, blank padding around it."""
+    pattern = draw(st.sampled_from(edges.ASTRAL)) + "".join(draw(st.lists(_RICH_SEGMENT, min_size=1, max_size=4)))
+    # Each extra is drawn as "not 0", so that shrinking (toward 0) leaves it out.
+    if draw(st.integers(0, 2)) == 2:  # a lone surrogate in one input of three (D-3)
+        pattern += draw(st.sampled_from(edges.LONE_SURROGATES))
+    lead = draw(_BLANK) if draw(st.integers(0, 3)) == 3 else ""  # rare: a short budget still reaches the astral one
+    trail = draw(_BLANK) if draw(st.integers(0, 5)) > 0 else ""
+    return lead + pattern * draw(st.sampled_from(edges.REPEATS)) + trail
+
+
+RICH_CONTENT = _rich()
 _TIMESTAMP = st.one_of(st.sampled_from(edges.TIMESTAMPS), st.sampled_from(("", None, 0, False)))
 _MESSAGE_ID = st.one_of(st.sampled_from(edges.MESSAGE_IDS), st.sampled_from(("", None, 7)))
 _METADATA = {"timestamp": _TIMESTAMP, "createdAt": _TIMESTAMP, "id": _MESSAGE_ID}
@@ -88,6 +123,20 @@ def _messages(draw: st.DrawFn) -> list[Any]:
 MESSAGES = _messages()
 
 
+@st.composite
+def _answered_messages(draw: st.DrawFn) -> list[Any]:
+    """A conversation ending with a user input that counts, after drawn messages that are mostly user inputs."""
+    templates = draw(
+        st.lists(st.one_of(USER_MESSAGE, UNDATED_USER_MESSAGE, USER_MESSAGE, MESSAGE), min_size=1, max_size=6)
+    )
+    size = draw(st.sampled_from(edges.CONVERSATION_SIZES))
+    order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
+    newest = draw(st.fixed_dictionaries({"role": st.just("user"), "content": RICH_CONTENT}, optional=_METADATA))
+    if draw(st.integers(0, 1)) == 1:  # in one conversation of two, a blank input just before it (D-1)
+        return [*(templates[i] for i in order), {"role": "user", "content": draw(_BLANK)}, newest]
+    return [*(templates[i] for i in order), newest]
+
+
 def _suffix_sums(messages: list[Any]) -> list[int]:
     """Code points of the newest 1, 2, 3 ... candidates (the budget edges)."""
     sums, total = [], 0
@@ -97,16 +146,17 @@ def _suffix_sums(messages: list[Any]) -> list[int]:
     return sums
 
 
-def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int]) -> Any:
-    """An argument value: absent, an edge, anything in bounds, an integral float, or invalid."""
-    kind = draw(st.sampled_from(("edge", "absent", "bounds", "edge", "edge", "float", "invalid")))
+def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int], *, valid: bool = False) -> Any:
+    """An argument value: absent, an edge, anything in bounds, an integral float, or (unless ``valid``) invalid."""
+    kinds = ("edge", "absent", "bounds", "edge", "edge", "float") + (() if valid else ("invalid",))
+    kind = draw(st.sampled_from(kinds))
     if kind == "absent":
         return ABSENT
     if kind == "bounds":
         return draw(st.integers(low, high))
     if kind == "invalid":
         return draw(st.sampled_from(edges.INVALID_COUNTS))
-    value = draw(st.sampled_from(sorted({low, low + 1, high - 1, high, *edge_values})))
+    value = draw(st.sampled_from(sorted({low, low + 1, high - 1, high, *(v for v in edge_values if low <= v <= high)})))
     return float(value) if kind == "float" else value
 
 
@@ -125,7 +175,35 @@ def _id_plan(draw: st.DrawFn) -> IdPlan:
 
 @st.composite
 def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
-    """A conversation, how it is stored, and the arguments of one call."""
+    """A conversation, how it is stored, and the arguments of one call: mostly one that reads user inputs."""
+    if draw(st.integers(0, ANSWERED_SHARE[1] - 1)) < ANSWERED_SHARE[0]:
+        return draw(answered_cases())
+    return draw(any_cases())
+
+
+@st.composite
+def answered_cases(draw: st.DrawFn) -> FuzzCase:
+    """A valid call on a readable conversation whose newest message is a user input."""
+    messages = draw(_answered_messages())
+    found = len(candidates(messages))
+    limit = _count(draw, 1, 50, [found - 1, found, found + 1], valid=True)
+    window = candidates(messages)[-(int(limit) if isinstance(limit, int | float) else 15) :]
+    sums = _suffix_sums(window)
+    max_chars = _count(draw, 1, 1000, [s + d for s in sums[:3] for d in (-1, 0, 1)], valid=True)
+    noisy = st.lists(st.sampled_from(edges.ID_NOISE[:-1]), max_size=2).map("".join)  # not NUL: that one is junk
+    exact = draw(st.integers(0, 4)) > 0
+    return FuzzCase(
+        messages=messages,
+        storage=draw(st.sampled_from(("raw", "pretty", "compact", "raw", "bom"))),
+        conversation_id=IdPlan() if exact else IdPlan(prefix=draw(noisy), suffix=draw(noisy)),
+        limit=limit,
+        max_chars=max_chars,
+    )
+
+
+@st.composite
+def any_cases(draw: st.DrawFn) -> FuzzCase:
+    """Anything: invalid arguments, junk IDs, broken files, conversations without a candidate."""
     messages = draw(MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1])
@@ -136,7 +214,10 @@ def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
     return FuzzCase(
         messages=messages,
         storage=draw(
-            st.sampled_from(("pretty",) * 9 + ("bom", "compact", "null messages", "no messages", "nan field"))
+            st.sampled_from(
+                ("pretty", "raw") * 4
+                + ("bom", "compact", "surrogate bytes", "null messages", "no messages", "nan field")
+            )
         ),
         conversation_id=draw(_id_plan()),
         limit=limit,

@@ -68,6 +68,8 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         "failed": paint("FAIL", say("verdict.run_failed")),
         "passed": paint("PASS", say("verdict.run_passed")),
     }[run.verdict]
+    if run.verdict == "passed" and run.selection is not None:  # never a full pass: name what was left out
+        verdict += say("verdict.selection", selection=run.selection)
     lines = [
         say("console.verdict_line", title=paint("bold", say("console.title")), verdict=verdict),
         say(

@@ -32,6 +32,7 @@ def build_json(run: RunResult) -> dict[str, Any]:
         "durationSeconds": round(run.duration_s, 3),
         "strict": run.strict,
         "outcome": run.verdict,
+        "selection": run.selection,
         "interrupted": run.interrupted,
         "stopped": run.stopped,
         "leftoverProcesses": list(run.leftover_processes),

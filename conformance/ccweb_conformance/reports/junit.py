@@ -96,6 +96,7 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
         ("strict", str(run.strict).lower()),
         ("interrupted", run.interrupted or ""),
         ("stopped", run.stopped or ""),
+        ("selection", run.selection or ""),
     ):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
     _statements(properties, scenarios)

@@ -29,6 +29,8 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     """The report as Markdown text, in ``language`` (en or zh-CN)."""
     say = messages(language)
     verdict = say(f"markdown.run_{run.verdict}")
+    if run.verdict == "passed" and run.selection is not None:
+        verdict += say("verdict.selection", selection=run.selection)
     lines = [
         say("markdown.heading", verdict=verdict),
         "",

@@ -15,7 +15,8 @@ RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"
 Verdict = Literal["passed", "failed", "interrupted"]
 
 REPORT_FORMAT_VERSION = "1.2.0"
-"""1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun."""
+"""1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
+1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint)."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ The only place that calls pytest: the command line asks for a run and gets a
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -17,7 +19,22 @@ from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.progress import RunObserver
 
-__all__ = ["SuiteOutcome", "pytest_arguments", "run_suite"]
+__all__ = ["PYTEST_ENVIRONMENT", "SuiteOutcome", "pytest_arguments", "run_suite", "selection_label"]
+
+PYTEST_ENVIRONMENT = (
+    "PYTEST_ADDOPTS",
+    "PYTEST_PLUGINS",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+    "PYTEST_DEBUG",
+    "PYTEST_DEBUG_TEMPROOT",
+    "PYTEST_THEME",
+    "PYTEST_THEME_MODE",
+)
+"""The variables pytest reads its configuration from (``pytest --help``'s list): hidden from the run's session.
+
+A CI job exports ``PYTEST_ADDOPTS`` for its own tests; reaching the runner's session, a ``-k``
+there deselected MUST scenarios and the run still said PASSED.
+"""
 
 
 @dataclass
@@ -29,6 +46,8 @@ class SuiteOutcome:
     """Why the implementation could not be started or reached."""
     broken: str | None
     """Why the suite itself could not run (pytest's usage or internal error)."""
+    deselected: int = 0
+    """Scenarios collected but deselected (by ``-k`` / ``--tags``; anything else is a bug the verdict shows)."""
 
 
 def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
@@ -43,6 +62,7 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         # (pytest-randomly, pytest-xdist...); the steps raise their own messages, so no
         # assertion rewriting (which cost about 0.5 s a run).
         "--disable-plugin-autoload",
+        "--noconftest",  # a conftest.py above the installed package (a venv inside a project) stays out
         "-p",
         "pytest_bdd.plugin",
         "-p",
@@ -64,14 +84,60 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
     ]
 
 
+class _Gate:
+    """A pytest plugin: gives the environment back once pytest has read its configuration; counts deselections."""
+
+    def __init__(self, hidden: dict[str, str]) -> None:
+        self.hidden = hidden
+        self.deselected = 0
+
+    def restore(self) -> None:
+        """Put the hidden variables back (once): the servers the session starts get the user's environment."""
+        os.environ.update(self.hidden)
+        self.hidden = {}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self) -> None:
+        """The configuration is read: nothing in pytest looks at these variables again."""
+        self.restore()
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        """Count what any plugin or option deselected."""
+        self.deselected += len(items)
+
+
+@contextmanager
+def _gate() -> Iterator[_Gate]:
+    """Hide :data:`PYTEST_ENVIRONMENT` while pytest starts; always put it back."""
+    gate = _Gate({name: os.environ.pop(name) for name in PYTEST_ENVIRONMENT if name in os.environ})
+    try:
+        yield gate
+    finally:
+        gate.restore()
+
+
+def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str | None:
+    """What the run selected, for every report: the options' selection, or what else deselected scenarios."""
+    chosen = " ".join(f"{flag} {value}" for flag, value in (("--tags", options.tags), ("-k", options.keyword)) if value)
+    if chosen:
+        return chosen
+    if outcome is not None and outcome.deselected:
+        return f"{outcome.deselected} scenarios deselected outside the command line"
+    return None
+
+
 def run_suite(options: RunnerOptions, *, live: bool) -> SuiteOutcome:
-    """Run the selected scenarios against the target the options name."""
+    """Run the selected scenarios against the target the options name.
+
+    pytest reads no configuration but this command line: not :data:`PYTEST_ENVIRONMENT`, no ini
+    file (``-c`` the null device), no conftest.py, no auto-loaded plugin.
+    """
     observer = RunObserver(verbose=options.verbose, live=live)
-    with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite:
-        code = pytest.main(pytest_arguments(options, suite), plugins=[observer])
+    with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
+        code = pytest.main(pytest_arguments(options, suite), plugins=[gate, observer])
     broken = None
     if observer.startup_error is None and (
         code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) or observer.collector is None
     ):
         broken = f"the suite could not run (pytest exit code {int(code)})"
-    return SuiteOutcome(observer.collector, observer.startup_error, broken)
+    return SuiteOutcome(observer.collector, observer.startup_error, broken, gate.deselected)

@@ -14,6 +14,7 @@ import ccweb_spec
 from ccweb_conformance.cli import main
 from ccweb_conformance.contract.oracle import expected_answer
 from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
+from ccweb_conformance.fuzz.edges import ALL_WHITESPACE
 from ccweb_conformance.fuzz.requirements import touched_requirements
 from ccweb_conformance.options import RunnerOptions
 
@@ -37,14 +38,14 @@ def test_fuzz_200_seed_1_passes_in_process_and_is_one_scenario_of_every_report(t
     assert (code, report["counts"]["total"], report["counts"]["passed"]) == (0, len(fixed) + 1, len(fixed) + 1)
     assert (scenario["feature"], scenario["name"], scenario["status"], scenario["message"]) == (
         "Differential fuzzing",
-        "200 generated conversations, seed 1",
+        "generated conversations, seed 1 [200 of 200 cases, argument sweep 63 of 63 calls]",
         "passed",
         None,
     )
     assert scenario["requirements"] == FUZZED
     fuzz_line = [line for line in capsys.readouterr().out.splitlines() if line.startswith("fuzz: ")]
     assert len(fuzz_line) == 1
-    assert fuzz_line[0].startswith("fuzz: 200 cases in ")
+    assert fuzz_line[0].startswith("fuzz: 200 of 200 cases in ")
     assert fuzz_line[0].endswith(": passed")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]  # no .hypothesis/ in the working directory
 
@@ -96,7 +97,7 @@ def test_fuzzing_catches_the_mutant_with_a_shrunk_example_and_its_replay_command
     )
     shrunk = json.loads(message.split("messages as JSON:\n", 1)[1].split("\narguments:\n", 1)[0])
     arguments = json.loads(message.split("\narguments:\n", 1)[1].split("\nexpected", 1)[0])
-    assert shrunk == [{"role": "user", "content": "aa"}]
+    assert shrunk == [{"role": "user", "content": ALL_WHITESPACE}, {"role": "user", "content": "😀a"}]
     assert {k: v for k, v in arguments.items() if k != "conversationId"} == {"limit": 1, "maxChars": 1}
     assert message.endswith("\nreplay: ccweb-conformance run --in-process --fuzz 500 --seed 1")
     assert message in completed.stdout  # the console prints the whole shrunk example
@@ -104,6 +105,10 @@ def test_fuzzing_catches_the_mutant_with_a_shrunk_example_and_its_replay_command
 
 def test_the_replay_command_repeats_the_target_options():
     options = RunnerOptions(stdio="node server.js --dir {sessions_dir}", protocol="legacy", timeout=5.0)
+    assert replay_command(options, FuzzSettings(500, 3)) == (
+        "ccweb-conformance run --stdio 'node server.js --dir {sessions_dir}' --protocol legacy --timeout 5 "
+        "--fuzz 500 --seed 3"
+    )
     assert replay_command(options, FuzzSettings(500, 3, 30.0)) == (
         "ccweb-conformance run --stdio 'node server.js --dir {sessions_dir}' --protocol legacy --timeout 5 "
         "--fuzz 500 --seed 3 --fuzz-time 30"
@@ -123,9 +128,9 @@ def test_the_oracle_compares_only_the_code_of_an_error(tmp_path):
     assert (missing.result, missing.is_error) == ({"ok": False, "error": {"code": "conversation_not_found"}}, True)
 
 
-def test_the_time_bound_stops_the_phase_before_the_count():
+def test_the_safety_bound_stops_the_phase_before_the_count_and_fails_it():
     run = run_fuzz(RunnerOptions(in_process=True), FuzzSettings(1_000_000, 1, time_limit=1.0))
-    assert (run.passed, run.timed_out, run.cases_run < 1_000_000) == (True, True, True)
+    assert (run.passed, run.incomplete, run.timed_out, run.cases_run < 1_000_000) == (False, True, True, True)
 
 
 def test_a_target_that_cannot_start_fails_the_phase_with_its_reason():

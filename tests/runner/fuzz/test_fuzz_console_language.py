@@ -23,26 +23,49 @@ def a_run(**changes: object) -> FuzzRun:
 
 
 def test_a_passing_phase_in_english_is_unchanged() -> None:
-    assert fuzz_console_lines(a_run(sweep_calls=12), verbose=False) == [
+    assert fuzz_console_lines(a_run(sweep_calls=63), verbose=False) == [
         "",
-        "fuzz: 500 cases in 4.00s (125.0 cases/s), seed 1, digest 1a2b3c4d5e6f,"
-        " after an argument sweep of 12 calls: passed",
+        "fuzz: 500 of 500 cases in 4.00s (125.0 cases/s), seed 1, digest 1a2b3c4d5e6f,"
+        " after an argument sweep of 63 of 63 calls: passed",
     ]
 
 
 def test_a_passing_phase_in_chinese() -> None:
-    assert fuzz_console_lines(a_run(sweep_calls=12, timed_out=True), verbose=False, language="zh-CN") == [
+    assert fuzz_console_lines(a_run(sweep_calls=63), verbose=False, language="zh-CN") == [
         "",
-        "模糊测试：500 个用例，用时 4.00 秒（每秒 125.0 个），种子 1，摘要 1a2b3c4d5e6f，"
-        "先做了 12 次调用的参数扫描，到达 30 秒的时间上限后停止：通过",
+        "模糊测试：500/500 个用例，用时 4.00 秒（每秒 125.0 个），种子 1，摘要 1a2b3c4d5e6f，"
+        "先做了参数扫描（63/63 次调用）：通过",
     ]
+
+
+def test_an_incomplete_phase_in_chinese_on_the_console_and_in_english_in_the_reports() -> None:
+    run = a_run(cases_run=12, sweep_calls=63, timed_out=True)
+    lines = fuzz_console_lines(run, verbose=False, language="zh-CN")
+    assert lines[1] == (
+        "模糊测试：12/500 个用例，用时 4.00 秒（每秒 3.0 个），种子 1，摘要 1a2b3c4d5e6f，"
+        "先做了参数扫描（63/63 次调用），到达 30 秒的安全时限后停止：FAILED（未完成）"
+    )
+    assert lines[2] == (
+        "差分模糊测试未完成：在安全时限停止前只运行了 12/500 个生成用例和 63/63 次参数扫描调用，用时 4.0 秒"
+        "（每次调用 53 毫秒）；运行的用例少于要求的阶段不算通过（可调大 --fuzz-time，或让调用更快）\n复现命令："
+        + REPLAY
+    )
+    scenario = fuzz_scenario(run)
+    assert (scenario.status, scenario.scenario, scenario.message) == (
+        "failed",
+        "generated conversations, seed 1 [12 of 500 cases, argument sweep 63 of 63 calls]",
+        "differential fuzzing is incomplete: 12 of 500 generated cases and 63 of 63 argument-sweep calls ran in"
+        " 4.0s (53 ms a call) before the safety bound stopped it; a phase that ran fewer cases than asked is not"
+        " a pass (raise --fuzz-time, or make the calls faster)\nreplay: " + REPLAY,
+    )
 
 
 def test_a_phase_that_could_not_run_in_chinese_keeps_the_english_report_message() -> None:
     run = a_run(cases_run=0, duration_s=0.0, error="the target did not start")
     assert fuzz_console_lines(run, verbose=False, language="zh-CN") == [
         "",
-        "模糊测试：0 个用例，用时 0.00 秒（每秒 0.0 个），种子 1，摘要 1a2b3c4d5e6f：FAILED",
+        "模糊测试：0/500 个用例，用时 0.00 秒（每秒 0.0 个），种子 1，摘要 1a2b3c4d5e6f，"
+        "先做了参数扫描（0/63 次调用）：FAILED",
         "差分模糊测试无法运行：the target did not start\n复现命令：" + REPLAY,
     ]
     english = "differential fuzzing could not run: the target did not start\nreplay: " + REPLAY

@@ -82,7 +82,7 @@ def run_in_tmux(folder: Path, argv: list[str]) -> Iterator[tuple[str, str]]:
 def test_the_run_passes(screen: tuple[str, str]) -> None:
     text, status = screen
     assert status == "0", text
-    assert "ccweb_list_user_inputs 一致性测试：PASSED" in text.splitlines()
+    assert "ccweb_list_user_inputs 一致性测试：PASSED（仅所选场景：--tags AC-7）" in text.splitlines()
 
 
 def selected_requirements() -> list[ccweb_spec.Requirement]:

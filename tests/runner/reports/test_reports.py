@@ -245,6 +245,7 @@ def test_json_report_values(run: RunResult) -> None:
         "durationSeconds": 3.214,
         "strict": False,
         "outcome": "failed",
+        "selection": None,
         "interrupted": None,
         "stopped": None,
         "leftoverProcesses": [],
