@@ -24,6 +24,11 @@ def new_run_prefix() -> str:
     return f"{ID_PREFIX}-{secrets.token_hex(4)}"
 
 
+def scenario_prefix(run_prefix: str, number: int) -> str:
+    """The ID prefix of the ``number``-th scenario of a run (1-based)."""
+    return f"{run_prefix}-{number:03d}"
+
+
 class ConversationFiles:
     """Creates and tracks conversation files in a sessions directory."""
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, configuration, given, seed, settings
 
-from ccweb_conformance.contract.conversations import ConversationFiles, new_run_prefix
+from ccweb_conformance.contract.conversations import ConversationFiles, new_run_prefix, scenario_prefix
 from ccweb_conformance.errors import TargetError
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
@@ -41,7 +41,6 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
-from ccweb_conformance.suite.lookahead import scenario_prefix
 from ccweb_conformance.transport.client import CLIENT_INFO
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target

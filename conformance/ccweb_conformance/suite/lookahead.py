@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ccweb_conformance.contract.conversations import conversation_id
+from ccweb_conformance.contract.conversations import conversation_id, scenario_prefix
 from ccweb_conformance.contract.notation import ALIAS, aliases, code_points
 
 SHARED_PREFIX = "shared"
@@ -21,11 +21,6 @@ _BOUND_TO_ALIAS = re.compile(r'the source conversation is "(?P<alias>\w+)"')
 _BOUND_TO_RAW = re.compile(r'the source conversation is the raw value "(?P<raw>.*)"')
 _BOUND_TO_DECOY = "the source conversation is bound to another valid conversation"
 _UNBOUND = "no source conversation is bound"
-
-
-def scenario_prefix(run_prefix: str, number: int) -> str:
-    """The ID prefix of the ``number``-th scenario of a run (1-based)."""
-    return f"{run_prefix}-{number:03d}"
 
 
 def decoy_id(run_prefix: str) -> str:

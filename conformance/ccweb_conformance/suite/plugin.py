@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_run_prefix
+from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_run_prefix, scenario_prefix
 from ccweb_conformance.contract.ledger import SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
@@ -30,7 +30,7 @@ from ccweb_conformance.suite.collector import (
     scenario_template,
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
-from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
+from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
