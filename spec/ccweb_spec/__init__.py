@@ -396,4 +396,6 @@ def case_levels() -> CaseLevels:
 
 def cases_validator() -> Draft202012Validator:
     """A validator for the exported cases (``ccweb-conformance export``; schemas/cases.schema.json)."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
+
     return Draft202012Validator(_json("schemas/cases.schema.json"), registry=_registry())
