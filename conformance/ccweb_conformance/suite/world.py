@@ -14,6 +14,7 @@ from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.ledger import SessionsLedger, listing
 from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
@@ -69,6 +70,10 @@ class World:
     """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
     ledger: SessionsLedger | None = None
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
+    other_era_exchange: Exchange | None = None
+    """The last call repeated in the other era the server speaks (D-16), if any."""
+    eras_answer_alike: bool = True
+    """False where answers may differ from call to call (saves in progress): both eras' answers are then outcomes."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -88,13 +93,49 @@ class World:
         return exchange
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
-        """Call a tool and keep the exchange."""
-        return self.record(self.client().call_tool(name, arguments))
+        """Call a tool and keep the exchange; where the server speaks two eras, in both (D-16)."""
+        exchange = self.record(self.client().call_tool(name, arguments))
+        self.other_era_exchange = self._again_in_other_era(exchange, name, arguments)
+        return exchange
+
+    def _again_in_other_era(self, first: Exchange, name: str, arguments: Any) -> Exchange | None:
+        """The same call in the other era the server speaks, on its own connection; None when none."""
+        if self.target.other_era is None:
+            return None
+        client = self.target.other_client(self.source)
+        other = self.record(client.call_tool(name, arguments))
+        difference = reply_kind_difference(first, other)
+        if difference is not None:
+            raise fail(
+                f"D-16: the same call gave {difference} ({self._era_names(client)})",
+                expected=first.response,
+                actual=other.response,
+                exchange=other,
+            )
+        return other
+
+    def _era_names(self, other: McpClient) -> str:
+        return f"first in {self.client().protocol_version}, then in {other.protocol_version}"
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
-        """Call the tool and read its result object (PLC-1, PLC-2)."""
+        """Call the tool and read its result object (PLC-1, PLC-2), checked the same in the other era."""
         outcome = tool_outcome(self.call(arguments), self.output_schema)
         self.outcomes.append(outcome)
+        if self.other_era_exchange is not None:
+            other = tool_outcome(self.other_era_exchange, self.output_schema)
+            if self.eras_answer_alike:
+                differences = answer_differences(outcome, other)
+                if differences:
+                    client = self.target.other_client(self.source)
+                    raise fail(
+                        f"D-16: the same call answered differently in the two eras ({self._era_names(client)}): "
+                        + "; ".join(differences[:5]),
+                        expected=outcome.result,
+                        actual=other.result,
+                        exchange=other.exchange,
+                    )
+            else:
+                self.outcomes.append(other)
         return outcome
 
     def last_outcome(self) -> ToolOutcome:

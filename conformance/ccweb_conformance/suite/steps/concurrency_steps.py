@@ -57,6 +57,7 @@ def call_during_saves(world: World, count: int, alias: str, pause: int, docstrin
     """``count`` calls, one after the other, while another thread keeps saving the file."""
     arguments = json.loads(aliases(docstring, world.ids))
     path = world.files.path_of(world.ids[alias])
+    world.eras_answer_alike = False  # each era's answer is checked on its own: a save may land between them
     with NonAtomicRewriter(path, path.read_bytes(), pause / 1000):
         for _ in range(count):
             world.call_and_read(arguments)
