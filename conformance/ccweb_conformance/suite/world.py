@@ -72,6 +72,8 @@ class World:
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
     other_era_exchange: Exchange | None = None
     """The last call repeated in the other era the server speaks (D-16), if any."""
+    asked: list[tuple[str, ToolOutcome]] = field(default_factory=list)
+    """Answers to calls in flight together (CON-1), each with the alias of the conversation its request named."""
     eras_answer_alike: bool = True
     """False where answers may differ from call to call (saves in progress): both eras' answers are then outcomes."""
 
