@@ -75,7 +75,9 @@ class World:
     asked: list[tuple[str, ToolOutcome]] = field(default_factory=list)
     """Answers to calls in flight together (CON-1), each with the alias of the conversation its request named."""
     eras_answer_alike: bool = True
-    """False where answers may differ from call to call (saves in progress): both eras' answers are then outcomes."""
+    """False where answers may differ from call to call (saves in progress): each era's answers are checked apart."""
+    other_era_outcomes: list[ToolOutcome] = field(default_factory=list)
+    """The other era's answers when they are not compared with the first era's (``eras_answer_alike`` False)."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -137,7 +139,7 @@ class World:
                         exchange=other.exchange,
                     )
             else:
-                self.outcomes.append(other)
+                self.other_era_outcomes.append(other)
         return outcome
 
     def last_outcome(self) -> ToolOutcome:
