@@ -13,8 +13,8 @@ import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.ledger import SessionsLedger, listing
-from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
-from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
+from ccweb_conformance.contract.outcome import ToolOutcome, json_equal, tool_outcome
+from ccweb_conformance.suite.eras import answer_differences, listed_tool, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
@@ -94,6 +94,22 @@ class World:
                 actual=exchange.response if exchange.response is not None else exchange.received_text,
                 exchange=exchange,
             )
+        return exchange
+
+    def list_tools(self) -> Exchange:
+        """``tools/list``, kept; where the server speaks two eras, the other era must list the same tool (D-16)."""
+        exchange = self.record(self.client().list_tools())
+        if self.target.other_era is not None:
+            client = self.target.other_client(self.source)
+            other = self.record(client.list_tools())
+            first, second = listed_tool(exchange, TOOL_NAME), listed_tool(other, TOOL_NAME)
+            if not json_equal(first, second):
+                raise fail(
+                    f"D-16: tools/list describes {TOOL_NAME} differently in the two eras ({self._era_names(client)})",
+                    expected=first,
+                    actual=second,
+                    exchange=other,
+                )
         return exchange
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
