@@ -74,32 +74,14 @@ def pipelined(client: McpClient, name: str, calls: Sequence[dict[str, Any]]) -> 
 def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dict[str, Any]]) -> list[Exchange]:
     """stdio: write every line, then read until every id is answered (or the timeout passes)."""
     started = time.monotonic()
-    for request in requests:
-        channel.io.write_line(wire.dumps(request))
+    try:
+        for request in requests:
+            channel.io.write_line(wire.dumps(request))
+    except OSError as exc:
+        client.broken = True
+        raise ProtocolFailure(f"{channel.label}: could not write to the server: {exc}", None, "closed") from None
     wanted = {json.dumps(r["id"]): r for r in requests}
-    answers: dict[str, tuple[dict[str, Any], str]] = {}
-    deadline = started + client.timeout
-    while len(answers) < len(wanted):
-        try:
-            raw = channel.io.read_line(deadline - time.monotonic())
-        except TimeoutError:
-            break
-        if raw is None:
-            break
-        line = raw.decode("utf-8", errors="replace").strip()
-        try:
-            message = json.loads(line) if line else None
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            continue
-        if "method" in message:  # a notification, or a request of the server's: answer it as any exchange would
-            if "id" in message:
-                channel.io.write_line(wire.dumps(client._answer(message)))
-            continue
-        key = json.dumps(message.get("id"))
-        if key in wanted and key not in answers:
-            answers[key] = (message, line)
+    answers = _read_answers(client, channel, set(wanted), started + client.timeout)
     if len(answers) < len(wanted):
         client.broken = True
         missing = [k for k in wanted if k not in answers]
@@ -117,3 +99,35 @@ def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dic
         violations += reply_id_violations(response, request["id"])
         exchanges.append(Exchange(request, response, line, None, elapsed, violations))
     return exchanges
+
+
+def _read_answers(
+    client: McpClient, channel: LineChannel, wanted: set[str], deadline: float
+) -> dict[str, tuple[dict[str, Any], str]]:
+    """The responses to the ``wanted`` ids (JSON text of each id) that came before the deadline, with their lines."""
+    answers: dict[str, tuple[dict[str, Any], str]] = {}
+    while len(answers) < len(wanted):
+        try:
+            raw = channel.io.read_line(deadline - time.monotonic())
+        except TimeoutError:
+            break
+        if raw is None:
+            break
+        line = raw.decode("utf-8", errors="replace").strip()
+        try:
+            message = json.loads(line) if line else None
+        except ValueError:
+            client.broken = True
+            raise ProtocolFailure(
+                f"{channel.label}: the server wrote a line that is not JSON: {line[:200]!r}", None, "garbage"
+            ) from None
+        if not isinstance(message, dict):
+            continue
+        if "method" in message:  # a notification, or a request of the server's: answered as any exchange would
+            if "id" in message:
+                channel.io.write_line(wire.dumps(client._answer(message)))
+            continue
+        key = json.dumps(message.get("id"))
+        if key in wanted and key not in answers:
+            answers[key] = (message, line)
+    return answers
