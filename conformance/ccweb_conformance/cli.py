@@ -343,6 +343,8 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
         interrupted=state.name,
         stopped=collector.stop_reason if collector is not None else None,
         leftover_processes=[leftover.describe() for leftover in leftovers],
+        eras=collector.eras if collector is not None else [],
+        one_era_reason=collector.one_era_reason if collector is not None else None,
     )
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from mutants.patching import _edit_tool
+from ccweb_conformance.transport.client import MODERN_VERSION
+from mutants.patching import Handler, _edit_tool, _wrap_handler
 from mutants.registry import mutant
 
 
@@ -123,3 +125,27 @@ def _() -> None:
 )
 def _() -> None:
     _edit_tool(lambda t: t.pop("_meta"))
+
+
+@mutant(
+    "schema_limit_max_100_after_initialize",
+    "TOOL-2",
+    "The input schema declares exactly the contract's arguments",
+    "the input schema declares limit maximum 100, only on connections that began with initialize (D-16)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def list_tools(ctx: Any, params: Any) -> Any:
+            result = await handler(ctx, params)
+            if ctx.protocol_version == MODERN_VERSION:
+                return result
+            tools = []
+            for tool in result.tools:
+                schema = copy.deepcopy(tool.input_schema)
+                schema["properties"]["limit"]["maximum"] = 100
+                tools.append(tool.model_copy(update={"input_schema": schema}))
+            return result.model_copy(update={"tools": tools})
+
+        return list_tools
+
+    _wrap_handler("tools/list", wrap)

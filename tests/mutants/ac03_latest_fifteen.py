@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ccweb_reference import tool
-from mutants.patching import _ORIGINAL_LIST, _core
+from ccweb_conformance.transport.client import MODERN_VERSION
+from ccweb_reference import tool, wire
+from mutants.patching import _ORIGINAL_LIST, Handler, _core, _result, _text, _wrap_handler
 from mutants.registry import mutant
 
 
@@ -66,3 +67,25 @@ def _() -> None:
 )
 def _() -> None:
     _core(returned_count_offset=1)
+
+
+@mutant(
+    "newest_first_after_initialize",
+    "SEL-7",
+    "Twenty inputs give the latest fifteen, oldest first",
+    "items are returned newest first, but only on connections that began with initialize (the era clients "
+    "use today); 2026-07-28 requests are answered right, so a run testing one era passes it (D-16)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            result = await handler(ctx, params)
+            data = result.structured_content
+            if ctx.protocol_version == MODERN_VERSION or not isinstance(data, dict) or "items" not in data:
+                return result
+            data = {**data, "items": list(reversed(data["items"]))}
+            return _result(result, structured_content=data, content=[_text(wire.dumps(data))])
+
+        return call
+
+    _wrap_handler("tools/call", wrap)

@@ -20,6 +20,7 @@ from mutants import (  # noqa: F401 (imported to register their entries)
     ac09_read_only,
     ac10_regression,
     arguments,
+    concurrency,
     errors,
     fuzz,
     placement,

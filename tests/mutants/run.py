@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -71,6 +72,14 @@ def selected_params(request: Any, function_name: str) -> list[str]:
     return names
 
 
+def target_args(kind: str, name: str) -> list[str]:
+    """In process, or, for a mutant whose bug needs one HTTP server for every source, ``serve --http``."""
+    if kind != "mutant" or not MUTANTS[name].http:
+        return ["--in-process"]
+    serve = f"{sys.executable} {RUN_PY} serve {kind} {name} --http --port {{port}} --sessions-dir {{sessions_dir}}"
+    return ["--http-cmd", serve, "--url", "http://127.0.0.1:{port}/mcp"]
+
+
 def _apply(kind: str, name: str) -> bool:
     table = {"mutant": MUTANTS, "variant": VARIANTS}.get(kind)
     if table is None or name not in table:
@@ -92,8 +101,12 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         if not _apply(kind, name):
             return 2
         from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
+        from ccweb_conformance.transport import reaper  # noqa: PLC0415
 
-        args = ["run", "--in-process", "--json", str(out_dir / f"{stem}.json")]
+        # The marker was drawn when the batch imported the runner, before forking: a child of its own, so that
+        # one child's end-of-run sweep never kills the server another child spawned (HTTP mutants).
+        reaper._MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
+        args = ["run", *target_args(kind, name), "--json", str(out_dir / f"{stem}.json")]
         if kind == "mutant":
             if MUTANTS[name].feature_tag is not None:
                 # The feature of the scenario that must kill it (a fifteenth of the suite), no fuzz phase;

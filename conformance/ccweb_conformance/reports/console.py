@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
+from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
@@ -76,7 +77,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
             "console.target_line",
             target=run.target,
             transport=run.transport,
-            protocol=run.protocol_version or say("console.not_negotiated"),
+            protocol=protocol_shown(run, say),
             spec=run.spec_version,
             kit=run.kit_version,
             strict=say("console.strict") if run.strict else "",

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ccweb_conformance.reports.common import format_transcript, problem
+from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult
 
 __all__ = ["build_cucumber", "write_cucumber"]
@@ -48,7 +49,7 @@ def build_cucumber(run: RunResult, flavour: str = "js") -> list[dict[str, Any]]:
             "id": _slug(scenarios[0].feature),
             "keyword": "Feature",
             "name": scenarios[0].feature,
-            "description": "",
+            "description": f"protocol {protocol_shown(run)}",
             "line": 1,
             "tags": [],
             "elements": [_element(run, s, flavour) for s in scenarios],

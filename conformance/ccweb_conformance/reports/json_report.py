@@ -28,6 +28,8 @@ def build_json(run: RunResult) -> dict[str, Any]:
         "target": run.target,
         "transport": run.transport,
         "protocolVersion": run.protocol_version,
+        "protocolVersions": list(run.eras),
+        "oneEraReason": run.one_era_reason,
         "startedAt": run.started_at,
         "durationSeconds": round(run.duration_s, 3),
         "strict": run.strict,

@@ -91,6 +91,7 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
         ("target", run.target),
         ("transport", run.transport),
         ("protocolVersion", run.protocol_version or ""),
+        ("protocolVersions", " ".join(run.eras)),
         ("specVersion", run.spec_version),
         ("kitVersion", run.kit_version),
         ("strict", str(run.strict).lower()),

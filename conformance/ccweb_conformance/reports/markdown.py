@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
+from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
@@ -37,7 +38,7 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
         say("markdown.target", target=_code(run.target), transport=run.transport),
         say(
             "markdown.versions",
-            protocol=_code(run.protocol_version or say("console.not_negotiated")),
+            protocol=_code(protocol_shown(run, say)),
             spec=_code(run.spec_version),
             kit=_code(run.kit_version),
             strict=say("markdown.strict") if run.strict else "",

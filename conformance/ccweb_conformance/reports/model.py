@@ -140,6 +140,10 @@ class RunResult:
     """Why the run stopped before its last scenario (the not-run scenarios' reason), or None."""
     leftover_processes: list[str] = field(default_factory=list)
     """Processes of the server still running after it was stopped (the runner killed them)."""
+    eras: list[str] = field(default_factory=list)
+    """The protocol revisions tested, one per era (D-16): the negotiated one first; empty when none was."""
+    one_era_reason: str | None = None
+    """Why only one era was tested: ``requested`` (``--protocol``) or ``server`` (it speaks one)."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""

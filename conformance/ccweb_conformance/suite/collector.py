@@ -105,6 +105,10 @@ class ResultCollector:
         self.target_description = "not started"
         self.transport = "stdio"
         self.protocol_version: str | None = None
+        self.eras: list[str] = []
+        """The revisions tested, one per era (D-16), set when the target started."""
+        self.one_era_reason: str | None = None
+        """Why only one era is tested (``requested`` or ``server``), or None."""
         self.started_at = ""
         self._scenario_number = 0
         self._worlds: dict[str, World] = {}

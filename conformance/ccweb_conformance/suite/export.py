@@ -17,7 +17,8 @@ from ccweb_conformance.suite.session import pytest_arguments
 
 def record_cases() -> list[RecordedCase]:
     """Every scenario of the suite, recorded against the in-process reference (the oracle)."""
-    options = dataclasses.replace(RunnerOptions(), in_process=True, fuzz=0)
+    # One era: a function-level case is one call, not the same call repeated in the initialize era (D-16).
+    options = dataclasses.replace(RunnerOptions(), in_process=True, fuzz=0, protocol="2026-07-28")
     recorder = CaseRecorder()
     observer = RunObserver(verbose=False, live=False)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite:

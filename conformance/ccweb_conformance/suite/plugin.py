@@ -174,6 +174,11 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
         target = make_target(options, sessions_dir)
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
+        if target.detect_other_era() is not None:  # D-16: else calls are repeated in the other era it speaks
+            collector.one_era_reason = "server" if options.protocol == "auto" else "requested"
+        collector.eras = [target.client(None).protocol_version]
+        if target.other_era is not None:
+            collector.eras.append(target.other_client(None).protocol_version)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
     except HandshakeViolation as error:

@@ -13,7 +13,8 @@ import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.ledger import SessionsLedger, listing
-from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.contract.outcome import ToolOutcome, json_equal, tool_outcome
+from ccweb_conformance.suite.eras import answer_differences, listed_tool, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
@@ -81,6 +82,14 @@ class World:
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
     observer: CallObserver | None = None
     """Sees every tool call (``ccweb-conformance export``); None in a normal run."""
+    other_era_exchange: Exchange | None = None
+    """The last call repeated in the other era the server speaks (D-16), if any."""
+    asked: list[tuple[str, ToolOutcome]] = field(default_factory=list)
+    """Answers to calls in flight together (CON-1), each with the alias of the conversation its request named."""
+    eras_answer_alike: bool = True
+    """False where answers may differ from call to call (saves in progress): each era's answers are checked apart."""
+    other_era_outcomes: list[ToolOutcome] = field(default_factory=list)
+    """The other era's answers when they are not compared with the first era's (``eras_answer_alike`` False)."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -99,19 +108,70 @@ class World:
             )
         return exchange
 
+    def list_tools(self) -> Exchange:
+        """``tools/list``, kept; where the server speaks two eras, the other era must list the same tool (D-16)."""
+        exchange = self.record(self.client().list_tools())
+        if self.target.other_era is not None:
+            client = self.target.other_client(self.source)
+            other = self.record(client.list_tools())
+            first, second = listed_tool(exchange, TOOL_NAME), listed_tool(other, TOOL_NAME)
+            if not json_equal(first, second):
+                raise fail(
+                    f"D-16: tools/list describes {TOOL_NAME} differently in the two eras ({self._era_names(client)})",
+                    expected=first,
+                    actual=second,
+                    exchange=other,
+                )
+        return exchange
+
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
-        """Call a tool and keep the exchange."""
+        """Call a tool and keep the exchange; where the server speaks two eras, in both (D-16)."""
         if self.observer is not None:
             self.observer.before_call(self, name, arguments)
         exchange = self.record(self.client().call_tool(name, arguments))
         if self.observer is not None:
             self.observer.after_call(self, exchange)
+        self.other_era_exchange = self._again_in_other_era(exchange, name, arguments)
         return exchange
 
+    def _again_in_other_era(self, first: Exchange, name: str, arguments: Any) -> Exchange | None:
+        """The same call in the other era the server speaks, on its own connection; None when none."""
+        if self.target.other_era is None:
+            return None
+        client = self.target.other_client(self.source)
+        other = self.record(client.call_tool(name, arguments))
+        difference = reply_kind_difference(first, other)
+        if difference is not None:
+            raise fail(
+                f"D-16: the same call gave {difference} ({self._era_names(client)})",
+                expected=first.response,
+                actual=other.response,
+                exchange=other,
+            )
+        return other
+
+    def _era_names(self, other: McpClient) -> str:
+        return f"first in {self.client().protocol_version}, then in {other.protocol_version}"
+
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
-        """Call the tool and read its result object (PLC-1, PLC-2)."""
+        """Call the tool and read its result object (PLC-1, PLC-2), checked the same in the other era."""
         outcome = tool_outcome(self.call(arguments), self.output_schema)
         self.outcomes.append(outcome)
+        if self.other_era_exchange is not None:
+            other = tool_outcome(self.other_era_exchange, self.output_schema)
+            if self.eras_answer_alike:
+                differences = answer_differences(outcome, other)
+                if differences:
+                    client = self.target.other_client(self.source)
+                    raise fail(
+                        f"D-16: the same call answered differently in the two eras ({self._era_names(client)}): "
+                        + "; ".join(differences[:5]),
+                        expected=outcome.result,
+                        actual=other.result,
+                        exchange=other.exchange,
+                    )
+            else:
+                self.other_era_outcomes.append(other)
         return outcome
 
     def last_outcome(self) -> ToolOutcome:

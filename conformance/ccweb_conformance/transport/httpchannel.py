@@ -187,6 +187,10 @@ class HttpChannel(Channel):
                 raise httpx.ReadTimeout("deadline passed while reading the body")
         return b"".join(chunks).decode("utf-8", errors="replace")
 
+    def set_header(self, name: str, value: str) -> None:
+        """Send ``name: value`` on every later request of this connection (a source header that changes, D-15)."""
+        self._http.headers[name] = value
+
     def stderr_tail(self, lines: int = 20) -> str:
         return self._stderr_tail(lines) if self._stderr_tail is not None else ""
 

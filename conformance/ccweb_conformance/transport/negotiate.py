@@ -19,7 +19,17 @@ from ccweb_conformance.transport.channel import id_key
 from ccweb_conformance.transport.client import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
 if TYPE_CHECKING:
-    from ccweb_conformance.transport.client import McpClient
+    from ccweb_conformance.transport.client import Era, McpClient, ProtocolMode
+
+
+def other_era(mode: ProtocolMode, negotiated: Era) -> ProtocolMode | None:
+    """The era to test as well under ``mode`` (D-16), or None.
+
+    ``auto`` prefers 2026-07-28; when the server speaks it, the ``initialize`` era that clients
+    use today is tested too. A server ``auto`` settled on ``initialize`` with speaks only that
+    era (the probe failed), and an explicit ``--protocol`` asks for one era.
+    """
+    return "legacy" if mode == "auto" and negotiated == "modern" else None
 
 
 def negotiate(client: McpClient) -> None:

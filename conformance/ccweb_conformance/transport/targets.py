@@ -23,6 +23,7 @@ from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
+from ccweb_conformance.transport.negotiate import other_era
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import ServerProcess, one_line
 from ccweb_conformance.transport.signals import shielded
@@ -71,9 +72,7 @@ class Target(ABC):
     description: str
     sessions_dir: Path
 
-    def __init__(
-        self, sessions_dir: Path, protocol: ProtocolMode, timeout: float, limit: int = DEFAULT_LIMIT
-    ) -> None:
+    def __init__(self, sessions_dir: Path, protocol: ProtocolMode, timeout: float, limit: int = DEFAULT_LIMIT) -> None:
         self.sessions_dir = Path(sessions_dir)
         self.protocol: ProtocolMode = protocol
         self.timeout = timeout
@@ -82,6 +81,9 @@ class Target(ABC):
         self.check_messages = True
         """Clients check every message against the MCP schema; off only to time the bare wire (bench)."""
         self._pool = ClientPool(self._connect)
+        self.other_era: ProtocolMode | None = None
+        """The era also tested (``detect_other_era``): tool calls are repeated in it, answers compared."""
+        self._other_pool = ClientPool(lambda source: self._connect(source, self.other_era))
         self._processes: list[ServerProcess] = []
         """Every process this target spawned (stopped together on close)."""
 
@@ -94,7 +96,30 @@ class Target(ABC):
         del sources  # a binding is only a header or an argument here: nothing to start
 
     def _prepare_in_background(self, sources: Iterable[str | None]) -> None:
+        sources = list(sources)
         self._pool.prepare(sources)
+        if self.other_era is not None:
+            self._other_pool.prepare(sources)
+
+    def detect_other_era(self) -> str | None:
+        """Whether the server also speaks the era auto negotiation did not pick (D-16); None when it does.
+
+        Else why not (a one-line reason). Only ``--protocol auto`` tests a second era.
+        """
+        wanted = other_era(self.protocol, self.client(None).era)
+        if wanted is None:
+            return "only one era was asked for" if self.protocol != "auto" else "the server speaks one era"
+        self.other_era = wanted
+        try:
+            self._other_pool.client(None)
+        except (TargetError, HandshakeViolation) as error:
+            self.other_era = None
+            return one_line(str(error))
+        return None
+
+    def other_client(self, source: str | None) -> McpClient:
+        """The connected client for this binding in the other era (``other_era`` must be set)."""
+        return self._other_pool.client(source)
 
     def client(self, source: str | None) -> McpClient:
         """The connected client for this source binding (None = no binding), made on first use."""
@@ -104,8 +129,9 @@ class Target(ABC):
         """The process ID of the server that serves this binding, where this target spawned one."""
         return None
 
-    def _connect(self, source: str | None) -> McpClient:
+    def _connect(self, source: str | None, protocol: ProtocolMode | None = None) -> McpClient:
         client = self._new_client(source)
+        client.protocol_mode = protocol or client.protocol_mode
         client.check_messages = self.check_messages
         try:
             client.connect()
@@ -142,6 +168,7 @@ class Target(ABC):
 
     def close(self) -> None:
         """Close every client and stop every process this target started (together, not one by one)."""
+        self._other_pool.close(abort=self._stop_processes)
         self._pool.close(abort=self._stop_processes)
         self._stop_processes()
 

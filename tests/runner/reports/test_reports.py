@@ -241,6 +241,8 @@ def test_json_report_values(run: RunResult) -> None:
         "target": "stdio: node server.js",
         "transport": "stdio",
         "protocolVersion": "2025-06-18",
+        "protocolVersions": [],
+        "oneEraReason": None,
         "startedAt": "2026-12-03T10:10:00Z",
         "durationSeconds": 3.214,
         "strict": False,

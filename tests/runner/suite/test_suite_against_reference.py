@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite_size import ALL_PASSED
+from suite_size import ALL_PASSED, ALL_PASSED_HTTP, HTTP_ONLY
 
 from ccweb_conformance.cli import main
 
@@ -26,7 +26,7 @@ def run_report(tmp_path: Path, *args: str) -> tuple[int, dict]:
 
 
 def assert_all_passed(code: int, report: dict, transport: str, version: str) -> None:
-    assert report["counts"] == ALL_PASSED
+    assert report["counts"] == (ALL_PASSED_HTTP if transport == "http" else ALL_PASSED)
     assert (code, report["outcome"], report["transport"], report["protocolVersion"]) == (
         0,
         "passed",
@@ -79,6 +79,7 @@ def test_default_target_is_the_bundled_reference_over_stdio_with_auto_detection(
     """
     code, report = run_report(tmp_path)
     assert_all_passed(code, report, "stdio", "2026-07-28")
+    assert (report["protocolVersions"], report["oneEraReason"]) == (["2026-07-28", "2025-11-25"], None)  # D-16
 
 
 def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(console_run):
@@ -88,6 +89,8 @@ def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(co
     assert lines[0] == "ccweb_list_user_inputs conformance: PASSED"
     headings = [line.split("  ")[0] for line in lines if line[:3] in ("AC-",) or line.split("  ")[0].isupper()]
     assert [h for h in headings if h.startswith("AC-")] == [f"AC-{n}" for n in range(1, 11)]
-    totals = [line for line in lines if " passed, " in line and " failed in " in line]
-    assert len(totals) == 1 and totals[0].startswith(f"{ALL_PASSED['total']} passed, 0 failed in ")
+    totals = [line for line in lines if " passed, " in line and " failed" in line and " skipped in " in line]
+    assert len(totals) == 1 and totals[0].startswith(
+        f"{ALL_PASSED['passed']} passed, 0 failed, {HTTP_ONLY} skipped in "
+    )
     assert lines[-1].startswith("fuzz: ") and lines[-1].endswith(": passed")  # the short phase of every full run

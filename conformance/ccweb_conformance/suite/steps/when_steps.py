@@ -28,7 +28,7 @@ def _arguments(world: World, docstring: str) -> Any:
 @when("I list the tools")
 def list_tools(world: World) -> None:
     """tools/list."""
-    world.tools_exchange = world.record(world.client().list_tools())
+    world.tools_exchange = world.list_tools()
 
 
 @when("I call the tool with arguments:")

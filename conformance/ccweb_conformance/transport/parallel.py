@@ -1,0 +1,133 @@
+"""Calls in flight at once (D-15): several connections at a time, or requests pipelined on one.
+
+``overlapping`` runs one sequence of calls per connection on threads of its own, all started
+together, so that requests of different connections overlap at the server. ``pipelined`` puts
+several ``tools/call`` requests on ONE connection before reading any answer: over stdio all
+lines are written first and the answers matched by id as they come, in any order; over HTTP
+every request is POSTed at once from its own thread (one session, several requests open).
+Every wait is bounded by the client's timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+
+from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.transport.client import McpClient
+from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.linechannel import LineChannel
+from ccweb_conformance.transport.validate import message_violations, reply_id_violations
+from ccweb_reference import wire
+
+__all__ = ["overlapping", "pipelined"]
+
+T = TypeVar("T")
+
+
+def overlapping(work: Sequence[Callable[[], T]]) -> list[T]:
+    """Run every callable on a thread of its own, released together; their results in order.
+
+    The first exception raised by any of them is raised here, after all of them ended.
+    """
+    start = threading.Barrier(len(work))
+
+    def released(job: Callable[[], T]) -> T:
+        start.wait(timeout=30.0)
+        return job()
+
+    with ThreadPoolExecutor(max_workers=len(work), thread_name_prefix="ccweb-overlap") as pool:
+        futures = [pool.submit(released, job) for job in work]
+        return [future.result() for future in futures]
+
+
+def _request(client: McpClient, request_id: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    params = client._envelope("tools/call", {"name": name, "arguments": arguments}, client.era, client.protocol_version)
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+def _ids(client: McpClient, count: int) -> list[int]:
+    first = client._next_id + 1
+    client._next_id += count
+    return list(range(first, first + count))
+
+
+def pipelined(client: McpClient, name: str, calls: Sequence[dict[str, Any]]) -> list[Exchange]:
+    """Send every call on this one connection before any answer is read; one exchange per call, in order."""
+    requests = [_request(client, i, name, a) for i, a in zip(_ids(client, len(calls)), calls, strict=True)]
+    if isinstance(client.channel, LineChannel):
+        return _pipelined_lines(client, client.channel, requests)
+    headers = client._headers("tools/call", {"name": name}, client.era, client.protocol_version)
+
+    def one(request: dict[str, Any]) -> Exchange:
+        exchange = client._exchange(request, request["id"], headers, "tools/call", None, client.timeout)
+        return exchange
+
+    return overlapping([partial(one, request) for request in requests])
+
+
+def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dict[str, Any]]) -> list[Exchange]:
+    """stdio: write every line, then read until every id is answered (or the timeout passes)."""
+    started = time.monotonic()
+    try:
+        for request in requests:
+            channel.io.write_line(wire.dumps(request))
+    except OSError as exc:
+        client.broken = True
+        raise ProtocolFailure(f"{channel.label}: could not write to the server: {exc}", None, "closed") from None
+    wanted = {json.dumps(r["id"]): r for r in requests}
+    answers = _read_answers(client, channel, set(wanted), started + client.timeout)
+    if len(answers) < len(wanted):
+        client.broken = True
+        missing = [k for k in wanted if k not in answers]
+        raise ProtocolFailure(
+            f"{channel.label}: {len(missing)} of {len(wanted)} pipelined tools/call requests got no answer "
+            f"within {client.timeout:g} s (ids {', '.join(missing[:5])})",
+            None,
+            "timeout",
+        )
+    elapsed = (time.monotonic() - started) * 1000.0
+    exchanges = []
+    for key, request in wanted.items():
+        response, line = answers[key]
+        violations = message_violations(response, version=client.protocol_version, method="tools/call")
+        violations += reply_id_violations(response, request["id"])
+        exchanges.append(Exchange(request, response, line, None, elapsed, violations))
+    return exchanges
+
+
+def _read_answers(
+    client: McpClient, channel: LineChannel, wanted: set[str], deadline: float
+) -> dict[str, tuple[dict[str, Any], str]]:
+    """The responses to the ``wanted`` ids (JSON text of each id) that came before the deadline, with their lines."""
+    answers: dict[str, tuple[dict[str, Any], str]] = {}
+    while len(answers) < len(wanted):
+        try:
+            raw = channel.io.read_line(deadline - time.monotonic())
+        except TimeoutError:
+            break
+        if raw is None:
+            break
+        line = raw.decode("utf-8", errors="replace").strip()
+        try:
+            message = json.loads(line) if line else None
+        except ValueError:
+            client.broken = True
+            raise ProtocolFailure(
+                f"{channel.label}: the server wrote a line that is not JSON: {line[:200]!r}", None, "garbage"
+            ) from None
+        if not isinstance(message, dict):
+            continue
+        if "method" in message:  # a notification, or a request of the server's: answered as any exchange would
+            if "id" in message:
+                channel.io.write_line(wire.dumps(client._answer(message)))
+            continue
+        key = json.dumps(message.get("id"))
+        if key in wanted and key not in answers:
+            answers[key] = (message, line)
+    return answers
