@@ -105,9 +105,11 @@ class CaseRecorder:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Keep a scenario that passed against the reference as a case."""
         report: pytest.TestReport = yield
-        if report.when == "call" and is_scenario(item):
+        if is_scenario(item) and (report.when == "call" or (report.when == "setup" and report.skipped)):
             world = self._world_of(item)
-            if not report.passed:
+            if report.skipped:
+                self.cases.append(self._without_world(item, "transport-only"))
+            elif not report.passed:
                 self.not_passed.append(ResultCollector.nodeid_of(item))
             elif world is None:
                 self.cases.append(self._without_world(item))
@@ -122,10 +124,10 @@ class CaseRecorder:
         return item.config.stash[COLLECTOR_KEY].world_of(item)
 
     @staticmethod
-    def _without_world(item: pytest.Item) -> RecordedCase:
+    def _without_world(item: pytest.Item, reason: str = "no-call") -> RecordedCase:
         nodeid = ResultCollector.nodeid_of(item)
         feature, _, scenario = nodeid.partition("::")
-        return RecordedCase(nodeid, feature, scenario, scenario_requirements(item), [], MCP_LEVEL_REASONS["no-call"])
+        return RecordedCase(nodeid, feature, scenario, scenario_requirements(item), [], MCP_LEVEL_REASONS[reason])
 
     def _case(self, item: pytest.Item, world: World) -> RecordedCase:
         nodeid = ResultCollector.nodeid_of(item)
