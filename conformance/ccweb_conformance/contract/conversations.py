@@ -7,7 +7,9 @@ and :meth:`ConversationFiles.remove_all` removes exactly what was created, nothi
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import secrets
 import shutil
 import tempfile
@@ -66,9 +68,17 @@ class ConversationFiles:
             handle.write(data)
         return self._track(path)
 
-    def write_session(self, conversation_id: str, session: dict[str, Any]) -> Path:
-        """Create the file as cc-web does: pretty-printed JSON, two-space indent."""
-        return self.write_bytes(conversation_id, session_bytes(session))
+    def write_session(self, conversation_id: str, session: dict[str, Any], *, compact: bool = False) -> Path:
+        """Create the file as cc-web does: ``JSON.stringify`` output in raw UTF-8, two-space indent or compact."""
+        return self.write_bytes(conversation_id, session_bytes(session, compact=compact))
+
+    def delete(self, conversation_id: str) -> None:
+        """Delete one of our own conversation files (it is no longer expected in the directory)."""
+        path = self.path_of(conversation_id)
+        if path not in self._created:
+            raise ValueError(f"refusing to delete {path.name}: not created by this run")
+        path.unlink()
+        self._created.remove(path)
 
     def rewrite(self, conversation_id: str, data: bytes) -> None:
         """Rewrite one of our own files in place (same inode), as an editor would."""
@@ -127,6 +137,12 @@ class ConversationFiles:
         folder.mkdir()
         return self._track(folder)
 
+    def make_dot_folder(self, stem: str) -> Path:
+        """A folder ``..<stem>-<prefix>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
+        folder = self.sessions_dir / f"..{stem}-{self.run_prefix}"
+        folder.mkdir()
+        return self._track(folder)
+
     def write_in_folder(self, folder: Path, conversation_id: str, session: dict[str, Any]) -> Path:
         """A conversation file inside one of our folders; never overwrites."""
         path = folder / f"{conversation_id}.json"
@@ -173,9 +189,19 @@ def conversation_id(prefix: str, alias: str) -> str:
     return f"{prefix}-{alias}"
 
 
-def session_bytes(session: dict[str, Any]) -> bytes:
-    """A session object as cc-web persists it; lone surrogates kept as JSON escapes."""
-    return indented(session, ensure_ascii=True).encode("utf-8")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def session_bytes(session: dict[str, Any], *, compact: bool = False) -> bytes:
+    """A session object as cc-web persists it: ``JSON.stringify(session, null, 2)`` (or compact) in raw UTF-8.
+
+    As ``JSON.stringify`` does, only a lone surrogate is written as a ``\\uXXXX`` escape (lower-case hex):
+    every other character, CJK and emoji included, is written as its own UTF-8 bytes.
+    """
+    text = json.dumps(session, ensure_ascii=False, separators=(",", ":")) if compact else indented(
+        session, ensure_ascii=False
+    )
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match[0]):04x}", text).encode("utf-8")
 
 
 def cc_web_session(conversation_id: str, messages: Any, **fields: Any) -> dict[str, Any]:

@@ -166,7 +166,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     target: Target | None = None
     try:
         own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
-        sessions_dir = options.sessions_dir or (own_dir / OWN_SESSIONS_NAME if own_dir is not None else None)
+        sessions_dir = options.sessions_dir or (own_sessions_dir(own_dir) if own_dir is not None else None)
         assert sessions_dir is not None
         sessions_dir.mkdir(exist_ok=True)
         ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
@@ -192,9 +192,23 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         yield target
     finally:
         with signals.shielded():
+            settled = ledger.final_audit()  # RO-1/RO-2 for the whole run, a settle delay after the last call
             target.close()
-            collector.add_audit(ledger.audit())  # RO-2 for the whole run, after the last call
+            collector.add_audit(settled.merged(ledger.audit()))  # and what the server did on its way out
+            ledger.remove_retired()
         _clean_up(None, own_dir, options.sessions_dir, run_prefix)
+
+
+def own_sessions_dir(own_dir: Path) -> Path:
+    """``<own>/sessions``, a link to ``<own>/sessions-data``: a server must resolve its root (macOS ``/tmp``)."""
+    real = own_dir / f"{OWN_SESSIONS_NAME}-data"
+    real.mkdir()
+    link = own_dir / OWN_SESSIONS_NAME
+    try:
+        link.symlink_to(real.name, target_is_directory=True)
+    except OSError:  # no symbolic links here (Windows without the privilege): the directory itself
+        return real
+    return link
 
 
 def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | None, run_prefix: str) -> None:
@@ -213,7 +227,11 @@ def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | 
 def remove_run_files(sessions_dir: Path, run_prefix: str) -> None:
     """Remove what is left of this run's conversation files in a directory that is not ours."""
     try:
-        names = [name for name in os.listdir(sessions_dir) if name.startswith(f"{run_prefix}-")]
+        names = [
+            name
+            for name in os.listdir(sessions_dir)
+            if name.startswith(f"{run_prefix}-") or (name.startswith("..") and name.endswith(f"-{run_prefix}"))
+        ]
     except OSError:
         return
     for name in names:
@@ -273,5 +291,6 @@ def world(
     try:
         yield state
     finally:
-        files.remove_all()
-        ledger.unregister(files)
+        for cleanup in reversed(state.cleanups):
+            cleanup()
+        ledger.retire(files)  # kept, fingerprinted, until the whole-run audit; removed after it

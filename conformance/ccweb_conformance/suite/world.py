@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,7 +10,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
-from ccweb_conformance.contract.ledger import SessionsLedger, listing
+from ccweb_conformance.contract.ledger import SessionsLedger, fingerprints, listing
 from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
@@ -21,36 +19,9 @@ from ccweb_conformance.transport.targets import Target
 TOOL_NAME = ccweb_spec.TOOL_NAME
 
 
-@dataclass(frozen=True)
-class Fingerprint:
-    """What must not change about one entry of the sessions directory."""
-
-    kind: str
-    size: int
-    mtime_ns: int
-    ctime_ns: int
-    sha256: str
-
-
-def fingerprint(path: Path) -> Fingerprint:
-    """The fingerprint of a file, directory or link (links are not followed)."""
-    info = os.lstat(path)
-    digest = ""
-    if stat.S_ISREG(info.st_mode):
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    kind = "file" if stat.S_ISREG(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
-    return Fingerprint(kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns, digest)
-
-
 def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
     """Every name in the directory at any depth, and full fingerprints of our files and folders."""
-    names = sorted(listing(sessions_dir))
-    prints: dict[str, Fingerprint] = {}
-    for path in ours:
-        entries = [path, *sorted(path.rglob("*"))] if path.is_dir() and not path.is_symlink() else [path]
-        for entry in entries:
-            prints[str(entry.relative_to(sessions_dir))] = fingerprint(entry)
-    return {"names": names, "fingerprints": prints}
+    return {"names": sorted(listing(sessions_dir)), "fingerprints": fingerprints(sessions_dir, ours)}
 
 
 @dataclass
@@ -69,6 +40,10 @@ class World:
     """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
     ledger: SessionsLedger | None = None
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
+    entry_watch: Any = None
+    """The watcher of the sessions directory's entries, once a step started it (RO-2)."""
+    cleanups: list[Callable[[], None]] = field(default_factory=list)
+    """Run when the scenario ends, last first (watchers the steps started)."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
