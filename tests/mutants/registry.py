@@ -36,6 +36,8 @@ class Mutant:
     killed_by: str
     apply: Apply
     should: bool = False
+    http: bool = False
+    """Run against the patched reference served over HTTP (``run.py serve``), not in process."""
 
     @property
     def feature(self) -> str:
@@ -74,12 +76,12 @@ VARIANTS: dict[str, Variant] = {}
 
 
 def mutant(
-    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False
+    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False, http: bool = False
 ) -> Callable[[Apply], Apply]:
     """Register the decorated patch function as a mutant."""
 
     def register(apply: Apply) -> Apply:
-        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should)
+        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should, http)
         return apply
 
     return register

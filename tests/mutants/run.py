@@ -94,6 +94,10 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
 
         args = ["run", "--in-process", "--json", str(out_dir / f"{stem}.json")]
+        if kind == "mutant" and MUTANTS[name].http:  # a bug of the HTTP binding: serve the patched reference
+            serve = f"{sys.executable} {RUN_PY} serve mutant {name} --http --port {{port}}"
+            serve += " --sessions-dir {sessions_dir}"
+            args[1:2] = ["--http-cmd", serve, "--url", "http://127.0.0.1:{port}/mcp"]
         if kind == "mutant":
             if MUTANTS[name].feature_tag is not None:
                 # The feature of the scenario that must kill it (a fifteenth of the suite), no fuzz phase;

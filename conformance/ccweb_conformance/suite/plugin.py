@@ -18,7 +18,12 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_run_prefix
+from ccweb_conformance.contract.conversations import (
+    ConversationFiles,
+    cc_web_session,
+    conversation_id,
+    new_run_prefix,
+)
 from ccweb_conformance.contract.ledger import SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
@@ -170,7 +175,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         assert sessions_dir is not None
         sessions_dir.mkdir(exist_ok=True)
         ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
-        target = make_target(options, sessions_dir)
+        target = make_target(options, sessions_dir, decoy_source=decoy_id(run_prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
@@ -254,6 +259,11 @@ def ccweb_run_prefix(request: pytest.FixtureRequest) -> str:
     return request.config.stash[RUN_PREFIX_KEY]
 
 
+def decoy_id(run_prefix: str) -> str:
+    """The run's shared decoy conversation: a valid source, and the decoy CCWEB_SESSION_ID of HTTP servers."""
+    return conversation_id(f"{run_prefix}-{SHARED_PREFIX}", DECOY_ALIAS)
+
+
 @pytest.fixture(scope="session")
 def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.FixtureRequest) -> Iterator[str]:
     """A valid conversation shared by the run, bound as source where a scenario must not fall back.
@@ -263,10 +273,11 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.
     files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{SHARED_PREFIX}")
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
-    decoy_id = files.new_id(DECOY_ALIAS)
-    files.write_session(decoy_id, cc_web_session(decoy_id, [{"role": "user", "content": "decoy", "timestamp": None}]))
+    decoy = files.new_id(DECOY_ALIAS)
+    assert decoy == decoy_id(ccweb_run_prefix)
+    files.write_session(decoy, cc_web_session(decoy, [{"role": "user", "content": "decoy", "timestamp": None}]))
     try:
-        yield decoy_id
+        yield decoy
     finally:
         files.remove_all()
         ledger.unregister(files)
