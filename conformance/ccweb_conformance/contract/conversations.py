@@ -1,12 +1,19 @@
 """Conversation files for scenarios, written as cc-web writes them.
 
-Every conversation gets a fresh unique ID under this run's prefix, so a server that caches
-by ID never sees stale data. Files are created exclusively (never overwriting anything),
-and :meth:`ConversationFiles.remove_all` removes exactly what was created, nothing else.
+Every conversation gets a fresh unique ID, shaped like cc-web's (a UUID), so a server that
+caches by ID never sees stale data and cannot tell a test conversation from a real one. Files
+are created exclusively (never overwriting anything), and :meth:`ConversationFiles.remove_all`
+removes exactly what was created, nothing else.
+
+An ID is derived from its scenario's prefix and its alias, so it is known before the scenario
+runs (:mod:`ccweb_conformance.suite.lookahead`). In the runner's own directory the prefix is a
+secret and the whole UUID looks random; in a directory it does not own (``--sessions-dir``) every
+ID starts with the run's 12 random hex digits (see :func:`new_suite_prefix`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -26,6 +33,23 @@ def new_run_prefix() -> str:
     return f"{ID_PREFIX}-{secrets.token_hex(4)}"
 
 
+KEPT_DIGITS = 12
+"""Hex digits every ID of a run shares in a directory the runner does not own: the first two UUID groups."""
+_KEPT = re.compile(r"([0-9a-f]{8})-([0-9a-f]{4})(?=-|$)")
+
+
+def new_suite_prefix(*, shared_directory: bool) -> str:
+    """The secret a run's conversation IDs are derived from.
+
+    In the runner's own directory: 16 hex digits that show in no ID. In a directory it does not
+    own: ``xxxxxxxx-xxxx``, the first 12 hex digits of every ID, so that the run finds (and
+    removes) only its own entries: a live directory of 100,000 random UUIDs holds one starting
+    with them once in 2.8 billion runs (48 bits; 32 would be once in 43,000).
+    """
+    token = secrets.token_hex(KEPT_DIGITS // 2)
+    return f"{token[:8]}-{token[8:]}" if shared_directory else secrets.token_hex(8)
+
+
 class ConversationFiles:
     """Creates and tracks conversation files in a sessions directory."""
 
@@ -39,7 +63,7 @@ class ConversationFiles:
         self._siblings: list[Path] = []
 
     def new_id(self, alias: str) -> str:
-        """The conversation ID for ``alias``: ``<prefix>-<alias>``, so it can be known in advance."""
+        """The conversation ID for ``alias`` (:func:`conversation_id`), so it can be known in advance."""
         if not alias.isalnum() or not alias.isascii():
             raise ValueError(f"conversation alias {alias!r} must be ASCII letters and digits")
         if alias in self._aliases:
@@ -185,8 +209,26 @@ class ConversationFiles:
 
 
 def conversation_id(prefix: str, alias: str) -> str:
-    """The ID a scenario's conversation ``alias`` gets under ``prefix``."""
-    return f"{prefix}-{alias}"
+    """The ID a scenario's conversation ``alias`` gets under ``prefix``: a version-4 UUID, as cc-web's.
+
+    Derived from both (so known in advance); it starts with the prefix's ``xxxxxxxx-xxxx`` when the
+    prefix has one (a directory not the runner's), and is upper-case when the alias has upper-case
+    letters (IDs are case-sensitive: a scenario checks that the case is kept).
+    """
+    kept = _KEPT.match(prefix)
+    for salt in range(64):
+        digits = list(hashlib.sha256(f"{prefix}/{alias}/{salt}".encode()).hexdigest()[:32])
+        if kept is not None:
+            digits[:KEPT_DIGITS] = kept[1] + kept[2]
+        digits[12] = "4"
+        digits[16] = "89ab"[int(digits[16], 16) % 4]
+        h = "".join(digits)
+        text = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        if not any(c.isupper() for c in alias):
+            return text
+        if any(c in "abcdef" for c in text):
+            return text.upper()
+    raise AssertionError("unreachable: 64 UUIDs without a hex letter")
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

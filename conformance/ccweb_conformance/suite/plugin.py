@@ -18,12 +18,7 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.conversations import (
-    ConversationFiles,
-    cc_web_session,
-    conversation_id,
-    new_run_prefix,
-)
+from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_suite_prefix
 from ccweb_conformance.contract.ledger import SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
@@ -35,7 +30,7 @@ from ccweb_conformance.suite.collector import (
     scenario_template,
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
-from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources, scenario_prefix
+from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, predicted_sources, scenario_prefix
 from ccweb_conformance.suite.world import World, declared_output_schema
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
@@ -74,7 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
     collector.max_time = options.max_time
     collector.deadline = time.monotonic() + options.max_time
     config.stash[COLLECTOR_KEY] = collector
-    config.stash[RUN_PREFIX_KEY] = new_run_prefix()
+    config.stash[RUN_PREFIX_KEY] = new_suite_prefix(shared_directory=options.sessions_dir is not None)
     config.stash[SOURCES_KEY] = []
 
 
@@ -257,11 +252,6 @@ def ccweb_output_schema(ccweb_target: Target) -> dict[str, Any] | None:
 def ccweb_run_prefix(request: pytest.FixtureRequest) -> str:
     """This run's ID prefix for conversation files."""
     return request.config.stash[RUN_PREFIX_KEY]
-
-
-def decoy_id(run_prefix: str) -> str:
-    """The run's shared decoy conversation: a valid source, and the decoy CCWEB_SESSION_ID of HTTP servers."""
-    return conversation_id(f"{run_prefix}-{SHARED_PREFIX}", DECOY_ALIAS)
 
 
 @pytest.fixture(scope="session")
