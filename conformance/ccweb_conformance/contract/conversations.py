@@ -162,8 +162,8 @@ class ConversationFiles:
         return self._track(folder)
 
     def make_dot_folder(self, stem: str) -> Path:
-        """A folder ``..<stem>-<prefix>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
-        folder = self.sessions_dir / f"..{stem}-{self.run_prefix}"
+        """A folder ``..<prefix>-<stem>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
+        folder = self.sessions_dir / f"..{self.run_prefix}-{stem}"
         folder.mkdir()
         return self._track(folder)
 
@@ -240,8 +240,10 @@ def session_bytes(session: dict[str, Any], *, compact: bool = False) -> bytes:
     As ``JSON.stringify`` does, only a lone surrogate is written as a ``\\uXXXX`` escape (lower-case hex):
     every other character, CJK and emoji included, is written as its own UTF-8 bytes.
     """
-    text = json.dumps(session, ensure_ascii=False, separators=(",", ":")) if compact else indented(
-        session, ensure_ascii=False
+    text = (
+        json.dumps(session, ensure_ascii=False, separators=(",", ":"))
+        if compact
+        else indented(session, ensure_ascii=False)
     )
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match[0]):04x}", text).encode("utf-8")
 

@@ -227,11 +227,7 @@ def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | 
 def remove_run_files(sessions_dir: Path, run_prefix: str) -> None:
     """Remove what is left of this run's conversation files in a directory that is not ours."""
     try:
-        names = [
-            name
-            for name in os.listdir(sessions_dir)
-            if name.startswith(f"{run_prefix}-") or (name.startswith("..") and name.endswith(f"-{run_prefix}"))
-        ]
+        names = [name for name in os.listdir(sessions_dir) if name.startswith((f"{run_prefix}-", f"..{run_prefix}-"))]
     except OSError:
         return
     for name in names:

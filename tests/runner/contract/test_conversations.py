@@ -32,3 +32,18 @@ def test_ids_are_known_in_advance_and_keep_an_upper_case_alias_upper_case() -> N
     assert conversation_id("0123456789abcdef-001", "alpha") != conversation_id("0123456789abcdef-002", "alpha")
     mixed = conversation_id("0123456789abcdef-001", "MixedCase")
     assert UUID4.fullmatch(mixed.lower()) and mixed == mixed.upper() and re.search("[A-F]", mixed)
+
+
+def test_after_an_interrupted_run_only_the_runs_own_entries_are_removed(tmp_path) -> None:
+    from ccweb_conformance.suite.plugin import remove_run_files  # noqa: PLC0415
+
+    prefix = "9dc48383-dc34"
+    (tmp_path / f"{conversation_id(prefix + '-001', 'alpha')}.json").write_text("{}", encoding="utf-8")
+    (tmp_path / f"{conversation_id(prefix + '-001', 'alpha')}.json.lock").write_text("", encoding="utf-8")
+    (tmp_path / f"..{prefix}-001-dots").mkdir()
+    (tmp_path / f"..{prefix}-001-dots" / "x.json").write_text("{}", encoding="utf-8")
+    kept = ["..x", "9dc48383-dc35-4000-8000-000000000000.json", "other.json"]
+    for name in kept:
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    remove_run_files(tmp_path, prefix)
+    assert sorted(p.name for p in tmp_path.iterdir()) == kept

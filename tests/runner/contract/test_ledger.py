@@ -34,8 +34,8 @@ def test_a_rewrite_after_the_scenario_is_named_with_both_fingerprints(tmp_path: 
     path.write_bytes(path.read_bytes())  # the same bytes: only the times move
     audit = ledger.final_audit()
     assert audit.extra == () and audit.missing == ()
-    assert audit.changed == (f"ccwk-test-001-alpha.json (when its scenario ended: {before}; now: {fingerprint(path)})",)
-    assert audit.describe().startswith("files changed after the scenario that wrote them ended (RO-1): ccwk-test-001")
+    assert audit.changed == (f"{path.name} (when its scenario ended: {before}; now: {fingerprint(path)})",)
+    assert audit.describe().startswith(f"files changed after the scenario that wrote them ended (RO-1): {path.name}")
 
 
 def test_the_final_audit_waits_for_the_settle_delay(tmp_path: Path) -> None:
@@ -47,11 +47,11 @@ def test_the_final_audit_waits_for_the_settle_delay(tmp_path: Path) -> None:
 
 def test_an_entry_of_the_server_and_a_lost_file_are_named(tmp_path: Path) -> None:
     ledger, _, path = _ledger_with_one_file(tmp_path)
-    (tmp_path / "ccwk-test-001-alpha.json.lock").write_text("", encoding="utf-8")
+    (tmp_path / f"{path.name}.lock").write_text("", encoding="utf-8")
     path.unlink()
     audit = ledger.final_audit()
-    assert audit.extra == ("ccwk-test-001-alpha.json.lock",)
-    assert audit.missing == ("ccwk-test-001-alpha.json",)
+    assert audit.extra == (f"{path.name}.lock",)
+    assert audit.missing == (path.name,)
     assert audit.changed == ()
 
 

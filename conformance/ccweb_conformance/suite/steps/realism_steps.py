@@ -100,7 +100,7 @@ def straddling_conversation(world: World, alias: str, size: int, content: str) -
     )
 )
 def dot_folder_inside(world: World, folder: str, alias: str, content: str) -> None:
-    """``..<folder>-<prefix>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
+    """``..<prefix>-<folder>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
     path = world.files.make_dot_folder(folder)
     world.ids[folder] = path.name
     conversation_id = _new(world, alias)
