@@ -172,3 +172,22 @@ def _() -> None:
 )
 def _() -> None:
     store.parse_conversation = lambda data: _ORIGINAL_PARSE_CONVERSATION(data.lstrip(_BOM))
+
+
+@mutant(
+    "bom_removed_on_read",
+    "RO-1",
+    "A leading UTF-8 byte-order mark is ignored",
+    "a file with a byte-order mark is normalised on read: saved back without it (no read-only scenario has one)",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        data = original(self, conversation_id)
+        if data.startswith(_BOM):
+            with open(self._resolve(conversation_id), "wb") as handle:
+                handle.write(data[len(_BOM) :])
+        return data
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

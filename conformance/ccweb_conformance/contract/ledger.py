@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,24 @@ def fingerprints(root: Path, entries: list[Path]) -> dict[str, Fingerprint | Non
         for entry in (path, *inside):
             prints[entry.relative_to(root).as_posix()] = fingerprint(entry)
     return prints
+
+
+RUNNER_WRITER_THREADS = ("ccweb-torn-writer",)
+"""Threads of the runner that save conversation files while calls run (D-14): their writes are not the server's."""
+
+
+def runner_writing() -> bool:
+    """True while one of the runner's own writer threads runs."""
+    return any(thread.name in RUNNER_WRITER_THREADS and thread.is_alive() for thread in threading.enumerate())
+
+
+def moved(before: dict[str, Fingerprint | None], after: dict[str, Fingerprint | None]) -> dict[str, str]:
+    """The entries whose fingerprint differs, each with both fingerprints."""
+    return {
+        name: f"before: {print_before}; after: {after.get(name)}"
+        for name, print_before in before.items()
+        if after.get(name) != print_before
+    }
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
-from ccweb_conformance.contract.ledger import SessionsLedger, fingerprints, listing
+from ccweb_conformance.contract.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
@@ -63,8 +63,19 @@ class World:
         return exchange
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
-        """Call a tool and keep the exchange."""
-        return self.record(self.client().call_tool(name, arguments))
+        """Call a tool and keep the exchange; RO-1 right after it: the scenario's files are as before the call."""
+        root = self.target.sessions_dir
+        before = fingerprints(root, self.files.created())
+        exchange = self.record(self.client().call_tool(name, arguments))
+        changed = moved(before, fingerprints(root, self.files.created()))
+        if changed and not runner_writing():
+            raise fail(
+                "RO-1: the call changed files of the sessions directory (the tool is read-only)",
+                expected="identical bytes, size, mtime, ctime and inode",
+                actual=changed,
+                exchange=exchange,
+            )
+        return exchange
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2)."""

@@ -61,3 +61,17 @@ def test_session_bytes_are_raw_utf8_in_both_json_stringify_layouts() -> None:
         '{\n  "title": "中文 😀",\n  "messages": [],\n  "x": {},\n  "lone": "\\ud800"\n}'.encode()
     )
     assert session_bytes(session, compact=True) == '{"title":"中文 😀","messages":[],"x":{},"lone":"\\ud800"}'.encode()
+
+
+def test_moved_names_each_entry_whose_fingerprint_changed_with_both(tmp_path: Path) -> None:
+    from ccweb_conformance.contract.ledger import fingerprints, moved, runner_writing  # noqa: PLC0415
+
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "b.json").write_text("{}", encoding="utf-8")
+    entries = [tmp_path / "a.json", tmp_path / "b.json"]
+    before = fingerprints(tmp_path, entries)
+    os.utime(tmp_path / "b.json", ns=(1, 1))
+    after = fingerprints(tmp_path, entries)
+    assert moved(before, after) == {"b.json": f"before: {before['b.json']}; after: {after['b.json']}"}
+    assert moved(before, before) == {}
+    assert runner_writing() is False
