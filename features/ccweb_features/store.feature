@@ -106,7 +106,7 @@ Feature: The persisted conversation file is read safely
       | \\xbb\\xbf               |
       | \\xef\\xbb\\xbf\\xef\\xbb\\xbf |
 
-  @STO-1 @UNI-1
+  @STO-1
   Scenario: A compact file in raw UTF-8 is read
     Given a conversation "alpha" written compactly with the messages:
       | role      | content            |
@@ -122,7 +122,7 @@ Feature: The persisted conversation file is read safely
       | 修复登录页的 bug 🐛 |
       | 再加一个单元测试 ✅  |
 
-  @STO-1 @UNI-1
+  @STO-1
   Scenario: A conversation past 64 KiB with characters across read-chunk boundaries is read
     Given a conversation "alpha" of 160 KiB with characters across the 4, 16 and 64 KiB boundaries and the newest user message "最新的需求 🚀"
     When I call the tool with arguments:
