@@ -143,10 +143,12 @@ class Audit:
 class SessionsLedger:
     """What the sessions directory should hold: what was there before plus what the runner wrote."""
 
-    def __init__(self, sessions_dir: Path, settle_s: float = SETTLE_S) -> None:
+    def __init__(self, sessions_dir: Path, settle_s: float = SETTLE_S, own_prefix: str | None = None) -> None:
         self.root = sessions_dir
         self.before = frozenset(listing(sessions_dir))
         self.settle_s = settle_s
+        self.own_prefix = own_prefix
+        """In a directory the runner does not own: the prefix of every entry it judges (None: it judges all)."""
         self._writers: list[ConversationFiles] = []
         self._retired: dict[str, Fingerprint | None] = {}
         self._retired_writers: list[ConversationFiles] = []
@@ -166,6 +168,13 @@ class SessionsLedger:
         self._retired_writers.append(files)
         self._last_retired = time.monotonic()
 
+    def judged(self, name: str) -> bool:
+        """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs."""
+        if self.own_prefix is None:
+            return True
+        top = name.split("/", 1)[0]
+        return top.startswith((f"{self.own_prefix}-", f"..{self.own_prefix}-"))
+
     def expected(self) -> set[str]:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""
         wanted = set(self.before)
@@ -182,7 +191,8 @@ class SessionsLedger:
             now = fingerprint(self.root / name)
             if now is not None and before is not None and now != before:
                 changed.append(f"{name} (when its scenario ended: {before}; now: {now})")
-        return Audit(tuple(sorted(present - wanted)), tuple(sorted(wanted - present)), tuple(changed))
+        extra = sorted(name for name in present - wanted if self.judged(name))
+        return Audit(tuple(extra), tuple(sorted(wanted - present)), tuple(changed))
 
     def final_audit(self) -> Audit:
         """The audit once the last scenario ended at least the settle delay ago."""

@@ -169,7 +169,8 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         sessions_dir = options.sessions_dir or (own_sessions_dir(own_dir) if own_dir is not None else None)
         assert sessions_dir is not None
         sessions_dir.mkdir(exist_ok=True)
-        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
+        own_prefix = None if options.sessions_dir is None else run_prefix  # DIR is not ours: judge our entries only
+        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=own_prefix)
         target = make_target(options, sessions_dir, decoy_source=decoy_id(run_prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]

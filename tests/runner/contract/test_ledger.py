@@ -75,3 +75,12 @@ def test_moved_names_each_entry_whose_fingerprint_changed_with_both(tmp_path: Pa
     assert moved(before, after) == {"b.json": f"before: {before['b.json']}; after: {after['b.json']}"}
     assert moved(before, before) == {}
     assert runner_writing() is False
+
+
+def test_in_a_directory_not_the_runners_only_entries_named_after_its_ids_are_judged(tmp_path: Path) -> None:
+    ledger = SessionsLedger(tmp_path, settle_s=0.0, own_prefix="9dc48383-dc34")
+    (tmp_path / "a1b2c3d4-0000-4000-8000-000000000000.json").write_text("{}", encoding="utf-8")  # the owner's
+    (tmp_path / "9dc48383-dc34-4000-8000-000000000000.json.lock").write_text("", encoding="utf-8")
+    (tmp_path / "..9dc48383-dc34-001-dots").mkdir()
+    assert ledger.audit().extra == ("..9dc48383-dc34-001-dots", "9dc48383-dc34-4000-8000-000000000000.json.lock")
+    assert ledger.judged("9dc48383-dc34-001-archive/x.json") and not ledger.judged("other/9dc48383-dc34-x")
