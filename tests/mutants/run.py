@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -92,6 +93,11 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         if not _apply(kind, name):
             return 2
         from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
+        from ccweb_conformance.transport import reaper  # noqa: PLC0415
+
+        # A marker of its own: forked children share the parent's, and one child's sweep of leftover
+        # processes would kill a sibling's spawned server (an HTTP mutant's) mid-run.
+        reaper._MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
 
         args = ["run", "--in-process", "--json", str(out_dir / f"{stem}.json")]
         if kind == "mutant" and MUTANTS[name].http:  # a bug of the HTTP binding: serve the patched reference
