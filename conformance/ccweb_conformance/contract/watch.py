@@ -31,7 +31,7 @@ def _notify(root: Path) -> Any | None:
         from watchfiles._rust_notify import RustNotify  # noqa: PLC0415 - optional: Linux only
 
         return RustNotify([str(root)], False, False, 50, True, True)
-    except (ImportError, OSError, RuntimeError):
+    except (ImportError, OSError, RuntimeError, TypeError):  # no watchfiles, no inotify left, another API
         return None
 
 

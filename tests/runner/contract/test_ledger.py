@@ -84,3 +84,20 @@ def test_in_a_directory_not_the_runners_only_entries_named_after_its_ids_are_jud
     (tmp_path / "..9dc48383-dc34-001-dots").mkdir()
     assert ledger.audit().extra == ("..9dc48383-dc34-001-dots", "9dc48383-dc34-4000-8000-000000000000.json.lock")
     assert ledger.judged("9dc48383-dc34-001-archive/x.json") and not ledger.judged("other/9dc48383-dc34-x")
+
+
+def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> None:
+    from ccweb_conformance.contract.watch import EntryWatch  # noqa: PLC0415
+
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    watch = EntryWatch(tmp_path)
+    try:
+        (tmp_path / "a.json.lock").write_text("1", encoding="utf-8")
+        (tmp_path / "a.json.lock").unlink()
+        found, method = watch.foreign({"a.json"}), watch.method
+    finally:
+        watch.close()
+    if method == "inotify":
+        assert found in (["a.json.lock (created, removed)"], ["a.json.lock (changed, created, removed)"])
+    else:
+        assert found == ["an entry in '.' (the folder's modification time moved)"]
