@@ -219,6 +219,18 @@ Feature: AC-2 The source conversation by default, any conversation by ID
       | ../{sessions}/{archive}/{gamma}.json | from the archive |
 
   @SRC-7
+  Scenario: A link into an in-tree folder whose name starts with two dots is followed
+    Given a folder "dots" whose name starts with two dots inside the sessions directory holds conversation "gamma" saying "from the dotted folder"
+    And conversation "link" is a symbolic link to "{dots}/{gamma}.json"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{link}"}
+      """
+    Then the item contents are:
+      | content                |
+      | from the dotted folder |
+
+  @SRC-7
   Scenario Outline: A link to a folder, the sessions folder itself included, is not a conversation
     Given a folder "archive" inside the sessions directory holds conversation "gamma" saying "from the archive"
     And conversation "folder" is a symbolic link to "<link>"

@@ -3,7 +3,9 @@ Feature: AC-9 A call changes nothing
   The tool is read-only. Whatever the call and whatever its outcome, the conversation file
   keeps its bytes, size, modification time and change time (so hasUnread and updated are
   untouched), nothing is created, removed or renamed in the sessions directory, and the
-  conversation's running-state folder is left alone.
+  conversation's running-state folder is left alone. That holds for files of every shape (an
+  old file is never migrated on read), for entries that exist only during a call (a lock or
+  temporary file), and after the call (a debounced save that lands later is the call's write).
 
   Background:
     Given a conversation "alpha" with the messages:
@@ -13,7 +15,12 @@ Feature: AC-9 A call changes nothing
       | user      | thanks       |
     And conversation "alpha" is marked unread
     And conversation "alpha" has a running-state folder
+    And a conversation "old" in an old shape with the messages:
+      | role      | content        |
+      | user      | 旧的需求：导出 CSV |
+      | assistant | 好的           |
     And a snapshot of the sessions directory
+    And the sessions directory is watched
 
   @RO-1 @RO-2
   Scenario: A successful call changes nothing
@@ -25,6 +32,8 @@ Feature: AC-9 A call changes nothing
       | field         | value |
       | returnedCount | 2     |
     And the sessions directory is unchanged since the snapshot
+    And no entry came and went in the sessions directory during the calls
+    And the sessions directory is still unchanged after a settle delay
 
   @RO-1 @RO-2
   Scenario: A call by the source conversation changes nothing
@@ -34,6 +43,7 @@ Feature: AC-9 A call changes nothing
       | field         | value |
       | returnedCount | 2     |
     And the sessions directory is unchanged since the snapshot
+    And no entry came and went in the sessions directory during the calls
 
   @RO-1 @RO-2
   Scenario Outline: Failing calls change nothing either
@@ -43,6 +53,7 @@ Feature: AC-9 A call changes nothing
       """
     Then the error code is "<code>"
     And the sessions directory is unchanged since the snapshot
+    And no entry came and went in the sessions directory during the calls
 
     Examples:
       | arguments                                   | code                    |
@@ -57,3 +68,16 @@ Feature: AC-9 A call changes nothing
       {"conversationId": "{alpha}", "maxChars": 3}
       """
     Then the sessions directory is unchanged since the snapshot
+    And no entry came and went in the sessions directory during the calls
+
+  @RO-1 @RO-2
+  Scenario: A file of an older shape is read, never migrated
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{old}"}
+      """
+    Then the item contents are:
+      | content        |
+      | 旧的需求：导出 CSV |
+    And the sessions directory is unchanged since the snapshot
+    And no entry came and went in the sessions directory during the calls

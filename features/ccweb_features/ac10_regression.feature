@@ -2,7 +2,8 @@
 Feature: AC-10 Results depend only on the stored file
   Regression tests need results that are a function of the stored conversation and the
   arguments: the same call gives the same result, and a change to the file shows in the
-  very next call (no stale cache).
+  very next call (no stale cache), errors included: a conversation that appears, becomes
+  readable or is deleted shows as such on the next call.
 
   @REG-1
   Scenario: The same call gives the same result every time
@@ -56,3 +57,51 @@ Feature: AC-10 Results depend only on the stored file
     Then the item contents are:
       | content |
       | bbbb    |
+
+  @REG-3
+  Scenario: A conversation saved after a call that did not find it is found
+    Given no conversation "alpha" exists
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And conversation "alpha" is saved with the user message "saved since"
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content     |
+      | saved since |
+
+  @REG-3
+  Scenario: A conversation repaired after a call that could not read it is read
+    Given conversation "alpha" is stored as the bytes "{\"messages\": ["
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And conversation "alpha" is repaired with the user message "repaired since"
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content        |
+      | repaired since |
+
+  @REG-3
+  Scenario: A conversation deleted after a call that read it is not found
+    Given a conversation "alpha" with the messages:
+      | role | content  |
+      | user | here now |
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And conversation "alpha" is deleted
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the error code is "conversation_not_found"

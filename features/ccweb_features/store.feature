@@ -80,6 +80,72 @@ Feature: The persisted conversation file is read safely
       | content  |
       | with BOM |
 
+  @STO-3
+  Scenario: One byte-order mark before raw UTF-8 is ignored
+    Given conversation "alpha" is stored as the bytes "\xef\xbb\xbf{\"messages\":[{\"role\":\"user\",\"content\":\"\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\"}]}"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content |
+      | 中文 😀  |
+
+  @STO-3
+  Scenario Outline: Half a byte-order mark, or two of them, is not JSON
+    Given conversation "alpha" is stored as the bytes "<mark>{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the error code is "conversation_unreadable"
+
+    Examples:
+      | mark                     |
+      | \\xef\\xbb               |
+      | \\xbb\\xbf               |
+      | \\xef\\xbb\\xbf\\xef\\xbb\\xbf |
+
+  @STO-1
+  Scenario: A compact file in raw UTF-8 is read
+    Given a conversation "alpha" written compactly with the messages:
+      | role      | content            |
+      | user      | 修复登录页的 bug 🐛      |
+      | assistant | 好的，已修复            |
+      | user      | 再加一个单元测试 ✅       |
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content       |
+      | 修复登录页的 bug 🐛 |
+      | 再加一个单元测试 ✅  |
+
+  @STO-1
+  Scenario: A conversation past 64 KiB with characters across read-chunk boundaries is read
+    Given a conversation "alpha" of 160 KiB with characters across the 4, 16 and 64 KiB boundaries and the newest user message "最新的需求 🚀"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content |
+      | 最早的输入 😀 |
+      | 最新的需求 🚀 |
+
+  @STO-1
+  Scenario: A file the server has no permission to read is unreadable
+    Given a conversation "alpha" with the messages:
+      | role | content |
+      | user | private |
+    And conversation "alpha" cannot be read by the server
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the error code is "conversation_unreadable"
+
   @STO-4
   Scenario: Fields the contract does not name are ignored
     Given a conversation "alpha" whose file is:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
-from ccweb_reference import store, tool
+from ccweb_reference import server, store, tool
 from ccweb_reference.core import ToolError
 from mutants.patching import _ORIGINAL_TARGET, _unreadable
 from mutants.registry import mutant
@@ -232,3 +233,54 @@ def _() -> None:
         return real
 
     store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "sessions_root_not_resolved",
+    "SRC-7",
+    "A symbolic link that stays inside the sessions directory is followed",
+    "the sessions directory is not resolved through links, so a resolved target never lies 'inside' it (macOS /tmp)",
+)
+def _() -> None:
+    original = store.SessionStore.__init__
+
+    def init(self: store.SessionStore, sessions_dir: Path) -> None:
+        original(self, sessions_dir)
+        self.root = Path(os.path.abspath(sessions_dir))
+
+    store.SessionStore.__init__ = init  # type: ignore[method-assign]
+
+
+@mutant(
+    "dot_dot_prefix_is_outside",
+    "SRC-7",
+    "A link into an in-tree folder whose name starts with two dots is followed",
+    "'outside' is judged as relpath(target, root).startswith('..'), so an in-tree folder named '..x' is outside",
+)
+def _() -> None:
+    original = store.SessionStore._resolve
+
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        real = original(self, conversation_id)
+        if os.path.relpath(real, self.root).startswith(".."):
+            raise self._not_found(conversation_id)
+        return real
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "env_fallback_over_http",
+    "SRC-3",
+    "No conversationId and no source conversation",
+    "over HTTP, a request without the source header falls back to the CCWEB_SESSION_ID the server was started with",
+    http=True,
+)
+def _() -> None:
+    original = server.Binding.source
+
+    def source(self: server.Binding, ctx: Any) -> str | None:
+        found = original(self, ctx)
+        return found if found is not None else os.environ.get("CCWEB_SESSION_ID")
+
+    server.Binding.source = source  # type: ignore[method-assign]

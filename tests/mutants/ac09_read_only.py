@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
+from typing import Any
 
 from ccweb_reference import store
 from mutants.patching import _BOM, _after_read
@@ -79,3 +81,65 @@ def _() -> None:
         return original(self, conversation_id)
 
     store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+
+
+@mutant(
+    "debounced_mark_read",
+    "RO-1",
+    "A successful call changes nothing",
+    "a debounced 'mark read' saves the session with hasUnread false 200 ms after each successful read",
+)
+def _() -> None:
+    def mark_read_later(self: store.SessionStore, conversation_id: str) -> None:
+        path = Path(self.root) / f"{conversation_id}.json"
+
+        def save() -> None:
+            try:
+                document = json.loads(path.read_bytes().removeprefix(_BOM))
+                document["hasUnread"] = False
+                path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+            except (OSError, ValueError):
+                pass
+
+        timer = threading.Timer(0.2, save)
+        timer.daemon = True
+        timer.start()
+
+    _after_read(mark_read_later)
+
+
+@mutant(
+    "migrates_old_files",
+    "RO-1",
+    "A file of an older shape is read, never migrated",
+    "a file without the newer agent field is migrated on read (saved back with agent added)",
+)
+def _() -> None:
+    def migrate(self: store.SessionStore, conversation_id: str) -> None:
+        path = Path(self.root) / f"{conversation_id}.json"
+        document = json.loads(path.read_bytes().removeprefix(_BOM))
+        if isinstance(document, dict) and "agent" not in document:
+            document["agent"] = "claude"
+            path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+
+    _after_read(migrate)
+
+
+@mutant(
+    "transient_lock_file",
+    "RO-2",
+    "A successful call changes nothing",
+    "each read holds <id>.json.lock while it reads, and removes it afterwards",
+)
+def _() -> None:
+    original = store.SessionStore.read_messages
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> Any:
+        lock = Path(self.root) / f"{conversation_id}.json.lock"
+        lock.write_text(str(os.getpid()), encoding="utf-8")
+        try:
+            return original(self, conversation_id)
+        finally:
+            lock.unlink(missing_ok=True)
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]

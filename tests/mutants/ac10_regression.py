@@ -73,3 +73,64 @@ def _() -> None:
         return _ORIGINAL_LIST(conversation_id, messages, limit, max_chars)
 
     tool.list_user_inputs = list_user_inputs
+
+
+def _cache_errors(code: str) -> None:
+    """Remember a ToolError with ``code`` per conversation ID, forever."""
+    original = store.SessionStore.read_messages
+    errors: dict[str, core.ToolError] = {}
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> Any:
+        key = f"{self.root}/{conversation_id}"
+        if key in errors:
+            raise errors[key]
+        try:
+            return original(self, conversation_id)
+        except core.ToolError as error:
+            if error.code == code:
+                errors[key] = error
+            raise
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]
+
+
+@mutant(
+    "caches_not_found",
+    "REG-3",
+    "A conversation saved after a call that did not find it is found",
+    "conversation_not_found is cached per ID: a conversation saved after its first call stays not found",
+)
+def _() -> None:
+    _cache_errors("conversation_not_found")
+
+
+@mutant(
+    "caches_unreadable",
+    "REG-3",
+    "A conversation repaired after a call that could not read it is read",
+    "conversation_unreadable is cached per ID: a call that landed during a save stays unreadable until restart",
+)
+def _() -> None:
+    _cache_errors("conversation_unreadable")
+
+
+@mutant(
+    "serves_deleted_from_cache",
+    "REG-3",
+    "A conversation deleted after a call that read it is not found",
+    "a result cache keyed on the file's times falls back to the last result when the file is gone",
+)
+def _() -> None:
+    original = store.SessionStore.read_messages
+    last: dict[str, Any] = {}
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> Any:
+        key = f"{self.root}/{conversation_id}"
+        try:
+            last[key] = original(self, conversation_id)
+        except core.ToolError as error:
+            if error.code != "conversation_not_found" or key not in last:
+                raise
+        return last[key]
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]

@@ -142,3 +142,52 @@ def _() -> None:
         return _ORIGINAL_PARSE_CONVERSATION(data)
 
     store.parse_conversation = parse
+
+
+@mutant(
+    "utf8_checked_per_64k_chunk",
+    "STO-1",
+    "A conversation past 64 KiB with characters across read-chunk boundaries is read",
+    "each 64 KiB read chunk is UTF-8-decoded on its own (a fatal TextDecoder without stream: true)",
+)
+def _() -> None:
+    chunk = 64 * 1024
+
+    def parse_conversation(data: bytes) -> Any:
+        for start in range(0, len(data), chunk):
+            try:
+                data[start : start + chunk].decode("utf-8")
+            except UnicodeDecodeError:
+                raise ToolError("conversation_unreadable", "the conversation file is not valid UTF-8") from None
+        return _ORIGINAL_PARSE_CONVERSATION(data)
+
+    store.parse_conversation = parse_conversation
+
+
+@mutant(
+    "bom_bytes_stripped",
+    "STO-3",
+    "Half a byte-order mark, or two of them, is not JSON",
+    "leading bytes EF, BB and BF are stripped in any number (lstrip), so half or double marks are accepted",
+)
+def _() -> None:
+    store.parse_conversation = lambda data: _ORIGINAL_PARSE_CONVERSATION(data.lstrip(_BOM))
+
+
+@mutant(
+    "bom_removed_on_read",
+    "RO-1",
+    "A leading UTF-8 byte-order mark is ignored",
+    "a file with a byte-order mark is normalised on read: saved back without it (no read-only scenario has one)",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        data = original(self, conversation_id)
+        if data.startswith(_BOM):
+            with open(self._resolve(conversation_id), "wb") as handle:
+                handle.write(data[len(_BOM) :])
+        return data
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

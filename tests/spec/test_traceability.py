@@ -12,7 +12,7 @@ from pytest_bdd.parser import ScenarioTemplate, Step
 from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 
 import ccweb_spec
-from ccweb_conformance.suite.steps import concurrency_steps, given_steps, parallel_steps, then_steps, when_steps
+from ccweb_conformance.suite.steps import concurrency_steps, given_steps, parallel_steps, realism_steps, then_steps, when_steps
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 FEATURE_FILES = sorted(FEATURES_DIR.glob("*.feature"))
@@ -32,6 +32,7 @@ def scenario_tags(scenario: ScenarioTemplate) -> set[str]:
 def step_definitions() -> list[StepFunctionContext]:
     modules = {given_steps.__name__, when_steps.__name__, then_steps.__name__, concurrency_steps.__name__}
     modules.add(parallel_steps.__name__)
+    modules.add(realism_steps.__name__)
     return [c for c in list(step_function_context_registry.values()) if c.step_func.__module__ in modules]
 
 

@@ -1,13 +1,22 @@
 """Conversation files for scenarios, written as cc-web writes them.
 
-Every conversation gets a fresh unique ID under this run's prefix, so a server that caches
-by ID never sees stale data. Files are created exclusively (never overwriting anything),
-and :meth:`ConversationFiles.remove_all` removes exactly what was created, nothing else.
+Every conversation gets a fresh unique ID, shaped like cc-web's (a UUID), so a server that
+caches by ID never sees stale data and cannot tell a test conversation from a real one. Files
+are created exclusively (never overwriting anything), and :meth:`ConversationFiles.remove_all`
+removes exactly what was created, nothing else.
+
+An ID is derived from its scenario's prefix and its alias, so it is known before the scenario
+runs (:mod:`ccweb_conformance.suite.lookahead`). In the runner's own directory the prefix is a
+secret and the whole UUID looks random; in a directory it does not own (``--sessions-dir``) every
+ID starts with the run's 12 random hex digits (see :func:`new_suite_prefix`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import secrets
 import shutil
 import tempfile
@@ -29,6 +38,23 @@ def scenario_prefix(run_prefix: str, number: int) -> str:
     return f"{run_prefix}-{number:03d}"
 
 
+KEPT_DIGITS = 12
+"""Hex digits every ID of a run shares in a directory the runner does not own: the first two UUID groups."""
+_KEPT = re.compile(r"([0-9a-f]{8})-([0-9a-f]{4})(?=-|$)")
+
+
+def new_suite_prefix(*, shared_directory: bool) -> str:
+    """The secret a run's conversation IDs are derived from.
+
+    In the runner's own directory: 16 hex digits that show in no ID. In a directory it does not
+    own: ``xxxxxxxx-xxxx``, the first 12 hex digits of every ID, so that the run finds (and
+    removes) only its own entries: a live directory of 100,000 random UUIDs holds one starting
+    with them once in 2.8 billion runs (48 bits; 32 would be once in 43,000).
+    """
+    token = secrets.token_hex(KEPT_DIGITS // 2)
+    return f"{token[:8]}-{token[8:]}" if shared_directory else secrets.token_hex(8)
+
+
 class ConversationFiles:
     """Creates and tracks conversation files in a sessions directory."""
 
@@ -42,7 +68,7 @@ class ConversationFiles:
         self._siblings: list[Path] = []
 
     def new_id(self, alias: str) -> str:
-        """The conversation ID for ``alias``: ``<prefix>-<alias>``, so it can be known in advance."""
+        """The conversation ID for ``alias`` (:func:`conversation_id`), so it can be known in advance."""
         if not alias.isalnum() or not alias.isascii():
             raise ValueError(f"conversation alias {alias!r} must be ASCII letters and digits")
         if alias in self._aliases:
@@ -71,9 +97,17 @@ class ConversationFiles:
             handle.write(data)
         return self._track(path)
 
-    def write_session(self, conversation_id: str, session: dict[str, Any]) -> Path:
-        """Create the file as cc-web does: pretty-printed JSON, two-space indent."""
-        return self.write_bytes(conversation_id, session_bytes(session))
+    def write_session(self, conversation_id: str, session: dict[str, Any], *, compact: bool = False) -> Path:
+        """Create the file as cc-web does: ``JSON.stringify`` output in raw UTF-8, two-space indent or compact."""
+        return self.write_bytes(conversation_id, session_bytes(session, compact=compact))
+
+    def delete(self, conversation_id: str) -> None:
+        """Delete one of our own conversation files (it is no longer expected in the directory)."""
+        path = self.path_of(conversation_id)
+        if path not in self._created:
+            raise ValueError(f"refusing to delete {path.name}: not created by this run")
+        path.unlink()
+        self._created.remove(path)
 
     def rewrite(self, conversation_id: str, data: bytes) -> None:
         """Rewrite one of our own files in place (same inode), as an editor would."""
@@ -132,6 +166,12 @@ class ConversationFiles:
         folder.mkdir()
         return self._track(folder)
 
+    def make_dot_folder(self, stem: str) -> Path:
+        """A folder ``..<prefix>-<stem>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
+        folder = self.sessions_dir / f"..{self.run_prefix}-{stem}"
+        folder.mkdir()
+        return self._track(folder)
+
     def write_in_folder(self, folder: Path, conversation_id: str, session: dict[str, Any]) -> Path:
         """A conversation file inside one of our folders; never overwrites."""
         path = folder / f"{conversation_id}.json"
@@ -174,13 +214,43 @@ class ConversationFiles:
 
 
 def conversation_id(prefix: str, alias: str) -> str:
-    """The ID a scenario's conversation ``alias`` gets under ``prefix``."""
-    return f"{prefix}-{alias}"
+    """The ID a scenario's conversation ``alias`` gets under ``prefix``: a version-4 UUID, as cc-web's.
+
+    Derived from both (so known in advance); it starts with the prefix's ``xxxxxxxx-xxxx`` when the
+    prefix has one (a directory not the runner's), and is upper-case when the alias has upper-case
+    letters (IDs are case-sensitive: a scenario checks that the case is kept).
+    """
+    kept = _KEPT.match(prefix)
+    for salt in range(64):
+        digits = list(hashlib.sha256(f"{prefix}/{alias}/{salt}".encode()).hexdigest()[:32])
+        if kept is not None:
+            digits[:KEPT_DIGITS] = kept[1] + kept[2]
+        digits[12] = "4"
+        digits[16] = "89ab"[int(digits[16], 16) % 4]
+        h = "".join(digits)
+        text = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        if not any(c.isupper() for c in alias):
+            return text
+        if any(c in "abcdef" for c in text):
+            return text.upper()
+    raise AssertionError("unreachable: 64 UUIDs without a hex letter")
 
 
-def session_bytes(session: dict[str, Any]) -> bytes:
-    """A session object as cc-web persists it; lone surrogates kept as JSON escapes."""
-    return indented(session, ensure_ascii=True).encode("utf-8")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def session_bytes(session: dict[str, Any], *, compact: bool = False) -> bytes:
+    """A session object as cc-web persists it: ``JSON.stringify(session, null, 2)`` (or compact) in raw UTF-8.
+
+    As ``JSON.stringify`` does, only a lone surrogate is written as a ``\\uXXXX`` escape (lower-case hex):
+    every other character, CJK and emoji included, is written as its own UTF-8 bytes.
+    """
+    text = (
+        json.dumps(session, ensure_ascii=False, separators=(",", ":"))
+        if compact
+        else indented(session, ensure_ascii=False)
+    )
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match[0]):04x}", text).encode("utf-8")
 
 
 def cc_web_session(conversation_id: str, messages: Any, **fields: Any) -> dict[str, Any]:

@@ -1,13 +1,25 @@
-"""The read-only audit of the whole sessions directory (RO-2).
+"""The read-only audit of the whole sessions directory (RO-1, RO-2).
 
 The ledger knows what was in the sessions directory before the run (with ``--sessions-dir``)
 and what the runner itself has written since; :meth:`SessionsLedger.audit` names every
-entry, at any depth, that is neither, and every expected entry that is gone.
+entry, at any depth, that is neither, every expected entry that is gone, and every entry of
+the runner's whose fingerprint (bytes hash, size, mtime, ctime, inode) moved after the
+scenario that wrote it ended.
+
+A scenario's files are not removed when it ends: the ledger *retires* them (fingerprints them
+as the scenario left them) and keeps them until :meth:`SessionsLedger.final_audit`, which waits
+until the last scenario ended at least ``SETTLE_S`` ago and compares them all in one pass. A
+write that lands some time after a call (a debounced "mark read" or save, a migration on read)
+is then seen whatever scenario caused it, for the price of one settle delay per run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import stat
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +27,8 @@ from ccweb_conformance.contract.conversations import ConversationFiles
 
 MAX_NAMED = 20
 """Entries named in one audit message; the count says how many more there are."""
+SETTLE_S = 0.4
+"""How long after a call a late write is still the call's: a debounced save lands 50-300 ms after it."""
 
 
 def listing(root: Path) -> set[str]:
@@ -28,22 +42,97 @@ def listing(root: Path) -> set[str]:
 
 
 @dataclass(frozen=True)
+class Fingerprint:
+    """What must not change about one entry of the sessions directory (D-12)."""
+
+    kind: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+    sha256: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.kind}, {self.size} bytes, mtime_ns {self.mtime_ns}, ctime_ns {self.ctime_ns}, "
+            f"inode {self.inode}, sha256 {self.sha256[:16] or '-'}"
+        )
+
+
+def fingerprint(path: Path) -> Fingerprint | None:
+    """The fingerprint of a file, directory or link (links are not followed); None when it is gone."""
+    try:
+        info = os.lstat(path)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if stat.S_ISREG(info.st_mode) else ""
+    except OSError:
+        return None
+    kind = "file" if stat.S_ISREG(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
+    return Fingerprint(kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, digest)
+
+
+def fingerprints(root: Path, entries: list[Path]) -> dict[str, Fingerprint | None]:
+    """Fingerprints of these entries and of everything inside the folders among them, by relative path."""
+    prints: dict[str, Fingerprint | None] = {}
+    for path in entries:
+        if not path.is_relative_to(root):
+            continue  # a folder of ours beside the sessions directory: not the directory's business
+        inside = sorted(path.rglob("*")) if path.is_dir() and not path.is_symlink() else []
+        for entry in (path, *inside):
+            prints[entry.relative_to(root).as_posix()] = fingerprint(entry)
+    return prints
+
+
+RUNNER_WRITER_THREADS = ("ccweb-torn-writer",)
+"""Threads of the runner that save conversation files while calls run (D-14): their writes are not the server's."""
+
+
+def runner_writing() -> bool:
+    """True while one of the runner's own writer threads runs."""
+    return any(thread.name in RUNNER_WRITER_THREADS and thread.is_alive() for thread in threading.enumerate())
+
+
+def moved(before: dict[str, Fingerprint | None], after: dict[str, Fingerprint | None]) -> dict[str, str]:
+    """The entries whose fingerprint differs, each with both fingerprints."""
+    return {
+        name: f"before: {print_before}; after: {after.get(name)}"
+        for name, print_before in before.items()
+        if after.get(name) != print_before
+    }
+
+
+@dataclass(frozen=True)
 class Audit:
-    """What the sessions directory holds beyond (``extra``) or short of (``missing``) the ledger."""
+    """What the sessions directory holds beyond (``extra``) or short of (``missing``) the ledger.
+
+    ``changed`` names the runner's entries whose bytes, size, times or inode moved after the
+    scenario that wrote them ended, each with its fingerprint before and now.
+    """
 
     extra: tuple[str, ...]
     missing: tuple[str, ...]
+    changed: tuple[str, ...] = ()
 
     @property
     def clean(self) -> bool:
-        """Nothing extra, nothing missing."""
-        return not self.extra and not self.missing
+        """Nothing extra, nothing missing, nothing changed."""
+        return not self.extra and not self.missing and not self.changed
+
+    def merged(self, other: Audit) -> Audit:
+        """Both audits' findings, each entry once."""
+        return Audit(
+            tuple(sorted({*self.extra, *other.extra})),
+            tuple(sorted({*self.missing, *other.missing})),
+            tuple(dict.fromkeys((*self.changed, *other.changed))),
+        )
 
     def describe(self) -> str:
         """One line per kind of difference, every entry named (up to MAX_NAMED each)."""
         lines = []
-        for label, entries in (("entries nobody but the server can have written", self.extra),
-                               ("entries that disappeared", self.missing)):
+        for label, entries in (
+            ("entries nobody but the server can have written", self.extra),
+            ("entries that disappeared", self.missing),
+            ("files changed after the scenario that wrote them ended (RO-1)", self.changed),
+        ):
             if entries:
                 named = ", ".join(entries[:MAX_NAMED])
                 more = f" and {len(entries) - MAX_NAMED} more" if len(entries) > MAX_NAMED else ""
@@ -54,10 +143,16 @@ class Audit:
 class SessionsLedger:
     """What the sessions directory should hold: what was there before plus what the runner wrote."""
 
-    def __init__(self, sessions_dir: Path) -> None:
+    def __init__(self, sessions_dir: Path, settle_s: float = SETTLE_S, own_prefix: str | None = None) -> None:
         self.root = sessions_dir
         self.before = frozenset(listing(sessions_dir))
+        self.settle_s = settle_s
+        self.own_prefix = own_prefix
+        """In a directory the runner does not own: the prefix of every entry it judges (None: it judges all)."""
         self._writers: list[ConversationFiles] = []
+        self._retired: dict[str, Fingerprint | None] = {}
+        self._retired_writers: list[ConversationFiles] = []
+        self._last_retired = 0.0
 
     def register(self, files: ConversationFiles) -> None:
         """Count the files this writer creates as the runner's own."""
@@ -67,15 +162,49 @@ class SessionsLedger:
         """The writer removed its files (or is done)."""
         self._writers = [w for w in self._writers if w is not files]
 
+    def retire(self, files: ConversationFiles) -> None:
+        """A scenario ended: fingerprint its entries as it left them; they stay until the final audit."""
+        self._retired.update(fingerprints(self.root, files.created()))
+        self._retired_writers.append(files)
+        self._last_retired = time.monotonic()
+
+    def judged(self, name: str) -> bool:
+        """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs."""
+        if self.own_prefix is None:
+            return True
+        top = name.split("/", 1)[0]
+        return top.startswith((f"{self.own_prefix}-", f"..{self.own_prefix}-"))
+
     def expected(self) -> set[str]:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""
         wanted = set(self.before)
         for writer in self._writers:
-            wanted |= {path.relative_to(self.root).as_posix() for path in writer.created()}
+            wanted |= {p.relative_to(self.root).as_posix() for p in writer.created() if p.is_relative_to(self.root)}
         return wanted
 
     def audit(self) -> Audit:
-        """Compare the directory with the ledger now."""
+        """Compare the directory with the ledger now: names, and the retired entries' fingerprints."""
         present = listing(self.root)
         wanted = self.expected()
-        return Audit(tuple(sorted(present - wanted)), tuple(sorted(wanted - present)))
+        changed = []
+        for name, before in self._retired.items():
+            now = fingerprint(self.root / name)
+            if now is not None and before is not None and now != before:
+                changed.append(f"{name} (when its scenario ended: {before}; now: {now})")
+        extra = sorted(name for name in present - wanted if self.judged(name))
+        return Audit(tuple(extra), tuple(sorted(wanted - present)), tuple(changed))
+
+    def final_audit(self) -> Audit:
+        """The audit once the last scenario ended at least the settle delay ago."""
+        remaining = self._last_retired + self.settle_s - time.monotonic()
+        if self._retired_writers and remaining > 0:
+            time.sleep(remaining)
+        return self.audit()
+
+    def remove_retired(self) -> None:
+        """Remove the retired scenarios' files (every one, whatever the audit said)."""
+        for files in reversed(self._retired_writers):
+            files.remove_all()
+            self.unregister(files)
+        self._retired_writers.clear()
+        self._retired.clear()

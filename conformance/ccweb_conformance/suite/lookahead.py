@@ -1,6 +1,6 @@
 """Which source binding each scenario will use, known before it runs.
 
-Conversation IDs are ``<run prefix>-<scenario number>-<alias>`` (see
+Conversation IDs are derived from ``<run prefix>-<scenario number>`` and the alias (UUIDs, see
 :func:`ccweb_conformance.contract.conversations.conversation_id`), so the source-binding steps of the
 collected scenarios tell, in order, which stdio server processes the run will need; the
 target can start them while earlier scenarios run. A wrong guess costs only an unused process.

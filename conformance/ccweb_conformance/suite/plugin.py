@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_run_prefix, scenario_prefix
+from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, new_suite_prefix, scenario_prefix
 from ccweb_conformance.contract.ledger import SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
@@ -30,7 +30,7 @@ from ccweb_conformance.suite.collector import (
     scenario_template,
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
-from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, predicted_sources
+from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, predicted_sources
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
@@ -71,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
     collector.max_time = options.max_time
     collector.deadline = time.monotonic() + options.max_time
     config.stash[COLLECTOR_KEY] = collector
-    config.stash[RUN_PREFIX_KEY] = new_run_prefix()
+    config.stash[RUN_PREFIX_KEY] = new_suite_prefix(shared_directory=options.sessions_dir is not None)
     config.stash[SOURCES_KEY] = []
 
 
@@ -168,11 +168,12 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     target: Target | None = None
     try:
         own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
-        sessions_dir = options.sessions_dir or (own_dir / OWN_SESSIONS_NAME if own_dir is not None else None)
+        sessions_dir = options.sessions_dir or (own_sessions_dir(own_dir) if own_dir is not None else None)
         assert sessions_dir is not None
         sessions_dir.mkdir(exist_ok=True)
-        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
-        target = make_target(options, sessions_dir)
+        own_prefix = None if options.sessions_dir is None else run_prefix  # DIR is not ours: judge our entries only
+        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=own_prefix)
+        target = make_target(options, sessions_dir, decoy_source=decoy_id(run_prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         if target.detect_other_era() is not None:  # D-16: else calls are repeated in the other era it speaks
             collector.one_era_reason = "server" if options.protocol == "auto" else "requested"
@@ -199,9 +200,23 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         yield target
     finally:
         with signals.shielded():
+            settled = ledger.final_audit()  # RO-1/RO-2 for the whole run, a settle delay after the last call
             target.close()
-            collector.add_audit(ledger.audit())  # RO-2 for the whole run, after the last call
+            collector.add_audit(settled.merged(ledger.audit()))  # and what the server did on its way out
+            ledger.remove_retired()
         _clean_up(None, own_dir, options.sessions_dir, run_prefix)
+
+
+def own_sessions_dir(own_dir: Path) -> Path:
+    """``<own>/sessions``, a link to ``<own>/sessions-data``: a server must resolve its root (macOS ``/tmp``)."""
+    real = own_dir / f"{OWN_SESSIONS_NAME}-data"
+    real.mkdir()
+    link = own_dir / OWN_SESSIONS_NAME
+    try:
+        link.symlink_to(real.name, target_is_directory=True)
+    except OSError:  # no symbolic links here (Windows without the privilege): the directory itself
+        return real
+    return link
 
 
 def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | None, run_prefix: str) -> None:
@@ -220,7 +235,7 @@ def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | 
 def remove_run_files(sessions_dir: Path, run_prefix: str) -> None:
     """Remove what is left of this run's conversation files in a directory that is not ours."""
     try:
-        names = [name for name in os.listdir(sessions_dir) if name.startswith(f"{run_prefix}-")]
+        names = [name for name in os.listdir(sessions_dir) if name.startswith((f"{run_prefix}-", f"..{run_prefix}-"))]
     except OSError:
         return
     for name in names:
@@ -252,10 +267,11 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.
     files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{SHARED_PREFIX}")
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
-    decoy_id = files.new_id(DECOY_ALIAS)
-    files.write_session(decoy_id, cc_web_session(decoy_id, [{"role": "user", "content": "decoy", "timestamp": None}]))
+    decoy = files.new_id(DECOY_ALIAS)
+    assert decoy == decoy_id(ccweb_run_prefix)
+    files.write_session(decoy, cc_web_session(decoy, [{"role": "user", "content": "decoy", "timestamp": None}]))
     try:
-        yield decoy_id
+        yield decoy
     finally:
         files.remove_all()
         ledger.unregister(files)
@@ -281,5 +297,6 @@ def world(
     try:
         yield state
     finally:
-        files.remove_all()
-        ledger.unregister(files)
+        for cleanup in reversed(state.cleanups):
+            cleanup()
+        ledger.retire(files)  # kept, fingerprinted, until the whole-run audit; removed after it

@@ -8,6 +8,7 @@ from ccweb_conformance.suite import step_lookup
 from ccweb_conformance.suite.steps.concurrency_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.given_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.parallel_steps import *  # noqa: F403
+from ccweb_conformance.suite.steps.realism_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.then_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.when_steps import *  # noqa: F403
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -12,7 +10,7 @@ from typing import Any, Protocol
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
-from ccweb_conformance.contract.ledger import SessionsLedger, listing
+from ccweb_conformance.contract.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.contract.outcome import ToolOutcome, json_equal, tool_outcome
 from ccweb_conformance.suite.eras import answer_differences, listed_tool, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
@@ -22,36 +20,9 @@ from ccweb_conformance.transport.targets import Target
 TOOL_NAME = ccweb_spec.TOOL_NAME
 
 
-@dataclass(frozen=True)
-class Fingerprint:
-    """What must not change about one entry of the sessions directory."""
-
-    kind: str
-    size: int
-    mtime_ns: int
-    ctime_ns: int
-    sha256: str
-
-
-def fingerprint(path: Path) -> Fingerprint:
-    """The fingerprint of a file, directory or link (links are not followed)."""
-    info = os.lstat(path)
-    digest = ""
-    if stat.S_ISREG(info.st_mode):
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    kind = "file" if stat.S_ISREG(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
-    return Fingerprint(kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns, digest)
-
-
 def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
     """Every name in the directory at any depth, and full fingerprints of our files and folders."""
-    names = sorted(listing(sessions_dir))
-    prints: dict[str, Fingerprint] = {}
-    for path in ours:
-        entries = [path, *sorted(path.rglob("*"))] if path.is_dir() and not path.is_symlink() else [path]
-        for entry in entries:
-            prints[str(entry.relative_to(sessions_dir))] = fingerprint(entry)
-    return {"names": names, "fingerprints": prints}
+    return {"names": sorted(listing(sessions_dir)), "fingerprints": fingerprints(sessions_dir, ours)}
 
 
 class CallObserver(Protocol):
@@ -90,6 +61,10 @@ class World:
     """False where answers may differ from call to call (saves in progress): each era's answers are checked apart."""
     other_era_outcomes: list[ToolOutcome] = field(default_factory=list)
     """The other era's answers when they are not compared with the first era's (``eras_answer_alike`` False)."""
+    entry_watch: Any = None
+    """The watcher of the sessions directory's entries, once a step started it (RO-2)."""
+    cleanups: list[Callable[[], None]] = field(default_factory=list)
+    """Run when the scenario ends, last first (watchers the steps started)."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -125,13 +100,31 @@ class World:
         return exchange
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
-        """Call a tool and keep the exchange; where the server speaks two eras, in both (D-16)."""
+        """Call a tool and keep the exchange: RO-1 right after it, and, where the server speaks two eras, the
+        same call in the other era (D-16)."""
         if self.observer is not None:
             self.observer.before_call(self, name, arguments)
-        exchange = self.record(self.client().call_tool(name, arguments))
+        exchange = self._call_read_only(name, arguments)
         if self.observer is not None:
             self.observer.after_call(self, exchange)
         self.other_era_exchange = self._again_in_other_era(exchange, name, arguments)
+        return exchange
+
+    def _call_read_only(self, name: str, arguments: Any) -> Exchange:
+        """One call; RO-1 right after it: the scenario's files are as before the call."""
+        if runner_writing():  # the runner's own saves are under way (D-14): nothing to compare, no time to lose
+            return self.record(self.client().call_tool(name, arguments))
+        root = self.target.sessions_dir
+        before = fingerprints(root, self.files.created())
+        exchange = self.record(self.client().call_tool(name, arguments))
+        changed = moved(before, fingerprints(root, self.files.created()))
+        if changed and not runner_writing():
+            raise fail(
+                "RO-1: the call changed files of the sessions directory (the tool is read-only)",
+                expected="identical bytes, size, mtime, ctime and inode",
+                actual=changed,
+                exchange=exchange,
+            )
         return exchange
 
     def _again_in_other_era(self, first: Exchange, name: str, arguments: Any) -> Exchange | None:

@@ -15,8 +15,12 @@ from ccweb_conformance.transport.targets import (
 )
 
 
-def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
-    """The target for these options; no target given means the bundled reference over stdio."""
+def make_target(options: RunnerOptions, sessions_dir: Path, decoy_source: str | None = None) -> Target:
+    """The target for these options; no target given means the bundled reference over stdio.
+
+    A spawned HTTP server gets ``decoy_source`` in the stdio source variable (``CCWEB_SESSION_ID``),
+    unless ``--env`` sets it: over HTTP only the header counts, so a fallback to it shows.
+    """
     if options.in_process:
         return InProcessTarget(
             sessions_dir, protocol=options.protocol, timeout=options.timeout, limit=options.max_message_bytes
@@ -29,7 +33,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path) -> Target:
             source_header=options.source_header,
             protocol=options.protocol,
             timeout=options.timeout,
-            env=options.environment(),
+            env={**({options.source_env: decoy_source} if decoy_source else {}), **options.environment()},
             limit=options.max_message_bytes,
         ).with_headers(options.http_headers())
     if options.url:

@@ -105,3 +105,19 @@ def test_env_reaches_a_spawned_server_and_sessions_dir_works_with_stdio(tmp_path
     assert sorted(p.name for p in mine.iterdir()) == ["existing.json"]
     assert main(base) == 2  # without the variable the server does not start
     capsys.readouterr()
+
+
+def test_sessions_dir_reached_through_a_symbolic_link(tmp_path, capsys):
+    """--sessions-dir LINK (macOS /tmp): links, folders and the '..x' folder are judged against the resolved path."""
+    real = tmp_path / "real-sessions"
+    real.mkdir()
+    (real / "existing.json").write_text('{"messages": []}', encoding="utf-8")
+    link = tmp_path / "sessions-link"
+    link.symlink_to(real, target_is_directory=True)
+    server = shlex.join([str(BIN / "ccweb-reference"), "--sessions-dir", "{sessions_dir}"])
+    code = main(["run", "--stdio", server, "--sessions-dir", str(link), "--tags", "SRC-7", "--fuzz", "0"])
+    out = capsys.readouterr().out
+    assert code == 0, out[-3000:]
+    assert "0 failed" in out
+    assert sorted(p.name for p in real.iterdir()) == ["existing.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real-sessions", "sessions-link"]

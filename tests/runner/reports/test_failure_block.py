@@ -21,7 +21,7 @@ def _console(mutant: str, *args: str) -> list[str]:
         capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
     )
     assert done.returncode == 1, done.stderr
-    return re.sub(r"ccwk-[0-9a-f]{8}-\d{3}", "ccwk-RUN-NNN", done.stdout).splitlines()
+    return re.sub(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", "UUID", done.stdout).splitlines()
 
 
 def _block(lines: list[str], head: str) -> list[str]:
@@ -40,9 +40,9 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
         "    check        items differ",
         "    differences  $[0].contentChars: expected 1, got 2",
         "                 $[0].originalChars: expected 1, got 2",
-        '    sent         tools/call {"conversationId": "ccwk-RUN-NNN-alpha"}',
+        '    sent         tools/call {"conversationId": "UUID"}',
         "    source       none bound",
-        "    stored       alpha = ccwk-RUN-NNN-alpha, messages: 1",
+        "    stored       alpha = UUID, messages: 1",
         '                   [0] user "😀" (U+1F600; code points: 1, UTF-16 units: 2)',
         "    hint         lengths look like UTF-16 code units (JavaScript's text.length): count code points,"
         ' e.g. [...text].length, and cut with Array.from(text).slice(0, n).join("")',

@@ -28,7 +28,7 @@ def _console(mutant: str, *args: str) -> list[str]:
         capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
-    return re.sub(r"ccwk-[0-9a-f]{8}-\d{3}", "ccwk-RUN-NNN", done.stdout).splitlines()
+    return re.sub(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", "UUID", done.stdout).splitlines()
 
 
 def _block(lines: list[str], head: str) -> list[str]:
@@ -47,9 +47,9 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    检查  items 不同",
         "    差异  $[0].contentChars：应为 1，实际为 2",
         "          $[0].originalChars：应为 1，实际为 2",
-        '    请求  tools/call {"conversationId": "ccwk-RUN-NNN-alpha"}',
+        '    请求  tools/call {"conversationId": "UUID"}',
         "    来源  未绑定",
-        "    会话  alpha = ccwk-RUN-NNN-alpha，共 1 条消息",
+        "    会话  alpha = UUID，共 1 条消息",
         '            [0] user "😀"（U+1F600；1 个码点，2 个 UTF-16 码元）',
         "    提示  长度看起来是按 UTF-16 码元计算的（JavaScript 的 text.length）：应按码点计数，"
         '例如 [...text].length，截断时用 Array.from(text).slice(0, n).join("")',

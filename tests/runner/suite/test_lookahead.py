@@ -11,6 +11,7 @@ from paths import REPO
 from pytest_bdd.feature import get_features
 
 from ccweb_conformance.cli import main
+from ccweb_conformance.contract.conversations import conversation_id
 from ccweb_conformance.suite.lookahead import decoy_id, predicted_sources, source_of
 from ccweb_conformance.suite.world import TOOL_NAME
 from ccweb_conformance.transport.targets import StdioTarget, reference_command
@@ -20,12 +21,12 @@ FEATURES = REPO / "features" / "ccweb_features"
 
 def test_source_of_follows_the_last_binding_step():
     steps = ['a conversation "alpha" with the messages:', 'the source conversation is "alpha"']
-    assert source_of(steps, "run-007", "run") == "run-007-alpha"
+    assert source_of(steps, "run-007", "run") == conversation_id("run-007", "alpha")
     assert source_of([*steps, "no source conversation is bound"], "run-007", "run") is None
     raw = 'the source conversation is the raw value "{alpha}/../\\u{3000}!"'
-    assert source_of([raw], "run-007", "run") == "run-007-alpha/../\u3000!"
+    assert source_of([raw], "run-007", "run") == conversation_id("run-007", "alpha") + "/../\u3000!"
     decoy = "the source conversation is bound to another valid conversation"
-    assert source_of([decoy], "run-007", "run") == decoy_id("run") == "run-shared-decoy"
+    assert source_of([decoy], "run-007", "run") == decoy_id("run") == conversation_id("run-shared", "decoy")
     assert source_of(["I list the tools"], "run-007", "run") is None
 
 
@@ -38,15 +39,15 @@ def test_the_which_conversation_feature_binds_the_predicted_sources():
     ]
     predicted = predicted_sources(scenarios, "run")
     assert predicted[:7] == [
-        "run-001-alpha",
-        "run-002-alpha",
+        conversation_id("run-001", "alpha"),
+        conversation_id("run-002", "alpha"),
         None,
         None,
         "",
         "../..",
         "!?_* .",
     ]
-    assert predicted.count("run-shared-decoy") == 4
+    assert predicted.count(conversation_id("run-shared", "decoy")) == 4
 
 
 def test_a_prepared_process_is_used_for_its_source_and_nothing_is_left(tmp_path):
@@ -83,4 +84,4 @@ def test_only_the_scenarios_left_after_k_have_their_processes_started(monkeypatc
     assert [s["name"] for s in ran] == ["No conversationId reads the source conversation"]
     assert len(prepared) == 1
     assert len(prepared[0]) == 1  # that scenario's own binding, not the ten of the whole suite
-    assert re.fullmatch(r"ccwk-[0-9a-f]{8}-001-alpha", str(prepared[0][0]))
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", str(prepared[0][0]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -89,8 +90,6 @@ def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(co
     assert lines[0] == "ccweb_list_user_inputs conformance: PASSED"
     headings = [line.split("  ")[0] for line in lines if line[:3] in ("AC-",) or line.split("  ")[0].isupper()]
     assert [h for h in headings if h.startswith("AC-")] == [f"AC-{n}" for n in range(1, 11)]
-    totals = [line for line in lines if " passed, " in line and " failed" in line and " skipped in " in line]
-    assert len(totals) == 1 and totals[0].startswith(
-        f"{ALL_PASSED['passed']} passed, 0 failed, {HTTP_ONLY} skipped in "
-    )
+    totals = [line for line in lines if re.match(r"\d+ passed, \d+ failed(, \d+ skipped)? in ", line)]
+    assert len(totals) == 1 and totals[0].startswith(f"{ALL_PASSED['passed']} passed, 0 failed")
     assert lines[-1].startswith("fuzz: ") and lines[-1].endswith(": passed")  # the short phase of every full run

@@ -1,0 +1,106 @@
+"""Entries that come and go in the sessions directory while calls run (D-12: lock and temporary files).
+
+On Linux the directory tree is watched through ``watchfiles`` (inotify): every entry created,
+changed or removed during the watch is seen, even one that lived a millisecond. Where that is
+not available, the modification times of the directory and of its folders stand in: an entry
+created and removed again moves its folder's time, though its name is then unknown.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.contract.ledger import listing
+
+WATCH_DEBOUNCE_MS = 50
+"""How long one read of the watcher may group events for."""
+WATCH_STEP_MS = 10
+WATCH_TIMEOUT_MS = 30
+"""How long a read waits when nothing is pending: the kernel has queued every event by then."""
+_KINDS = {1: "created", 2: "changed", 3: "removed"}
+
+
+def _notify(root: Path) -> Any | None:
+    """A started inotify watcher of the tree, or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        from watchfiles._rust_notify import RustNotify  # noqa: PLC0415 - optional: Linux only
+
+        return RustNotify([str(root)], False, False, 50, True, True)
+    except (ImportError, OSError, RuntimeError, TypeError):  # no watchfiles, no inotify left, another API
+        return None
+
+
+def _folder_times(root: Path) -> dict[str, int]:
+    """The modification time of the directory and of every folder in it, by relative path."""
+    times: dict[str, int] = {}
+    for name in [".", *sorted(listing(root))]:
+        try:
+            info = os.lstat(root / name)
+        except OSError:
+            continue
+        if os.path.isdir(root / name) and not os.path.islink(root / name):
+            times[name] = info.st_mtime_ns
+    return times
+
+
+class EntryWatch:
+    """Watches the sessions directory from creation until :meth:`close`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._real = Path(os.path.realpath(root))
+        self._notify = _notify(root)
+        self._times = _folder_times(root)
+        self._events: dict[str, set[str]] = {}
+
+    @property
+    def method(self) -> str:
+        """How entries are watched, for the failure message."""
+        return "inotify" if self._notify is not None else "folder modification times"
+
+    def _relative(self, path: str) -> str:
+        for base in (self.root, self._real):
+            try:
+                return Path(path).relative_to(base).as_posix()
+            except ValueError:
+                continue
+        return path
+
+    def _drain(self) -> None:
+        if self._notify is None:
+            return
+        while True:
+            changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
+            if not isinstance(changes, set):
+                return
+            for kind, path in changes:
+                self._events.setdefault(self._relative(path), set()).add(_KINDS.get(kind, "touched"))
+
+    def foreign(self, ours: set[str]) -> list[str]:
+        """Entries not in ``ours`` that were created, changed or removed since the watch began, with what happened.
+
+        Without inotify: the folders whose modification time moved (an entry came or went in them).
+        """
+        self._drain()
+        found = [
+            f"{name} ({', '.join(sorted(kinds))})" for name, kinds in sorted(self._events.items()) if name not in ours
+        ]
+        if self._notify is None:
+            now = _folder_times(self.root)
+            found += [
+                f"an entry in {name!r} (the folder's modification time moved)"
+                for name, before in self._times.items()
+                if now.get(name, before) != before
+            ]
+        return found
+
+    def close(self) -> None:
+        """Stop watching."""
+        if self._notify is not None:
+            self._notify.close()
+            self._notify = None

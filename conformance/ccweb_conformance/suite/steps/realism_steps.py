@@ -1,0 +1,183 @@
+"""Steps for the world production runs in: real bytes, old shapes, late writes, transient entries, freshness.
+
+Fixtures are written as cc-web writes them (``JSON.stringify`` in raw UTF-8, two-space or compact,
+older shapes, sizes past 64 KiB with characters across read-chunk boundaries); the read-only checks
+look again after a settle delay and watch for entries that exist only during a call (D-12); files
+appear, are repaired and vanish between calls (D-15).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
+from ccweb_conformance.contract.failures import ConformanceFailure, fail
+from ccweb_conformance.contract.ledger import SETTLE_S
+from ccweb_conformance.contract.notation import code_points
+from ccweb_conformance.suite.steps.given_steps import MESSAGE_COLUMNS
+from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
+from ccweb_conformance.suite.world import World
+
+BOUNDARIES = (4 * 1024, 16 * 1024, 64 * 1024)
+"""Read-chunk sizes a reader may decode piece by piece: a character must straddle each."""
+FILLER = "数据处理完成😀进度"
+"""Assistant text of three- and four-byte characters that fills a large conversation."""
+OLD_SHAPE_FIELDS = ("id", "created", "updated", "hasUnread")
+"""What an old session file holds besides messages: no ``agent``, no ``title``."""
+
+
+def _messages(datatable: list[list[str]], *, timestamps: bool) -> list[dict[str, Any]]:
+    header, *rows = datatable
+    unknown = set(header) - set(MESSAGE_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown message columns {sorted(unknown)}; use {MESSAGE_COLUMNS}")
+    messages = []
+    for row in rows:
+        message: dict[str, Any] = {name: code_points(value) for name, value in zip(header, row, strict=True)}
+        if not timestamps:
+            message["timestamp"] = None  # imported history: cc-web stored no time for it
+        messages.append(message)
+    return messages
+
+
+def _new(world: World, alias: str) -> str:
+    world.ids[alias] = world.files.new_id(alias)
+    return world.ids[alias]
+
+
+@given(parsers.parse('a conversation "{alias}" written compactly with the messages:'))
+def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
+    """``JSON.stringify(session)`` with no indentation, raw UTF-8."""
+    conversation_id = _new(world, alias)
+    session = cc_web_session(conversation_id, _messages(datatable, timestamps=True))
+    world.files.write_session(conversation_id, session, compact=True)
+
+
+@given(parsers.parse('a conversation "{alias}" in an old shape with the messages:'))
+def old_shaped_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
+    """A session saved by an older cc-web: no ``agent``, no ``title``, imported messages with null timestamps."""
+    conversation_id = _new(world, alias)
+    full = cc_web_session(conversation_id, _messages(datatable, timestamps=False))
+    world.files.write_session(conversation_id, {name: full[name] for name in (*OLD_SHAPE_FIELDS, "messages")})
+
+
+def straddling_session(conversation_id: str, size: int, newest: str) -> bytes:
+    """A session of about ``size`` bytes whose bytes at every boundary of BOUNDARIES are inside a character."""
+    repeats = max(1, size // len(FILLER.encode("utf-8")))
+    for padding in range(8):
+        messages = [
+            {"role": "user", "content": "最早的输入 😀", "timestamp": "2026-11-30T09:00:00.000Z"},
+            {"role": "assistant", "content": FILLER * repeats, "timestamp": None, "toolCalls": []},
+            {"role": "user", "content": newest, "timestamp": "2026-11-30T09:30:00.000Z"},
+        ]
+        data = session_bytes(cc_web_session(conversation_id, messages, title="长会话" + "x" * padding))
+        if all(len(data) > b and 0x80 <= data[b] <= 0xBF for b in BOUNDARIES):
+            return data
+    raise AssertionError(f"no padding puts a character across {BOUNDARIES} in {size} bytes")
+
+
+@given(
+    parsers.parse(
+        'a conversation "{alias}" of {size:d} KiB with characters across the 4, 16 and 64 KiB boundaries'
+        ' and the newest user message "{content}"'
+    )
+)
+def straddling_conversation(world: World, alias: str, size: int, content: str) -> None:
+    """Raw UTF-8 CJK and emoji past 64 KiB; a multi-byte character straddles each read-chunk boundary."""
+    conversation_id = _new(world, alias)
+    world.files.write_bytes(conversation_id, straddling_session(conversation_id, size * 1024, code_points(content)))
+
+
+@given(
+    parsers.parse(
+        'a folder "{folder}" whose name starts with two dots inside the sessions directory'
+        ' holds conversation "{alias}" saying "{content}"'
+    )
+)
+def dot_folder_inside(world: World, folder: str, alias: str, content: str) -> None:
+    """``..<prefix>-<folder>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
+    path = world.files.make_dot_folder(folder)
+    world.ids[folder] = path.name
+    conversation_id = _new(world, alias)
+    session = cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+    world.files.write_in_folder(path, conversation_id, session)
+
+
+@given(parsers.parse('conversation "{alias}" cannot be read by the server'))
+def conversation_without_permission(world: World, alias: str) -> None:
+    """No read permission on the file; skipped (never passed) when the runner is root, who reads anything."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        pytest.skip("the runner is root: a file root cannot read cannot be made; run as another user to check this")
+    path = world.files.path_of(world.ids[alias])
+    path.chmod(0)
+    world.cleanups.append(lambda: path.chmod(0o644))
+
+
+@when(parsers.parse('conversation "{alias}" is saved with the user message "{content}"'))
+def conversation_saved(world: World, alias: str, content: str) -> None:
+    """Create the file of a conversation that had none."""
+    conversation_id = world.ids[alias]
+    session = cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+    world.files.write_session(conversation_id, session)
+
+
+@when(parsers.parse('conversation "{alias}" is repaired with the user message "{content}"'))
+def conversation_repaired(world: World, alias: str, content: str) -> None:
+    """Rewrite an unreadable file in place as a valid session."""
+    conversation_id = world.ids[alias]
+    session = cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+    world.files.rewrite(conversation_id, session_bytes(session))
+
+
+@when(parsers.parse('conversation "{alias}" is deleted'))
+def conversation_deleted(world: World, alias: str) -> None:
+    """Remove the conversation's file."""
+    world.files.delete(world.ids[alias])
+
+
+@given("the sessions directory is watched")
+def watch_entries(world: World) -> None:
+    """Watch every entry created, changed or removed from now on (inotify on Linux)."""
+    from ccweb_conformance.contract.watch import EntryWatch  # noqa: PLC0415 - starts a thread: only when used
+
+    watch = EntryWatch(world.target.sessions_dir)
+    world.cleanups.append(watch.close)
+    world.entry_watch = watch
+
+
+@then("no entry came and went in the sessions directory during the calls")
+def no_transient_entries(world: World) -> None:
+    """RO-2: no lock, temporary or cache file, even one that lived only during a call."""
+    watch = world.entry_watch
+    if watch is None:
+        raise AssertionError('the scenario did not say "the sessions directory is watched"')
+    ledger = world.ledger
+    if ledger is None:
+        found = watch.foreign(set())
+    else:  # in a directory not the runner's, only entries named after its IDs are its to judge
+        found = [entry for entry in watch.foreign(ledger.expected()) if ledger.judged(entry.split(" ", 1)[0])]
+    if found:
+        raise fail(
+            f"RO-2: entries were created, changed or removed in the sessions directory during the calls "
+            f"(seen through {watch.method})",
+            expected="no entry but the runner's own, not even one that exists only during a call",
+            actual=found,
+            exchange=world.exchanges[-1] if world.exchanges else None,
+        )
+
+
+@then("the sessions directory is still unchanged after a settle delay")
+def unchanged_after_settle(world: World) -> None:
+    """RO-1, RO-2: the same check again once a write landing up to SETTLE_S after the last call has landed."""
+    time.sleep(SETTLE_S)
+    try:
+        sessions_dir_unchanged(world)
+    except ConformanceFailure as failure:
+        failure.what = f"RO-1: {int(SETTLE_S * 1000)} ms after the last call, {failure.what}"
+        failure.args = (f"RO-1: {int(SETTLE_S * 1000)} ms after the last call, {failure.args[0]}",)
+        raise

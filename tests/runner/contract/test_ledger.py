@@ -1,0 +1,103 @@
+"""The whole-run audit (RO-1, RO-2): names, and the contents of every file the runner wrote."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, session_bytes
+from ccweb_conformance.contract.ledger import SessionsLedger, fingerprint
+
+
+def _ledger_with_one_file(tmp_path: Path, settle_s: float = 0.0) -> tuple[SessionsLedger, ConversationFiles, Path]:
+    ledger = SessionsLedger(tmp_path, settle_s=settle_s)
+    files = ConversationFiles(tmp_path, "ccwk-test-001")
+    ledger.register(files)
+    conversation_id = files.new_id("alpha")
+    path = files.write_session(conversation_id, cc_web_session(conversation_id, []))
+    ledger.retire(files)
+    return ledger, files, path
+
+
+def test_an_untouched_directory_is_clean_and_the_files_go_after_the_audit(tmp_path: Path) -> None:
+    ledger, _, path = _ledger_with_one_file(tmp_path)
+    assert ledger.final_audit().clean
+    ledger.remove_retired()
+    assert os.listdir(tmp_path) == []
+    assert not path.exists()
+
+
+def test_a_rewrite_after_the_scenario_is_named_with_both_fingerprints(tmp_path: Path) -> None:
+    ledger, _, path = _ledger_with_one_file(tmp_path)
+    before = fingerprint(path)
+    path.write_bytes(path.read_bytes())  # the same bytes: only the times move
+    audit = ledger.final_audit()
+    assert audit.extra == () and audit.missing == ()
+    assert audit.changed == (f"{path.name} (when its scenario ended: {before}; now: {fingerprint(path)})",)
+    assert audit.describe().startswith(f"files changed after the scenario that wrote them ended (RO-1): {path.name}")
+
+
+def test_the_final_audit_waits_for_the_settle_delay(tmp_path: Path) -> None:
+    ledger, _, _ = _ledger_with_one_file(tmp_path, settle_s=0.3)
+    started = time.monotonic()
+    assert ledger.final_audit().clean
+    assert 0.25 <= time.monotonic() - started < 2.0
+
+
+def test_an_entry_of_the_server_and_a_lost_file_are_named(tmp_path: Path) -> None:
+    ledger, _, path = _ledger_with_one_file(tmp_path)
+    (tmp_path / f"{path.name}.lock").write_text("", encoding="utf-8")
+    path.unlink()
+    audit = ledger.final_audit()
+    assert audit.extra == (f"{path.name}.lock",)
+    assert audit.missing == (path.name,)
+    assert audit.changed == ()
+
+
+def test_session_bytes_are_raw_utf8_in_both_json_stringify_layouts() -> None:
+    session = {"title": "中文 😀", "messages": [], "x": {}, "lone": "\ud800"}
+    assert session_bytes(session) == (
+        '{\n  "title": "中文 😀",\n  "messages": [],\n  "x": {},\n  "lone": "\\ud800"\n}'.encode()
+    )
+    assert session_bytes(session, compact=True) == '{"title":"中文 😀","messages":[],"x":{},"lone":"\\ud800"}'.encode()
+
+
+def test_moved_names_each_entry_whose_fingerprint_changed_with_both(tmp_path: Path) -> None:
+    from ccweb_conformance.contract.ledger import fingerprints, moved, runner_writing  # noqa: PLC0415
+
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "b.json").write_text("{}", encoding="utf-8")
+    entries = [tmp_path / "a.json", tmp_path / "b.json"]
+    before = fingerprints(tmp_path, entries)
+    os.utime(tmp_path / "b.json", ns=(1, 1))
+    after = fingerprints(tmp_path, entries)
+    assert moved(before, after) == {"b.json": f"before: {before['b.json']}; after: {after['b.json']}"}
+    assert moved(before, before) == {}
+    assert runner_writing() is False
+
+
+def test_in_a_directory_not_the_runners_only_entries_named_after_its_ids_are_judged(tmp_path: Path) -> None:
+    ledger = SessionsLedger(tmp_path, settle_s=0.0, own_prefix="9dc48383-dc34")
+    (tmp_path / "a1b2c3d4-0000-4000-8000-000000000000.json").write_text("{}", encoding="utf-8")  # the owner's
+    (tmp_path / "9dc48383-dc34-4000-8000-000000000000.json.lock").write_text("", encoding="utf-8")
+    (tmp_path / "..9dc48383-dc34-001-dots").mkdir()
+    assert ledger.audit().extra == ("..9dc48383-dc34-001-dots", "9dc48383-dc34-4000-8000-000000000000.json.lock")
+    assert ledger.judged("9dc48383-dc34-001-archive/x.json") and not ledger.judged("other/9dc48383-dc34-x")
+
+
+def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> None:
+    from ccweb_conformance.contract.watch import EntryWatch  # noqa: PLC0415
+
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    watch = EntryWatch(tmp_path)
+    try:
+        (tmp_path / "a.json.lock").write_text("1", encoding="utf-8")
+        (tmp_path / "a.json.lock").unlink()
+        found, method = watch.foreign({"a.json"}), watch.method
+    finally:
+        watch.close()
+    if method == "inotify":
+        assert found in (["a.json.lock (created, removed)"], ["a.json.lock (changed, created, removed)"])
+    else:
+        assert found == ["an entry in '.' (the folder's modification time moved)"]
