@@ -12,7 +12,14 @@ from pytest_bdd.parser import ScenarioTemplate, Step
 from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 
 import ccweb_spec
-from ccweb_conformance.suite.steps import concurrency_steps, given_steps, parallel_steps, realism_steps, then_steps, when_steps
+from ccweb_conformance.suite.steps import (
+    concurrency_steps,
+    given_steps,
+    parallel_steps,
+    realism_steps,
+    then_steps,
+    when_steps,
+)
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 FEATURE_FILES = sorted(FEATURES_DIR.glob("*.feature"))

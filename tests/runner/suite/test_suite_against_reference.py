@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite_size import ALL_PASSED, ALL_PASSED_HTTP, HTTP_ONLY
+from suite_size import ALL_PASSED, ALL_PASSED_HTTP
 
 from ccweb_conformance.cli import main
 
