@@ -373,6 +373,8 @@ class CaseLevels:
     """Requirement ID or prefix -> reason key: its scenarios are MCP-level."""
     mcp_only: dict[str, str]
     """Requirement ID or prefix -> reason key: never claimed by a function-level case."""
+    scenarios: dict[str, str]
+    """Scenario ID (file::name) -> reason key: MCP-level whatever it sends."""
 
     @staticmethod
     def _lookup(table: dict[str, str], requirement: str) -> str | None:
@@ -391,7 +393,9 @@ class CaseLevels:
 def case_levels() -> CaseLevels:
     """The rules that split the suite into function-level cases and MCP-level scenarios."""
     data = _yaml("case_levels.yaml")
-    return CaseLevels(dict(data["reasons"]), dict(data["mcp_level"]), dict(data["mcp_only"]))
+    return CaseLevels(
+        dict(data["reasons"]), dict(data["mcp_level"]), dict(data["mcp_only"]), dict(data["mcp_level_scenarios"])
+    )
 
 
 def cases_validator() -> Draft202012Validator:

@@ -298,6 +298,8 @@ def world(
     ledger.register(files)
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
     state.observer = request.config.stash.get(OBSERVER_KEY, None)
+    if state.observer is not None:
+        state.observer.started(state)
     collector.attach(request.node, state)
     try:
         yield state

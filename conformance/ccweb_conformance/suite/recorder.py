@@ -24,6 +24,7 @@ from ccweb_conformance.contract.case_rules import MCP_LEVEL_REASONS, expected_ob
 from ccweb_conformance.contract.tree import Entry, operations, snapshot
 from ccweb_conformance.reports.case_export import RecordedCase
 from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
+from ccweb_conformance.suite.lookahead import decoy_id
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.client import OMIT
 from ccweb_conformance.transport.exchange import Exchange
@@ -69,7 +70,7 @@ class CaseRecorder:
             reason = mcp_level_reason(name, arguments)
             if reason is not None:
                 state.reasons.append(reason)
-            now = snapshot(state.root)
+            now = self._view(world)
             state.steps.extend(operations(state.tree, now, state.root))
             state.tree = now
             call: dict[str, Any] = {"op": "call", "source": world.source}
@@ -78,19 +79,43 @@ class CaseRecorder:
             state.steps.append(call)
             state.calls += 1
 
+    def started(self, world: World) -> None:
+        """A scenario begins: what the folder holds now (other scenarios' files, kept for the run's audit) is
+        not part of its case, except the run's shared decoy conversation, which any scenario may bind."""
+        state = self._scenarios[id(world)] = _Scenario(world.files.sessions_dir.parent)
+        state.tree = self._view(world)
+        state.tree.pop(f"{world.files.sessions_dir.name}/{decoy_id(EXPORT_RUN_PREFIX)}.json", None)
+
     def _start(self, world: World) -> _Scenario:
-        """A scenario's first call: its root folder, where the sessions folder already exists."""
+        """A scenario whose start was not seen: everything but the sessions folder is its own."""
         sessions = world.files.sessions_dir
         state = self._scenarios[id(world)] = _Scenario(sessions.parent)
-        state.tree = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.lstat(sessions).st_mode))}
+        state.tree = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.stat(sessions).st_mode))}
         return state
+
+    @staticmethod
+    def _view(world: World) -> dict[str, Entry]:
+        """The scenario's root folder as a harness makes it: a sessions folder reached through a link (the
+        runner's own directory is, so that a server must resolve its root) is shown as the folder itself."""
+        sessions = world.files.sessions_dir
+        tree = snapshot(sessions.parent)
+        link = tree.get(sessions.name)
+        if link is None or link.kind != "link":
+            return tree
+        real = os.path.normpath(link.link)
+        view = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.stat(sessions).st_mode))}
+        for path, entry in tree.items():
+            if path in (sessions.name, real):
+                continue
+            view[sessions.name + path[len(real) :] if path.startswith(f"{real}/") else path] = entry
+        return view
 
     def after_call(self, world: World, exchange: Exchange) -> None:
         """Attach the reference's answer to the call it belongs to."""
         with self._lock:
             state = self._scenarios[id(world)]
             state.in_flight -= 1
-            if snapshot(state.root) != state.tree:  # the reference only reads: someone wrote during the call
+            if self._view(world) != state.tree:  # the reference only reads: someone wrote during the call
                 state.reasons.append(MCP_LEVEL_REASONS["timing"])
             expected, reason = expected_object(exchange)
             if reason is not None:
@@ -107,7 +132,10 @@ class CaseRecorder:
         report: pytest.TestReport = yield
         if is_scenario(item) and (report.when == "call" or (report.when == "setup" and report.skipped)):
             world = self._world_of(item)
-            if report.skipped:
+            by_name = ccweb_spec.case_levels().scenarios.get(ResultCollector.nodeid_of(item))
+            if by_name is not None:
+                self.cases.append(self._without_world(item, by_name))
+            elif report.skipped:
                 self.cases.append(self._without_world(item, "transport-only"))
             elif not report.passed:
                 self.not_passed.append(ResultCollector.nodeid_of(item))

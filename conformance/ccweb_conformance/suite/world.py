@@ -28,6 +28,9 @@ def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
 class CallObserver(Protocol):
     """Sees every tool call a scenario makes (the case export records them); never changes them."""
 
+    def started(self, world: World) -> None:
+        """Called when a scenario's state is made, before its first step."""
+
     def before_call(self, world: World, name: str, arguments: Any) -> None:
         """Called just before a tool call is sent."""
 
