@@ -9,6 +9,7 @@ reason it needs an MCP client (``ccweb-conformance run``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 import threading
@@ -107,6 +108,9 @@ class CaseRecorder:
         for path, entry in tree.items():
             if path in (sessions.name, real):
                 continue
+            if entry.kind == "link":  # a link written through the real folder's name goes through the folder's
+                parts = [sessions.name if part == real else part for part in entry.link.split("/")]
+                entry = dataclasses.replace(entry, link="/".join(parts))
             view[sessions.name + path[len(real) :] if path.startswith(f"{real}/") else path] = entry
         return view
 
