@@ -13,8 +13,8 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.check import Oracle, arguments, differences
 from ccweb_conformance.profile.conversation import at_revision
 from ccweb_conformance.profile.model import SizeResult, WrongAnswer
-from ccweb_conformance.profile.options import ProfileSettings
 from ccweb_conformance.profile.proc import GroupSample, sample_group
+from ccweb_conformance.profile.settings import ProfileSettings
 from ccweb_conformance.profile.timing import TimedChannel
 from ccweb_conformance.profile.workspace import Workspace
 from ccweb_conformance.transport.client import McpClient

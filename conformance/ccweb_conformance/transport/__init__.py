@@ -1,8 +1,9 @@
 """The runner's raw transport layer: spawn or reach an implementation, speak JSON-RPC to it.
 
-Public surface: :mod:`.errors` (TargetError, ProtocolFailure), :mod:`.client` (McpClient,
-OMIT) and :mod:`.targets` (StdioTarget, HttpCommandTarget, HttpUrlTarget, InProcessTarget,
-reference_command). The other modules are internals.
+Public surface: :mod:`.client` (McpClient, OMIT) and :mod:`.targets` (StdioTarget,
+HttpCommandTarget, HttpUrlTarget, InProcessTarget, reference_command), and the two errors
+driving an implementation can end in (TargetError, ProtocolFailure), which live with the rest
+of the runner's errors in :mod:`ccweb_conformance.errors`. The other modules are internals.
 """
 
 from ccweb_conformance.errors import ProtocolFailure, TargetError
