@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
+from ccweb_conformance.reports.markdown_text import cell, code
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_markdown", "write_markdown"]
@@ -31,20 +32,20 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     lines = [
         say("markdown.heading", verdict=verdict),
         "",
-        say("markdown.target", target=_code(run.target), transport=run.transport),
+        say("markdown.target", target=code(run.target), transport=run.transport),
         say(
             "markdown.versions",
-            protocol=_code(run.protocol_version or say("console.not_negotiated")),
-            spec=_code(run.spec_version),
-            kit=_code(run.kit_version),
+            protocol=code(run.protocol_version or say("console.not_negotiated")),
+            spec=code(run.spec_version),
+            kit=code(run.kit_version),
             strict=say("markdown.strict") if run.strict else "",
         ),
         say("markdown.scenarios", totals=totals_line(run, say)),
-        *[f"  \n**{_cell(note)}**" for note in run_notes(run, say)],
+        *[f"  \n**{cell(note)}**" for note in run_notes(run, say)],
     ]
     for group, results in grouped_requirements(run):
         if results:
-            heading = say("markdown.group_heading", id=group.id, title=_cell(say.title(group)))
+            heading = say("markdown.group_heading", id=group.id, title=cell(say.title(group)))
             lines += ["", heading, "", *_table(results, say)]
     lines += _details(run, say)
     return "\n".join(lines) + "\n"
@@ -69,7 +70,7 @@ def _table(results: list[RequirementResult], say: Messages) -> list[str]:
                 level=requirement.level,
                 status=say(f"markdown.status.{result.status}"),
                 ran=ran,
-                statement=_cell(say.statement(requirement)),
+                statement=cell(say.statement(requirement)),
             )
         )
     return rows
@@ -91,7 +92,7 @@ def _details(run: RunResult, say: Messages) -> list[str]:
     if expected:
         lines += ["", say("markdown.expected_failures"), ""]
         no_reason = say("problem.no_reason")
-        lines += [f"- {_code(s.nodeid)}: {_cell(s.expected_failure_reason or no_reason)}" for s in expected]
+        lines += [f"- {code(s.nodeid)}: {cell(s.expected_failure_reason or no_reason)}" for s in expected]
     return lines
 
 
@@ -110,12 +111,3 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    text = _cell(text)
-    fence = "`" * (_longest_backtick_run(text) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
