@@ -490,11 +490,15 @@ def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> lis
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
 
 
-def pytest_flags(options: RunnerOptions) -> list[str]:
-    """The pytest arguments that hand these options to the plugin (and ``-k`` to pytest)."""
+def pytest_flags(options: RunnerOptions, *, plugin_flags: bool = True) -> list[str]:
+    """The pytest arguments that hand these options to the plugin (and ``-k`` to pytest).
+
+    ``plugin_flags=False``: pytest's own flags only (``-k``), for a session that gets the
+    options as an object (``suite.plugin.ResolvedOptions``) instead of ``--ccweb-*`` words.
+    """
     words: list[str] = []
     for row in table():
-        if row.spec.plugin:
+        if row.spec.plugin and (plugin_flags or not row.spec.plugin.startswith("--ccweb-")):
             words += _words(row, getattr(options, row.name), row.spec.plugin)
     return words
 

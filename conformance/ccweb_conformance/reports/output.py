@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TypeVar
 
+from ccweb_conformance.options import REDACTED, STDOUT
+
 __all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "scrub", "write_atomically"]
 
-STDOUT = "-"
-REDACTED = "***"
 Document = TypeVar("Document")
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 
-from _pytest.mark.expression import Expression
-
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.reports.model import ScenarioRef
+from ccweb_conformance.suite.bdd import compile_keyword
 
 __all__ = ["canonical_tags", "known_tags", "select"]
 
@@ -61,8 +60,8 @@ def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | No
         kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
     if keyword:
         try:
-            expression = Expression.compile(keyword)
+            expression = compile_keyword(keyword)
         except SyntaxError as error:
             raise UsageError(f"-k {keyword!r}: {error.msg}") from None
-        kept = [s for s in kept if expression.evaluate(_matcher(s))]  # type: ignore[arg-type]
+        kept = [s for s in kept if expression.evaluate(_matcher(s))]
     return kept

@@ -15,6 +15,7 @@ import pytest
 
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.plugin import ResolvedOptions
 from ccweb_conformance.suite.progress import RunObserver
 
 __all__ = ["SuiteOutcome", "pytest_arguments", "run_suite"]
@@ -60,7 +61,7 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         # ASCII escapes of outline example values.
         "-o",
         "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true",
-        *pytest_flags(options),
+        *pytest_flags(options, plugin_flags=False),  # the plugin gets the options as an object
     ]
 
 
@@ -68,7 +69,7 @@ def run_suite(options: RunnerOptions, *, live: bool) -> SuiteOutcome:
     """Run the selected scenarios against the target the options name."""
     observer = RunObserver(verbose=options.verbose, live=live)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite:
-        code = pytest.main(pytest_arguments(options, suite), plugins=[observer])
+        code = pytest.main(pytest_arguments(options, suite), plugins=[observer, ResolvedOptions(options)])
     broken = None
     if observer.startup_error is None and (
         code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) or observer.collector is None
