@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 __all__ = ["kit_version"]
 
 DISTRIBUTION = "ccweb-list-user-inputs-kit"
@@ -11,6 +9,8 @@ DISTRIBUTION = "ccweb-list-user-inputs-kit"
 
 def kit_version() -> str:
     """The installed kit's version ("0" when run from sources that were never installed)."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 (a slow import: only when asked)
+
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:

@@ -8,6 +8,7 @@ wrong type is a usage error naming the file and the key.
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,23 @@ def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
 
 
 def _convert(path: Path, key: str, row: TableRow, raw: Any) -> Any:
+    """The value of one key, checked as the command line checks it (type, choices, bounds)."""
     where = f"{path}: {key}"
+    value = _typed(where, row, raw)
+    problem = None if row.spec.bounds is None else row.spec.bounds.problem(value)
+    if problem is not None:
+        raise UsageError(f"{where} {problem}")
+    return value
+
+
+def _typed(where: str, row: TableRow, raw: Any) -> Any:
+    if row.spec.convert is not None:
+        if isinstance(raw, bool) or not isinstance(raw, str | int):
+            raise UsageError(f"{where} must be a string")
+        try:
+            return row.spec.convert(str(raw))
+        except argparse.ArgumentTypeError as error:
+            raise UsageError(f"{where}: {error}") from None
     if row.is_flag:
         if not isinstance(raw, bool):
             raise UsageError(f"{where} must be true or false")

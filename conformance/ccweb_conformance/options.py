@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,20 +23,54 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+import ccweb_spec
+from ccweb_conformance.errors import UsageError
 from ccweb_conformance.i18n import LANGUAGES
 
 Protocol = Literal["auto", "legacy", "2026-07-28"]
 PROTOCOLS: tuple[Protocol, ...] = ("auto", "legacy", "2026-07-28")
 Command = Literal["run", "profile", "list"]
+STDOUT = "-"
+"""A report path that means stdout."""
 
 GROUPS: dict[str, str] = {
     "target": "target (choose one; none means the bundled reference server over stdio)",
     "binding": "binding",
     "selection": "selection",
     "fuzzing": "differential fuzzing (after the scenarios)",
+    "profile": "profile",
     "reports": "reports",
 }
 """Help groups, in the order ``--help`` shows them."""
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The values a number option accepts: ``low`` to ``high`` (inclusive; ``low`` excluded when open).
+
+    A float option always has a ``high``, so ``inf`` and ``nan`` are refused wherever the value
+    comes from (the command line, the config file, the pytest plugin).
+    """
+
+    low: float
+    high: float | None = None
+    low_open: bool = False
+    unit: str = ""
+
+    def problem(self, value: float) -> str | None:
+        """Why ``value`` is refused ("is out of range (0, 600] seconds"), or None when it is accepted."""
+        above = value > self.low if self.low_open else value >= self.low
+        if above and (self.high is None or value <= self.high) and math.isfinite(value):
+            return None
+        if self.high is None:
+            return f"must be at least {_number(self.low)}"
+        bracket = "(" if self.low_open else "["
+        unit = f" {self.unit}" if self.unit else ""
+        return f"is out of range {bracket}{_number(self.low)}, {_number(self.high)}]{unit}"
 
 
 @dataclass(frozen=True)
@@ -50,6 +85,12 @@ class OptionSpec:
     plugin: str | None = None
     """The pytest flag that carries the value to the plugin; None: the command line only."""
     commands: tuple[Command, ...] = ("run",)
+    bounds: Bounds | None = None
+    """The accepted range of a number option (checked by :meth:`RunnerOptions.problems` and the config file)."""
+    convert: Callable[[str], Any] | None = None
+    """Turns the word into the value when the field's type alone cannot (raises argparse.ArgumentTypeError)."""
+    spec_default: str | None = None
+    """The key under ``measurement`` in spec/ccweb_spec/performance.yaml that gives the default (shown in --help)."""
 
 
 def option(
@@ -61,6 +102,9 @@ def option(
     choices: Sequence[str] | None = None,
     plugin: bool | str = True,
     commands: tuple[Command, ...] = ("run",),
+    bounds: Bounds | None = None,
+    convert: Callable[[str], Any] | None = None,
+    spec_default: str | None = None,
 ) -> Any:
     """A dataclass field that is also a row of the option table.
 
@@ -69,7 +113,8 @@ def option(
     """
     carrier = f"--ccweb-{flags[-1].lstrip('-')}" if plugin is True else (plugin or None)
     spec = OptionSpec(
-        tuple(flags), group, help, metavar, tuple(choices) if choices else None, carrier, commands
+        tuple(flags), group, help, metavar, tuple(choices) if choices else None, carrier, commands, bounds, convert,
+        spec_default,
     )
     return dataclasses.field(default=default, metadata={"option": spec})
 
@@ -81,6 +126,24 @@ REDACTED = "***"
 _HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
 _ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
+PROFILE: tuple[Command, ...] = ("profile",)
+SECONDS_PER_REQUEST = Bounds(0, 600, low_open=True, unit="seconds")
+SECONDS_PER_RUN = Bounds(0, 86_400, low_open=True, unit="seconds")
+"""A whole run (or its fuzz phase) ends within a day: a bound is a number, never inf."""
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """``10,1000,1e4`` -> (10, 1000, 10000): positive message counts, ascending, no repeats."""
+    sizes: list[int] = []
+    for word in str(text).replace("_", "").split(","):
+        try:
+            number = float(word.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{word.strip()!r} is not a number of messages") from None
+        if not math.isfinite(number) or number != int(number) or number < 1:
+            raise argparse.ArgumentTypeError(f"{word.strip()!r} is not a whole number of messages of at least 1")
+        sizes.append(int(number))
+    return tuple(sorted(set(sizes)))
 
 
 @dataclass(frozen=True)
@@ -108,17 +171,18 @@ class RunnerOptions:
     # --- binding: how the runner talks to it --------------------------------------------
     protocol: Protocol = option("auto", "--protocol", group="binding", choices=PROTOCOLS, commands=RUN_AND_PROFILE,
         help="MCP era (default: auto-detect)")
-    source_env: str = option("CCWEB_SESSION_ID", "--source-env", group="binding", metavar="NAME",
+    source_env: str = option(ccweb_spec.binding().source_env, "--source-env", group="binding", metavar="NAME",
         commands=RUN_AND_PROFILE, help="stdio source variable (default: %(default)s)")
-    source_header: str = option("X-CCWeb-Session-Id", "--source-header", group="binding", metavar="NAME",
+    source_header: str = option(ccweb_spec.binding().source_header, "--source-header", group="binding", metavar="NAME",
         commands=RUN_AND_PROFILE, help="HTTP source header (default: %(default)s)")
     timeout: float = option(10.0, "--timeout", group="binding", metavar="SECONDS", commands=RUN_AND_PROFILE,
-        help="per request (default: %(default)s)")
+        bounds=SECONDS_PER_REQUEST, help="per request (default: %(default)s)")
     max_message_bytes: int = option(16 * 1024 * 1024, "--max-message-bytes", group="binding", metavar="BYTES",
-        commands=RUN_AND_PROFILE, help="largest message accepted from the server (default: %(default)s)")
-    max_time: float = option(1800.0, "--max-time", group="binding", metavar="SECONDS",
+        commands=RUN_AND_PROFILE, bounds=Bounds(1024, 1 << 30),
+        help="largest message accepted from the server (default: %(default)s)")
+    max_time: float = option(1800.0, "--max-time", group="binding", metavar="SECONDS", bounds=SECONDS_PER_RUN,
         help="whole-run bound: scenarios left at this point are not run, exit 1 (default: %(default)s)")
-    stop_after: int = option(3, "--stop-after", group="binding", metavar="N",
+    stop_after: int = option(3, "--stop-after", group="binding", metavar="N", bounds=Bounds(1),
         help="scenarios in a row in which the server died or timed out before the rest is not run"
         " (default: %(default)s)")
     # --- selection: which scenarios, and how their verdicts count -----------------------
@@ -137,22 +201,42 @@ class RunnerOptions:
     seed: int = option(0, "--seed", group="fuzzing", metavar="S", plugin=False,
         help="same seed, same cases (default: %(default)s)")
     fuzz_time: float | None = option(None, "--fuzz-time", group="fuzzing", metavar="SECONDS", plugin=False,
+        bounds=SECONDS_PER_RUN,
         help="a safety bound: a phase still running after this long fails as incomplete "
         "(default: 30 + 0.25 per call)")
+    # --- profile: the sizes and repetitions of ``ccweb-conformance profile`` ---------------
+    sizes: tuple[int, ...] | None = option(None, "--sizes", group="profile", metavar="N,N,...", plugin=False,
+        commands=PROFILE, convert=parse_sizes, spec_default="sizes",
+        help="comma-separated message counts to profile (default: %(spec_default)s, those up to --max-size)")
+    max_size: int | None = option(None, "--max-size", group="profile", metavar="N", plugin=False, commands=PROFILE,
+        bounds=Bounds(1), spec_default="max_size",
+        help="the largest conversation to write, in messages (default: %(spec_default)s)")
+    repeats: int | None = option(None, "--repeats", group="profile", metavar="N", plugin=False, commands=PROFILE,
+        bounds=Bounds(1), spec_default="repeats",
+        help="calls on the unchanged file per size (default: %(spec_default)s)")
+    settle: float | None = option(None, "--settle", group="profile", metavar="SECONDS", plugin=False,
+        commands=PROFILE, bounds=Bounds(0, 60, unit="seconds"), spec_default="settle_seconds",
+        help="seconds the file is left unchanged before the repeated calls, so a cache that distrusts "
+        "fresh file times can use itself (default: %(spec_default)s)")
+    no_reference: bool = option(False, "--no-reference", group="profile", plugin=False, commands=PROFILE,
+        help="do not profile the bundled reference beside it")
     # --- reports ------------------------------------------------------------------------
     junitxml: Path | None = option(None, "--junitxml", group="reports", metavar="FILE", plugin=False,
         help="write JUnit XML")
     json: Path | None = option(None, "--json", group="reports", metavar="FILE", plugin=False,
-        help="write the JSON report (versioned schema)")
+        commands=RUN_AND_PROFILE, help="write the JSON report (versioned schema)")
     cucumberjson: Path | None = option(None, "--cucumberjson", group="reports", metavar="FILE", plugin=False,
         help="write Cucumber JSON")
     cucumber_flavour: str = option("js", "--cucumber-flavour", group="reports", choices=CUCUMBER_FLAVOURS,
         plugin=False, help="which cucumber-json-schema the Cucumber JSON follows (default: %(default)s)")
     markdown: Path | None = option(None, "--markdown", group="reports", metavar="FILE", plugin=False,
-        help="write a Markdown summary (CI step summary)")
+        commands=RUN_AND_PROFILE, help="write a Markdown summary (CI step summary)")
+    svg: Path | None = option(None, "--svg", group="reports", metavar="FILE", plugin=False, commands=PROFILE,
+        help="write an SVG line chart of latency against size")
     verbose: bool = option(False, "-v", "--verbose", group="reports", plugin=False,
         help="list every scenario and full messages")
     lang: str | None = option(None, "--lang", group="reports", choices=LANGUAGES, plugin=False,
+        commands=RUN_AND_PROFILE,
         help="language of the console (summary, failure blocks, hints) and the Markdown report "
         "(default: zh-CN when LC_ALL or LANG starts with zh)")
 
@@ -176,23 +260,18 @@ class RunnerOptions:
     def _bound_problems(self) -> list[str]:
         """Usage errors in the options past the target: bounds, protocol, files, fuzzing."""
         found: list[str] = []
-        if not 0 < self.timeout <= 600:
-            found.append(f"--timeout {self.timeout} is out of range (0, 600] seconds")
-        if not 1024 <= self.max_message_bytes <= 1 << 30:
-            found.append(f"--max-message-bytes {self.max_message_bytes} is out of range [1024, {1 << 30}]")
-        if not self.max_time > 0:
-            found.append(f"--max-time {self.max_time} must be more than 0 seconds")
-        if self.stop_after < 1:
-            found.append(f"--stop-after {self.stop_after} must be at least 1")
+        for row in table():
+            value = getattr(self, row.name)
+            problem = None if row.spec.bounds is None or value is None else row.spec.bounds.problem(value)
+            if problem is not None:
+                found.append(f"{row.spec.flags[-1]} {value} {problem}")
         if self.protocol not in PROTOCOLS:
             found.append(f"--protocol {self.protocol!r} is not one of {', '.join(PROTOCOLS)}")
         if self.expected_failures is not None and not self.expected_failures.is_file():
             found.append(f"--expected-failures {str(self.expected_failures)!r} is not a file")
         if self.fuzz is not None and self.fuzz < 0:
             found.append(f"--fuzz {self.fuzz} must be 0 (no fuzzing) or more")
-        if self.fuzz_time is not None and not self.fuzz_time > 0:
-            found.append(f"--fuzz-time {self.fuzz_time} must be more than 0 seconds")
-        return found + self._header_and_env_problems()
+        return found + self._header_and_env_problems() + self._report_problems()
 
     def _header_and_env_problems(self) -> list[str]:
         found: list[str] = []
@@ -207,6 +286,32 @@ class RunnerOptions:
                 found.append(f"--env {variable.split('=', 1)[0]!r}...: expected KEY=VALUE")
         if self.env and not (self.stdio or self.http_cmd or not (self.url or self.in_process)):
             found.append("--env is for a spawned server (--stdio, --http-cmd or the bundled reference)")
+        return found
+
+    def reports(self) -> list[tuple[str, Path]]:
+        """The report options given, as (flag, path), in table order."""
+        return [
+            (row.spec.flags[-1], getattr(self, row.name))
+            for row in table()
+            if row.spec.group == "reports" and row.kind == Path | None and getattr(self, row.name) is not None
+        ]
+
+    def _report_problems(self) -> list[str]:
+        """One path per report, at most one on stdout, every folder there."""
+        found: list[str] = []
+        given = self.reports()
+        if sum(str(path) == STDOUT for _, path in given) > 1:
+            found.append("only one report can go to stdout (-)")
+        seen: dict[Path, str] = {}
+        for flag, path in given:
+            if str(path) == STDOUT:
+                continue
+            where = path.resolve()
+            if where in seen:
+                found.append(f"{seen[where]} and {flag} both write {str(path)!r}; give each its own")
+            elif not where.parent.is_dir():
+                found.append(f"cannot write {str(path)!r}: its folder does not exist")
+            seen.setdefault(where, flag)
         return found
 
     def http_headers(self) -> dict[str, str]:
@@ -269,7 +374,7 @@ def _converter(kind: Any) -> Callable[[str], Any] | None:
     """The function that turns a command-line string into the field's type."""
     base = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
     first = base[0]
-    if first in (int, float, Path):
+    if first in (int, float, Path, str):
         return first  # type: ignore[no-any-return]
     return None
 
@@ -277,6 +382,9 @@ def _converter(kind: Any) -> Callable[[str], Any] | None:
 def _argparse_keywords(row: TableRow, dest: str) -> dict[str, Any]:
     """How argparse (and pytest's addoption, which takes the same keywords) reads one row."""
     kwargs: dict[str, Any] = {"dest": dest, "help": row.spec.help, "default": row.default}
+    if row.spec.convert is not None:
+        kwargs.update(metavar=row.spec.metavar, type=row.spec.convert)
+        return kwargs
     if row.is_flag:
         kwargs["action"] = "store_true"
     elif row.is_repeatable:
@@ -298,7 +406,46 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
         group = groups.get(row.spec.group)
         if group is None:
             group = groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
-        group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name))
+        action = group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name))
+        if row.spec.spec_default is not None:
+            setattr(action, "spec_default", SpecDefault(row.spec.spec_default))  # noqa: B010 (shown by --help)
+
+
+class SpecDefault:
+    """A default from spec/ccweb_spec/performance.yaml, read only when ``--help`` shows it."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def value(self) -> Any:
+        """The default itself."""
+        import ccweb_spec  # noqa: PLC0415 (read only when needed: start-up stays quick)
+
+        return ccweb_spec.performance()["measurement"][self.key]
+
+    def __str__(self) -> str:
+        value = self.value()
+        return ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+def spec_defaults(options: RunnerOptions) -> RunnerOptions:
+    """The options with every unset option that has a default in spec/ given it."""
+    unset = {
+        row.name: SpecDefault(row.spec.spec_default).value()
+        for row in table()
+        if row.spec.spec_default is not None and getattr(options, row.name) is None
+    }
+    unset = {name: tuple(v) if isinstance(v, list) else v for name, v in unset.items()}
+    return dataclasses.replace(options, **unset)
+
+
+def resolve(values: Mapping[str, Any]) -> RunnerOptions:
+    """The options of a command from its parsed values, validated once: UsageError names the first problem."""
+    options = from_values(values)
+    problems = options.problems()
+    if problems:
+        raise UsageError(problems[0])
+    return options
 
 
 def from_values(values: Mapping[str, Any], groups: Iterable[str] | None = None) -> RunnerOptions:
@@ -345,11 +492,15 @@ def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> lis
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
 
 
-def pytest_flags(options: RunnerOptions) -> list[str]:
-    """The pytest arguments that hand these options to the plugin (and ``-k`` to pytest)."""
+def pytest_flags(options: RunnerOptions, *, plugin_flags: bool = True) -> list[str]:
+    """The pytest arguments that hand these options to the plugin (and ``-k`` to pytest).
+
+    ``plugin_flags=False``: pytest's own flags only (``-k``), for a session that gets the
+    options as an object (``suite.plugin.ResolvedOptions``) instead of ``--ccweb-*`` words.
+    """
     words: list[str] = []
     for row in table():
-        if row.spec.plugin:
+        if row.spec.plugin and (plugin_flags or not row.spec.plugin.startswith("--ccweb-")):
             words += _words(row, getattr(options, row.name), row.spec.plugin)
     return words
 

@@ -13,11 +13,12 @@ from typing import Any
 import anyio
 from mcp.server.lowlevel.server import Server
 
+import ccweb_spec
 from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
 from ccweb_reference.stdio import serve_stdio
 from ccweb_reference.store import DEFAULT_MAX_FILE_BYTES, SessionStore
 
-SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
+SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
 USAGE_ERROR = 2
 
 EPILOG = f"""

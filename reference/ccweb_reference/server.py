@@ -19,8 +19,8 @@ from ccweb_reference.tool import call_tool
 
 TOOL = ccweb_spec.tool_definition()
 INVALID_PARAMS = -32602
-SOURCE_ENV = "CCWEB_SESSION_ID"
-SOURCE_HEADER = "X-CCWeb-Session-Id"
+SOURCE_ENV = ccweb_spec.binding().source_env
+SOURCE_HEADER = ccweb_spec.binding().source_header
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-if TYPE_CHECKING:  # jsonschema is imported where a schema is used: the description check does without it
+if TYPE_CHECKING:  # jsonschema costs a tenth of a second to import: only validation needs it
     from jsonschema import Draft202012Validator
     from referencing import Registry
 
 __all__ = [
     "SCHEMA_NAMES",
+    "Binding",
     "CaseLevels",
     "Decision",
     "DescriptionConcept",
@@ -30,6 +31,7 @@ __all__ = [
     "Group",
     "PrdSection",
     "Requirement",
+    "binding",
     "case_levels",
     "cases_validator",
     "contract_version",
@@ -212,7 +214,7 @@ def contract_version() -> str:
 
 @cache
 def _registry() -> Registry[Any]:
-    from referencing import Registry, Resource  # noqa: PLC0415 (lazy, see the imports)
+    from referencing import Registry, Resource  # noqa: PLC0415 (see the imports above)
     from referencing.jsonschema import DRAFT202012  # noqa: PLC0415
 
     resources = [
@@ -224,7 +226,7 @@ def _registry() -> Registry[Any]:
 
 def validator(name: str) -> Draft202012Validator:
     """A 2020-12 validator for a schema by short name, or ``output`` for the tool's output."""
-    from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (see the imports above)
 
     document = output_schema() if name == "output" else schema(name)
     return Draft202012Validator(document, registry=_registry())
@@ -354,9 +356,26 @@ def examples(name: str) -> list[dict[str, Any]]:
     return cases
 
 
+@dataclass(frozen=True)
+class Binding:
+    """The names that bind an implementation to cc-web: environment variables, header, fixture prefix."""
+
+    sessions_dir_env: str
+    source_env: str
+    source_header: str
+    fixture_prefix: str
+
+
+@cache
+def binding() -> Binding:
+    """The binding names (binding.yaml; tests/spec validates it against schemas/binding.schema.json)."""
+    data: dict[str, str] = _yaml("binding.yaml")
+    return Binding(**data)
+
+
 def performance() -> dict[str, Any]:
     """The advisory performance budgets and profile settings, validated against their schema."""
-    from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (see the imports above)
 
     data: dict[str, Any] = json.loads(json.dumps(_yaml("performance.yaml")))
     Draft202012Validator(_json("schemas/performance.schema.json")).validate(data)

@@ -202,3 +202,15 @@ def test_the_run_step_reports_an_error_outcome(tmp_path):
     assert code == 2
     assert (outputs["outcome"], outputs["exit-code"], "total" in outputs) == ("error", "2", False)
     assert "--header needs an HTTP target" in log
+
+
+def test_the_action_offers_every_report_format_of_run_as_an_input_and_an_output():
+    from ccweb_conformance.commands.report_formats import formats  # noqa: PLC0415
+
+    reports = {f.option for f in formats("run")}
+    assert reports == {"junitxml", "json", "cucumberjson", "markdown"}
+    assert reports <= set(ACTION["inputs"])
+    assert reports <= set(ACTION["outputs"])
+    script = next(step["run"] for step in ACTION["runs"]["steps"] if step.get("id") == "run")
+    for option in reports:
+        assert f"--{option} " in script, option

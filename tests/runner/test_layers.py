@@ -25,7 +25,10 @@ RANKS = {
     "config": 2,
     "base": 1,
 }
-"""Layer -> rank: a module may import its own layer and layers of a lower rank."""
+"""Layer -> rank: a module may import its own layer and layers of a lower rank.
+
+``cli`` parses and dispatches; ``commands`` (run, list, spec, profile on one shared session)
+sit between it and the engines (suite, fuzz, profile)."""
 PYTEST_LAYERS = {"suite"}
 
 
@@ -93,6 +96,11 @@ def test_imports_point_down(path: Path):
     assert upward == [], f"{module_name(path)} ({here}) imports from a layer at or above it: {upward}"
 
 
+def test_the_cli_imports_no_engine_only_the_commands_and_the_base():
+    layers = {layer_of(t) for t in imports_of(PACKAGE / "cli.py") if t.startswith("ccweb_conformance.")}
+    assert layers == {"base", "commands", "config"}
+
+
 @pytest.mark.parametrize("path", MODULES, ids=module_name)
 def test_pytest_is_imported_only_by_the_suite_layer(path: Path):
     here = layer_of(module_name(path))
@@ -114,3 +122,34 @@ def test_the_check_sees_an_upward_import(tmp_path: Path):
         "ccweb_conformance.suite",
         "ccweb_conformance.cli",
     ]
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports; a package's ``__init__`` (re-exports only) is left out."""
+    names = {module_name(p) for p in MODULES if p.name != "__init__.py"}
+    graph: dict[str, set[str]] = {}
+    for path in MODULES:
+        here = module_name(path).removesuffix(".__init__")
+        graph[here] = {t for t in imports_of(path) if t in names and t != here}
+    return graph
+
+
+def _cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
+    """A path start -> ... -> start, if there is one (depth-first)."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        node, path = stack.pop()
+        for target in sorted(graph.get(node, ())):
+            if target == start:
+                return [*path, start]
+            if target not in seen:
+                seen.add(target)
+                stack.append((target, [*path, target]))
+    return None
+
+
+def test_no_import_cycle():
+    graph = _graph()
+    cycles = [cycle for module in sorted(graph) if (cycle := _cycle_from(module, graph)) is not None]
+    assert cycles == []

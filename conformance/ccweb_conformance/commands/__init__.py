@@ -1,1 +1,55 @@
-"""The commands of ``ccweb-conformance``, one module each."""
+"""The commands: one module each on one shared session (``session.py``), listed in :data:`REGISTRY`.
+
+``cli.py`` parses and dispatches only. It builds the top-level parser from the registry
+alone (so ``--version`` and ``--help`` import nothing else) and imports the module of the
+command being run, which declares its parser and does the work.
+
+Adding a command is one module and one line:
+
+1. ``commands/NAME.py`` defines ``configure(parser)`` (description, epilog, its options:
+   ``options.add_arguments(parser, NAME)`` for rows of the option table whose ``commands``
+   name it, plus any of its own) and ``main(args) -> int`` (the exit code, from
+   ``errors.py``). Work that starts processes or writes files runs inside
+   ``with session(NAME) as current:`` (signals, subreaping and sweep, the temporary
+   directory); reports go through ``reports/output.py``.
+2. One :class:`Entry` line below: its name and its one-line help.
+
+Options shared with other commands are rows of ``options.RunnerOptions`` (add the command's
+name to the row's ``commands``); the config file, ``--help``, validation and the Action then
+serve it with no further code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["REGISTRY", "Entry", "entry"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One command: its name (``commands/NAME.py``) and its line in ``ccweb-conformance --help``."""
+
+    name: str
+    help: str
+
+    @property
+    def module(self) -> str:
+        """The module that configures and runs it."""
+        return f"ccweb_conformance.commands.{self.name.replace('-', '_')}"
+
+
+REGISTRY: tuple[Entry, ...] = (
+    Entry("run", "run the suite against an implementation (default target: the bundled reference)"),
+    Entry("list", "list the requirements and the scenarios that prove them (nothing is started)"),
+    Entry("spec", "render the contract (tool, requirements, errors, schemas, traceability) as Markdown"),
+    Entry("profile", "measure how the cost of a call grows with the conversation, beside the reference"),
+    Entry("check-description", "check one tool description against the facts of D-11"),
+    Entry("export", "write the suite's cases as JSON for your own test runner (no Python, no MCP)"),
+)
+"""Every command, in the order ``--help`` lists them."""
+
+
+def entry(name: str) -> Entry | None:
+    """The registry's entry for ``name``, or None."""
+    return next((e for e in REGISTRY if e.name == name), None)

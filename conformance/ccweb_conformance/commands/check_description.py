@@ -3,25 +3,21 @@
 Prints each fact found (with the clause that states it) or missing (with the closest clause,
 what it lacks and what contradicts it), in English or Chinese; exit 0 when every fact is
 stated, 1 when one is not, 2 for a usage error. It imports only the description check, so it
-answers in a fraction of a second: when the console script is started with this command, the
-module answers as soon as ``cli`` imports it, before the runner's own imports (see
-:func:`_answer_early`).
+answers in a fraction of a second (``cli`` imports nothing else for it).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from ccweb_conformance.contract.description_check import FactVerdict, check_description, quote
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.i18n import LANGUAGES, Messages, messages, pick_language
 
-__all__ = ["COMMAND", "add_arguments", "main", "run"]
+__all__ = ["COMMAND", "configure", "main"]
 
 COMMAND = "check-description"
 HELP = "check one tool description against the facts of D-11"
@@ -40,7 +36,7 @@ _STDIN = "-"
 _EXIT_STATED, _EXIT_NOT_STATED, _EXIT_USAGE = 0, 1, 2
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: TEXT, ``-`` or ``--file F``, and ``--lang``."""
     parser.description = DESCRIPTION
     parser.epilog = EPILOG
@@ -52,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     """Check the description ``args`` name and print the verdicts; the exit code."""
     say = messages(pick_language(args.lang))
     verdicts = check_description(_text(args, say))
@@ -104,35 +100,3 @@ def _lines(verdict: FactVerdict, say: Messages) -> list[str]:
         kind = (verdict.contradiction_zh if chinese else verdict.contradiction) or ""
         lines.append(say("description.contradicted", text=verdict.contradicted_by, kind=kind))
     return lines
-
-
-def main(argv: Sequence[str]) -> int:
-    """The command on its own: ``argv`` after the command name; usage errors are one line and exit 2."""
-    for stream in (sys.stdout, sys.stderr):  # print what the console's encoding cannot carry as escapes
-        with contextlib.suppress(AttributeError, ValueError, OSError, TypeError):
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-    parser = _Parser(prog=f"ccweb-conformance {COMMAND}")
-    add_arguments(parser)
-    try:
-        return run(parser.parse_args(argv))
-    except UsageError as error:
-        print(f"ccweb-conformance: error: {error}", file=sys.stderr)
-        return _EXIT_USAGE
-    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return _EXIT_NOT_STATED
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
-
-
-def _answer_early() -> None:
-    """When the console script runs this command, answer now and exit, before cli's heavy imports."""
-    if Path(sys.argv[0]).name == "ccweb-conformance" and sys.argv[1:2] == [COMMAND]:
-        sys.stdout.flush()
-        sys.exit(main(sys.argv[2:]))
-
-
-_answer_early()

@@ -26,8 +26,13 @@ examples:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's own options."""
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's description, epilog and options."""
+    parser.description = (
+        "Write the suite's cases as language-neutral JSON: function-level cases a harness replays "
+        "without MCP, and the MCP-level scenarios left to 'run'."
+    )
+    parser.epilog = EPILOG
     destination = parser.add_mutually_exclusive_group()
     destination.add_argument("--output", metavar="FILE", type=Path, help="write the document to FILE (default: stdout)")
     destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh export")
@@ -44,7 +49,7 @@ def render() -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     """Write, print or check the export."""
     if args.check is not None and not args.check.is_file():
         raise UsageError(f"cannot check {str(args.check)!r}: no such file")

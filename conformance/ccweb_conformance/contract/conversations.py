@@ -23,9 +23,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import ccweb_spec
 from ccweb_conformance.jsontext import indented
 
-ID_PREFIX = "ccwk"
+ID_PREFIX = ccweb_spec.binding().fixture_prefix
 
 
 def new_run_prefix() -> str:

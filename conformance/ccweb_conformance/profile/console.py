@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
 from ccweb_conformance.profile.budgets import grouped, shown
 from ccweb_conformance.profile.format import SIZE_HEADERS, growth_cells, size_row, table
 from ccweb_conformance.profile.model import Profile
@@ -38,8 +39,9 @@ def wrong_lines(profile: Profile) -> list[str]:
     return lines
 
 
-def render_profile(profile: Profile) -> str:
-    """The whole console report."""
+def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
+    """The whole console report, its headings in ``language`` (en or zh-CN)."""
+    say = messages(language)
     count = len(profile.implementations)
     lines = [
         f"ccweb-conformance profile: {count} implementation{'s' if count > 1 else ''}, "
@@ -62,27 +64,23 @@ def render_profile(profile: Profile) -> str:
     ]
     headers, growth_rows = growth_table(profile)
     if growth_rows:
-        lines += ["", "growth from the previous size (median ratio; e: exponent in time ~ size^e)"]
+        lines += ["", say("profile.growth")]
         lines += table(headers, growth_rows, left={0})
-    lines += ["", "verdict"]
+    lines += ["", say("profile.verdict")]
     lines += [f"  {i.name.ljust(width)}  {i.verdict.summary if i.verdict else '-'}" for i in profile.implementations]
     if profile.advisories:
-        lines += [
-            "",
-            "advisory warnings (SHOULD, spec/ccweb_spec/performance.yaml; never a failed run): "
-            f"{len(profile.advisories)}",
-        ]
+        lines += ["", say("profile.advisories", count=len(profile.advisories))]
         for advisory, values in grouped(profile.advisories):
             limit = shown(advisory.metric, advisory.limit)
             lines.append(f"  warning: {advisory.budget} {advisory.statement} (limit {limit})")
             lines += [f"      {name}: {value}" for name, value in values]
             lines.append(f"      why: {advisory.reason}")
     else:
-        lines += ["", "advisory budgets (spec/ccweb_spec/performance.yaml): all met"]
+        lines += ["", say("profile.budgets_met")]
     wrong = wrong_lines(profile)
     checked = sum(size.calls_checked for i in profile.implementations for size in i.sizes)
     if wrong:
-        lines += ["", "WRONG: answers that differ from the reference core (reported as wrong, not as fast):", *wrong]
+        lines += ["", say("profile.wrong"), *wrong]
     else:
-        lines += ["", f"correctness: all {checked:,} calls answered as the reference core does"]
+        lines += ["", say("profile.correct", checked=checked)]
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from ccweb_conformance.profile.console import growth_table, wrong_lines
 from ccweb_conformance.profile.format import SIZE_HEADERS, size_row
 from ccweb_conformance.profile.json_report import write_text
 from ccweb_conformance.profile.model import Profile, SizeResult
+from ccweb_conformance.reports import markdown_text
 
 CHARTS = (
     ("First call after a change", "first_median"),
@@ -16,16 +17,8 @@ CHARTS = (
 )
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(headers) + " |",
-        "|" + "|".join("---" for _ in headers) + "|",
-        *("| " + " | ".join(_cell(c) for c in row) + " |" for row in rows),
-    ]
+    return markdown_text.table(headers, rows)
 
 
 def _value(size: SizeResult | None, attribute: str) -> float:

@@ -13,16 +13,14 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.check import Oracle, arguments, differences
 from ccweb_conformance.profile.conversation import at_revision
 from ccweb_conformance.profile.model import SizeResult, WrongAnswer
-from ccweb_conformance.profile.options import ProfileSettings
 from ccweb_conformance.profile.proc import GroupSample, sample_group
+from ccweb_conformance.profile.settings import ProfileSettings
 from ccweb_conformance.profile.timing import TimedChannel
 from ccweb_conformance.profile.workspace import Workspace
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.factory import make_target
-from ccweb_conformance.transport.linechannel import LineChannel
-from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.process import one_line
-from ccweb_conformance.transport.targets import HttpCommandTarget, Target
+from ccweb_conformance.transport.targets import Target
 
 MIN_PHASE_CALLS = 3
 """A phase cut short by its time limit still has this many calls."""
@@ -62,16 +60,6 @@ class Stopped(Exception):
     """The implementation stopped answering (a crash, a timeout, a broken reply)."""
 
 
-def server_pid(target: Target, client: McpClient) -> int | None:
-    """The process group leader of a server this run spawned, else None."""
-    if isinstance(target, HttpCommandTarget):
-        return target.process.pid
-    channel = client.channel
-    if isinstance(channel, LineChannel) and isinstance(channel.io, ProcessLineIO):
-        return channel.io.process.pid
-    return None
-
-
 class SizeSession:
     """A fresh server of one implementation for one size; phases run in order, each at most once."""
 
@@ -99,7 +87,7 @@ class SizeSession:
         """Start (or reach) the server, time the floor, warm it up on the tiny conversation. TargetError escapes."""
         self.target = make_target(self.implementation.options, self.implementation.sessions_dir)
         self.client = self.target.client(None)
-        self.pid = server_pid(self.target, self.client)
+        self.pid = self.target.server_pid(None)  # the server this run spawned (None: not ours)
         self.timer = TimedChannel(self.client.channel)
         self.client.channel = self.timer
         self._guarded(self._warm_up)

@@ -6,8 +6,6 @@ import datetime
 import os
 import platform
 import shlex
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +18,7 @@ from ccweb_conformance.profile.conversation import cc_web_bytes, conversation, r
 from ccweb_conformance.profile.growth import judge
 from ccweb_conformance.profile.measure import Context, Conversations, Implementation, SizeSession
 from ccweb_conformance.profile.model import ImplementationProfile, Profile, SizeResult
-from ccweb_conformance.profile.options import ProfileSettings
+from ccweb_conformance.profile.settings import ProfileSettings
 from ccweb_conformance.profile.workspace import Workspace
 from ccweb_conformance.transport.targets import reference_command
 
@@ -106,9 +104,18 @@ def _progress_line(number: int, total: int, result_of: dict[str, SizeResult], se
 
 
 def run_profile(
-    options: RunnerOptions, settings: ProfileSettings, *, kit_version: str, spec_version: str, progress: Progress
+    options: RunnerOptions,
+    settings: ProfileSettings,
+    *,
+    own_dir: Path,
+    kit_version: str,
+    spec_version: str,
+    progress: Progress,
 ) -> Profile:
     """Profile the target (and the reference) at every size; files and servers are gone when it returns.
+
+    ``own_dir`` is the runner's own sessions directory (the session's temporary directory);
+    the files it writes are removed, the directory itself is the caller's.
 
     TargetError escapes when an implementation cannot be started or reached.
     """
@@ -120,20 +127,16 @@ def run_profile(
         sizes=settings.sizes,
         machine=machine(),
     )
-    own_dir = Path(tempfile.mkdtemp(prefix="ccweb-profile-"))
-    try:
-        chosen = implementations(options, settings, own_dir)
-        profile.implementations = [
-            ImplementationProfile(i.name, description(i), _transport(i.options), i.is_reference) for i in chosen
-        ]
-        workspace = Workspace([own_dir, *(i.sessions_dir for i in chosen)], new_run_prefix())
-        context = Context(workspace, Oracle(workspace.oracle_dir), settings)
-        for number, messages in enumerate(settings.sizes, 1):
-            size_started = time.perf_counter()
-            results = _profile_size(messages, chosen, profile, context)
-            progress(_progress_line(number, len(settings.sizes), results, time.perf_counter() - size_started))
-    finally:
-        shutil.rmtree(own_dir, ignore_errors=True)
+    chosen = implementations(options, settings, own_dir)
+    profile.implementations = [
+        ImplementationProfile(i.name, description(i), _transport(i.options), i.is_reference) for i in chosen
+    ]
+    workspace = Workspace([own_dir, *(i.sessions_dir for i in chosen)], new_run_prefix())
+    context = Context(workspace, Oracle(workspace.oracle_dir), settings)
+    for number, messages in enumerate(settings.sizes, 1):
+        size_started = time.perf_counter()
+        results = _profile_size(messages, chosen, profile, context)
+        progress(_progress_line(number, len(settings.sizes), results, time.perf_counter() - size_started))
     for implementation in profile.implementations:
         implementation.sampled = any(size.read_per_call is not None for size in implementation.sizes)
         judge(implementation)

@@ -2,16 +2,15 @@
 
 Every writer takes a :class:`~ccweb_conformance.reports.model.RunResult` and nothing else.
 Writers open files as UTF-8 with ``errors="backslashreplace"``, so text the runner could not
-decode (lone surrogates) never stops a report from being written.
+decode (lone surrogates) never stops a report from being written. Which writer serves which
+option is ``commands/report_formats.py``; nothing is imported here until a name is used, so
+``ccweb-conformance list`` does not pay for the writers.
 """
 
 from __future__ import annotations
 
-from ccweb_conformance.reports.console import render_summary
-from ccweb_conformance.reports.cucumber import build_cucumber, write_cucumber
-from ccweb_conformance.reports.json_report import build_json, report_schema, write_json
-from ccweb_conformance.reports.junit import build_junit, write_junit
-from ccweb_conformance.reports.markdown import render_markdown, write_markdown
+import importlib
+from typing import Any
 
 __all__ = [
     "build_cucumber",
@@ -25,3 +24,23 @@ __all__ = [
     "write_junit",
     "write_markdown",
 ]
+
+_HOME = {
+    "render_summary": "console",
+    "build_cucumber": "cucumber",
+    "write_cucumber": "cucumber",
+    "build_json": "json_report",
+    "report_schema": "json_report",
+    "write_json": "json_report",
+    "build_junit": "junit",
+    "write_junit": "junit",
+    "render_markdown": "markdown",
+    "write_markdown": "markdown",
+}
+"""Public name -> the module of this package that defines it."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

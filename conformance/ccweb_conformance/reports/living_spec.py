@@ -14,6 +14,7 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, terms
+from ccweb_conformance.reports import markdown_text
 from ccweb_conformance.reports.model import ScenarioRef
 
 __all__ = ["ScenarioRef", "render_spec", "scenarios_by_requirement"]
@@ -27,17 +28,9 @@ def scenarios_by_requirement(scenarios: Sequence[ScenarioRef]) -> dict[str, list
     return {r.id: [s for s in scenarios if r.id in s.tags] for r in ccweb_spec.requirements()}
 
 
-def _cell(text: str) -> str:
-    """Text made safe for one Markdown table cell: one line, pipes escaped, ``<`` escaped outside code."""
-    parts = " ".join(text.split()).replace("|", "\\|").split("`")
-    return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
-
-
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]], *, escape: bool = True) -> str:
     """A Markdown table; ``escape=False`` for cells the caller has already made safe."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_cell(c) if escape else c for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(markdown_text.table(header, rows, escape=escape))
 
 
 def _fenced_json(value: Any) -> str:
@@ -263,7 +256,7 @@ def render_traceability(scenarios: Sequence[ScenarioRef], say: Messages) -> str:
     """Requirement -> the scenarios that prove it."""
     levels = {r.id: r.level for r in ccweb_spec.requirements()}
     rows = [
-        (f"**{rid}**", levels[rid], "<br>".join(_cell(_label(s, say)) for s in proving))
+        (f"**{rid}**", levels[rid], "<br>".join(markdown_text.cell(_label(s, say)) for s in proving))
         for rid, proving in scenarios_by_requirement(scenarios).items()
     ]
     header = _columns(say, "requirement", "level", "scenarios")

@@ -16,6 +16,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
+from ccweb_conformance.reports.markdown_text import cell, code
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 
 __all__ = ["render_markdown", "write_markdown"]
@@ -35,21 +36,21 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     lines = [
         say("markdown.heading", verdict=verdict),
         "",
-        say("markdown.target", target=_code(run.target), transport=run.transport),
+        say("markdown.target", target=code(run.target), transport=run.transport),
         say(
             "markdown.versions",
-            protocol=_code(protocol_shown(run, say)),
-            spec=_code(run.spec_version),
-            kit=_code(run.kit_version),
+            protocol=code(protocol_shown(run, say)),
+            spec=code(run.spec_version),
+            kit=code(run.kit_version),
             strict=say("markdown.strict") if run.strict else "",
         ),
         say("markdown.scenarios", totals=totals_line(run, say)),
-        *[f"  \n**{_cell(note)}**" for note in run_notes(run, say)],
+        *[f"  \n**{cell(note)}**" for note in run_notes(run, say)],
     ]
     lines += _details(run, say)  # failures first: a step summary is read from the top
     for group, results in grouped_requirements(run):
         if results:
-            heading = say("markdown.group_heading", id=group.id, title=_cell(say.title(group)))
+            heading = say("markdown.group_heading", id=group.id, title=cell(say.title(group)))
             lines += ["", heading, "", *_table(results, say)]
     lines += _expected_failures(run, say)
     return "\n".join(lines) + "\n"
@@ -74,7 +75,7 @@ def _table(results: list[RequirementResult], say: Messages) -> list[str]:
                 level=requirement.level,
                 status=say(f"markdown.status.{result.status}"),
                 ran=ran,
-                statement=_cell(say.statement(requirement)),
+                statement=cell(say.statement(requirement)),
             )
         )
     return rows
@@ -101,7 +102,7 @@ def _expected_failures(run: RunResult, say: Messages) -> list[str]:
     if expected:
         lines += ["", say("markdown.expected_failures"), ""]
         no_reason = say("problem.no_reason")
-        lines += [f"- {_code(s.nodeid)}: {_cell(s.expected_failure_reason or no_reason)}" for s in expected]
+        lines += [f"- {code(s.nodeid)}: {cell(s.expected_failure_reason or no_reason)}" for s in expected]
     return lines
 
 
@@ -113,10 +114,10 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
         summary = _html(f"{scenario.nodeid} ({', '.join(scenario.requirements)})")
         return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
     text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
-    shown = [f"- **{_html(scenario.nodeid)}**: {_cell(headline(scenario, say.language))}"]
+    shown = [f"- **{_html(scenario.nodeid)}**: {cell(headline(scenario, say.language))}"]
     hint = scenario_hint(scenario, say.language)
     if hint is not None:
-        shown.append(f"  {say('markdown.hint', hint=_cell(hint))}")
+        shown.append(f"  {say('markdown.hint', hint=cell(hint))}")
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
     details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", f"{fence}text", text, fence]
     return [*shown, "", *details, "", "</details>"]
@@ -130,12 +131,3 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    text = _cell(text)
-    fence = "`" * (_longest_backtick_run(text) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"

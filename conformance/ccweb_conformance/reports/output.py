@@ -1,21 +1,28 @@
-"""Where reports go: a file, or stdout for ``-``; secrets (header and env values) never written, server
-text neutralised (:mod:`ccweb_conformance.reports.neutral`)."""
+"""Where reports go: a file, written whole or not at all, or stdout for ``-``; secrets never written.
+
+A report is rendered into a staging folder, its server text neutralised (:mod:`ccweb_conformance.reports.neutral`),
+scrubbed of secrets, then written to a temporary
+file beside its target (same folder, so the same file system) and renamed over the target:
+a reader (a later CI step, ``if: always()``) sees the whole report or none, and a write that
+fails (a full disk) leaves no partial file behind.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
-from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.options import REDACTED, STDOUT
 from ccweb_conformance.reports.neutral import defuse_lines, neutral
 
-__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "scrub"]
+__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "scrub", "write_atomically"]
 
-STDOUT = "-"
-REDACTED = "***"
+Document = TypeVar("Document")
 
 
 def is_stdout(path: Path | str | None) -> bool:
@@ -31,9 +38,39 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
+def _permissions() -> int:
+    """The mode a new file gets from the process's umask (0o644 under the usual 022)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``; nothing left on failure.
+
+    A target that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly.
+    """
+    target = Path(path)
+    if target.exists() and not target.is_file():  # /dev/stderr, a named pipe: nothing to rename over
+        target.write_bytes(data)
+        return
+    handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(staged, _permissions())
+        os.replace(staged, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(staged)
+        raise
+
+
 def emit(
-    write: Callable[[RunResult, Path], None],
-    run: RunResult,
+    write: Callable[[Document, Path], None],
+    document: Document,
     path: Path,
     secrets: Iterable[str] = (),
     stdout: IO[bytes] | None = None,
@@ -41,7 +78,7 @@ def emit(
     """Write one report with its writer, scrubbed of secrets, server text neutralised; ``-`` sends it to stdout."""
     with tempfile.TemporaryDirectory(prefix="ccweb-conformance-report-") as folder:
         staged = Path(folder) / "report"
-        write(neutral(run), staged)
+        write(neutral(document), staged)
         data = defuse_lines(staged.read_bytes().decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
     for secret in sorted(set(secrets), key=len, reverse=True):
         if secret:
@@ -51,4 +88,4 @@ def emit(
         out.write(data)
         out.flush()
     else:
-        Path(path).write_bytes(data)
+        write_atomically(Path(path), data)

@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_bdd.reporting import scenario_reports_registry
-from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 import ccweb_spec
 from ccweb_conformance.contract.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.suite.bdd import EXAMPLE_PARAMETER, scenario_reports, scenario_templates
 from ccweb_conformance.suite.failure_detail import failure_detail
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
@@ -31,13 +30,13 @@ AUDIT_REQUIREMENT = "RO-2"
 def scenario_template(item: pytest.Item) -> Any:
     """The pytest-bdd scenario template an item was generated from, or None."""
     function = getattr(item, "function", None)
-    return None if function is None else scenario_wrapper_template_registry.get(function)
+    return None if function is None else scenario_templates().get(function)
 
 
 def example_row(item: pytest.Item) -> dict[str, str]:
     """The outline example an item runs ({} for a plain scenario)."""
     callspec = getattr(item, "callspec", None)
-    row: dict[str, str] = {} if callspec is None else callspec.params.get("_pytest_bdd_example", {})
+    row: dict[str, str] = {} if callspec is None else callspec.params.get(EXAMPLE_PARAMETER, {})
     return row
 
 
@@ -316,7 +315,7 @@ class ResultCollector:
 
     @staticmethod
     def _steps(item: pytest.Item) -> list[StepResult]:
-        report = scenario_reports_registry.get(item)
+        report = scenario_reports().get(item)
         if report is None:
             return []
         steps = []

@@ -7,16 +7,13 @@ import os
 from ccweb_conformance.contract.failures import ConformanceFailure
 from ccweb_conformance.contract.stored import read_stored
 from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.reports.common import first_line
 from ccweb_conformance.reports.diff import MISSING
 from ccweb_conformance.reports.model import FailureDetail, StoredConversation
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.exchange import Exchange
 
 __all__ = ["failure_detail"]
-
-
-def _first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 def _exchange(world: World | None, error: BaseException | None) -> Exchange | None:
@@ -55,12 +52,12 @@ def failure_detail(world: World | None, error: BaseException | None, binding: st
         check, expected, actual, compared = error.what, error.expected, error.actual, error.compared
     else:
         kind = f" ({error.kind})" if isinstance(error, ProtocolFailure) else ""
-        text = _first_line(str(error)) if error is not None else ""
+        text = first_line(str(error)) if error is not None else ""
         check = f"{text}{kind}" if text else (type(error).__name__ if error is not None else "")
         expected = actual = None
         compared = False
     return FailureDetail(
-        check=check or _first_line(str(error)),
+        check=check or first_line(str(error)),
         expected=expected,
         actual=actual,
         compared=compared,

@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -57,8 +58,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     plugin_options(parser.getgroup("ccweb", "ccweb_list_user_inputs conformance").addoption)
 
 
+@dataclass(frozen=True)
+class ResolvedOptions:
+    """The options the command line resolved and validated, handed to the session as a plugin object.
+
+    Plain ``pytest -p ccweb_conformance.suite.plugin --ccweb-...`` has none: the options then
+    come from the ``--ccweb-*`` flags.
+    """
+
+    options: RunnerOptions
+
+
 def options_from(config: pytest.Config) -> RunnerOptions:
-    """The runner options given to pytest."""
+    """The runner options given to pytest: the command line's object, else the ``--ccweb-*`` flags."""
+    for plugin in config.pluginmanager.get_plugins():
+        if isinstance(plugin, ResolvedOptions):
+            return plugin.options
     return from_plugin(config.getoption)
 
 

@@ -108,10 +108,11 @@ class CaseRecorder:
         for path, entry in tree.items():
             if path in (sessions.name, real):
                 continue
+            shown = entry
             if entry.kind == "link":  # a link written through the real folder's name goes through the folder's
                 parts = [sessions.name if part == real else part for part in entry.link.split("/")]
-                entry = dataclasses.replace(entry, link="/".join(parts))
-            view[sessions.name + path[len(real) :] if path.startswith(f"{real}/") else path] = entry
+                shown = dataclasses.replace(entry, link="/".join(parts))
+            view[sessions.name + path[len(real) :] if path.startswith(f"{real}/") else path] = shown
         return view
 
     def after_call(self, world: World, exchange: Exchange) -> None:

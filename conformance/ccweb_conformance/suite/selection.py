@@ -5,12 +5,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-
-from _pytest.mark.expression import Expression
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.reports.model import ScenarioRef
+from ccweb_conformance.suite.bdd import compile_keyword
 
 __all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags", "select"]
 
@@ -71,14 +71,14 @@ def _depth(expression: str) -> int:
     return deepest
 
 
-def check_keyword(keyword: str) -> Expression:
+def check_keyword(keyword: str) -> Any:
     """Compile a ``-k`` expression within bounds; raise :class:`UsageError` (one line) when it is not one."""
     if len(keyword) > MAX_EXPRESSION_CHARS:
         raise UsageError(f"-k: longer than {MAX_EXPRESSION_CHARS:,} characters")
     if _depth(keyword) > MAX_EXPRESSION_DEPTH:
         raise UsageError(f"-k: nested deeper than {MAX_EXPRESSION_DEPTH} levels of 'not' and parentheses")
     try:
-        return Expression.compile(keyword)
+        return compile_keyword(keyword)
     except SyntaxError as error:
         raise UsageError(f"-k {keyword!r}: {error.msg}") from None
 
@@ -102,5 +102,5 @@ def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | No
         kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
     if keyword:
         expression = check_keyword(keyword)
-        kept = [s for s in kept if expression.evaluate(_matcher(s))]  # type: ignore[arg-type]
+        kept = [s for s in kept if expression.evaluate(_matcher(s))]
     return kept

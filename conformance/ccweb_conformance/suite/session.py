@@ -17,6 +17,7 @@ import pytest
 
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.plugin import ResolvedOptions
 from ccweb_conformance.suite.progress import RunObserver
 
 __all__ = ["PYTEST_ENVIRONMENT", "SuiteOutcome", "pytest_arguments", "run_suite", "selection_label"]
@@ -80,7 +81,7 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         # ASCII escapes of outline example values.
         "-o",
         "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true",
-        *pytest_flags(options),
+        *pytest_flags(options, plugin_flags=False),  # the plugin gets the options as an object
     ]
 
 
@@ -134,7 +135,7 @@ def run_suite(options: RunnerOptions, *, live: bool) -> SuiteOutcome:
     """
     observer = RunObserver(verbose=options.verbose, live=live)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
-        code = pytest.main(pytest_arguments(options, suite), plugins=[gate, observer])
+        code = pytest.main(pytest_arguments(options, suite), plugins=[gate, observer, ResolvedOptions(options)])
     broken = None
     if observer.startup_error is None and (
         code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) or observer.collector is None

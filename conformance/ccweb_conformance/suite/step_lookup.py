@@ -18,22 +18,18 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-try:  # pytest-bdd's internals, as of 9.0.1 (8.x and 9.0.0 lack some)
-    from pytest_bdd.compat import get_fixture_names, getfixturedefs
-    from pytest_bdd.steps import step_function_context_registry
-except ImportError:  # another pytest-bdd: its own lookup is used as it is (slower, same steps)
-    _INTERNALS = False
-else:
-    _INTERNALS = True
+from ccweb_conformance.suite.bdd import STEP_LOOKUP, step_lookup_internals
 
 _SUITE_MODULE = "ccweb_conformance.suite.test_conformance"
-_ATTRIBUTE = "find_fixturedefs_for_step"
 
 Lookup = Callable[..., Iterable[Any]]
 
 
 def _visible_step_definitions(fixturemanager: Any, node: Any) -> list[tuple[Any, Any]]:
     """(fixture definition, step context) of every step definition ``node`` can see, in pytest-bdd's order."""
+    internals = step_lookup_internals()
+    assert internals is not None  # install() puts the memo in place only when they exist
+    get_fixture_names, getfixturedefs, step_function_context_registry = internals
     found = []
     for name in get_fixture_names(fixturemanager=fixturemanager):
         for fixturedef in getfixturedefs(fixturemanager, name, node) or []:
@@ -67,10 +63,11 @@ def memoised(original: Lookup) -> Lookup:
 def install() -> None:
     """Put the memo in front of pytest-bdd's lookup (once; a no-op where pytest-bdd has no such function)."""
     # By its module's name: the package pytest_bdd exports a function named ``scenario``.
-    if not _INTERNALS:
+    if step_lookup_internals() is None:
         return
-    scenario_module = importlib.import_module("pytest_bdd.scenario")
-    current = getattr(scenario_module, _ATTRIBUTE, None)
+    module_name, attribute = STEP_LOOKUP
+    scenario_module = importlib.import_module(module_name)
+    current = getattr(scenario_module, attribute, None)
     if current is None or hasattr(current, "original"):
         return
-    setattr(scenario_module, _ATTRIBUTE, memoised(current))
+    setattr(scenario_module, attribute, memoised(current))

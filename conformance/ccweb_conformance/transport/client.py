@@ -9,7 +9,6 @@ from typing import Any, Final, Literal
 
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
 
-from ccweb_conformance import kit_version
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
@@ -21,16 +20,14 @@ from ccweb_conformance.transport.channel import (
     id_key,
 )
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.negotiate import negotiate
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
+from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
 from ccweb_reference import wire
 
 Era = Literal["legacy", "modern"]
 ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
 
-MODERN_VERSION: Final = "2026-07-28"
-LEGACY_OFFER: Final = "2025-11-25"
-LEGACY_ACCEPTED: Final = ("2025-03-26", "2025-06-18", "2025-11-25")
-CLIENT_INFO: Final = {"name": "ccweb-conformance", "version": kit_version()}
 METHOD_NOT_FOUND = -32601
 
 
@@ -91,8 +88,6 @@ class McpClient:
 
     def connect(self) -> None:
         """Negotiate the era and revision (see :mod:`ccweb_conformance.transport.negotiate`)."""
-        from ccweb_conformance.transport.negotiate import negotiate  # noqa: PLC0415 (cycle)
-
         per_request = self.timeout
         self.timeout = per_request + STARTUP_ALLOWANCE  # a fresh server may still be starting
         try:

@@ -16,7 +16,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.channel import id_key
-from ccweb_conformance.transport.client import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
+from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
 if TYPE_CHECKING:
     from ccweb_conformance.transport.client import Era, McpClient, ProtocolMode

@@ -17,6 +17,7 @@ from typing import Literal, Self
 
 import httpx
 
+import ccweb_spec
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
@@ -28,9 +29,9 @@ from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import ServerProcess, one_line
 from ccweb_conformance.transport.signals import shielded
 
-SESSIONS_ENV = "CC_WEB_SESSIONS_DIR"
-SOURCE_ENV = "CCWEB_SESSION_ID"
-SOURCE_HEADER = "X-CCWeb-Session-Id"
+SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
+SOURCE_ENV = ccweb_spec.binding().source_env
+SOURCE_HEADER = ccweb_spec.binding().source_header
 START_DEADLINE = 20.0
 """Seconds an HTTP server command gets to start answering."""
 VIOLATION_KINDS = frozenset({"garbage", "wrong-id", "duplicate", "too-large"})

@@ -189,5 +189,5 @@ def source_is_decoy(world: World, ccweb_decoy_id: str) -> None:
 
 @given("no source conversation is bound")
 def no_source(world: World) -> None:
-    """No CCWEB_SESSION_ID / X-CCWeb-Session-Id at all."""
+    """No source binding at all: neither the variable nor the header (ccweb_spec.binding())."""
     world.source = None

@@ -34,7 +34,7 @@ from ccweb_conformance.profile.svg import render_svg
 from ccweb_conformance.profile.workspace import Workspace
 from ccweb_reference.core import list_user_inputs
 
-FAKES = Path(__file__).parent / "fakes"
+FAKES = Path(__file__).parents[1] / "fakes"
 PYTHON = sys.executable
 SVG = "{http://www.w3.org/2000/svg}"
 RUN_BOUND = 120.0
@@ -349,7 +349,7 @@ def test_a_running_server_gets_only_its_own_files_which_are_removed(
             "--sizes 1,000 is above --max-size 100; raise --max-size to profile it",
         ),
         (["--max-size", "2000000"], "--max-size 2,000,000 is above the limit of 1,000,000 messages"),
-        (["--repeats", "0"], "argument --repeats: '0' must be at least 1"),
+        (["--repeats", "0"], "--repeats 0 must be at least 1"),
         (["--stdio", "no-such-server-xyz"], "command not found or not executable: 'no-such-server-xyz'"),
         (["--url", "http://127.0.0.1:9/mcp"], "--url without --http-cmd needs --sessions-dir"),
         (["--json", "/no/such/folder/p.json"], "cannot write '/no/such/folder/p.json': its folder does not exist"),
@@ -412,7 +412,8 @@ def test_a_signal_stops_the_servers_removes_the_files_and_exits_130_or_143(tmp_p
         process.kill()
         process.wait()
     assert process.returncode == code
-    assert err.decode().endswith("ccweb-conformance: profile interrupted; servers stopped, files removed\n")
+    name = signal.Signals(sig).name
+    assert err.decode().endswith(f"ccweb-conformance: profile interrupted by {name}; servers stopped, files removed\n")
     assert list(temp.iterdir()) == []
     for pid in servers:
         with pytest.raises(ProcessLookupError):

@@ -1,0 +1,228 @@
+"""``ccweb-conformance run``: every scenario against an implementation, then the fuzz phase and the reports."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import time
+from pathlib import Path
+
+import ccweb_spec
+from ccweb_conformance import kit_version
+from ccweb_conformance.commands.report_formats import requested, write_reports
+from ccweb_conformance.commands.session import Session, session
+from ccweb_conformance.errors import (
+    EXIT_FAILED,
+    EXIT_PASSED,
+    EXIT_USAGE,
+    RunInterrupted,
+    UsageError,
+    interrupted_exit_code,
+)
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
+from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
+from ccweb_conformance.reports.console import render_summary
+from ccweb_conformance.reports.failure_block import reports_line
+from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.neutral import neutralise
+from ccweb_conformance.reports.output import is_stdout, scrub
+from ccweb_conformance.reports.terminal import colour_wanted
+from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.expected_failures import load_expected_failures
+from ccweb_conformance.suite.selection import canonical_tags, check_keyword
+from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
+from ccweb_conformance.transport import signals
+
+RUN_EPILOG = """
+targets (choose one; none means the bundled reference server over stdio):
+  --stdio "CMD ARGS"                    spawn CMD, talk MCP over its stdin/stdout
+  --http-cmd "CMD --port {port}" --url http://127.0.0.1:{port}/mcp
+                                        spawn CMD, talk Streamable HTTP to URL
+  --url URL --sessions-dir DIR          a server that is already running and reads DIR
+
+The runner writes conversation files (cc-web session JSON) into the sessions directory:
+its own temporary one, passed to spawned servers as $SESSIONS_ENV and {sessions_dir},
+or DIR for --url, where it only creates files named ccwk-*.json and removes them after.
+
+examples:
+  ccweb-conformance run
+  ccweb-conformance run --stdio "node lib/mcp-server.js"
+  ccweb-conformance run --stdio "node server.js" --junitxml junit.xml --markdown summary.md
+  ccweb-conformance run --http-cmd "ccweb-reference --http --port {port} --sessions-dir {sessions_dir}" \\
+      --url "http://127.0.0.1:{port}/mcp"
+  ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
+  ccweb-conformance run --tags AC-7,SRC-1 -v
+  ccweb-conformance run --url https://host/mcp --sessions-dir DIR --header "Authorization: Bearer $TOKEN"
+  ccweb-conformance run --stdio "node server.js" --sessions-dir ./my-sessions --env LOG_LEVEL=debug
+  ccweb-conformance run --json - | jq .counts       (a report path of - is stdout; the summary goes to stderr)
+
+--sessions-dir also works with --stdio and --http-cmd: the spawned server is given your
+directory (one your own service owns) and the runner only adds and removes its ccwk-* files.
+
+config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
+current directory; keys are the long option names (stdio = "node server.js", header = [...]);
+the command line wins.
+
+The run's own pytest session reads no pytest configuration but the kit's: PYTEST_ADDOPTS,
+PYTEST_PLUGINS, PYTEST_DEBUG and the other PYTEST_* settings, pytest.ini / pyproject.toml /
+tox.ini / setup.cfg and conftest.py are ignored, and installed plugins are never auto-loaded
+(as with PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, whatever it says). Select with --tags / -k only;
+a run with a selection is never reported as a full pass ("PASSED (selection: ...)").
+
+bounds (a CI gate always ends, and leaves no process and no file of the run behind):
+  --timeout S             per request, partial lines and SSE streams included (default 10)
+  --max-message-bytes N   one incoming message, over stdio, JSON or SSE (default 16 MiB)
+  --max-time S            the whole run; scenarios left are not run, exit 1 (default 1800)
+  --stop-after N          after N scenarios in a row in which the server died or timed out,
+                          the rest is not run: "the implementation stopped answering" (default 3)
+  Processes a server leaves behind (a daemon that called setsid) are stopped and named.
+
+exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
+failed or was not run (--max-time, the implementation stopped answering), an expected
+failure passed, or the server broke the protocol (also during the handshake: PROTO-1
+fails); 2 usage error, the implementation could not be started, exited or never answered,
+or a report could not be written; 130 / 143 / 129 interrupted by SIGINT / SIGTERM / SIGHUP
+(every report still says INTERRUPTED with the scenarios not run; never 0).
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The ``run`` command's description, epilog and options."""
+    parser.description = "Run every scenario of the features against an implementation and report per requirement."
+    parser.epilog = RUN_EPILOG.replace("$SESSIONS_ENV", "$" + ccweb_spec.binding().sessions_dir_env)
+    add_arguments(parser, "run")
+
+
+def main(args: argparse.Namespace) -> int:
+    """``ccweb-conformance run``: signals handled, nothing of the run left behind on any path."""
+    options = _options(args)
+    with session("run", report_leftovers=False) as current:
+        return _run(options, current)
+
+
+def _options(args: argparse.Namespace) -> RunnerOptions:
+    options = resolve(vars(args))
+    if options.tags:
+        options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
+    if options.keyword:
+        check_keyword(options.keyword)  # bounded, one line, before pytest parses it
+    if options.expected_failures is not None:
+        load_expected_failures(options.expected_failures)  # fail early, with its own message
+    return options
+
+
+def _fuzz_phase(
+    options: RunnerOptions,
+    scenarios: list[ScenarioResult],
+    *,
+    verbose: bool,
+    max_seconds: float,
+    language: str = DEFAULT_LANGUAGE,
+) -> list[str]:
+    """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
+    try:
+        from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
+    except ImportError as error:
+        raise UsageError(
+            f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
+        ) from None
+    settings = fuzz.settings_for(options)
+    if settings is None:
+        return []
+    if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
+        settings = dataclasses.replace(settings, time_limit=max_seconds)
+    run = fuzz.run_fuzz(options, settings)
+    scenarios.append(fuzz.fuzz_scenario(run))
+    return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
+
+
+def _fuzz_after_scenarios(
+    options: RunnerOptions,
+    state: signals.InterruptState,
+    collector: ResultCollector | None,
+    scenarios: list[ScenarioResult],
+    started: float,
+    *,
+    language: str = DEFAULT_LANGUAGE,
+) -> list[str]:
+    """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
+    left = options.max_time - (time.perf_counter() - started)
+    if options.fuzz == 0 or state.interrupted or collector is None or collector.stop_reason is not None or left <= 0:
+        return []
+    try:
+        return _fuzz_phase(options, scenarios, verbose=options.verbose, max_seconds=left, language=language)
+    except RunInterrupted:
+        return [messages(language)("fuzz.interrupted")]
+
+
+def _suite(options: RunnerOptions) -> SuiteOutcome | None:
+    try:
+        return run_suite(options, live=sys.stderr.isatty())
+    except RunInterrupted:  # a signal outside pytest's session (before it began)
+        return None
+
+
+def _run(options: RunnerOptions, current: Session) -> int:
+    state = current.state
+    reports: list[Path | str] = list(requested(options, "run"))
+    console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
+    color = colour_wanted(console, os.environ)
+    secrets = options.secrets()
+    language = pick_language(options.lang)
+    started = time.perf_counter()
+    outcome = _suite(options)
+    collector = outcome.collector if outcome is not None else None
+    if not state.interrupted and outcome is not None:
+        if outcome.startup_error is not None:
+            print(f"ccweb-conformance: error: {neutralise(scrub(outcome.startup_error, secrets))}", file=sys.stderr)
+            return EXIT_USAGE
+        if outcome.broken is not None or collector is None:
+            print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
+            return EXIT_USAGE
+    scenarios = list(collector.results) if collector is not None else []
+    fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started, language=language)
+    signals.disarm()  # from here on a signal is recorded, and the reports still get written
+    leftovers = current.sweep()
+    run = RunResult(
+        kit_version=kit_version(),
+        spec_version=ccweb_spec.contract_version(),
+        target=collector.target_description if collector is not None else "not started",
+        transport=(collector.transport if collector is not None else "stdio"),  # type: ignore[arg-type]
+        protocol_version=collector.protocol_version if collector is not None else None,
+        started_at=collector.started_at if collector is not None else "",
+        duration_s=time.perf_counter() - started,
+        scenarios=scenarios,
+        strict=options.strict,
+        selection=selection_label(options, outcome),
+        interrupted=state.name,
+        stopped=collector.stop_reason if collector is not None else None,
+        leftover_processes=[leftover.describe() for leftover in leftovers],
+        eras=collector.eras if collector is not None else [],
+        one_era_reason=collector.one_era_reason if collector is not None else None,
+    )
+    if not run.scenarios and not state.interrupted:
+        print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
+        return EXIT_USAGE
+    written = write_reports(run, options, "run", language=language)
+    print(scrub(render_summary(run, color=color, verbose=options.verbose, language=language), secrets), file=console)
+    if fuzz_lines:
+        print(scrub("\n".join(fuzz_lines), secrets), file=console)
+    if options.expected_failures is not None and not state.interrupted:
+        expected = load_expected_failures(options.expected_failures)
+        seen_requirements = {r for s in run.scenarios for r in s.requirements}
+        for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
+            print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
+    if run.failed or run.counts()["warning"]:
+        print(reports_line(reports, language), file=console)
+    # Lines on stderr (errors, warnings, this one) stay English in every language: they are
+    # stable messages that scripts and CI logs grep for; the console summary above is translated.
+    if state.signum is not None:
+        not_run = run.counts()["notrun"]
+        print(f"ccweb-conformance: interrupted by {state.name}; {not_run} scenarios not run", file=sys.stderr)
+        return interrupted_exit_code(state.signum)
+    if run.failed:
+        return EXIT_FAILED
+    return EXIT_PASSED if written else EXIT_USAGE
