@@ -41,9 +41,9 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
-from ccweb_conformance.transport.versions import CLIENT_INFO
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.transport.versions import CLIENT_INFO
 
 BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
