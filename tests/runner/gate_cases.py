@@ -65,6 +65,13 @@ class Case:
     """(signal, text on stderr or a fake's pid file name that must appear first) for interrupt cases."""
 
 
+STRICT_JSON_FAULTS = {
+    "nan": "NaN is not a JSON value (RFC 8259)",
+    "dup-envelope": "duplicate member names 'id', 'jsonrpc', 'result' in one object",
+    "latin1": "is not valid UTF-8 (bytes e9 at offset ",
+}
+"""Gate-server words that break strict JSON (D-16) -> what the PROTO-1 failure says, on every wire."""
+
 CASES: dict[str, Case] = {
     "sigint-mid-run-stdio": Case(
         [], 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "PASSED ")
@@ -143,6 +150,29 @@ CASES: dict[str, Case] = {
     ),
     "handshake-malformed-result": Case(
         stdio("hs-malformed"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
+    ),
+    "sse-server-ping-answered": Case([*http("sse", "sse-ping"), "--tags", "AC-8"], 0, "PASSED", outcome="passed"),
+    "sse-polling-resumed": Case([*http("sse", "sse-poll=2"), "--tags", "AC-8"], 0, "PASSED", outcome="passed"),
+    "http-session-kept": Case([*http("session"), "--tags", "AC-8"], 0, "PASSED", outcome="passed"),
+    "http-session-id-changes": Case(
+        [*http("session-change"), "--tags", "AC-8"],
+        1,
+        "tools/call: the server changed Mcp-Session-Id from 'gate-1' to 'gate-2' within one session",
+        outcome="failed",
+    ),
+    **{
+        f"{fault}-{wire}": Case([*words(fault), "--tags", "PROTO-1"], 1, text, outcome="failed")
+        for fault, text in STRICT_JSON_FAULTS.items()
+        for wire, words in (("stdio", stdio), ("http-json", http), ("http-sse", lambda w: http("sse", w)))
+    },
+    "duplicate-text-block": Case(
+        [*stdio("dup-text"), "--tags", "PROTO-1"], 1, "duplicate member name 'ok' in one object", outcome="failed"
+    ),
+    "deep-handshake-stdio": Case(
+        stdio("deep=10000"), 1, "JSON nested deeper than 200 levels, the most the runner reads", outcome="failed"
+    ),
+    "deep-handshake-http": Case(
+        http("deep=10000"), 1, "JSON nested deeper than 200 levels, the most the runner reads", outcome="failed"
     ),
     "utf16-units-verbose": Case(
         [
