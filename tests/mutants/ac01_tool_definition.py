@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from mutants.patching import _edit_tool
+import mcp_types as types
+
+from ccweb_reference import server
+from mutants.patching import Handler, _edit_tool, _wrap_handler
 from mutants.registry import mutant
 
 
@@ -101,3 +105,32 @@ def _() -> None:
 )
 def _() -> None:
     _edit_tool(lambda t: t.pop("_meta"))
+
+
+@mutant(
+    "conversation_id_required",
+    "TOOL-2",
+    "The input schema declares exactly the contract's arguments",
+    'the input schema marks conversationId required ("required": ["conversationId"])',
+)
+def _() -> None:
+    _edit_tool(lambda t: t["inputSchema"].update(required=["conversationId"]))
+
+
+@mutant(
+    "tool_listed_twice",
+    "TOOL-1",
+    "The tool is listed under its contract name",
+    "tools/list lists the tool twice, the second copy with a wrong limit maximum (a reader of the first sees no fault)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def list_tools(ctx: Any, params: Any) -> Any:
+            listed = await handler(ctx, params)
+            second = copy.deepcopy(server.TOOL)
+            second["inputSchema"]["properties"]["limit"]["maximum"] = 100
+            return types.ListToolsResult(tools=[*listed.tools, types.Tool.model_validate(second, by_name=False)])
+
+        return list_tools
+
+    _wrap_handler("tools/list", wrap)

@@ -174,6 +174,14 @@ CASES: dict[str, Case] = {
     "deep-handshake-http": Case(
         http("deep=10000"), 1, "JSON nested deeper than 200 levels, the most the runner reads", outcome="failed"
     ),
+    "paginated-tools-list-stdio": Case([*stdio("pages=3"), "--tags", "AC-1"], 0, "PASSED", outcome="passed"),
+    "paginated-tools-list-http": Case([*http("pages=3"), "--tags", "AC-1"], 0, "PASSED", outcome="passed"),
+    "tool-listed-twice-across-pages": Case(
+        [*stdio("pages=2", "dup-tool"), "--tags", "AC-1"],
+        1,
+        "tools/list lists ccweb_list_user_inputs 2 times across its 2 pages: a tool is listed exactly once",
+        outcome="failed",
+    ),
     "utf16-units-verbose": Case(
         [
             "--stdio",

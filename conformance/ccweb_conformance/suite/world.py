@@ -17,6 +17,7 @@ from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.transport.toollist import ToolListing, list_all_tools
 
 TOOL_NAME = ccweb_spec.TOOL_NAME
 
@@ -64,6 +65,8 @@ class World:
     exchanges: list[Exchange] = field(default_factory=list)
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools_exchange: Exchange | None = None
+    tool_listing: ToolListing | None = None
+    """Every page of the scenario's last tools/list (``tools_exchange`` is its last page)."""
     saved_snapshot: dict[str, Any] | None = None
     output_schema: dict[str, Any] | None = None
     """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
@@ -122,13 +125,10 @@ def audit_sessions_dir(world: World, when: str) -> None:
 def declared_output_schema(target: Target) -> dict[str, Any] | None:
     """The outputSchema the tool declares in tools/list, or None (none declared, or no answer)."""
     try:
-        response = target.client(None).list_tools().response or {}
+        listing = list_all_tools(target.client(None))
     except Exception:  # the scenarios report a target that does not answer; PLC-4 then has nothing to check
         return None
-    result = response.get("result")
-    tools = result.get("tools") if isinstance(result, dict) else None
-    for tool in tools if isinstance(tools, list) else []:
-        if isinstance(tool, dict) and tool.get("name") == TOOL_NAME:
-            schema = tool.get("outputSchema")
-            return schema if isinstance(schema, dict) else None
+    for tool in listing.named(TOOL_NAME)[:1]:
+        schema = tool.get("outputSchema")
+        return schema if isinstance(schema, dict) else None
     return None

@@ -12,6 +12,7 @@ from ccweb_conformance.contract.conversations import session_bytes
 from ccweb_conformance.contract.notation import aliases
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.client import OMIT
+from ccweb_conformance.transport.toollist import list_all_tools
 
 RAW_TEXT_WAIT_S = 0.5
 """How long to wait for an (optional) JSON-RPC parse-error reply to raw text."""
@@ -27,8 +28,11 @@ def _arguments(world: World, docstring: str) -> Any:
 
 @when("I list the tools")
 def list_tools(world: World) -> None:
-    """tools/list."""
-    world.tools_exchange = world.record(world.client().list_tools())
+    """tools/list, every page (the runner follows nextCursor, D-16)."""
+    listing = list_all_tools(world.client())
+    for exchange in listing.exchanges:
+        world.record(exchange)
+    world.tool_listing, world.tools_exchange = listing, listing.exchanges[-1]
 
 
 @when("I call the tool with arguments:")
