@@ -1,15 +1,22 @@
-"""JSON text indented by two spaces, byte for byte as ``json.dumps(value, indent=2)`` writes it, but fast.
+"""JSON text: written indented (fast), and received text read with every strict-JSON problem named.
 
-With ``indent`` set, the standard library encodes in pure Python (its C encoder has no
+``indented`` writes JSON text indented by two spaces, byte for byte as ``json.dumps(value,
+indent=2)`` writes it, but fast. With ``indent`` set, the standard library encodes in pure Python (its C encoder has no
 indentation): a run's session files and its JSON report cost about 1.3 s that way. Here the C
 encoder writes compact text and msgspec indents it, which gives the same text (same separators,
 same escapes, same number spellings; proved by the tests on every shape). msgspec refuses a
 lone surrogate escape, so a value holding one is written by ``json.dumps`` as before.
+
+``read_json`` and ``decode_utf8`` read what a server sent (D-16: RFC 8259 JSON in valid UTF-8):
+the standard library's parser with hooks, so NaN/Infinity and duplicate member names are named
+instead of silently accepted, and a value nested too deep is one clear error.
 """
 
 from __future__ import annotations
 
 import json
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -22,3 +29,93 @@ def indented(value: Any, *, ensure_ascii: bool) -> str:
         return msgspec.json.format(compact.encode("utf-8"), indent=2).decode("utf-8")
     except (UnicodeEncodeError, msgspec.DecodeError):  # a lone surrogate, raw or escaped
         return json.dumps(value, indent=2, ensure_ascii=ensure_ascii)
+
+
+MAX_DEPTH = 200
+"""Levels of arrays and objects a received JSON value may nest (RFC 8259 section 9 lets a reader set one)."""
+
+
+class TooDeep(ValueError):
+    """A JSON value nested deeper than :data:`MAX_DEPTH`: it is not read at all."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"JSON nested deeper than {MAX_DEPTH} levels, the most the runner reads (RFC 8259 allows the limit)"
+        )
+
+
+@dataclass
+class Received:
+    """A received JSON text as read, and where it is not strict RFC 8259 JSON."""
+
+    value: Any
+    problems: list[str] = field(default_factory=list)
+    """NaN/Infinity (read as the strings "NaN", "Infinity", "-Infinity"), duplicate member names (the last one kept)."""
+
+
+_reading = threading.local()
+"""The problems list of the text being read in this thread (the decoder's hooks append to it)."""
+
+
+def _constant(name: str) -> str:
+    _reading.problems.append(f"{name} is not a JSON value (RFC 8259); read as the string {name!r}")
+    return name
+
+
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    built = dict(pairs)
+    if len(built) != len(pairs):
+        names = [key for key, _ in pairs]
+        twice = sorted({key for key in names if names.count(key) > 1})
+        _reading.problems.append(
+            f"duplicate member name{'s' if len(twice) > 1 else ''} {', '.join(map(repr, twice))} in one object "
+            "(RFC 8259 wants names unique; readers differ on which value wins, this one keeps the last)"
+        )
+    return built
+
+
+_DECODER = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_members)
+"""One decoder, made once: ``json.loads`` with hooks builds a new one per call, which costs more than the read."""
+
+
+def read_json(text: str) -> Received:
+    """Read one received JSON text leniently, naming every way it breaks strict JSON.
+
+    Raises ``ValueError`` when ``text`` is not JSON at all, and :class:`TooDeep` when it nests
+    deeper than :data:`MAX_DEPTH` (a value that deep is not kept: checking, copying or reporting
+    it would exhaust the stack). Lone-surrogate escapes are valid JSON text and stay as they are.
+    """
+    problems: list[str] = []
+    _reading.problems = problems
+    try:
+        value = _DECODER.decode(text)
+    except RecursionError:
+        raise TooDeep from None
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
+        raise TooDeep
+    return Received(value, problems)
+
+
+def _depth(value: Any) -> int:
+    """How many arrays and objects nest in ``value`` (iterative: the stack is never at risk)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+def decode_utf8(raw: bytes, what: str) -> tuple[str, str | None]:
+    """``raw`` as UTF-8, and the problem when it is not valid UTF-8 (then decoded with U+FFFD)."""
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        bad = raw[exc.start : exc.end].hex(" ")
+        return raw.decode("utf-8", errors="replace"), f"{what} is not valid UTF-8 (bytes {bad} at offset {exc.start})"

@@ -20,6 +20,7 @@ Feature: AC-1 The tool definition says what the tool does
       | limit          | integer | 1       | 50      | 15      |
       | maxChars       | integer | 1       | 1000    | 1000    |
     And the input schema of "ccweb_list_user_inputs" forbids additional properties
+    And the input schema of "ccweb_list_user_inputs" requires no property
 
   @TOOL-3
   Scenario: The description states the default, the 15 inputs, the budget and the purpose

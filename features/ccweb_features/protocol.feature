@@ -64,3 +64,6 @@ Feature: MCP protocol and transports
       | request                                                                                                 |
       | {"jsonrpc": "2.0", "id": "bad-1", "method": "no/such/method"}                                           |
       | {"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": 5}} |
+      | 5                                                                                                       |
+      | {"jsonrpc": "2.0"}                                                                                      |
+      | {"hello": "world"}                                                                                      |

@@ -5,7 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ccweb_conformance.transport.client import MODERN_VERSION
+import mcp_types as types
+
+from ccweb_conformance.transport.versions import MODERN_VERSION
+from ccweb_reference import server
 from mutants.patching import Handler, _edit_tool, _wrap_handler
 from mutants.registry import mutant
 
@@ -145,6 +148,35 @@ def _() -> None:
                 schema["properties"]["limit"]["maximum"] = 100
                 tools.append(tool.model_copy(update={"input_schema": schema}))
             return result.model_copy(update={"tools": tools})
+
+        return list_tools
+
+    _wrap_handler("tools/list", wrap)
+
+
+@mutant(
+    "conversation_id_required",
+    "TOOL-2",
+    "The input schema declares exactly the contract's arguments",
+    'the input schema marks conversationId required ("required": ["conversationId"])',
+)
+def _() -> None:
+    _edit_tool(lambda t: t["inputSchema"].update(required=["conversationId"]))
+
+
+@mutant(
+    "tool_listed_twice",
+    "TOOL-1",
+    "The tool is listed under its contract name",
+    "tools/list lists the tool twice, the second copy with a wrong limit maximum (a reader of the first sees no fault)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def list_tools(ctx: Any, params: Any) -> Any:
+            listed = await handler(ctx, params)
+            second = copy.deepcopy(server.TOOL)
+            second["inputSchema"]["properties"]["limit"]["maximum"] = 100
+            return types.ListToolsResult(tools=[*listed.tools, types.Tool.model_validate(second, by_name=False)])
 
         return list_tools
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from mutants.patching import Handler, Reply, _filter_incoming, _result, _transform_call_result, _wrap_handler
 from mutants.registry import mutant
@@ -61,3 +63,22 @@ def _() -> None:
 def _() -> None:
     reply = Reply(types.JSONRPCError(jsonrpc="2.0", id=0, error=types.ErrorData(code=-32700, message="Parse error")))
     _filter_incoming(lambda item: reply if isinstance(item, Exception) else item)
+
+
+def _is_parse_error(item: Any) -> bool:
+    """True for text that is not JSON at all (as opposed to JSON that is no JSON-RPC request)."""
+    if isinstance(item, json.JSONDecodeError):
+        return True
+    return isinstance(item, ValidationError) and any(e["type"] == "json_invalid" for e in item.errors())
+
+
+@mutant(
+    "garbage_reply_to_invalid_request",
+    "PROTO-1",
+    "A reply to an invalid request is a JSON-RPC error that echoes the request's id",
+    'JSON that is no JSON-RPC request (5, {"hello": "world"}) is answered {"id": "zzz", "error": {"code": "bad"}};'
+    " text that is not JSON gets a correct -32700",
+)
+def _() -> None:
+    bad = types.JSONRPCError.model_construct(jsonrpc="2.0", id="zzz", error=types.ErrorData.model_construct(code="bad"))
+    _filter_incoming(lambda item: Reply(bad) if isinstance(item, Exception) and not _is_parse_error(item) else item)

@@ -65,6 +65,13 @@ class Case:
     """(signal, text on stderr or a fake's pid file name that must appear first) for interrupt cases."""
 
 
+STRICT_JSON_FAULTS = {
+    "nan": "NaN is not a JSON value (RFC 8259)",
+    "dup-envelope": "duplicate member names 'id', 'jsonrpc', 'result' in one object",
+    "latin1": "is not valid UTF-8 (bytes e9 at offset ",
+}
+"""Gate-server words that break strict JSON (D-16) -> what the PROTO-1 failure says, on every wire."""
+
 CASES: dict[str, Case] = {
     "sigint-mid-run-stdio": Case(
         [], 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "PASSED ")
@@ -136,13 +143,46 @@ CASES: dict[str, Case] = {
     "max-time": Case(
         [*stdio("slow=0.2"), "--max-time", "3"], 1, "not run: the run reached --max-time 3 s", outcome="failed"
     ),
-    "notification-storm": Case([*stdio("storm=10000"), "--tags", "AC-8,ARGS"], 0, "PASSED", outcome="passed"),
+    "notification-storm": Case(  # about memory, not speed: 10,000 notifications per reply need time under load
+        [*stdio("storm=10000"), "--tags", "AC-8,ARGS", "--timeout", "30"], 0, "PASSED", outcome="passed"
+    ),
     "daemonised-child": Case([*stdio("daemon"), "--tags", "AC-8"], 0, "the server left", outcome="passed"),
     "handshake-not-json": Case(
         stdio("hs-garbage"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
     ),
     "handshake-malformed-result": Case(
         stdio("hs-malformed"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
+    ),
+    "sse-server-ping-answered": Case([*http("sse", "sse-ping"), "--tags", "AC-8"], 0, "PASSED", outcome="passed"),
+    "sse-polling-resumed": Case([*http("sse", "sse-poll=2"), "--tags", "AC-8"], 0, "PASSED", outcome="passed"),
+    "http-session-kept": Case([*http("session"), "--tags", "AC-8"], 0, "PASSED", outcome="passed"),
+    "http-session-id-changes": Case(
+        [*http("session-change"), "--tags", "AC-8"],
+        1,
+        "tools/call: the server changed Mcp-Session-Id from 'gate-1' to 'gate-2' within one session",
+        outcome="failed",
+    ),
+    **{
+        f"{fault}-{wire}": Case([*words(fault), "--tags", "PROTO-1"], 1, text, outcome="failed")
+        for fault, text in STRICT_JSON_FAULTS.items()
+        for wire, words in (("stdio", stdio), ("http-json", http), ("http-sse", lambda w: http("sse", w)))
+    },
+    "duplicate-text-block": Case(
+        [*stdio("dup-text"), "--tags", "PROTO-1"], 1, "duplicate member name 'ok' in one object", outcome="failed"
+    ),
+    "deep-handshake-stdio": Case(
+        stdio("deep=10000"), 1, "JSON nested deeper than 200 levels, the most the runner reads", outcome="failed"
+    ),
+    "deep-handshake-http": Case(
+        http("deep=10000"), 1, "JSON nested deeper than 200 levels, the most the runner reads", outcome="failed"
+    ),
+    "paginated-tools-list-stdio": Case([*stdio("pages=3"), "--tags", "AC-1"], 0, "PASSED", outcome="passed"),
+    "paginated-tools-list-http": Case([*http("pages=3"), "--tags", "AC-1"], 0, "PASSED", outcome="passed"),
+    "tool-listed-twice-across-pages": Case(
+        [*stdio("pages=2", "dup-tool"), "--tags", "AC-1"],
+        1,
+        "tools/list lists ccweb_list_user_inputs 2 times across its 2 pages: a tool is listed exactly once",
+        outcome="failed",
     ),
     "utf16-units-verbose": Case(
         [

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from runner.gate_cases import CASES, PYTHON, REFERENCE, RUN_BOUND, Outcome, run_case
+from runner.gate_cases import CASES, PYTHON, REFERENCE, RUN_BOUND, STRICT_JSON_FAULTS, Outcome, run_case
 
 from ccweb_conformance.reports.json_report import report_schema
 
@@ -113,7 +113,9 @@ def test_max_time_stops_the_run_and_fails_it(outcomes: dict[str, Outcome]) -> No
     assert _totals_line(outcomes["max-time"].stdout).startswith(f"{report['counts']['passed']} passed, 0 failed")
 
 
-@pytest.mark.parametrize("name", ["handshake-not-json", "handshake-malformed-result"])
+@pytest.mark.parametrize(
+    "name", ["handshake-not-json", "handshake-malformed-result", "deep-handshake-stdio", "deep-handshake-http"]
+)
 def test_a_protocol_violation_in_the_handshake_fails_proto_1(outcomes: dict[str, Outcome], name: str) -> None:
     report = outcomes[name].report
     assert report is not None
@@ -124,6 +126,37 @@ def test_a_protocol_violation_in_the_handshake_fails_proto_1(outcomes: dict[str,
     assert {s["status"] for s in rest} == {"notrun"}
     assert {r["id"]: r["status"] for r in report["requirements"]}["PROTO-1"] == "failed"
     assert report["stopped"] == "not run: the implementation broke the protocol during the handshake"
+
+
+@pytest.mark.parametrize("name", ["deep-handshake-stdio", "deep-handshake-http"])
+def test_a_too_deep_handshake_is_one_verdict_without_a_recursion_error(outcomes: dict[str, Outcome], name: str) -> None:
+    report = outcomes[name].report
+    assert report is not None
+    assert [s["status"] for s in report["scenarios"]].count("failed") == 1
+    assert "initialize: " in report["scenarios"][0]["message"]
+    assert "Recursion" not in outcomes[name].text()
+
+
+def _not_a_json_constant(name: str) -> None:
+    raise AssertionError(f"the report holds {name}, which is not JSON")
+
+
+STRICT_JSON_CASES = [
+    *(f"{fault}-{wire}" for fault in STRICT_JSON_FAULTS for wire in ("stdio", "http-json", "http-sse")),
+    "duplicate-text-block",
+]
+
+
+@pytest.mark.parametrize("name", STRICT_JSON_CASES)
+def test_json_that_is_not_strict_fails_proto_1_on_every_wire(outcomes: dict[str, Outcome], name: str) -> None:
+    text = outcomes[name].reports["json"]
+    assert text is not None
+    report = json.loads(text, parse_constant=_not_a_json_constant)
+    statuses = {s["name"]: s["status"] for s in report["scenarios"]}
+    assert statuses["Every message received is valid MCP for the negotiated revision"] == "failed"
+    assert {r["id"]: r["status"] for r in report["requirements"]}["PROTO-1"] == "failed"
+    failed = [s["message"] for s in report["scenarios"] if s["status"] == "failed"]
+    assert all("PROTO-1: a message received breaks JSON-RPC 2.0 or the MCP schema: " in m for m in failed), failed
 
 
 def test_the_handshake_violation_names_what_was_wrong(outcomes: dict[str, Outcome]) -> None:

@@ -12,10 +12,11 @@ from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.failures import fail
 from ccweb_conformance.contract.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.contract.outcome import ToolOutcome, json_equal, tool_outcome
-from ccweb_conformance.suite.eras import answer_differences, listed_tool, reply_kind_difference
+from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.transport.toollist import ToolListing, list_all_tools
 
 TOOL_NAME = ccweb_spec.TOOL_NAME
 
@@ -49,6 +50,8 @@ class World:
     exchanges: list[Exchange] = field(default_factory=list)
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools_exchange: Exchange | None = None
+    tool_listing: ToolListing | None = None
+    """Every page of the scenario's last tools/list (``tools_exchange`` is its last page)."""
     saved_snapshot: dict[str, Any] | None = None
     output_schema: dict[str, Any] | None = None
     """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
@@ -86,21 +89,26 @@ class World:
             )
         return exchange
 
-    def list_tools(self) -> Exchange:
-        """``tools/list``, kept; where the server speaks two eras, the other era must list the same tool (D-16)."""
-        exchange = self.record(self.client().list_tools())
+    def list_tools(self) -> ToolListing:
+        """``tools/list``, every page (the runner follows nextCursor), kept; where the server speaks two eras,
+        the other era must list the same tool (D-16)."""
+        listing = list_all_tools(self.client())
+        for exchange in listing.exchanges:
+            self.record(exchange)
         if self.target.other_era is not None:
             client = self.target.other_client(self.source)
-            other = self.record(client.list_tools())
-            first, second = listed_tool(exchange, TOOL_NAME), listed_tool(other, TOOL_NAME)
+            other = list_all_tools(client)
+            for exchange in other.exchanges:
+                self.record(exchange)
+            first, second = listing.named(TOOL_NAME), other.named(TOOL_NAME)
             if not json_equal(first, second):
                 raise fail(
                     f"D-16: tools/list describes {TOOL_NAME} differently in the two eras ({self._era_names(client)})",
                     expected=first,
                     actual=second,
-                    exchange=other,
+                    exchange=other.exchanges[-1],
                 )
-        return exchange
+        return listing
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
         """Call a tool and keep the exchange: RO-1 right after it, and, where the server speaks two eras, the
@@ -195,13 +203,10 @@ def audit_sessions_dir(world: World, when: str) -> None:
 def declared_output_schema(target: Target) -> dict[str, Any] | None:
     """The outputSchema the tool declares in tools/list, or None (none declared, or no answer)."""
     try:
-        response = target.client(None).list_tools().response or {}
+        listing = list_all_tools(target.client(None))
     except Exception:  # the scenarios report a target that does not answer; PLC-4 then has nothing to check
         return None
-    result = response.get("result")
-    tools = result.get("tools") if isinstance(result, dict) else None
-    for tool in tools if isinstance(tools, list) else []:
-        if isinstance(tool, dict) and tool.get("name") == TOOL_NAME:
-            schema = tool.get("outputSchema")
-            return schema if isinstance(schema, dict) else None
+    for tool in listing.named(TOOL_NAME)[:1]:
+        schema = tool.get("outputSchema")
+        return schema if isinstance(schema, dict) else None
     return None

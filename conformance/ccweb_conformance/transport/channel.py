@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ccweb_conformance.jsontext import read_json
+
 TEXT_LIMIT = 20_000
 """Characters of received text kept in an exchange."""
 DEFAULT_LIMIT = 16 * 1024 * 1024
@@ -78,6 +80,11 @@ class Reply:
             self.kept_chars += len(piece) + (1 if self.texts else 0)
             self.texts.append(piece)
 
+    def add_problem(self, problem: str) -> None:
+        """Note a wire-level problem (invalid UTF-8, not strict JSON); the first VIOLATIONS_KEPT are kept."""
+        if len(self.decode_problems) < VIOLATIONS_KEPT:
+            self.decode_problems.append(problem)
+
     def add_other(self, message: dict[str, Any], inspect: Inspect | None) -> None:
         """Count a notification or server request, check it, keep the first OTHERS_KEPT."""
         self.others_seen += 1
@@ -146,6 +153,18 @@ class Channel(ABC):
     @abstractmethod
     def close(self) -> None:
         """End the conversation and free the wire."""
+
+
+def parse_received(text: str, reply: Reply, what: str) -> Any:
+    """One received message, read leniently; where it is not strict JSON is noted in ``reply`` (D-16).
+
+    Raises ``ValueError`` when ``text`` is not JSON, :class:`~ccweb_conformance.jsontext.TooDeep`
+    (a ValueError) when it nests too deep to be read.
+    """
+    received = read_json(text)
+    for problem in received.problems:
+        reply.add_problem(f"{what}: {problem}")
+    return received.value
 
 
 def id_key(value: Any) -> str:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from ccweb_conformance.jsontext import TooDeep, decode_utf8
 from ccweb_conformance.transport.channel import (
     DEFAULT_LIMIT,
     NO_RESPONSE,
@@ -18,6 +18,7 @@ from ccweb_conformance.transport.channel import (
     MessageTooLarge,
     Reply,
     Wait,
+    parse_received,
 )
 from ccweb_conformance.transport.lines import LineIO
 from ccweb_reference import wire
@@ -82,7 +83,9 @@ class LineChannel(Channel):
             if not line.strip():
                 continue
             try:
-                message = json.loads(line)
+                message = parse_received(line, reply, "a line received")
+            except TooDeep as exc:
+                raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
             except ValueError:
                 raise ChannelError(
                     "garbage", f"the server wrote a line that is not JSON: {line[:200]!r}", reply
@@ -95,11 +98,10 @@ class LineChannel(Channel):
             self.io.write_line(wire.dumps(message))
 
     def _decode(self, raw: bytes, reply: Reply) -> str:
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            reply.decode_problems.append("a line received is not valid UTF-8")
-            return raw.decode("utf-8", errors="replace")
+        text, problem = decode_utf8(raw, "a line received")
+        if problem is not None:
+            reply.add_problem(problem)
+        return text
 
     def _ended(self, exc: Exception | None = None) -> str:
         status = self.io.exit_status(EXIT_WAIT)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from ccweb_conformance.jsontext import decode_utf8
 from ccweb_conformance.transport.channel import MessageTooLarge
 
 
@@ -18,20 +19,41 @@ class SseEvent:
     id: str | None
 
 
+@dataclass
+class StreamState:
+    """What a stream told the client for reconnecting: the last event ID and the retry time."""
+
+    last_id: str | None = None
+    """The last ``id`` field seen, dispatched with an event or not (a priming event has no data)."""
+    retry_ms: int | None = None
+    """The last valid ``retry`` field: milliseconds to wait before reconnecting."""
+
+
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 
 
-def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[str]:
+def split_lines(
+    chunks: Iterable[bytes], limit: int | None = None, problem: Callable[[str], None] | None = None
+) -> Iterator[str]:
     """Lines of an event stream's bytes, split only at CRLF, CR or LF as the standard says, decoded as UTF-8.
 
     ``str.splitlines`` (and so httpx's ``iter_lines``) also splits at U+0085, U+2028 and
     U+2029, which may stand unescaped inside a JSON string and must not end a line; in UTF-8
     their bytes are never CR or LF, so splitting the bytes is exact. The stream is UTF-8
-    whatever the response declares (invalid bytes become U+FFFD). Linear: each chunk is
-    scanned once, and a line's pieces are joined once. A line longer than ``limit`` bytes
-    raises :class:`MessageTooLarge`, as the stdio and JSON paths count it.
+    whatever the response declares (invalid bytes become U+FFFD, and ``problem`` is told, D-16).
+    Linear: each chunk is scanned once, and a line's pieces are joined once. A line longer than
+    ``limit`` bytes raises :class:`MessageTooLarge`, as the stdio and JSON paths count it.
     """
+
+    def decoded(line: bytes) -> str:
+        if line.isascii():
+            return line.decode("ascii")
+        text, bad = decode_utf8(line, "an SSE line")
+        if bad is not None and problem is not None:
+            problem(bad)
+        return text
+
     pending: list[bytes] = []
     size = 0
     held_cr = False  # the last chunk ended in CR: an LF first in the next one belongs to it
@@ -50,7 +72,7 @@ def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[s
             if limit is not None and size + len(piece) > limit:
                 raise MessageTooLarge(limit)
             line = b"".join(pending) + piece if pending else piece
-            yield line.decode("utf-8", errors="replace")
+            yield decoded(line)
             pending, size = [], 0
             start = match.end()
         rest = chunk[start:]
@@ -60,15 +82,18 @@ def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[s
             if limit is not None and size > limit:
                 raise MessageTooLarge(limit)
     if pending:
-        yield b"".join(pending).decode("utf-8", errors="replace")
+        yield decoded(b"".join(pending))
 
 
-def iter_events(lines: Iterable[str], limit: int | None = None) -> Iterator[SseEvent]:
+def iter_events(lines: Iterable[str], limit: int | None = None, state: StreamState | None = None) -> Iterator[SseEvent]:
     """Events from the stream's lines, as the HTML standard's parser dispatches them.
 
     An event whose data is longer than ``limit`` bytes (in UTF-8) raises :class:`MessageTooLarge`.
+    ``state`` (when given) starts with the ID to carry on from and follows every ``id`` and
+    ``retry`` field, so a caller can resume the stream after it ends.
     """
-    event, last_id = "", None
+    state = state if state is not None else StreamState()
+    event, last_id = "", state.last_id
     data: list[str] = []
     size = 0
     for raw in lines:
@@ -90,6 +115,8 @@ def iter_events(lines: Iterable[str], limit: int | None = None) -> Iterator[SseE
         elif name == "event":
             event = value
         elif name == "id" and "\0" not in value:
-            last_id = value
+            last_id = state.last_id = value
+        elif name == "retry" and value.isascii() and value.isdigit():
+            state.retry_ms = int(value)
     if data:  # a final event without its blank line still counts
         yield SseEvent(event or "message", "\n".join(data), last_id)

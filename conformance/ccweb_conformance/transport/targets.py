@@ -34,7 +34,7 @@ SOURCE_ENV = ccweb_spec.binding().source_env
 SOURCE_HEADER = ccweb_spec.binding().source_header
 START_DEADLINE = 20.0
 """Seconds an HTTP server command gets to start answering."""
-VIOLATION_KINDS = frozenset({"garbage", "wrong-id", "duplicate", "too-large"})
+VIOLATION_KINDS = frozenset({"garbage", "wrong-id", "duplicate", "too-large", "session"})
 """Wire failures that mean a server answered but broke JSON-RPC (not that it could not start)."""
 
 
@@ -64,6 +64,15 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def _check_handshake(client: McpClient) -> None:
+    """The answer the era was settled on must be valid MCP and strict JSON (PROTO-1, D-16)."""
+    answered = [exchange for exchange in client.handshake if exchange.response is not None]
+    if answered and answered[-1].violations:
+        last = answered[-1]
+        method = (last.request or {}).get("method", "the handshake")
+        raise HandshakeViolation(f"{method} was answered with: " + "; ".join(last.violations[:5]), client.handshake)
 
 
 class Target(ABC):
@@ -136,6 +145,7 @@ class Target(ABC):
         client.check_messages = self.check_messages
         try:
             client.connect()
+            _check_handshake(client)
         except HandshakeViolation as violation:
             client.close()
             raise HandshakeViolation(

@@ -8,6 +8,8 @@ from mcp_types import jsonrpc_message_adapter
 from mcp_types.methods import parse_server_notification, parse_server_request, validate_server_result
 from pydantic import ValidationError
 
+from ccweb_conformance.jsontext import TooDeep, read_json
+
 MAX_ERRORS = 10
 
 
@@ -40,7 +42,7 @@ def message_violations(message: Any, *, version: str, method: str | None) -> lis
             return []  # the schema defines no result for this method at this version
         except ValidationError as exc:
             return _describe(f"{method} result", exc)
-        return _strict_result_violations(method, message["result"])
+        return _strict_result_violations(method, message["result"]) + _text_block_violations(method, message["result"])
     return []
 
 
@@ -63,6 +65,27 @@ def _strict_result_violations(method: str, result: Any) -> list[str]:
 
 
 _JSON_NAMES = {bool: "boolean", list: "array", dict: "object"}
+
+
+def _text_block_violations(method: str, result: Any) -> list[str]:
+    """A text block holding JSON must hold strict JSON (D-16): no NaN, no duplicate member names.
+
+    Text that is not JSON at all is allowed beside the result (D-10) and not looked at here.
+    """
+    content = result.get("content") if method == "tools/call" and isinstance(result, dict) else None
+    found: list[str] = []
+    for index, block in enumerate(content if isinstance(content, list) else []):
+        text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
+        if not isinstance(text, str) or text.lstrip()[:1] not in ("{", "["):
+            continue
+        try:
+            problems = read_json(text).problems
+        except TooDeep as exc:
+            problems = [str(exc)]
+        except ValueError:
+            continue
+        found.extend(f"{method} result: content.{index}.text: the JSON text breaks RFC 8259: {p}" for p in problems)
+    return found
 
 
 def reply_id_violations(response: dict[str, Any], expected_id: Any) -> list[str]:

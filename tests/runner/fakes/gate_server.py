@@ -15,6 +15,20 @@ untouched scenarios pass, except as the words say:
   hs=500        (http) initialize gets HTTP 500; hs=ctype: text/html; hs=redirect: 307
   sse           (http) replies to tools/call as an SSE stream
   trickle=N     (http) the N-th tools/call opens an SSE stream and trickles bytes, never a newline
+  nan           every tools/call result carries "_meta": {"score": NaN} (not JSON)
+  dup-envelope  every tools/call response repeats "jsonrpc", "id" and "result" (a first, empty result)
+  dup-text      the JSON text block of every tools/call result starts with an extra "ok": false
+  latin1        every tools/call result carries a text block "café", the reply encoded in Latin-1
+  deep=N        the initialize result carries a _meta value nested N arrays deep
+  pages=N       tools/list is served in N pages (decoy tools first, the tool on the last page)
+  dup-tool      tools/list lists the tool a second time, on the last page, with required conversationId
+  sse-ping      (http, with sse) the tools/call stream first sends a ping request and waits for the
+                POSTed reply (5 s at most; without it the stream ends without the response)
+  sse-poll=N    (http, with sse) the tools/call stream sends a priming event (id, retry) and closes,
+                N times in a row; a GET with its Last-Event-ID gets the next one, then the response
+  sse-cut       (http, with sse) the tools/call stream sends a notification and ends, with no event ID
+  session       (http) initialize assigns Mcp-Session-Id gate-1, every reply repeats it
+  session-change (http) ... and tools/call replies carry gate-2 instead
 
 Every process (and the daemon) ends by itself after LIFETIME seconds, whatever the runner
 does: a broken test never leaves it running for long. Its pid goes to $GATE_STATE/pid-<pid>.
@@ -46,11 +60,18 @@ STORM = int(OPTIONS.get("storm", "0"))
 PAD = int(OPTIONS.get("pad", "0"))
 PAD_CHAR = OPTIONS.get("padchar", "p")
 TRICKLE = int(OPTIONS.get("trickle", "0"))
+DEEP = int(OPTIONS.get("deep", "0"))
+PAGES = int(OPTIONS.get("pages", "1"))
+POLLS = int(OPTIONS.get("sse-poll", "0"))
 STORE = SessionStore(Path(os.environ["CC_WEB_SESSIONS_DIR"]))
 STATE = Path(os.environ["GATE_STATE"])  # required: a stray run must not litter the working directory
 NOTE = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "storm"}}
 CALLS = [0]
 LOCK = threading.Lock()
+ANSWERED: dict[str, threading.Event] = {}
+"""Server requests sent on an SSE stream (sse-ping) -> set when the runner's reply was POSTed."""
+HELD: dict[str, str] = {}
+"""sse-poll: event ID of a closed stream -> what a GET with that Last-Event-ID is sent."""
 
 
 def daemonise() -> None:
@@ -82,7 +103,7 @@ def answer(message: dict, source: str | None) -> dict:
             result["protocolVersion"] = 20251125
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
     if method == "tools/list":
-        return {"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}}
+        return {"jsonrpc": "2.0", "id": request_id, "result": tools_page((message.get("params") or {}).get("cursor"))}
     if method == "tools/call":
         params = message.get("params") or {}
         if params.get("name") != ccweb_spec.tool_definition()["name"]:
@@ -91,11 +112,43 @@ def answer(message: dict, source: str | None) -> dict:
         content = [{"type": "text", "text": dumps(result)}]
         if PAD:
             content.append({"type": "text", "text": PAD_CHAR * PAD})
+        if "dup-text" in WORDS:
+            content[0]["text"] = '{"ok":false,' + content[0]["text"][1:]
+        if "latin1" in WORDS:
+            content.append({"type": "text", "text": "café"})
         body = {"content": content, "structuredContent": result, "isError": is_error}
+        if "nan" in WORDS:
+            body["_meta"] = {"score": float("nan")}
         return {"jsonrpc": "2.0", "id": request_id, "result": body}
     if method == "ping":
         return {"jsonrpc": "2.0", "id": request_id, "result": {}}
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}
+
+
+def tools_page(cursor: object) -> dict:
+    """One page of tools/list: decoys on every page but the last, which holds the tool."""
+    page = int(cursor[5:]) if isinstance(cursor, str) and cursor.startswith("page-") else 0
+    if page < PAGES - 1:
+        decoy = {"name": f"decoy_{page}", "inputSchema": {"type": "object"}}
+        return {"tools": [decoy], "nextCursor": f"page-{page + 1}"}
+    tools = [ccweb_spec.tool_definition()]
+    if "dup-tool" in WORDS:
+        second = ccweb_spec.tool_definition()
+        second["inputSchema"]["required"] = ["conversationId"]
+        tools.append(second)
+    return {"tools": tools}
+
+
+def wire_bytes(message: dict, method: object) -> bytes:
+    """The reply as sent, with the words' breakage of JSON applied."""
+    text = dumps(message)
+    if method == "initialize" and DEEP:
+        text = text[:-2] + ',"_meta":{"deep":' + "[" * DEEP + "]" * DEEP + "}}}"
+    if method == "tools/call" and "dup-envelope" in WORDS:
+        text = f'{{"jsonrpc":"2.0","id":{dumps(message.get("id"))},"result":{{"content":[]}},{text[1:]}'
+    if method == "tools/call" and "latin1" in WORDS:
+        return text.encode("latin-1", errors="replace")
+    return text.encode("utf-8", errors="surrogatepass")
 
 
 # --- stdio -------------------------------------------------------------------------------
@@ -106,13 +159,29 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
+def parse(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def invalid(message: object) -> dict:
+    """The JSON-RPC error for text that is not JSON (-32700) or not a request (-32600)."""
+    code, text = (-32700, "Parse error") if message is None else (-32600, "Invalid Request")
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": text}}
+
+
 def serve_stdio() -> None:
     source = os.environ.get("CCWEB_SESSION_ID")
     note = dumps(NOTE) + "\n"
     for line in sys.stdin:
         if not line.strip():
             continue
-        message = json.loads(line)
+        message = parse(line)
+        if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
+            write(dumps(invalid(message)) + "\n")
+            continue
         if "id" not in message:
             continue
         if message.get("method") == "initialize":
@@ -125,7 +194,8 @@ def serve_stdio() -> None:
             time.sleep(SLOW)
             if STORM:
                 write(note * STORM)
-        write(dumps(answer(message, source)) + "\n")
+        sys.stdout.buffer.write(wire_bytes(answer(message, source), message.get("method")) + b"\n")
+        sys.stdout.flush()
 
 
 # --- HTTP --------------------------------------------------------------------------------
@@ -138,10 +208,10 @@ class Handler(ReplyingHandler):
         self.reply(200, None, b"")
 
     def do_POST(self) -> None:
-        message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        if "id" not in message:
-            self.reply(202, None, b"")
+        message = parse(self.rfile.read(int(self.headers["Content-Length"])).decode("utf-8", errors="replace"))
+        if self.not_a_request(message):
             return
+        assert isinstance(message, dict)
         method = message.get("method")
         if method == "initialize":
             fault = OPTIONS.get("hs")
@@ -156,6 +226,7 @@ class Handler(ReplyingHandler):
                 return
         else:
             time.sleep(SLOW)
+        number = 0
         if method == "tools/call":
             with LOCK:
                 CALLS[0] += 1
@@ -165,10 +236,63 @@ class Handler(ReplyingHandler):
                 return
         response = answer(message, self.headers.get("X-CCWeb-Session-Id"))
         if "sse" in WORDS and method == "tools/call":
-            events = f"event: message\ndata: {dumps(NOTE)}\n\n" * STORM + f"event: message\ndata: {dumps(response)}\n\n"
-            self.reply(200, "text/event-stream", events.encode())
+            self.sse(response, number)
             return
-        self.reply(200, "application/json", dumps(response).encode())
+        self.reply(200, "application/json", wire_bytes(response, method), self.session_headers(method))
+
+    def not_a_request(self, message: object) -> bool:
+        """Answer what is no request (invalid text, a notification, the runner's reply to our ping)."""
+        if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
+            self.reply(400, "application/json", dumps(invalid(message)).encode())
+            return True
+        if "method" not in message and str(message.get("id")) in ANSWERED:
+            ANSWERED[str(message["id"])].set()
+        if "method" in message and "id" in message:
+            return False
+        self.reply(202, None, b"", self.session_headers(None))
+        return True
+
+    def session_headers(self, method: object) -> dict:
+        if "session" not in WORDS and "session-change" not in WORDS:
+            return {}
+        return {"Mcp-Session-Id": "gate-2" if method == "tools/call" and "session-change" in WORDS else "gate-1"}
+
+    def sse(self, response: dict, number: int) -> None:
+        """The tools/call reply as an SSE stream (with a ping first, or closed for polling, as the words say)."""
+        data = wire_bytes(response, "tools/call").decode("utf-8", errors="surrogateescape")
+        last = f"event: message\ndata: {data}\n\n"
+        events = f"event: message\ndata: {dumps(NOTE)}\n\n" * STORM
+        if "sse-cut" in WORDS:
+            self.reply(200, "text/event-stream", f"event: message\ndata: {dumps(NOTE)}\n\n".encode())
+            return
+        if "sse-ping" in WORDS:
+            ping_id = f"gate-ping-{number}"
+            ANSWERED[ping_id] = threading.Event()
+            ping = {"jsonrpc": "2.0", "id": ping_id, "method": "ping"}
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(f"event: message\ndata: {dumps(ping)}\n\n".encode())
+            self.wfile.flush()
+            if ANSWERED[ping_id].wait(5.0):
+                self.wfile.write((events + last).encode("utf-8", errors="surrogateescape"))
+            self.close_connection = True
+            return
+        if POLLS:
+            for poll in range(2, POLLS + 1):  # the GET after event `call-N-k` gets the priming of `call-N-(k-1)`
+                HELD[f"call-{number}-{poll}"] = f"id: call-{number}-{poll - 1}\nretry: 50\ndata: \n\n"
+            HELD[f"call-{number}-1"] = events + f"id: call-{number}-0\n" + last
+            priming = f"id: call-{number}-{POLLS}\nretry: 50\ndata: \n\n"
+            self.reply(200, "text/event-stream", priming.encode(), self.session_headers("tools/call"))
+            return
+        self.reply(200, "text/event-stream", (events + last).encode("utf-8", errors="surrogateescape"))
+
+    def do_GET(self) -> None:
+        held = HELD.pop(self.headers.get("Last-Event-ID", ""), None)
+        if held is None:
+            self.reply(405, "text/plain", b"use POST")
+            return
+        self.reply(200, "text/event-stream", held.encode("utf-8", errors="surrogateescape"))
 
     def trickle(self) -> None:
         """An SSE stream that sends a byte every 0.1 s and never ends a line."""

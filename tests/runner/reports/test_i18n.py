@@ -141,7 +141,10 @@ def test_chinese_console_summary() -> None:
     assert lines[1] == "被测对象：stdio: node server.js（stdio，协议 2025-06-18，spec 1.0.0，kit 0.1.0）"
     assert lines[-1] == "通过 1，失败 1，警告 1，预期失败 1，意外通过 1，跳过 1，用时 3.21 秒"
     assert "AC-7  BMP 以外的字符计为一个码点" in lines
-    assert "  PASS    TOOL-1    MUST    tools/list 的结果中包含名为 ccweb_list_user_inputs 的工具。" in lines
+    assert (
+        "  PASS    TOOL-1    MUST    tools/list 的结果中包含名为 ccweb_list_user_inputs 的工具，"
+        "且在所有分页中（客户端沿 nextCursor 翻页）恰好出现一次。" in lines
+    )
     assert "  未测试  TOOL-5    SHOULD  " + ccweb_spec.requirements()[4].statement_zh in lines
     assert "      XPASS ac07_unicode.feature::A flag counts as two：预期失败的场景却通过了：flags are broken" in lines
 

@@ -283,16 +283,27 @@ def placed_both_ways(world: World) -> None:
 
 
 def _tool(world: World, name: str) -> dict[str, Any]:
-    exchange = world.tools_exchange
-    if exchange is None:
+    """The one tool of this name across every page of tools/list (TOOL-1: exactly once, D-16)."""
+    listing, exchange = world.tool_listing, world.tools_exchange
+    if listing is None or exchange is None:
         raise AssertionError("the scenario did not list the tools")
-    result = (exchange.response or {}).get("result")
-    tools = result.get("tools") if isinstance(result, dict) else None
-    for tool in tools if isinstance(tools, list) else []:
-        if isinstance(tool, dict) and tool.get("name") == name:
-            return tool
-    names = [t.get("name") for t in tools] if isinstance(tools, list) else tools
-    raise fail(f"tools/list does not list {name}", expected=name, actual=names, exchange=exchange)
+    if listing.problem is not None:
+        raise fail(
+            f"tools/list: {listing.problem}", expected="pages that end", actual=listing.problem, exchange=exchange
+        )
+    found = listing.named(name)
+    if len(found) == 1:
+        return found[0]
+    pages = f"{len(listing.exchanges)} page{'s' if len(listing.exchanges) > 1 else ''}"
+    if found:
+        raise fail(
+            f"tools/list lists {name} {len(found)} times across its {pages}: a tool is listed exactly once",
+            expected=f"one {name}",
+            actual=found,
+            exchange=exchange,
+        )
+    names = [t.get("name") if isinstance(t, dict) else t for t in listing.tools]
+    raise fail(f"tools/list does not list {name} (in {pages})", expected=name, actual=names, exchange=exchange)
 
 
 @then(parsers.parse('the tool "{name}" is listed'))
@@ -330,6 +341,20 @@ def input_schema_properties(world: World, name: str, datatable: list[list[str]])
             "the input schema must be an object schema",
             expected="object",
             actual=schema.get("type"),
+            exchange=world.tools_exchange,
+        )
+
+
+@then(parsers.parse('the input schema of "{name}" requires no property'))
+def input_schema_requires_nothing(world: World, name: str) -> None:
+    """TOOL-2: every argument is optional, so ``required`` is absent or empty (D-16)."""
+    schema = _tool(world, name).get("inputSchema")
+    actual = schema.get("required", "<absent>") if isinstance(schema, dict) else schema
+    if actual not in ("<absent>", []):
+        raise fail(
+            "the input schema must require no property: every argument is optional",
+            expected="no required member, or required: []",
+            actual=actual,
             exchange=world.tools_exchange,
         )
 

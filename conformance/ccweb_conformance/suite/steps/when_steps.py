@@ -27,8 +27,9 @@ def _arguments(world: World, docstring: str) -> Any:
 
 @when("I list the tools")
 def list_tools(world: World) -> None:
-    """tools/list."""
-    world.tools_exchange = world.list_tools()
+    """tools/list, every page (the runner follows nextCursor, D-16), in every era the server speaks."""
+    listing = world.list_tools()
+    world.tool_listing, world.tools_exchange = listing, listing.exchanges[-1]
 
 
 @when("I call the tool with arguments:")
