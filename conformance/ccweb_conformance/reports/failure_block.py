@@ -163,7 +163,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
         "requirement",
         [
             say("block.requirement_line", id=r, level=statements[r].level, statement=say.statement(statements[r]))
-            for r in scenario.requirements
+            for r in scenario.failed_requirements() or scenario.requirements
         ],
     )
     out += row("check", [detail.check])

@@ -156,7 +156,8 @@ def _statements(properties: ET.Element, scenarios: list[ScenarioResult]) -> None
 
 def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:
     failure = ET.SubElement(case, "failure", message=_clean(message[:_MESSAGE_LIMIT]), type=kind)
-    body = [text, "", f"requirements: {', '.join(scenario.requirements)} ({scenario.level})"]
+    charged = scenario.failed_requirements() or scenario.requirements
+    body = [text, "", f"requirements: {', '.join(charged)} ({scenario.level})"]
     if scenario.transcript:
         body += ["", "transcript:", format_transcript(scenario.transcript)]
     failure.text = _clean("\n".join(body))

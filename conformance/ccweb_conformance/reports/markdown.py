@@ -98,7 +98,7 @@ def _details(run: RunResult, say: Messages) -> list[str]:
 def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
     text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
-    summary = _html(f"{scenario.nodeid} ({', '.join(scenario.requirements)})")
+    summary = _html(f"{scenario.nodeid} ({', '.join(scenario.failed_requirements() or scenario.requirements)})")
     return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
 
 
