@@ -145,3 +145,34 @@ def test_the_amended_requirements_exist_with_their_levels() -> None:
     assert [levels[r] for r in ("ARG-6", "ARG-8", "UNI-3", "UNI-4", "STO-5")] == [
         "MUST", "SHOULD", "MUST", "SHOULD", "SHOULD"
     ]
+
+
+def sdk_run() -> RunResult:
+    """The SDK's -32603: a warning charged to ARG-8, its MUST tags proved by the same scenario."""
+    warned = scenario("warning", ("ARG-6", "ARG-8", "PROTO-2"), charged=("ARG-8",), proved=("ARG-6", "PROTO-2"))
+    warned.message = "ARG-8 (SHOULD): ...\nARG-8: non-object arguments were rejected with -32603"
+    warned.level = "SHOULD"
+    return RunResult("0", "0", "t", "stdio", None, "", 1.0, [warned])
+
+
+def test_every_report_charges_the_warning_to_arg_8_only() -> None:
+    from ccweb_conformance.reports.console import render_summary  # noqa: PLC0415
+    from ccweb_conformance.reports.json_report import build_json  # noqa: PLC0415
+    from ccweb_conformance.reports.junit import build_junit  # noqa: PLC0415
+    from ccweb_conformance.reports.markdown import render_markdown  # noqa: PLC0415
+
+    run = sdk_run()
+    statuses = {r["id"]: r["status"] for r in build_json(run)["requirements"]}
+    assert (statuses["ARG-6"], statuses["ARG-8"], statuses["PROTO-2"]) == ("passed", "warning", "passed")
+    assert build_json(run)["scenarios"][0]["failedRequirements"] == ["ARG-8"]
+    table = render_summary(run, color=False, verbose=False).splitlines()
+    arg6 = table.index(next(line for line in table if line.lstrip().startswith("PASS") and "ARG-6" in line))
+    arg8 = table.index(next(line for line in table if line.lstrip().startswith("WARN") and "ARG-8" in line))
+    assert not table[arg6 + 1].lstrip().startswith("WARN ")  # the warning is not listed under ARG-6
+    assert table[arg8 + 1].lstrip().startswith("WARN f.feature::")
+    assert "| ARG-6 | MUST | " in render_markdown(run) and "(ARG-8)</summary>" in render_markdown(run)
+    out = build_junit(run).find(".//system-out")
+    assert out is not None and (out.text or "").startswith("WARN (SHOULD, not failing the run): ARG-8 (SHOULD)")
+    run.strict = True
+    failure = build_junit(run).find(".//failure")
+    assert failure is not None and (failure.text or "").endswith("requirements: ARG-8 (SHOULD)")
