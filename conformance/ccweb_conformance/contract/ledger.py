@@ -54,14 +54,25 @@ class Audit:
 class SessionsLedger:
     """What the sessions directory should hold: what was there before plus what the runner wrote."""
 
-    def __init__(self, sessions_dir: Path) -> None:
+    def __init__(self, sessions_dir: Path, *, shared: bool = False) -> None:
         self.root = sessions_dir
         self.before = frozenset(listing(sessions_dir))
         self._writers: list[ConversationFiles] = []
+        self.shared = shared
+        """A directory the runner does not own (--sessions-dir): another run or a live cc-web may
+        write in it, so only entries named after this run's conversations are judged (DESIGN 4)."""
+        self._prefixes: set[str] = set()
 
     def register(self, files: ConversationFiles) -> None:
         """Count the files this writer creates as the runner's own."""
         self._writers.append(files)
+        self._prefixes.add(files.run_prefix)
+
+    def judged(self, name: str) -> bool:
+        """Whether the audit judges this entry: every one in the runner's own directory; in a
+        shared one, those whose top-level name starts with this run's prefix (its conversation IDs)."""
+        top = name.split("/", 1)[0]
+        return not self.shared or any(top.startswith(prefix) for prefix in self._prefixes)
 
     def unregister(self, files: ConversationFiles) -> None:
         """The writer removed its files (or is done)."""
@@ -76,6 +87,6 @@ class SessionsLedger:
 
     def audit(self) -> Audit:
         """Compare the directory with the ledger now."""
-        present = listing(self.root)
-        wanted = self.expected()
+        present = {name for name in listing(self.root) if self.judged(name)}
+        wanted = {name for name in self.expected() if self.judged(name)}
         return Audit(tuple(sorted(present - wanted)), tuple(sorted(wanted - present)))

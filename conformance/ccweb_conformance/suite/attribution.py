@@ -9,6 +9,7 @@ are passed by it only when their checks all ran: when the failed step was its la
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -84,3 +85,30 @@ def success_requirements(result: Mapping[str, Any], arguments: Any, source: str 
     if isinstance(raw, str) and _NOT_ID_CHARACTER.search(raw):
         return ("SRC-4",)
     return ("SRC-2",) if isinstance(explicit, str) else ("SRC-1",)
+
+
+ENVIRONMENT_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT, errno.EMFILE, errno.ENFILE}
+)
+"""File-system errors of the runner's own machine: a full or read-only disk, missing permissions."""
+
+
+def environment_fault(error: BaseException | None) -> str | None:
+    """One line when the runner's own file system failed it (writing a fixture), else None.
+
+    The server's answers arrive over the wire and never raise these locally; a step that failed
+    with one of them failed the runner, and must not be blamed on the server.
+    """
+    seen = 0
+    while error is not None and seen < _CHAIN_LIMIT:
+        if isinstance(error, OSError) and error.errno in ENVIRONMENT_ERRNOS:
+            where = f": {error.filename}" if error.filename else ""
+            reason = error.strerror or errno.errorcode.get(error.errno or 0, "")
+            return (
+                f"the runner could not write its fixtures ([Errno {error.errno}] {reason}{where}); "
+                "this is the runner's environment, not the implementation: free space, or give the runner "
+                "a writable sessions directory"
+            )
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return None

@@ -15,7 +15,12 @@ import ccweb_spec
 from ccweb_conformance.contract.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.attribution import charged_requirements, failure_level, proved_requirements
+from ccweb_conformance.suite.attribution import (
+    charged_requirements,
+    environment_fault,
+    failure_level,
+    proved_requirements,
+)
 from ccweb_conformance.suite.failure_detail import failure_detail
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
@@ -201,6 +206,12 @@ class ResultCollector:
         self._recorded.add(item.nodeid)
         requirements = scenario_requirements(item)
         error = call.excinfo.value if report.failed and call.excinfo is not None else None
+        fault = environment_fault(error)
+        if fault is not None:  # the runner's machine failed it: stop the run, exit 2, blame nobody
+            self.startup_error = self.startup_error or fault
+            self.stop_reason = self.stop_reason or f"not run: {fault}"
+            report.outcome = "passed"
+            return
         charged = charged_requirements(error, requirements)
         level = failure_level(charged, requirements)
         status: ScenarioStatus

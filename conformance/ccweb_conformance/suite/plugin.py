@@ -169,7 +169,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         sessions_dir = options.sessions_dir or (own_dir / OWN_SESSIONS_NAME if own_dir is not None else None)
         assert sessions_dir is not None
         sessions_dir.mkdir(exist_ok=True)
-        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir)
+        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, shared=own_dir is None)
         target = make_target(options, sessions_dir)
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]

@@ -520,8 +520,9 @@ def sessions_dir_unchanged(world: World) -> None:
     if before is None:
         raise AssertionError("the scenario took no snapshot")
     after = snapshot(world.target.sessions_dir, world.files.created())
-    created = sorted(set(after["names"]) - set(before["names"]))
-    removed = sorted(set(before["names"]) - set(after["names"]))
+    judged = world.ledger.judged if world.ledger is not None else (lambda name: True)
+    created = sorted(n for n in set(after["names"]) - set(before["names"]) if judged(n))
+    removed = sorted(n for n in set(before["names"]) - set(after["names"]) if judged(n))
     if created or removed:
         raise fail(
             "the sessions directory changed",
