@@ -26,6 +26,8 @@ from ccweb_reference.tool import call_tool
 
 CALLS = 100
 HELD_CALLS = 20
+ON_TIME_S = 0.15
+LATE_RETRIES = 3
 REWRITER = """
 import sys, time
 from pathlib import Path
@@ -97,8 +99,14 @@ def held_answers(tmp_path: Path, complete_after_s: float) -> list[str]:
     expected, _ = call_tool(reader, {"conversationId": "torn"}, None)
     codes = []
     for _ in range(HELD_CALLS):
-        with TornSave(path, data, complete_after_s):
-            result, is_error = call_tool(reader, {"conversationId": "torn"}, None)
+        for _attempt in range(1 + LATE_RETRIES):
+            with TornSave(path, data, complete_after_s) as save:
+                result, is_error = call_tool(reader, {"conversationId": "torn"}, None)
+            # As the suite does: a save this process completed late (its thread was not scheduled
+            # in time on a loaded machine) says nothing of the reader; the call is made again.
+            on_time = save.completed_after_s is not None and save.completed_after_s <= ON_TIME_S
+            if on_time or complete_after_s > ON_TIME_S:
+                break
         codes.append(result["error"]["code"] if is_error else "ok" if result == expected else "wrong")
     assert path.read_bytes() == data
     return codes
