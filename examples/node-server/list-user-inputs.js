@@ -118,7 +118,8 @@ const unreadable = (why) => new ToolError('conversation_unreadable', `the conver
 // fatal: invalid UTF-8 throws instead of becoming U+FFFD. A leading BOM is dropped by the
 // decoder itself (ignoreBOM defaults to false), which is what D-8 asks for.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const READ_TRIES = 5;
+const REREAD_WINDOW_MS = 250;
+const MAX_PAUSE_MS = 16;
 
 /** The messages of a conversation file's bytes (D-8, STO-1..3). */
 export function parseConversation(bytes) {
@@ -164,16 +165,18 @@ export class SessionStore {
   /**
    * D-14 (STO-5): cc-web saves a session by truncating and rewriting it, so a read can catch
    * a half-written file. One that does not parse, or whose file changed while it was read,
-   * is read again: at most READ_TRIES reads, with short pauses, within about 50 ms.
+   * is read again, with short pauses, until REREAD_WINDOW_MS have passed since the first read
+   * (the contract asks for at least 200 ms).
    */
   async readMessages(id) {
+    const started = Date.now();
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.readOnce(id);
       } catch (error) {
         const torn = error instanceof ToolError && error.code === 'conversation_unreadable' && error.torn;
-        if (!torn || attempt >= READ_TRIES) throw error;
-        await new Promise((done) => setTimeout(done, 2 ** (attempt - 1)));
+        if (!torn || Date.now() - started >= REREAD_WINDOW_MS) throw error;
+        await new Promise((done) => setTimeout(done, Math.min(2 ** (attempt - 1), MAX_PAUSE_MS)));
       }
     }
   }

@@ -3,8 +3,8 @@ Feature: AC-7 Lengths are Unicode code points
   Every length (contentChars, originalChars, totalChars, the budget) counts Unicode code
   points. An emoji outside the Basic Multilingual Plane is one code point, not two UTF-16
   units, and truncation never splits it. Grapheme clusters are not a unit: a ZWJ family
-  counts each of its code points. A lone surrogate stored in the file counts one and
-  comes back intact.
+  counts each of its code points. A lone surrogate stored in the file counts one and is
+  never dropped, split or an error; it should come back intact (U+FFFD is allowed, D-3).
 
   @UNI-1
   Scenario Outline: Characters outside the BMP count as one
@@ -90,7 +90,7 @@ Feature: AC-7 Lengths are Unicode code points
       | e\u{301}e\u{301}e      | 5            | 6             | true      |
 
   @UNI-3
-  Scenario: A lone surrogate counts one and comes back intact
+  Scenario: A lone surrogate counts one and is never dropped, split or an error
     Given a conversation "alpha" whose file is:
       """
       {"id": "{alpha}", "messages": [{"role": "user", "content": "a\ud800b\udc00c"}]}
@@ -102,3 +102,17 @@ Feature: AC-7 Lengths are Unicode code points
     Then the items are:
       | content                   | contentChars | originalChars | truncated |
       | a\u{D800}b\u{DC00}c       | 5            | 5             | false     |
+
+  @UNI-4 @should
+  Scenario: A lone surrogate comes back intact
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}", "messages": [{"role": "user", "content": "a\ud800b\udc00c"}]}
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are exactly, lone surrogates included:
+      | content                   |
+      | a\u{D800}b\u{DC00}c       |

@@ -4,8 +4,9 @@ It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, R
 
 cc-web saves a session with a plain ``writeFileSync`` (truncate, then write), so a read can
 land in the middle of a save (D-14, STO-5). A read that does not parse, or during which the
-file's identity or size changed, is tried again after a short pause: at most
-``TORN_TRIES`` reads, no new one after ``TORN_WINDOW_S``; the last read is answered as it is.
+file's identity or size changed, is tried again after a short pause (``TORN_PAUSES_S``, then
+the last of them), until a read starts ``TORN_WINDOW_S`` (250 ms; D-14 asks for at least 200 ms)
+after the first; that last read is answered as it is.
 
 A call's memory is bounded: a file larger than the store's ``max_file_bytes`` (default
 :data:`DEFAULT_MAX_FILE_BYTES`, ``ccweb-reference --max-file-bytes``) is answered
@@ -29,11 +30,10 @@ from ccweb_reference.decode import generic_document, is_utf8, json_error, on_par
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
-TORN_PAUSES_S = (0.001, 0.002, 0.004, 0.008)
-"""The pause before each new read; the pauses add up to 15 ms."""
-TORN_TRIES = len(TORN_PAUSES_S) + 1
-TORN_WINDOW_S = 0.05
-"""No new read starts this long after the first one started."""
+TORN_PAUSES_S = (0.001, 0.002, 0.004, 0.008, 0.016)
+"""The pause before each new read; every later pause is the last one."""
+TORN_WINDOW_S = 0.25
+"""Reads go on until one starts this long after the first (D-14: at least 200 ms); 0: one read."""
 DEFAULT_MAX_FILE_BYTES = 128 * 1024 * 1024
 """The largest conversation file read (128 MiB; cc-web's longest sessions are tens of MB)."""
 _LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
@@ -176,11 +176,12 @@ class SessionStore:
     def read_messages(self, conversation_id: str) -> Sequence[Any]:
         """The stored messages of a cleaned conversation ID, read again while a save is seen (D-14)."""
         started = time.monotonic()
-        for pause in (*TORN_PAUSES_S, None):
+        attempt = 0
+        while True:
+            last = time.monotonic() - started >= TORN_WINDOW_S
             before = self._identity(conversation_id)
             data = self.read_bytes(conversation_id)
             stable = before is not None and before[2] == len(data) and self._identity(conversation_id) == before
-            last = pause is None or time.monotonic() + pause - started > TORN_WINDOW_S
             if stable or last:
                 try:
                     return parse_conversation(data)
@@ -188,5 +189,6 @@ class SessionStore:
                     if last or error.code != "conversation_unreadable":
                         raise
             del data
-            time.sleep(pause or 0)
-        raise AssertionError("unreachable: the last read is always answered")
+            pause = TORN_PAUSES_S[min(attempt, len(TORN_PAUSES_S) - 1)] if TORN_PAUSES_S else 0.0
+            time.sleep(min(pause, max(0.0, started + TORN_WINDOW_S - time.monotonic())))
+            attempt += 1

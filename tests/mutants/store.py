@@ -191,3 +191,25 @@ def _() -> None:
         return data
 
     store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+
+
+@mutant(
+    "single_read",
+    "STO-5",
+    "A call during a non-atomic save that completes within 200 ms is never unreadable",
+    "the file is read once: a read that lands in a save is answered conversation_unreadable",
+    should=True,
+)
+def _() -> None:
+    store.TORN_WINDOW_S = 0.0
+
+
+@mutant(
+    "short_re_read_window",
+    "STO-5",
+    "A call during a non-atomic save that completes within 200 ms is never unreadable",
+    "reads again for 15 ms only (the window of an earlier reference), less than the 200 ms D-14 asks for",
+    should=True,
+)
+def _() -> None:
+    store.TORN_WINDOW_S = 0.015

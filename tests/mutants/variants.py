@@ -163,3 +163,42 @@ def _() -> None:
         definition.pop("title", None)
 
     _edit_tool(edit)
+
+
+def _fffd(value: Any) -> Any:
+    """``value`` with every lone surrogate replaced by U+FFFD, as pydantic-core writes JSON."""
+    if isinstance(value, str):
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
+    if isinstance(value, list):
+        return [_fffd(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _fffd(v) for k, v in value.items()}
+    return value
+
+
+@variant(
+    "lone_surrogate_as_fffd",
+    "a lone surrogate comes back as U+FFFD, still counted 1 (a JSON writer that cannot carry one, D-3)",
+    warnings="UNI-4",
+)
+def _() -> None:
+    _wrap_call_tool(lambda outcome, arguments: (_fffd(outcome[0]), outcome[1]))
+
+
+@variant(
+    "sdk_internal_error",
+    "non-object arguments answered -32603 before the tool runs, as the official TypeScript SDK does (D-13)",
+    warnings="ARG-8",
+)
+def _() -> None:
+    def internal_error(item: Any) -> Any:
+        message = getattr(item, "message", None)
+        if isinstance(message, types.JSONRPCRequest) and message.method == "tools/call":
+            params = message.params
+            value = params.get("arguments", {}) if isinstance(params, Mapping) else {}
+            if value is not None and not isinstance(value, Mapping):
+                error = types.ErrorData(code=-32603, message="Invalid tools/call request")
+                return Reply(types.JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+        return item
+
+    _filter_incoming(internal_error)

@@ -1,10 +1,11 @@
-"""Calls during cc-web's non-atomic saves (D-14, STO-5): never a wrong answer, rarely unreadable.
+"""Calls during cc-web's non-atomic saves (D-14, STO-5): never a wrong answer, never unreadable in the window.
 
-Another process saves a 1 MB session every 5 ms as cc-web does (truncate, then write the same
-bytes); this one calls the tool meanwhile. With a single read per call (the reference
-before D-14) about one call in eight lands in a save and is unreadable, which shows the
-harness does tear reads; with the re-reads, the rate must stay under a generous bound. The
-rates themselves come from ``bench/bench_torn_writes.py``; nothing here is timed.
+Deterministic at any load: each call is made while a save is held torn (truncated, half
+written) by :class:`TornSave`, which completes it 50 ms later, well inside the 200 ms the
+reference keeps reading again for; a reader that reads once gets the torn file every time
+(the save is completed only after the call). Another process saving a 1 MB session every 5 ms
+as cc-web does checks that no answer is ever wrong; its rate of unreadable answers is load
+dependent, so it is not asserted here (``bench/bench_torn_writes.py`` measures it).
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from typing import Any
 
 import pytest
 
+from ccweb_conformance.contract.torn_writer import TornSave
 from ccweb_reference import store
 from ccweb_reference.tool import call_tool
 
-CALLS = 300
+CALLS = 100
+HELD_CALLS = 20
+ON_TIME_S = 0.15
+LATE_RETRIES = 3
 REWRITER = """
 import sys, time
 from pathlib import Path
@@ -64,8 +69,8 @@ def rewritten(path: Path, pause_s: float) -> Iterator[None]:
             process.stdout.close()
 
 
-def answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pauses: tuple[float, ...]) -> tuple[int, int]:
-    """(unreadable, wrong) among CALLS calls during the saves, with these re-read pauses."""
+def answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window_s: float) -> tuple[int, int]:
+    """(unreadable, wrong) among CALLS calls during another process's saves, with this re-read window."""
     data = session_of_about_1_mb()
     assert 900_000 < len(data) < 1_100_000
     path = tmp_path / "torn.json"
@@ -73,7 +78,7 @@ def answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pauses: tuple[float
     reader = store.SessionStore(tmp_path)
     expected, is_error = call_tool(reader, {"conversationId": "torn"}, None)
     assert not is_error and expected["returnedCount"] == 6
-    monkeypatch.setattr(store, "TORN_PAUSES_S", pauses)
+    monkeypatch.setattr(store, "TORN_WINDOW_S", window_s)
     unreadable = wrong = 0
     with rewritten(path, 0.005):
         for _ in range(CALLS):
@@ -85,18 +90,51 @@ def answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pauses: tuple[float
     return unreadable, wrong
 
 
-def test_with_re_reads_no_call_is_wrong_and_almost_none_unreadable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    unreadable, wrong = answers(tmp_path, monkeypatch, store.TORN_PAUSES_S)
+def held_answers(tmp_path: Path, complete_after_s: float) -> list[str]:
+    """The error code (or "ok") of each of HELD_CALLS calls, each made during a save held torn."""
+    data = session_of_about_1_mb()
+    path = tmp_path / "torn.json"
+    path.write_bytes(data)
+    reader = store.SessionStore(tmp_path)
+    expected, _ = call_tool(reader, {"conversationId": "torn"}, None)
+    codes = []
+    for _ in range(HELD_CALLS):
+        for _attempt in range(1 + LATE_RETRIES):
+            with TornSave(path, data, complete_after_s) as save:
+                result, is_error = call_tool(reader, {"conversationId": "torn"}, None)
+            # As the suite does: a save this process completed late (its thread was not scheduled
+            # in time on a loaded machine) says nothing of the reader; the call is made again.
+            on_time = save.completed_after_s is not None and save.completed_after_s <= ON_TIME_S
+            if on_time or complete_after_s > ON_TIME_S:
+                break
+        codes.append(result["error"]["code"] if is_error else "ok" if result == expected else "wrong")
+    assert path.read_bytes() == data
+    return codes
+
+
+def test_a_save_completed_within_the_window_is_never_unreadable(tmp_path: Path) -> None:
+    assert store.TORN_WINDOW_S >= 0.2
+    assert held_answers(tmp_path, 0.05) == ["ok"] * HELD_CALLS
+
+
+def test_a_single_read_during_a_held_save_is_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness tears reads: one read per call (window 0) gets the torn file every time."""
+    monkeypatch.setattr(store, "TORN_WINDOW_S", 0.0)
+    assert held_answers(tmp_path, 30.0) == ["conversation_unreadable"] * HELD_CALLS
+
+
+def test_a_save_completed_after_the_window_is_unreadable(tmp_path: Path) -> None:
+    """The window is bounded: a save still torn when it ends is answered, not waited for."""
+    assert held_answers(tmp_path, 30.0)[:3] == ["conversation_unreadable"] * 3
+
+
+def test_during_saves_of_another_process_no_answer_is_wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    unreadable, wrong = answers(tmp_path, monkeypatch, store.TORN_WINDOW_S)
     print(f"re-reads: {unreadable} of {CALLS} unreadable")
     assert wrong == 0
-    assert unreadable <= CALLS * 3 // 100  # measured under 1 %; 3 % leaves room for a loaded machine
 
 
-def test_with_a_single_read_calls_land_in_saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The harness tears reads: without re-reads some calls are unreadable, and still none is wrong."""
-    unreadable, wrong = answers(tmp_path, monkeypatch, ())
+def test_with_a_single_read_no_answer_is_wrong_either(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    unreadable, wrong = answers(tmp_path, monkeypatch, 0.0)
     print(f"single read: {unreadable} of {CALLS} unreadable")
     assert wrong == 0
-    assert unreadable >= CALLS // 100

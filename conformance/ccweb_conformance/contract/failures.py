@@ -21,6 +21,9 @@ class ConformanceFailure(AssertionError):
     compared: bool = False
     """True when expected and actual are contract values compared field by field."""
     exchange: Exchange | None = None
+    proves: tuple[str, ...] = ()
+    """The requirement(s) the failed check proves, which the failure is charged to (empty: the
+    scenario's own requirements)."""
 
 
 def shown(value: Any) -> str:
@@ -30,11 +33,18 @@ def shown(value: Any) -> str:
 
 
 def fail(
-    what: str, *, expected: Any, actual: Any, exchange: Exchange | None = None, compared: bool = False
+    what: str,
+    *,
+    expected: Any,
+    actual: Any,
+    exchange: Exchange | None = None,
+    compared: bool = False,
+    proves: tuple[str, ...] | str = (),
 ) -> ConformanceFailure:
     """A failure naming the check, the expected and actual values, and the last exchange.
 
-    The values are kept on the exception too, for the console's failure block.
+    The values are kept on the exception too, for the console's failure block; ``proves`` names
+    the requirement(s) of the check, which the failure is charged to.
     """
     lines = [what, f"  expected: {shown(expected)}", f"  actual:   {shown(actual)}"]
     if exchange is not None:
@@ -45,4 +55,12 @@ def fail(
     failure = ConformanceFailure("\n".join(lines))
     failure.what, failure.expected, failure.actual = what, expected, actual
     failure.exchange, failure.compared = exchange, compared
+    failure.proves = (proves,) if isinstance(proves, str) else tuple(proves)
     return failure
+
+
+def charge(error: BaseException, requirements: tuple[str, ...] | str) -> BaseException:
+    """``error`` charged to ``requirements`` unless its check already named its own."""
+    if isinstance(error, ConformanceFailure) and not error.proves:
+        error.proves = (requirements,) if isinstance(requirements, str) else tuple(requirements)
+    return error

@@ -34,8 +34,29 @@ def json_equal(left: Any, right: Any) -> bool:
     return type(left) is type(right) and left == right
 
 
-def contract_differences(expected: Any, actual: Any, path: str = "$") -> list[str]:
-    """Where ``actual`` differs from ``expected``; extra object members are allowed (D-5)."""
+def replaced_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, as a JSON writer that cannot carry one does."""
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+def _same_leaf(expected: Any, actual: Any, intact: bool) -> bool:
+    """JSON equality, where a lone surrogate may come back as U+FFFD unless ``intact`` (D-3, UNI-3)."""
+    if json_equal(expected, actual):
+        return True
+    return (
+        not intact
+        and isinstance(expected, str)
+        and isinstance(actual, str)
+        and len(expected) == len(actual)
+        and replaced_surrogates(expected) == actual
+    )
+
+
+def contract_differences(expected: Any, actual: Any, path: str = "$", *, intact: bool = False) -> list[str]:
+    """Where ``actual`` differs from ``expected``; extra object members are allowed (D-5).
+
+    A lone surrogate of ``expected`` may be U+FFFD in ``actual`` (UNI-3), unless ``intact`` (UNI-4).
+    """
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return [f"{path}: expected an object, got {json.dumps(actual, ensure_ascii=False)}"]
@@ -44,7 +65,7 @@ def contract_differences(expected: Any, actual: Any, path: str = "$") -> list[st
             if key not in actual:
                 differences.append(f"{path}.{key}: missing")
             else:
-                differences.extend(contract_differences(value, actual[key], f"{path}.{key}"))
+                differences.extend(contract_differences(value, actual[key], f"{path}.{key}", intact=intact))
         return differences
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
@@ -52,9 +73,9 @@ def contract_differences(expected: Any, actual: Any, path: str = "$") -> list[st
         return [
             d
             for i, (e, a) in enumerate(zip(expected, actual, strict=True))
-            for d in contract_differences(e, a, f"{path}[{i}]")
+            for d in contract_differences(e, a, f"{path}[{i}]", intact=intact)
         ]
-    if not json_equal(expected, actual):
+    if not _same_leaf(expected, actual, intact):
         shown_expected = json.dumps(expected, ensure_ascii=False)
         shown_actual = json.dumps(actual, ensure_ascii=False)
         return [f"{path}: expected {shown_expected}, got {shown_actual}"]
@@ -97,6 +118,7 @@ def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None
             expected='structuredContent or a text block holding {"ok": ...}',
             actual=result,
             exchange=exchange,
+            proves="PLC-1",
         )
     if not all(json_equal(found[0], other) for other in found[1:]):
         raise fail(
@@ -104,6 +126,7 @@ def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None
             expected="equal objects",
             actual=found,
             exchange=exchange,
+            proves="PLC-2",
         )
     if output_schema is not None:
         _check_declared_schema(exchange, output_schema, structured)
@@ -122,6 +145,7 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             expected="structuredContent valid against the declared outputSchema",
             actual=exchange.response.get("result") if exchange.response else None,
             exchange=exchange,
+            proves="PLC-4",
         )
     try:
         errors = [e.message for e in Draft202012Validator(output_schema).iter_errors(structured)]
@@ -133,4 +157,5 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             expected="valid against the outputSchema",
             actual=structured,
             exchange=exchange,
+            proves="PLC-4",
         )

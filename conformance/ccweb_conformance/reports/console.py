@@ -114,7 +114,7 @@ def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, ver
     )
     lines = [line.rstrip(" ")]
     for scenario in result.scenarios:
-        if verbose or scenario.status in _SHOWN:
+        if verbose or (scenario.status in _SHOWN and requirement.id in scenario.failed_requirements()):
             lines += _scenario_lines(scenario, paint, verbose, say)
     return lines
 

@@ -166,7 +166,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
         "requirement",
         [
             say("block.requirement_line", id=r, level=statements[r].level, statement=say.statement(statements[r]))
-            for r in scenario.requirements
+            for r in scenario.failed_requirements() or scenario.requirements
         ],
     )
     out += row("check", [translated(detail.check, language)])
@@ -211,7 +211,7 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
     """One line a CI annotation can show: requirement, check and first difference (or expected and got)."""
     say = messages(language)
     detail = scenario.detail
-    requirements = ", ".join(scenario.requirements)
+    requirements = ", ".join(scenario.failed_requirements() or scenario.requirements)
     if detail is None:
         return f"{requirements}: {(scenario.message or '').strip().splitlines()[0] if scenario.message else ''}"
     found = differences(detail.expected, detail.actual) if detail.compared else []

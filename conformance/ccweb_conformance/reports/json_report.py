@@ -64,6 +64,7 @@ def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
         "line": scenario.line,
         "tags": list(scenario.tags),
         "requirements": list(scenario.requirements),
+        "failedRequirements": list(scenario.failed_requirements()),
         "level": scenario.level,
         "status": scenario.status,
         "message": scenario.message,

@@ -163,8 +163,9 @@ def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str
     if hint is not None:
         message = f"{message} | hint: {hint}"
     failure = ET.SubElement(case, "failure", message=_clean(message[:_MESSAGE_LIMIT]), type=kind)
+    charged = scenario.failed_requirements() or scenario.requirements
     block = [*scenario_block(scenario), ""] if scenario.detail is not None else []
-    body = [*block, text, "", f"requirements: {', '.join(scenario.requirements)} ({scenario.level})"]
+    body = [*block, text, "", f"requirements: {', '.join(charged)} ({scenario.level})"]
     if scenario.transcript:
         body += ["", "transcript:", format_transcript(scenario.transcript)]
     failure.text = _clean("\n".join(body))

@@ -111,7 +111,8 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
     if scenario.detail is None:
         text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
         fence = "`" * max(3, _longest_backtick_run(text) + 1)
-        summary = _html(f"{scenario.nodeid} ({', '.join(scenario.requirements)})")
+        charged = scenario.failed_requirements() or scenario.requirements
+        summary = _html(f"{scenario.nodeid} ({', '.join(charged)})")
         return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
     text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
     shown = [f"- **{_html(scenario.nodeid)}**: {cell(headline(scenario, say.language))}"]

@@ -100,6 +100,21 @@ class ScenarioResult:
     steps: list[StepResult] = field(default_factory=list)
     detail: FailureDetail | None = None
     """For a failed, warning or unexpectedly passing scenario: what the failure block shows."""
+    charged: tuple[str, ...] = ()
+    """The requirements the failure is charged to: those of the check that failed (may lie outside
+    ``requirements``). Empty: every requirement of the scenario (a failure nothing attributes)."""
+    proved: tuple[str, ...] = ()
+    """Of a failed or warning scenario, the other requirements whose checks all ran and passed."""
+
+    def failed_requirements(self) -> tuple[str, ...]:
+        """The requirements this scenario's failure, warning or unexpected pass counts against."""
+        if self.status not in ("failed", "warning", "xpassed"):
+            return ()
+        return self.charged or self.requirements
+
+    def bears_on(self, requirement: str) -> bool:
+        """True when this scenario says something about ``requirement`` (tagged or charged)."""
+        return requirement in self.requirements or requirement in self.charged
 
     @property
     def nodeid(self) -> str:
@@ -148,7 +163,7 @@ class RunResult:
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
         results = [
-            _verdict(r, [s for s in self.scenarios if r.id in s.requirements]) for r in ccweb_spec.requirements()
+            _verdict(r, [s for s in self.scenarios if s.bears_on(r.id)]) for r in ccweb_spec.requirements()
         ]
         if self.selection is None:
             return results
@@ -178,13 +193,26 @@ class RunResult:
 _STATUSES: tuple[ScenarioStatus, ...] = ("passed", "failed", "warning", "xfailed", "xpassed", "skipped", "notrun")
 
 
+def scenario_bearing(requirement: str, scenario: ScenarioResult) -> ScenarioStatus | None:
+    """What ``scenario`` says of ``requirement`` (None: nothing, it never got to its checks).
+
+    A failure counts only against the requirements it is charged to (the failed check's);
+    the scenario's other requirements are passed by it when their checks all ran, else untouched.
+    """
+    if scenario.status in ("failed", "warning", "xpassed"):
+        if requirement in scenario.failed_requirements():
+            return scenario.status
+        return "passed" if requirement in scenario.proved else None
+    return scenario.status if requirement in scenario.requirements else None
+
+
 def _verdict(requirement: ccweb_spec.Requirement, scenarios: Iterable[ScenarioResult]) -> RequirementResult:
-    ran = [s for s in scenarios if s.status != "skipped"]
-    statuses = {s.status for s in ran}
+    listed = list(scenarios)
+    statuses = {b for s in listed if (b := scenario_bearing(requirement.id, s)) not in (None, "skipped")}
     status: RequirementStatus
     if statuses & {"failed", "xpassed"}:
         status = "failed"
-    elif not ran or "notrun" in statuses:  # not a pass while a scenario of it went unchecked
+    elif not statuses or "notrun" in statuses:  # not a pass while a scenario of it went unchecked
         status = "untested"
     elif "warning" in statuses:
         status = "warning"
@@ -192,4 +220,4 @@ def _verdict(requirement: ccweb_spec.Requirement, scenarios: Iterable[ScenarioRe
         status = "xfailed"
     else:
         status = "passed"
-    return RequirementResult(requirement, status, list(scenarios))
+    return RequirementResult(requirement, status, listed)

@@ -13,6 +13,12 @@ import ccweb_spec
 from ccweb_conformance.contract.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.suite.attribution import (
+    charged_requirements,
+    environment_fault,
+    failure_level,
+    proved_requirements,
+)
 from ccweb_conformance.suite.bdd import EXAMPLE_PARAMETER, scenario_reports, scenario_templates
 from ccweb_conformance.suite.failure_detail import failure_detail
 from ccweb_conformance.suite.world import World
@@ -206,7 +212,15 @@ class ResultCollector:
             return
         self._recorded.add(item.nodeid)
         requirements = scenario_requirements(item)
-        level = _level(requirements)
+        error = call.excinfo.value if report.failed and call.excinfo is not None else None
+        fault = environment_fault(error)
+        if fault is not None:  # the runner's machine failed it: stop the run, exit 2, blame nobody
+            self.startup_error = self.startup_error or fault
+            self.stop_reason = self.stop_reason or f"not run: {fault}"
+            report.outcome = "passed"
+            return
+        charged = charged_requirements(error, requirements)
+        level = failure_level(charged, requirements)
         status: ScenarioStatus
         xfail_reason: str | None = getattr(report, "wasxfail", None)
         if report.skipped and xfail_reason is not None:
@@ -230,7 +244,7 @@ class ResultCollector:
             self.protocol_version = self._negotiated(world)
         feature, feature_file, name, line = _feature_and_scenario(item)
         failed = status in ("failed", "warning", "xpassed")
-        message = _explain(requirements, call.excinfo) if failed and call.excinfo is not None else None
+        message = _explain(charged or requirements, call.excinfo) if failed and call.excinfo is not None else None
         if status == "xpassed":
             message = f"expected failure passed: {xfail_reason}"
         detail = None
@@ -238,6 +252,9 @@ class ResultCollector:
             detail = failure_detail(world, call.excinfo.value, self._binding())
         if status == "skipped" and isinstance(report.longrepr, tuple):
             message = f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}"
+        steps = self._steps(item)
+        template = scenario_template(item)
+        proved = proved_requirements(requirements, charged, len(steps), len(template.steps) if template else 0)
         self.results.append(
             ScenarioResult(
                 feature=feature,
@@ -252,8 +269,10 @@ class ResultCollector:
                 duration_s=report.duration,
                 transcript=list(world.exchanges) if world is not None else [],
                 expected_failure_reason=xfail_reason,
-                steps=self._steps(item),
+                steps=steps,
                 detail=detail,
+                charged=charged if failed else (),
+                proved=proved if failed else (),
             )
         )
 

@@ -119,7 +119,10 @@ def test_the_replay_command_repeats_the_target_options():
 def test_a_difference_names_the_requirements_its_field_belongs_to():
     assert touched_requirements(["$.items[0].createdAt: expected null, got 1"]) == ("RES-5",)
     assert touched_requirements(["$.items[1].messageId: x", "$.hasMore: y"]) == ("RES-3", "RES-4")
-    assert touched_requirements(["$: expected an object, got 1"]) == tuple(FUZZED)
+    assert touched_requirements(["$: expected an object, got 1"]) == ("RES-1",)
+    assert touched_requirements(["$.items[0].contentChars: expected 1, got 2", "$.totalChars: x"]) == ("BUD-4", "UNI-1")
+    assert touched_requirements(["PLC-1: the result object is neither structuredContent nor ..."]) == ("PLC-1",)
+    assert touched_requirements(["tools/call was answered with a JSON-RPC error"]) == tuple(FUZZED)
 
 
 def test_the_oracle_compares_only_the_code_of_an_error(tmp_path):

@@ -54,7 +54,7 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
     # the summary line of the scenario names the check, not the requirement sentence again
     assert "      FAIL ac07_unicode.feature::Truncation keeps whole emoji: items differ" in lines
     assert lines[-1] == "whole transcripts: run with -v; reports for CI: --junitxml FILE, --json FILE"
-    assert "3 passed, 8 failed in" in lines[-2]
+    assert "4 passed, 8 failed in" in lines[-2]
 
 
 def test_a_strip_bug_gets_the_whitespace_hint():
@@ -83,6 +83,8 @@ def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "
         (facts(requirements=("SRC-7",), check="expected the error conversation_not_found"), "prefix-path-check"),
         (facts(requirements=("SRC-7",), check="the call failed where the contract requires a success"), None),
         (facts(Difference("$.hasMore", True, MISSING)), None),
+        (facts(requirements=("ARG-8",), check="ARG-8: rejected with -32603, not -32602"), "sdk-internal-error"),
+        (facts(requirements=("ARG-8",), check="ARG-8: rejected with -32600, not -32602"), None),
     ],
 )
 def test_hints_match_their_mistakes_only(case, expected_hint):
@@ -93,7 +95,7 @@ def test_hints_match_their_mistakes_only(case, expected_hint):
 def test_every_hint_is_one_line_with_an_id():
     assert [h.id for h in hints()] == [
         "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
-        "stdout-logging", "cache-mtime-size", "prefix-path-check",
+        "stdout-logging", "cache-mtime-size", "prefix-path-check", "sdk-internal-error",
     ]
     assert all("\n" not in h.text and len(h.text) < 300 for h in hints())
 

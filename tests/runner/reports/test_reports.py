@@ -281,6 +281,7 @@ def test_json_scenario_entries(run: RunResult) -> None:
         "line": 10,
         "tags": ["SEL-6", "SEL-7", "smoke"],
         "requirements": ["SEL-6", "SEL-7"],
+        "failedRequirements": ["SEL-6", "SEL-7"],
         "level": "MUST",
         "status": "failed",
         "message": FAIL_MESSAGE,

@@ -10,10 +10,12 @@ from pytest_bdd import parsers, then
 
 import ccweb_spec
 from ccweb_conformance.contract.description_check import unmet_facts
-from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.contract.failures import charge, fail
 from ccweb_conformance.contract.notation import aliases, code_points, numbered
 from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.suite.attribution import code_requirements, success_requirements
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
+from ccweb_conformance.transport.exchange import Exchange
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -33,8 +35,15 @@ def _success(world: World) -> ToolOutcome:
             expected='{"ok": true, ...} without isError',
             actual=outcome.result,
             exchange=outcome.exchange,
+            proves=success_requirements(outcome.result, _arguments(outcome), world.source),
         )
     return outcome
+
+
+def _arguments(outcome: ToolOutcome) -> Any:
+    """The arguments the call sent (None when it sent none)."""
+    params = (outcome.exchange.request or {}).get("params")
+    return params.get("arguments") if isinstance(params, dict) else None
 
 
 def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any) -> None:
@@ -102,6 +111,24 @@ def item_contents(world: World, datatable: list[list[str]]) -> None:
     _check(outcome, "item contents differ", expected, actual)
 
 
+@then("the item contents are exactly, lone surrogates included:")
+def item_contents_intact(world: World, datatable: list[list[str]]) -> None:
+    """UNI-4: the contents of every item, a lone surrogate intact (not U+FFFD)."""
+    outcome = _success(world)
+    expected = [code_points(row[0]) for row in datatable[1:]]
+    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
+    differences = contract_differences(expected, actual, intact=True)
+    if differences:
+        raise fail(
+            "a lone surrogate did not come back intact: " + "; ".join(differences[:8]),
+            expected=expected,
+            actual=actual,
+            exchange=outcome.exchange,
+            compared=True,
+            proves="UNI-4",
+        )
+
+
 @then(parsers.parse('the item contents are "{first}" to "{last}"'))
 def content_sequence(world: World, first: str, last: str) -> None:
     """Item contents "<text>M" .. "<text>N", oldest first."""
@@ -117,7 +144,13 @@ def every_result_same(world: World) -> None:
     first = world.outcomes[0]
     for other in world.outcomes[1:]:
         if not json_equal(first.result, other.result):
-            raise fail("repeated calls differ", expected=first.result, actual=other.result, exchange=other.exchange)
+            raise fail(
+                "repeated calls differ",
+                expected=first.result,
+                actual=other.result,
+                exchange=other.exchange,
+                proves="REG-1",
+            )
 
 
 def _error(world: World, code: str) -> ToolOutcome:
@@ -131,10 +164,15 @@ def _error(world: World, code: str) -> ToolOutcome:
             actual=outcome.result,
             exchange=outcome.exchange,
             compared=True,
+            proves=code_requirements(code),
         )
     if not outcome.is_error:
         raise fail(
-            "an error result must set isError: true (ERR-1)", expected=True, actual=False, exchange=outcome.exchange
+            "an error result must set isError: true (ERR-1)",
+            expected=True,
+            actual=False,
+            exchange=outcome.exchange,
+            proves="ERR-1",
         )
     return outcome
 
@@ -152,7 +190,11 @@ def error_with_message(world: World, code: str) -> None:
     message = outcome.result["error"].get("message")
     if not isinstance(message, str) or not message.strip():
         raise fail(
-            "error.message must be a non-empty string", expected="a message", actual=message, exchange=outcome.exchange
+            "error.message must be a non-empty string",
+            expected="a message",
+            actual=message,
+            exchange=outcome.exchange,
+            proves="ERR-1",
         )
     registry = [e.code for e in ccweb_spec.error_codes()]
     if code not in registry:
@@ -163,7 +205,10 @@ def error_with_message(world: World, code: str) -> None:
 def error_field_is(world: World, field: str) -> None:
     """error.field names this argument."""
     outcome = world.last_outcome()
-    _check(outcome, "error.field differs", {"error": {"field": field}}, outcome.result)
+    try:
+        _check(outcome, "error.field differs", {"error": {"field": field}}, outcome.result)
+    except AssertionError as failure:
+        raise charge(failure, "ARG-5") from None
 
 
 @then(parsers.parse('the error field is one of "{fields}"'))
@@ -179,6 +224,7 @@ def error_field_one_of(world: World, fields: str) -> None:
             expected=allowed,
             actual=actual,
             exchange=outcome.exchange,
+            proves="ARG-5",
         )
 
 
@@ -189,7 +235,11 @@ def not_flagged(world: World) -> None:
     result = outcome.exchange.response.get("result", {}) if outcome.exchange.response else {}
     if result.get("isError") not in (None, False):
         raise fail(
-            "a success must not set isError", expected=False, actual=result.get("isError"), exchange=outcome.exchange
+            "a success must not set isError",
+            expected=False,
+            actual=result.get("isError"),
+            exchange=outcome.exchange,
+            proves="ERR-2",
         )
 
 
@@ -206,50 +256,76 @@ def jsonrpc_error(world: World, code: int) -> None:
 
 
 INVALID_PARAMS = -32602
+SDK_INTERNAL_ERROR = -32603
+"""What the official TypeScript SDK answers to non-object arguments, from its own request validation."""
 
 
-def _rejection(world: World) -> str | None:
-    """Why the last call was not rejected as invalid arguments (D-13), or None when it was."""
-    exchange = world.exchanges[-1]
-    response = exchange.response or {}
-    error = response.get("error")
-    if isinstance(error, dict):
-        return None if error.get("code") == INVALID_PARAMS else f"a JSON-RPC error other than {INVALID_PARAMS}"
+def _rejected(world: World, exchange: Exchange) -> bool:
+    """True when the call was answered with any JSON-RPC error or an error result (ARG-6, D-13)."""
+    if isinstance((exchange.response or {}).get("error"), dict):
+        return True
     outcome = tool_outcome(exchange, world.output_schema)
     world.outcomes.append(outcome)
-    code = outcome.result.get("error", {}).get("code") if isinstance(outcome.result.get("error"), dict) else None
-    if outcome.is_error and outcome.result.get("ok") is False and code == "invalid_arguments":
-        return None
-    return "neither a JSON-RPC -32602 error nor an invalid_arguments tool error with isError true"
+    return outcome.is_error or outcome.result.get("ok") is False
 
 
-@then("the call is rejected as invalid arguments: a JSON-RPC error -32602 or the tool error invalid_arguments")
-def rejected_as_invalid(world: World) -> None:
-    """ARG-6 (D-13): never a success, never another error."""
-    problem = _rejection(world)
-    if problem is not None:
-        exchange = world.exchanges[-1]
+def _non_object_call(world: World) -> Exchange:
+    """The scenario's last tools/call whose arguments were present but not an object."""
+    for exchange in reversed(world.exchanges):
+        params = (exchange.request or {}).get("params")
+        if isinstance(params, dict) and "arguments" in params and not isinstance(params["arguments"], dict):
+            return exchange
+    raise AssertionError("the scenario made no call with non-object arguments")
+
+
+@then("the call is rejected with an error, never a success")
+def rejected_never_success(world: World) -> None:
+    """ARG-6 (D-13 as amended): any JSON-RPC error or error result; never a success."""
+    exchange = world.exchanges[-1]
+    if not _rejected(world, exchange):
         raise fail(
-            f"ARG-6: arguments that are not an object must be rejected; got {problem}",
+            "ARG-6: arguments that are not an object must never be answered with a success",
+            expected="a JSON-RPC error or an error result",
+            actual=exchange.response,
+            exchange=exchange,
+            proves="ARG-6",
+        )
+
+
+@then("the rejection was a JSON-RPC error -32602 or the tool error invalid_arguments")
+def rejected_as_invalid(world: World) -> None:
+    """ARG-8 (SHOULD, D-13): -32602 or invalid_arguments; the SDK's -32603 is named in the hint."""
+    exchange = _non_object_call(world)
+    response = exchange.response or {}
+    error = response.get("error")
+    code: Any = error.get("code") if isinstance(error, dict) else None
+    if code is None:
+        result = tool_outcome(exchange, world.output_schema).result
+        code = result.get("error", {}).get("code") if isinstance(result.get("error"), dict) else None
+    if code not in (INVALID_PARAMS, "invalid_arguments"):
+        raise fail(
+            f"ARG-8: non-object arguments were rejected with {json.dumps(code)}, not -32602 or invalid_arguments",
             expected={
                 "error": {"code": INVALID_PARAMS},
                 "or": {"isError": True, "error": {"code": "invalid_arguments"}},
             },
-            actual=exchange.response,
+            actual=response,
             exchange=exchange,
+            proves="ARG-8",
         )
 
 
-@then("the call reads the source conversation with every default, or is rejected as invalid arguments")
+@then("the call reads the source conversation with every default, or is rejected with an error")
 def defaults_or_rejected(world: World) -> None:
-    """ARG-6 (D-13): null arguments may mean no arguments; otherwise the same rejection as any non-object."""
-    if _rejection(world) is None:
+    """ARG-6 (D-13): null arguments may mean no arguments; otherwise any error, never another success."""
+    if _rejected(world, world.exchanges[-1]):
         return
-    if "error" in (world.exchanges[-1].response or {}):
-        rejected_as_invalid(world)
     outcome = world.last_outcome()
     expected = {"ok": True, "conversationId": world.source, "requestedLimit": 15, "maxChars": 1000}
-    _check(outcome, "ARG-6: null arguments read as absent must use every default", expected, outcome.result)
+    try:
+        _check(outcome, "ARG-6: null arguments read as absent must use every default", expected, outcome.result)
+    except AssertionError as failure:
+        raise charge(failure, "ARG-6") from None
 
 
 @then("the result object is placed as the contract allows")
@@ -279,6 +355,7 @@ def placed_both_ways(world: World) -> None:
             expected={"structuredContent": True, "jsonTextBlocks": 1},
             actual=placement,
             exchange=outcome.exchange,
+            proves="PLC-3",
         )
 
 
@@ -289,7 +366,8 @@ def _tool(world: World, name: str) -> dict[str, Any]:
         raise AssertionError("the scenario did not list the tools")
     if listing.problem is not None:
         raise fail(
-            f"tools/list: {listing.problem}", expected="pages that end", actual=listing.problem, exchange=exchange
+            f"tools/list: {listing.problem}", expected="pages that end", actual=listing.problem, exchange=exchange,
+            proves="TOOL-1",
         )
     found = listing.named(name)
     if len(found) == 1:
@@ -301,9 +379,12 @@ def _tool(world: World, name: str) -> dict[str, Any]:
             expected=f"one {name}",
             actual=found,
             exchange=exchange,
+            proves="TOOL-1",
         )
     names = [t.get("name") if isinstance(t, dict) else t for t in listing.tools]
-    raise fail(f"tools/list does not list {name} (in {pages})", expected=name, actual=names, exchange=exchange)
+    raise fail(
+        f"tools/list does not list {name} (in {pages})", expected=name, actual=names, exchange=exchange, proves="TOOL-1"
+    )
 
 
 @then(parsers.parse('the tool "{name}" is listed'))
@@ -335,6 +416,7 @@ def input_schema_properties(world: World, name: str, datatable: list[list[str]])
             expected=expected,
             actual=properties,
             exchange=world.tools_exchange,
+            proves="TOOL-2",
         )
     if schema.get("type") != "object":
         raise fail(
@@ -342,6 +424,7 @@ def input_schema_properties(world: World, name: str, datatable: list[list[str]])
             expected="object",
             actual=schema.get("type"),
             exchange=world.tools_exchange,
+            proves="TOOL-2",
         )
 
 
@@ -370,6 +453,7 @@ def input_schema_forbids_additional(world: World, name: str) -> None:
             expected=False,
             actual=actual,
             exchange=world.tools_exchange,
+            proves="TOOL-2",
         )
 
 
@@ -385,6 +469,7 @@ def description_states_facts(world: World, name: str) -> None:
             expected="every fact",
             actual=description,
             exchange=world.tools_exchange,
+            proves="TOOL-3",
         )
 
 
@@ -395,7 +480,11 @@ def annotated_read_only(world: World, name: str) -> None:
     actual = annotations.get("readOnlyHint") if isinstance(annotations, dict) else None
     if actual is not True:
         raise fail(
-            "annotations.readOnlyHint should be true", expected=True, actual=annotations, exchange=world.tools_exchange
+            "annotations.readOnlyHint should be true",
+            expected=True,
+            actual=annotations,
+            exchange=world.tools_exchange,
+            proves="TOOL-4",
         )
 
 
@@ -409,6 +498,7 @@ def output_schema_accepts(world: World, name: str) -> None:
             expected="an object schema",
             actual=schema,
             exchange=world.tools_exchange,
+            proves="TOOL-5",
         )
     validator = Draft202012Validator(schema)
     for outcome in world.outcomes:
@@ -419,6 +509,7 @@ def output_schema_accepts(world: World, name: str) -> None:
                 expected="valid",
                 actual=outcome.result,
                 exchange=outcome.exchange,
+                proves="TOOL-5",
             )
 
 
@@ -433,6 +524,7 @@ def reports_version(world: World, name: str, version: str) -> None:
             expected=version,
             actual=meta,
             exchange=world.tools_exchange,
+            proves="PROTO-3",
         )
 
 
@@ -446,6 +538,7 @@ def every_message_valid(world: World) -> None:
                 expected="valid MCP",
                 actual=exchange.response,
                 exchange=exchange,
+                proves="PROTO-1",
             )
 
 
@@ -456,14 +549,16 @@ def sessions_dir_unchanged(world: World) -> None:
     if before is None:
         raise AssertionError("the scenario took no snapshot")
     after = snapshot(world.target.sessions_dir, world.files.created())
-    created = sorted(set(after["names"]) - set(before["names"]))
-    removed = sorted(set(before["names"]) - set(after["names"]))
+    judged = world.ledger.judged if world.ledger is not None else (lambda name: True)
+    created = sorted(n for n in set(after["names"]) - set(before["names"]) if judged(n))
+    removed = sorted(n for n in set(before["names"]) - set(after["names"]) if judged(n))
     if created or removed:
         raise fail(
             "the sessions directory changed",
             expected="no entry created or removed",
             actual={"created": created, "removed": removed},
             exchange=world.exchanges[-1] if world.exchanges else None,
+            proves="RO-2",
         )
     changed = {
         name: {"before": str(fp), "after": str(after["fingerprints"].get(name))}
@@ -476,5 +571,6 @@ def sessions_dir_unchanged(world: World) -> None:
             expected="identical bytes, size, mtime_ns, ctime_ns",
             actual=changed,
             exchange=world.exchanges[-1] if world.exchanges else None,
+            proves="RO-1",
         )
     audit_sessions_dir(world, "after the calls")

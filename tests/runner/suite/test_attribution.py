@@ -1,0 +1,178 @@
+"""Per-check attribution: a failure counts against its check's requirement, not every tag."""
+
+from __future__ import annotations
+
+import pytest
+
+import ccweb_spec
+from ccweb_conformance.contract.failures import charge, fail
+from ccweb_conformance.contract.outcome import contract_differences
+from ccweb_conformance.reports.model import RunResult, ScenarioResult, scenario_bearing
+from ccweb_conformance.suite.attribution import (
+    charged_requirements,
+    code_requirements,
+    failure_level,
+    proved_requirements,
+    success_requirements,
+)
+
+
+def scenario(status: str, requirements: tuple[str, ...], charged: tuple[str, ...] = (), proved: tuple[str, ...] = ()):
+    return ScenarioResult(
+        feature="f", feature_file="f.feature", scenario=f"{status} {requirements} {charged}", line=1,
+        tags=requirements, requirements=requirements, level="MUST", status=status,  # type: ignore[arg-type]
+        charged=charged, proved=proved,
+    )
+
+
+def statuses(*scenarios: ScenarioResult) -> dict[str, str]:
+    run = RunResult("0", "0", "t", "stdio", None, "", 0.0, list(scenarios), selection="x")
+    return {r.requirement.id: r.status for r in run.requirement_results()}
+
+
+def test_a_check_names_its_requirement_and_the_failure_keeps_it() -> None:
+    failure = fail("ARG-8: -32603", expected=1, actual=2, proves="ARG-8")
+    assert charged_requirements(failure, ("ARG-6", "ARG-8", "PROTO-2")) == ("ARG-8",)
+
+
+def test_a_failure_without_a_named_check_is_charged_to_the_scenario() -> None:
+    assert charged_requirements(fail("x", expected=1, actual=2), ("SEL-1",)) == ()
+    assert charged_requirements(ValueError("boom"), ("SEL-1",)) == ()
+    assert charged_requirements(None, ("SEL-1",)) == ()
+
+
+def test_a_check_of_several_requirements_is_narrowed_to_the_scenarios() -> None:
+    failure = fail("wrong code", expected=1, actual=2, proves=("STO-1", "STO-2"))
+    assert charged_requirements(failure, ("STO-2", "RO-1")) == ("STO-2",)
+    assert charged_requirements(failure, ("RO-1", "RO-2")) == ("STO-1", "STO-2")
+
+
+def test_charge_keeps_a_requirement_the_check_already_named() -> None:
+    named = fail("x", expected=1, actual=2, proves="PLC-1")
+    assert charge(named, "ARG-5").proves == ("PLC-1",)  # type: ignore[attr-defined]
+    assert charge(fail("x", expected=1, actual=2), "ARG-5").proves == ("ARG-5",)  # type: ignore[attr-defined]
+
+
+def test_the_chain_is_followed_to_the_check() -> None:
+    try:
+        try:
+            raise fail("x", expected=1, actual=2, proves="RO-1")
+        except AssertionError as inner:
+            raise RuntimeError("wrapped") from inner
+    except RuntimeError as outer:
+        assert charged_requirements(outer, ()) == ("RO-1",)
+
+
+def test_the_level_is_that_of_the_charged_requirements() -> None:
+    assert failure_level(("ARG-8",), ("ARG-6", "ARG-8", "PROTO-2")) == "SHOULD"
+    assert failure_level(("ARG-6",), ("ARG-6", "ARG-8")) == "MUST"
+    assert failure_level((), ("TOOL-4",)) == "SHOULD"
+    assert failure_level((), ("ARG-6", "ARG-8")) == "MUST"
+
+
+def test_other_requirements_are_proved_only_when_the_last_step_failed() -> None:
+    assert proved_requirements(("ARG-6", "ARG-8", "PROTO-2"), ("ARG-8",), 5, 5) == ("ARG-6", "PROTO-2")
+    assert proved_requirements(("ARG-6", "ARG-8", "PROTO-2"), ("ARG-6",), 3, 5) == ()
+    assert proved_requirements(("ARG-6",), (), 5, 5) == ()
+
+
+@pytest.mark.parametrize(
+    ("code", "requirements"),
+    [("conversation_unreadable", ("STO-1", "STO-2")), ("missing_source_conversation", ("SRC-3",)), ("nope", ())],
+)
+def test_an_error_code_is_charged_to_the_registrys_requirements(code: str, requirements: tuple[str, ...]) -> None:
+    assert code_requirements(code) == requirements
+
+
+@pytest.mark.parametrize(
+    ("arguments", "source", "code", "charged"),
+    [
+        ({"conversationId": "../abc"}, None, "conversation_not_found", ("SRC-4",)),
+        ({"conversationId": "abc"}, None, "conversation_not_found", ("SRC-2",)),
+        ({}, "abc", "missing_source_conversation", ("SRC-1",)),
+        ({}, "a/bc", "conversation_not_found", ("SRC-4",)),
+        ({"conversationId": "abc"}, None, "conversation_unreadable", ()),
+    ],
+)
+def test_an_error_where_a_success_was_required(arguments, source, code, charged) -> None:
+    result = {"ok": False, "error": {"code": code, "message": "m"}}
+    assert success_requirements(result, arguments, source) == charged
+
+
+def test_a_failed_scenario_fails_only_the_charged_requirement() -> None:
+    assert statuses(scenario("failed", ("ARG-6", "ARG-8", "PROTO-2"), charged=("ARG-6",))) == {
+        "ARG-6": "failed", "ARG-8": "untested", "PROTO-2": "untested",
+    }
+
+
+def test_a_warning_charged_to_a_should_leaves_the_must_tags_passed() -> None:
+    warned = scenario("warning", ("ARG-6", "ARG-8", "PROTO-2"), charged=("ARG-8",), proved=("ARG-6", "PROTO-2"))
+    assert statuses(warned) == {"ARG-6": "passed", "ARG-8": "warning", "PROTO-2": "passed"}
+
+
+def test_a_requirement_charged_outside_the_tags_is_failed_and_listed() -> None:
+    broken = scenario("failed", ("SEL-1",), charged=("PLC-1",))
+    run = RunResult("0", "0", "t", "stdio", None, "", 0.0, [broken, scenario("passed", ("SEL-1",))])
+    by_id = {r.requirement.id: r for r in run.requirement_results()}
+    assert (by_id["PLC-1"].status, by_id["SEL-1"].status) == ("failed", "passed")
+    assert by_id["PLC-1"].scenarios == [broken]
+
+
+def test_an_unattributed_failure_fails_every_tag() -> None:
+    assert statuses(scenario("failed", ("BUD-1", "BUD-4"))) == {"BUD-1": "failed", "BUD-4": "failed"}
+
+
+def test_bearing_of_each_status() -> None:
+    assert scenario_bearing("SEL-1", scenario("passed", ("SEL-1",))) == "passed"
+    assert scenario_bearing("SEL-2", scenario("passed", ("SEL-1",))) is None
+    assert scenario_bearing("SEL-1", scenario("xpassed", ("SEL-1",))) == "xpassed"
+    assert scenario_bearing("SEL-1", scenario("notrun", ("SEL-1",))) == "notrun"
+    assert scenario("passed", ("SEL-1",), charged=("SEL-1",)).failed_requirements() == ()
+
+
+def test_a_lone_surrogate_may_come_back_as_fffd_unless_intact_is_asked() -> None:
+    stored = "a\ud800b"
+    assert contract_differences({"c": stored}, {"c": "a\ufffdb"}) == []
+    assert contract_differences({"c": stored}, {"c": "a\ufffdb"}, intact=True) == [
+        '$.c: expected "a\ud800b", got "a\ufffdb"'
+    ]
+    assert contract_differences({"c": stored}, {"c": "ab"}) == ['$.c: expected "a\ud800b", got "ab"']
+    assert contract_differences({"c": "a\ufffdb"}, {"c": "a\ud800b"}) != []
+
+
+def test_the_amended_requirements_exist_with_their_levels() -> None:
+    levels = {r.id: r.level for r in ccweb_spec.requirements()}
+    assert [levels[r] for r in ("ARG-6", "ARG-8", "UNI-3", "UNI-4", "STO-5")] == [
+        "MUST", "SHOULD", "MUST", "SHOULD", "SHOULD"
+    ]
+
+
+def sdk_run() -> RunResult:
+    """The SDK's -32603: a warning charged to ARG-8, its MUST tags proved by the same scenario."""
+    warned = scenario("warning", ("ARG-6", "ARG-8", "PROTO-2"), charged=("ARG-8",), proved=("ARG-6", "PROTO-2"))
+    warned.message = "ARG-8 (SHOULD): ...\nARG-8: non-object arguments were rejected with -32603"
+    warned.level = "SHOULD"
+    return RunResult("0", "0", "t", "stdio", None, "", 1.0, [warned])
+
+
+def test_every_report_charges_the_warning_to_arg_8_only() -> None:
+    from ccweb_conformance.reports.console import render_summary  # noqa: PLC0415
+    from ccweb_conformance.reports.json_report import build_json  # noqa: PLC0415
+    from ccweb_conformance.reports.junit import build_junit  # noqa: PLC0415
+    from ccweb_conformance.reports.markdown import render_markdown  # noqa: PLC0415
+
+    run = sdk_run()
+    statuses = {r["id"]: r["status"] for r in build_json(run)["requirements"]}
+    assert (statuses["ARG-6"], statuses["ARG-8"], statuses["PROTO-2"]) == ("passed", "warning", "passed")
+    assert build_json(run)["scenarios"][0]["failedRequirements"] == ["ARG-8"]
+    table = render_summary(run, color=False, verbose=False).splitlines()
+    arg6 = table.index(next(line for line in table if line.lstrip().startswith("PASS") and "ARG-6" in line))
+    arg8 = table.index(next(line for line in table if line.lstrip().startswith("WARN") and "ARG-8" in line))
+    assert not table[arg6 + 1].lstrip().startswith("WARN ")  # the warning is not listed under ARG-6
+    assert table[arg8 + 1].lstrip().startswith("WARN f.feature::")
+    assert "| ARG-6 | MUST | " in render_markdown(run) and "(ARG-8)</summary>" in render_markdown(run)
+    out = build_junit(run).find(".//system-out")
+    assert out is not None and (out.text or "").startswith("WARN (SHOULD, not failing the run): ARG-8 (SHOULD)")
+    run.strict = True
+    failure = build_junit(run).find(".//failure")
+    assert failure is not None and (failure.text or "").endswith("requirements: ARG-8 (SHOULD)")
