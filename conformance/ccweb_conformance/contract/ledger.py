@@ -82,7 +82,7 @@ def fingerprints(root: Path, entries: list[Path]) -> dict[str, Fingerprint | Non
     return prints
 
 
-RUNNER_WRITER_THREADS = ("ccweb-torn-writer",)
+RUNNER_WRITER_THREADS = ("ccweb-torn-writer", "ccweb-torn-save")
 """Threads of the runner that save conversation files while calls run (D-14): their writes are not the server's."""
 
 
