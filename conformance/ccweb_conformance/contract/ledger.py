@@ -181,16 +181,17 @@ class SessionsLedger:
     def expected(self) -> set[str]:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""
         wanted = set(self.before)
+        base = f"{self.root}{os.sep}"
         for writer in self._writers:
-            wanted |= {p.relative_to(self.root).as_posix() for p in writer.created() if p.is_relative_to(self.root)}
+            wanted |= {str(p)[len(base) :].replace(os.sep, "/") for p in writer.created() if str(p).startswith(base)}
         return wanted
 
-    def audit(self) -> Audit:
-        """Compare the directory with the ledger now: names, and the retired entries' fingerprints."""
+    def audit(self, *, contents: bool = True) -> Audit:
+        """Compare the directory with the ledger now: names, and (``contents``) the retired entries' fingerprints."""
         present = listing(self.root)
         wanted = self.expected()
         changed = []
-        for name, before in self._retired.items():
+        for name, before in self._retired.items() if contents else ():
             now = fingerprint(self.root / name)
             if now is not None and before is not None and now != before:
                 changed.append(f"{name} (when its scenario ended: {before}; now: {now})")

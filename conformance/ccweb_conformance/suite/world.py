@@ -96,7 +96,7 @@ def audit_sessions_dir(world: World, when: str) -> None:
     """RO-2, whole: the sessions directory holds what was there before plus what the runner wrote."""
     if world.ledger is None:
         return
-    audit = world.ledger.audit()
+    audit = world.ledger.audit(contents=False)  # names now; contents once, in the whole-run audit
     if not audit.clean:
         raise fail(
             f"RO-2: the sessions directory holds entries the runner did not write ({when}); "
