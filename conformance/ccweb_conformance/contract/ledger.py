@@ -59,18 +59,21 @@ class Fingerprint:
         )
 
 
-def fingerprint(path: Path) -> Fingerprint | None:
-    """The fingerprint of a file, directory or link (links are not followed); None when it is gone."""
+def fingerprint(path: Path, *, digest: bool = True) -> Fingerprint | None:
+    """The fingerprint of a file, directory or link (links are not followed); None when it is gone.
+
+    ``digest=False`` leaves the bytes unread: any write moves the change time, which no program can set back.
+    """
     try:
         info = os.lstat(path)
-        digest = hashlib.sha256(path.read_bytes()).hexdigest() if stat.S_ISREG(info.st_mode) else ""
+        hashed = hashlib.sha256(path.read_bytes()).hexdigest() if digest and stat.S_ISREG(info.st_mode) else ""
     except OSError:
         return None
     kind = "file" if stat.S_ISREG(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"
-    return Fingerprint(kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, digest)
+    return Fingerprint(kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, hashed)
 
 
-def fingerprints(root: Path, entries: list[Path]) -> dict[str, Fingerprint | None]:
+def fingerprints(root: Path, entries: list[Path], *, digest: bool = True) -> dict[str, Fingerprint | None]:
     """Fingerprints of these entries and of everything inside the folders among them, by relative path."""
     prints: dict[str, Fingerprint | None] = {}
     for path in entries:
@@ -78,7 +81,7 @@ def fingerprints(root: Path, entries: list[Path]) -> dict[str, Fingerprint | Non
             continue  # a folder of ours beside the sessions directory: not the directory's business
         inside = sorted(path.rglob("*")) if path.is_dir() and not path.is_symlink() else []
         for entry in (path, *inside):
-            prints[entry.relative_to(root).as_posix()] = fingerprint(entry)
+            prints[entry.relative_to(root).as_posix()] = fingerprint(entry, digest=digest)
     return prints
 
 
@@ -178,16 +181,17 @@ class SessionsLedger:
     def expected(self) -> set[str]:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""
         wanted = set(self.before)
+        base = f"{self.root}{os.sep}"
         for writer in self._writers:
-            wanted |= {p.relative_to(self.root).as_posix() for p in writer.created() if p.is_relative_to(self.root)}
+            wanted |= {str(p)[len(base) :].replace(os.sep, "/") for p in writer.created() if str(p).startswith(base)}
         return wanted
 
-    def audit(self) -> Audit:
-        """Compare the directory with the ledger now: names, and the retired entries' fingerprints."""
+    def audit(self, *, contents: bool = True) -> Audit:
+        """Compare the directory with the ledger now: names, and (``contents``) the retired entries' fingerprints."""
         present = listing(self.root)
         wanted = self.expected()
         changed = []
-        for name, before in self._retired.items():
+        for name, before in self._retired.items() if contents else ():
             now = fingerprint(self.root / name)
             if now is not None and before is not None and now != before:
                 changed.append(f"{name} (when its scenario ended: {before}; now: {now})")

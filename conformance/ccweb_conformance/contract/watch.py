@@ -55,7 +55,7 @@ class EntryWatch:
         self.root = root
         self._real = Path(os.path.realpath(root))
         self._notify = _notify(root)
-        self._times = _folder_times(root)
+        self._times = _folder_times(root) if self._notify is None else {}
         self._events: dict[str, set[str]] = {}
 
     @property
