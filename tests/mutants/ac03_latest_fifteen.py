@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ccweb_conformance.transport.client import MODERN_VERSION
+from ccweb_conformance.transport.versions import MODERN_VERSION
 from ccweb_reference import tool, wire
 from mutants.patching import _ORIGINAL_LIST, Handler, _core, _result, _text, _wrap_handler
 from mutants.registry import mutant

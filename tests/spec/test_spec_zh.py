@@ -17,8 +17,8 @@ from ccweb_conformance.suite.catalogue import feature_scenarios
 COMMITTED_ZH = REPO / "docs" / "SPEC.zh-CN.md"
 HAN = re.compile(r"[\u4e00-\u9fff]")
 CRITERIA = {f"AC-{n}" for n in range(1, 11)}
-DECISIONS = {f"D-{n}" for n in range(1, 16)}
-"""The design decisions: D-1 .. D-15 (D-14 torn writes, D-15 concurrency), in decisions.yaml."""
+DECISIONS = {f"D-{n}" for n in range(1, 17)}
+"""The design decisions: D-1 .. D-16 (D-14 torn writes, D-15 concurrency, D-16 every era and strict JSON), in decisions.yaml."""
 
 
 def bilingual_entries() -> list[tuple[str, str, str]]:
@@ -74,8 +74,8 @@ def test_requirement_names_the_prd_and_existing_decisions(requirement: ccweb_spe
     assert cited_in_source <= set(requirement.prd) | set(requirement.decisions), requirement.id
 
 
-def test_the_decisions_are_d1_to_d15_in_order_and_each_is_cited() -> None:
-    assert [d.id for d in ccweb_spec.decisions()] == [f"D-{n}" for n in range(1, 16)]
+def test_the_decisions_are_d1_to_d16_in_order_and_each_is_cited() -> None:
+    assert [d.id for d in ccweb_spec.decisions()] == [f"D-{n}" for n in range(1, 17)]
     cited = set().union(*(r.decisions for r in ccweb_spec.requirements()))
     assert cited == DECISIONS
 

@@ -18,7 +18,7 @@ from ccweb_conformance.transport.targets import (
 def make_target(options: RunnerOptions, sessions_dir: Path, decoy_source: str | None = None) -> Target:
     """The target for these options; no target given means the bundled reference over stdio.
 
-    A spawned HTTP server gets ``decoy_source`` in the stdio source variable (``CCWEB_SESSION_ID``),
+    A spawned HTTP server gets ``decoy_source`` in the stdio source variable (``--source-env``),
     unless ``--env`` sets it: over HTTP only the header counts, so a fallback to it shows.
     """
     if options.in_process:

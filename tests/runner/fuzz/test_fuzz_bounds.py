@@ -20,7 +20,7 @@ from ccweb_conformance.contract.conversations import ConversationFiles, new_run_
 from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, phase, run_fuzz, settings_for
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
-from ccweb_conformance.transport.client import CLIENT_INFO
+from ccweb_conformance.transport.versions import CLIENT_INFO
 from ccweb_reference import tool
 
 CALL_S = 0.07
