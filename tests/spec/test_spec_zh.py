@@ -18,7 +18,7 @@ COMMITTED_ZH = REPO / "docs" / "SPEC.zh-CN.md"
 HAN = re.compile(r"[\u4e00-\u9fff]")
 CRITERIA = {f"AC-{n}" for n in range(1, 11)}
 DECISIONS = {f"D-{n}" for n in range(1, 17)}
-"""The design decisions: D-1 .. D-16 (D-14 torn writes, D-15 concurrency, D-16 every era and strict JSON), in decisions.yaml."""
+"""The design decisions D-1 .. D-16 of decisions.yaml (D-15 concurrency, D-16 every era and strict JSON)."""
 
 
 def bilingual_entries() -> list[tuple[str, str, str]]:
