@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""The kit at the oldest versions its pyproject.toml allows: installs, and passes over stdio and HTTP.
+"""The kit at the oldest (or newest) versions its pyproject.toml allows: installs, and passes over stdio and HTTP.
 
 pip installs the newest versions, so a lower bound in ``[project].dependencies`` is never
 tried unless something tries it. This script pins every direct dependency to its lower bound
 (``name>=X`` and ``name>=X,<Y`` become ``name==X``; ``name==X`` stays), installs the kit from
 this checkout into a fresh virtual environment under those constraints (their own
 dependencies as pip resolves them), and runs ``ccweb-conformance run`` there against the
-bundled reference over stdio and over HTTP. Every step has a time bound; the temporary
-environment is removed on every path. Exit 0 when both runs passed, 1 otherwise.
+bundled reference over stdio and over HTTP. With ``--newest`` it installs without constraints
+and with ``--upgrade``, so every dependency is at the newest version its range and the index
+allow (the versions are printed). ``--with REQ`` (repeatable) adds a requirement installed
+beside the kit, e.g. ``--with fastmcp`` or ``--with mcp==2.2.0``, to show the kit installs and
+passes beside a team's own pins. Every step has a time bound; the temporary environment is
+removed on every path. Exit 0 when both runs passed, 1 otherwise.
 
     .venv/bin/python scripts/oldest_dependencies.py          # from the repository root
+    .venv/bin/python scripts/oldest_dependencies.py --newest --with fastmcp
 """
 
 from __future__ import annotations
@@ -74,8 +79,20 @@ def _conformance(env_bin: Path, work: Path, label: str, *target: str) -> bool:
 def main() -> int:
     """Install at the lower bounds, show what was installed, run the suite over stdio and HTTP."""
     parser = argparse.ArgumentParser(prog="oldest_dependencies", description=(__doc__ or "").split("\n\n")[0])
-    parser.parse_args()
-    bounds = lower_bounds(ROOT / "pyproject.toml")
+    parser.add_argument("--newest", action="store_true", help="install the newest allowed versions instead")
+    parser.add_argument(
+        "--with",
+        dest="extra",
+        action="append",
+        default=[],
+        metavar="REQ",
+        help="a requirement installed beside the kit (repeatable)",
+    )
+    args = parser.parse_args()
+    bounds = {} if args.newest else lower_bounds(ROOT / "pyproject.toml")
+    extra = [str(Requirement(line)) for line in args.extra]
+    pinned = {canonicalize_name(Requirement(line).name) for line in extra}
+    bounds = {name: version for name, version in bounds.items() if canonicalize_name(name) not in pinned}
     with tempfile.TemporaryDirectory(prefix="ccweb-oldest-") as folder:
         work = Path(folder)
         constraints = work / "constraints.txt"
@@ -84,7 +101,7 @@ def main() -> int:
         python = venv / "bin" / "python"
         steps = [
             [sys.executable, "-m", "venv", str(venv)],
-            [str(python), "-m", "pip", "install", "-q", "-c", str(constraints), str(ROOT)],
+            [str(python), "-m", "pip", "install", "-q", "--upgrade", "-c", str(constraints), str(ROOT), *extra],
         ]
         for step in steps:
             done = _run(step, INSTALL_TIMEOUT_S)
@@ -92,11 +109,16 @@ def main() -> int:
                 print(f"oldest_dependencies: {' '.join(step[:4])} failed:\n{done.stderr[-4000:]}", file=sys.stderr)
                 return 1
         installed = _installed(python)
-        print("the kit's direct dependencies at their lower bounds:")
+        names = [
+            Requirement(line).name
+            for line in tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["dependencies"]
+        ] + [Requirement(line).name for line in extra]
+        print(f"the kit's direct dependencies at their {'newest' if args.newest else 'lower bounds'}:")
+        for name in names:
+            print(f"  {name} {installed.get(canonicalize_name(name), 'missing')}")
         wrong = []
         for name, version in bounds.items():
             got = installed.get(canonicalize_name(name), "missing")
-            print(f"  {name} {got}")
             if got == "missing" or Version(got) != Version(version):
                 wrong.append(f"{name}: {got}, not {version}")
         if wrong:

@@ -2,11 +2,17 @@
 
 ``formatVersion`` follows semantic versioning: a new optional field is a minor change; a
 removed or renamed field, or a changed meaning, is a major one.
+
+No string in the report holds a lone surrogate: strict JSON parsers (jq 1.6, Go, Rust's
+serde_json) reject a lone ``\\udXXX`` escape, so each one is written as U+FFFD. An exchange
+in which one was replaced keeps the text received as ``receivedTextBase64`` (see the schema).
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,8 +24,38 @@ from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, Sc
 __all__ = ["build_json", "report_schema", "write_json"]
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str, a paired surrogate is one astral character
+REPLACEMENT = "\ufffd"
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub(REPLACEMENT, value)
+    if isinstance(value, dict):
+        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_lone_surrogates(v) for v in value]
+    return value
+
+
+def _exchange(entry: dict[str, Any], received_text: str) -> dict[str, Any]:
+    cleaned: dict[str, Any] = without_lone_surrogates(entry)
+    if cleaned != entry:
+        raw = received_text.encode("utf-8", errors="surrogatepass")
+        cleaned["receivedTextBase64"] = base64.b64encode(raw).decode("ascii")
+    return cleaned
+
+
 def build_json(run: RunResult) -> dict[str, Any]:
-    """The report as a JSON-ready dict (see ``report.schema.json``)."""
+    """The report as a JSON-ready dict (see ``report.schema.json``), free of lone surrogates."""
+    report: dict[str, Any] = without_lone_surrogates(_build(run))
+    for built, scenario in zip(report["scenarios"], run.scenarios, strict=True):
+        built["transcript"] = [_exchange(e.to_json(), e.received_text) for e in scenario.transcript]
+    return report
+
+
+def _build(run: RunResult) -> dict[str, Any]:
     counts = run.counts()
     return {
         "formatVersion": REPORT_FORMAT_VERSION,
@@ -87,10 +123,9 @@ def _diagnosis(scenario: ScenarioResult) -> dict[str, Any] | None:
 
 
 def write_json(run: RunResult, path: Path) -> None:
-    """Write the report as UTF-8 JSON (lone surrogates become ``\\uXXXX`` escapes)."""
+    """Write the report as UTF-8 JSON (no lone surrogate: each became U+FFFD, see the module docstring)."""
     text = indented(build_json(run), ensure_ascii=False)
-    # backslashreplace turns a lone surrogate into the six characters \udXXX: a JSON escape.
-    Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
+    Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 @cache

@@ -310,7 +310,8 @@ def test_json_survives_undecodable_text(run: RunResult, tmp_path: Path) -> None:
     path = tmp_path / "report.json"
     write_json(run, path)
     report = json.loads(path.read_text(encoding="utf-8"))
-    assert report["scenarios"][1]["transcript"][0]["receivedText"] == "bad \udcff byte"
+    assert report["scenarios"][1]["transcript"][0]["receivedText"] == "bad \ufffd byte"
+    assert report["scenarios"][1]["transcript"][0]["receivedTextBase64"] == "YmFkIO2zvyBieXRl"
 
 
 # --- Cucumber JSON -------------------------------------------------------------------
