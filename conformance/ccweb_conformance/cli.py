@@ -29,6 +29,7 @@ from ccweb_conformance.profile.options import add_profile_options
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import write_cucumber
 from ccweb_conformance.reports.failure_block import reports_line
+from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.json_report import write_json
 from ccweb_conformance.reports.junit import write_junit
 from ccweb_conformance.reports.listing import build_listing, render_listing
@@ -304,7 +305,7 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
         if outcome.startup_error is not None:
-            print(f"ccweb-conformance: error: {outcome.startup_error}", file=sys.stderr)
+            print(f"ccweb-conformance: error: {startup_line(outcome.startup_error, language)}", file=sys.stderr)
             return EXIT_USAGE
         if outcome.broken is not None or collector is None:
             print(f"ccweb-conformance: error: {outcome.broken}", file=sys.stderr)

@@ -15,7 +15,7 @@ import ccweb_spec
 from ccweb_conformance.contract.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.failure_detail import failure_detail
+from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
 
@@ -168,6 +168,7 @@ class ResultCollector:
                 status="failed",
                 message=f"{requirement} ({_LEVELS[requirement]}): {_STATEMENTS[requirement]}\n{error}",
                 transcript=list(error.exchanges),
+                detail=handshake_detail(error),
             )
         )
         self.stop_reason = "not run: the implementation broke the protocol during the handshake"
