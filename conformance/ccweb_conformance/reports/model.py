@@ -43,6 +43,10 @@ class StepResult:
     duration_s: float = 0.0
     line: int = 0
     """The step's line in its feature file (0 when unknown)."""
+    data_table: tuple[tuple[str, ...], ...] | None = None
+    """The step's data table (rows of cells), if it has one."""
+    doc_string: str | None = None
+    """The step's doc string, if it has one."""
 
 
 @dataclass(frozen=True)

@@ -317,9 +317,12 @@ class ResultCollector:
         if report is None:
             return []
         steps = []
-        for step in report.serialize()["steps"]:
+        for step, ran in zip(report.serialize()["steps"], report.step_reports, strict=True):
             status = "failed" if step["failed"] else "passed"
+            table = ran.step.datatable
+            rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
+            line = step.get("line_number", 0)
             steps.append(
-                StepResult(step["keyword"], step["name"], status, step["duration"], step.get("line_number", 0))  # type: ignore[arg-type]
+                StepResult(step["keyword"], step["name"], status, step["duration"], line, rows, ran.step.docstring)  # type: ignore[arg-type]
             )
         return steps
