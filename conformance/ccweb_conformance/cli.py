@@ -318,6 +318,7 @@ def _run(options: RunnerOptions, state: signals.InterruptState) -> int:
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
         target=collector.target_description if collector is not None else "not started",
+        bundled_reference=collector is not None and collector.bundled_reference,
         transport=(collector.transport if collector is not None else "stdio"),  # type: ignore[arg-type]
         protocol_version=collector.protocol_version if collector is not None else None,
         started_at=collector.started_at if collector is not None else "",

@@ -16,6 +16,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
+from ccweb_conformance.reports.what_ran import counted_line, reference_note
 
 __all__ = ["render_markdown", "write_markdown"]
 
@@ -41,6 +42,7 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
             strict=say("markdown.strict") if run.strict else "",
         ),
         say("markdown.scenarios", totals=totals_line(run, say)),
+        *[f"  \n{_cell(note)}" for note in reference_note(run, say) + counted_line(run, say)],
         *[f"  \n**{_cell(note)}**" for note in run_notes(run, say)],
     ]
     lines += _details(run, say)  # failures first: a step summary is read from the top

@@ -143,6 +143,8 @@ class RunResult:
     """Why the run stopped before its last scenario (the not-run scenarios' reason), or None."""
     leftover_processes: list[str] = field(default_factory=list)
     """Processes of the server still running after it was stopped (the runner killed them)."""
+    bundled_reference: bool = False
+    """True when the target was the kit's bundled reference (no --stdio, --url or --http-cmd)."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""

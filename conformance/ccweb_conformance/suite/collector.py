@@ -110,6 +110,8 @@ class ResultCollector:
         self._worlds: dict[str, World] = {}
         self._recorded: set[str] = set()
         self.startup_error: str | None = None
+        self.bundled_reference = False
+        """True when the target is the kit's bundled reference (no target option given)."""
         self.planned: list[pytest.Item] = []
         """The scenarios selected to run, in order (known once collection ended)."""
         self.stop_reason: str | None = None

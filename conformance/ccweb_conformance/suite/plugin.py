@@ -190,6 +190,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         _clean_up(target, own_dir, options.sessions_dir, run_prefix)
         raise
     collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    collector.bundled_reference = not (options.stdio or options.url or options.http_cmd)
     try:
         yield target
     finally:
