@@ -48,8 +48,8 @@ def test_an_exit_at_start_up_is_one_line_with_its_hint(capsys: pytest.CaptureFix
     assert err == (
         f"ccweb-conformance: error: stdio server {command('exit')!r}: could not negotiate MCP: the process exited "
         "with code 3 at start-up; stderr: fatal: cannot open the configuration; hint: the server stopped before "
-        "answering initialize: run its command by hand to see why (its stderr is quoted above); a missing build "
-        "step, dependency or environment variable is the usual cause\n"
+        "answering initialize: run its command by hand to see why (its last output is quoted above); a missing "
+        "build step, dependency or environment variable is the usual cause\n"
     )
 
 
