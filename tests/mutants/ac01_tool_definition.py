@@ -31,6 +31,16 @@ def _() -> None:
 
 
 @mutant(
+    "schema_extra_property",
+    "TOOL-2",
+    "The input schema declares exactly the contract's arguments",
+    "the input schema declares a cursor property the contract does not have",
+)
+def _() -> None:
+    _edit_tool(lambda t: t["inputSchema"]["properties"].update(cursor={"type": "string"}))
+
+
+@mutant(
     "schema_open",
     "TOOL-2",
     "The input schema declares exactly the contract's arguments",

@@ -103,7 +103,9 @@ CASES: dict[str, Case] = {
         2,
         startup_error=(
             f"ccweb-conformance: error: HTTP server '{shlex.join([PYTHON, str(FAKES / 'suite_http.py')])} ",
-            "/mcp: the process exited with code 4 at start-up; output: fatal: port already taken",
+            "/mcp: the process exited with code 4 at start-up; output: fatal: port already taken; hint: the server "
+            "stopped before answering initialize: run its command by hand to see why (its last output is quoted "
+            "above); a missing build step, dependency or environment variable is the usual cause",
         ),
     ),
     "http-500-wrong-content-type-sse": Case(

@@ -25,6 +25,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
+from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
 from ccweb_conformance.reports.output import is_stdout, scrub
@@ -177,7 +178,8 @@ def _run(options: RunnerOptions, current: Session) -> int:
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
         if outcome.startup_error is not None:
-            print(f"ccweb-conformance: error: {neutralise(scrub(outcome.startup_error, secrets))}", file=sys.stderr)
+            line = startup_line(outcome.startup_error, language)
+            print(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}", file=sys.stderr)
             return EXIT_USAGE
         if outcome.broken is not None or collector is None:
             print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
@@ -202,6 +204,7 @@ def _run(options: RunnerOptions, current: Session) -> int:
         leftover_processes=[leftover.describe() for leftover in leftovers],
         eras=collector.eras if collector is not None else [],
         one_era_reason=collector.one_era_reason if collector is not None else None,
+        bundled_reference=collector is not None and collector.bundled_reference,
     )
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)

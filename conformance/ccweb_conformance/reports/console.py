@@ -19,6 +19,7 @@ from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
+from ccweb_conformance.reports.what_ran import counted_line, reference_note
 from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["render_summary"]
@@ -82,6 +83,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
             kit=run.kit_version,
             strict=say("console.strict") if run.strict else "",
         ),
+        *reference_note(run, say),
         *run_notes(run, say),
     ]
     width = max(display_width(say(f"verdict.{status}")) for status in _STATUSES)
@@ -96,7 +98,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
-    lines += ["", paint(colour, totals_line(run, say))]
+    lines += ["", *counted_line(run, say), paint(colour, totals_line(run, say))]
     if run.interrupted is not None:
         lines[-1] = paint("FAIL", say("totals.interrupted", totals=totals_line(run, say)))
     return defuse_lines("\n".join(lines))

@@ -11,18 +11,22 @@ warning or expected-failure status, so:
 * an *xpassed* scenario, or a failed one with no failed step, gets an ``after`` hook carrying
   the outcome and the message.
 
-The message goes in the failing step's ``error_message``. The three schemas of
+The message goes in the failing step's ``error_message``, led by the diagnosis: the headline
+(requirement, check, first difference) and the hint when one applies. Steps keep their data
+table and doc string (``arguments`` with js, ``rows`` and ``doc_string`` with jvm and ruby),
+so viewers show the input. Run checks without Gherkin steps (the handshake, the whole-run
+audit, the fuzz phase) get one step carrying their outcome, so viewers count them (an
+element without steps shows as pending, its percentage as "NaN %"). The three schemas of
 cucumber-json-schema (cucumber-js, cucumber-jvm, cucumber-ruby) contradict each other (a
 step must have ``arguments`` for js and must not for jvm; tags carry a ``line`` for js and
 ruby and must not for jvm; hooks are hidden steps for js, ``after`` for jvm and ruby), so
 the report is written in one *flavour* (``--cucumber-flavour``, default js) and is valid
-against that schema. The transcript is a ``text/plain`` embedding with jvm; js and ruby
-have no embeddings on steps or hooks, so it follows the error message there.
+against that schema and accepted by Cucumber's own converter (``@cucumber/cucumber-json-converter``,
+whose cucumber-jvm 7 schema has no embeddings), so the transcript follows the error message.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -30,6 +34,7 @@ from typing import Any, Literal
 
 from ccweb_conformance.reports.common import format_transcript, problem
 from ccweb_conformance.reports.eras import protocol_shown
+from ccweb_conformance.reports.failure_block import headline, scenario_hint
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult
 
 __all__ = ["build_cucumber", "write_cucumber"]
@@ -70,7 +75,8 @@ def _slug(text: str) -> str:
 
 def _outcome(run: RunResult, scenario: ScenarioResult) -> tuple[str, str | None]:
     """The status a failing step (or hook) shows, and the error message for it."""
-    text = problem(scenario)
+    said = problem(scenario)
+    text = None if said is None else _diagnosed(scenario, said)
     match scenario.status:
         case "warning":
             return ("failed" if run.strict else "pending"), f"warning (SHOULD): {text}"
@@ -83,6 +89,27 @@ def _outcome(run: RunResult, scenario: ScenarioResult) -> tuple[str, str | None]
     return "passed", None
 
 
+def _diagnosed(scenario: ScenarioResult, text: str) -> str:
+    """The message led by the headline and the hint (when the scenario has a failure block)."""
+    if scenario.detail is None or scenario.status not in ("failed", "warning", "xfailed"):
+        return text
+    hint = scenario_hint(scenario)
+    lead = headline(scenario) + ("" if hint is None else f"\nhint: {hint}")
+    return f"{lead}\n\n{text}"
+
+
+def _own_steps(scenario: ScenarioResult) -> tuple[StepResult, ...]:
+    """The scenario's steps, or one step carrying the outcome of a run check that has none."""
+    if scenario.steps:
+        return tuple(scenario.steps)
+    status: Literal["passed", "failed", "skipped"] = "failed"
+    if scenario.status in ("passed", "xpassed"):
+        status = "passed"
+    elif scenario.status == "skipped":
+        status = "skipped"
+    return (StepResult("Then", scenario.scenario, status, scenario.duration_s, scenario.line),)
+
+
 def _tag(tag: str, line: int, flavour: str) -> dict[str, Any]:
     shown: dict[str, Any] = {"name": f"@{tag.lstrip('@')}"}
     if flavour != "jvm":
@@ -92,8 +119,9 @@ def _tag(tag: str, line: int, flavour: str) -> dict[str, Any]:
 
 def _element(run: RunResult, scenario: ScenarioResult, flavour: str) -> dict[str, Any]:
     status, error = _outcome(run, scenario)
-    steps = [_step(step, scenario, flavour) for step in scenario.steps]
-    carrier = next((s for s, raw in zip(steps, scenario.steps, strict=True) if raw.status == "failed"), None)
+    own = _own_steps(scenario)
+    steps = [_step(step, scenario, flavour) for step in own]
+    carrier = next((s for s, raw in zip(steps, own, strict=True) if raw.status == "failed"), None)
     element: dict[str, Any] = {
         "id": f"{_slug(scenario.feature)};{_slug(scenario.scenario)}",
         "keyword": "Scenario",
@@ -106,7 +134,7 @@ def _element(run: RunResult, scenario: ScenarioResult, flavour: str) -> dict[str
     }
     if error is None:
         return element
-    for step, raw in zip(steps, scenario.steps, strict=True):
+    for step, raw in zip(steps, own, strict=True):
         if raw.status == "failed":
             step["result"]["status"] = status
     if carrier is None or scenario.status == "xpassed":
@@ -117,10 +145,7 @@ def _element(run: RunResult, scenario: ScenarioResult, flavour: str) -> dict[str
         else:
             element["after"] = [carrier]
     carrier["result"]["error_message"] = error
-    if scenario.transcript and flavour == "jvm":
-        data = base64.b64encode(format_transcript(scenario.transcript).encode("utf-8", "backslashreplace"))
-        carrier["embeddings"] = [{"mime_type": "text/plain", "data": data.decode("ascii"), "name": "transcript"}]
-    elif scenario.transcript:
+    if scenario.transcript:
         carrier["result"]["error_message"] = f"{error}\n\ntranscript:\n{format_transcript(scenario.transcript)}"
     return element
 
@@ -135,6 +160,13 @@ def _step(step: StepResult, scenario: ScenarioResult, flavour: str) -> dict[str,
         "match": {"location": f"{scenario.feature_file}:{line}"},
         "result": {"status": status, "duration": round(step.duration_s * _NS)},
     }
+    rows = [{"cells": list(row)} for row in step.data_table or ()]
     if flavour == "js":
-        shown["arguments"] = []
+        doc = [{"content": step.doc_string, "line": line + 1}] if step.doc_string is not None else []
+        shown["arguments"] = [*doc, *([{"rows": rows}] if rows else [])]
+        return shown
+    if step.doc_string is not None:
+        shown["doc_string"] = {"value": step.doc_string, "line": line + 1, "content_type": ""}
+    if rows:
+        shown["rows"] = rows
     return shown

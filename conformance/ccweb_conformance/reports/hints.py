@@ -16,9 +16,10 @@ from typing import Any
 import yaml
 
 import ccweb_spec
+from ccweb_conformance.i18n import messages
 from ccweb_conformance.reports.diff import MISSING, Difference
 
-__all__ = ["FailureFacts", "Hint", "hint_for", "hints"]
+__all__ = ["FailureFacts", "Hint", "hint_for", "hints", "startup_line"]
 
 
 @dataclass(frozen=True)
@@ -128,3 +129,11 @@ def _holds(when: Mapping[str, Any], facts: FailureFacts) -> bool:
 def hint_for(facts: FailureFacts) -> Hint | None:
     """The first rule whose conditions all hold, or None."""
     return next((h for h in hints() if _holds(h.when, facts)), None)
+
+
+def startup_line(error: str, language: str) -> str:
+    """The one error line of a server that could not be started or negotiated with, with its hint if one applies."""
+    hint = hint_for(FailureFacts((), error, error, (), ()))
+    if hint is None:
+        return error
+    return messages(language)("block.startup_hint", error=error, hint=hint.in_language(language))

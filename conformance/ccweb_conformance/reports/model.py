@@ -44,6 +44,10 @@ class StepResult:
     duration_s: float = 0.0
     line: int = 0
     """The step's line in its feature file (0 when unknown)."""
+    data_table: tuple[tuple[str, ...], ...] | None = None
+    """The step's data table (rows of cells), if it has one."""
+    doc_string: str | None = None
+    """The step's doc string, if it has one."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,8 @@ class RunResult:
     """The protocol revisions tested, one per era (D-16): the negotiated one first; empty when none was."""
     one_era_reason: str | None = None
     """Why only one era was tested: ``requested`` (``--protocol``) or ``server`` (it speaks one)."""
+    bundled_reference: bool = False
+    """True when the target was the kit's bundled reference (no --stdio, --url or --http-cmd)."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""

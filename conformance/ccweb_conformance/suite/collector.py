@@ -20,7 +20,7 @@ from ccweb_conformance.suite.attribution import (
     proved_requirements,
 )
 from ccweb_conformance.suite.bdd import EXAMPLE_PARAMETER, scenario_reports, scenario_templates
-from ccweb_conformance.suite.failure_detail import failure_detail
+from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
 
@@ -119,6 +119,8 @@ class ResultCollector:
         self._worlds: dict[str, World] = {}
         self._recorded: set[str] = set()
         self.startup_error: str | None = None
+        self.bundled_reference = False
+        """True when the target is the kit's bundled reference (no target option given)."""
         self.planned: list[pytest.Item] = []
         """The scenarios selected to run, in order (known once collection ended)."""
         self.stop_reason: str | None = None
@@ -177,6 +179,7 @@ class ResultCollector:
                 status="failed",
                 message=f"{requirement} ({_LEVELS[requirement]}): {_STATEMENTS[requirement]}\n{error}",
                 transcript=list(error.exchanges),
+                detail=handshake_detail(error),
             )
         )
         self.stop_reason = "not run: the implementation broke the protocol during the handshake"
@@ -338,9 +341,12 @@ class ResultCollector:
         if report is None:
             return []
         steps = []
-        for step in report.serialize()["steps"]:
+        for step, ran in zip(report.serialize()["steps"], report.step_reports, strict=True):
             status = "failed" if step["failed"] else "passed"
+            table = ran.step.datatable
+            rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
+            line = step.get("line_number", 0)
             steps.append(
-                StepResult(step["keyword"], step["name"], status, step["duration"], step.get("line_number", 0))  # type: ignore[arg-type]
+                StepResult(step["keyword"], step["name"], status, step["duration"], line, rows, ran.step.docstring)  # type: ignore[arg-type]
             )
         return steps

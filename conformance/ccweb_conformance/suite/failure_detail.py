@@ -6,14 +6,14 @@ import os
 
 from ccweb_conformance.contract.failures import ConformanceFailure
 from ccweb_conformance.contract.stored import read_stored
-from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure
 from ccweb_conformance.reports.common import first_line
 from ccweb_conformance.reports.diff import MISSING
 from ccweb_conformance.reports.model import FailureDetail, StoredConversation
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.exchange import Exchange
 
-__all__ = ["failure_detail"]
+__all__ = ["failure_detail", "handshake_detail"]
 
 
 def _exchange(world: World | None, error: BaseException | None) -> Exchange | None:
@@ -67,3 +67,16 @@ def failure_detail(world: World | None, error: BaseException | None, binding: st
         binding=binding,
         conversations=() if world is None else _stored(world),
     )
+
+
+HANDSHAKE_BROKEN = "broke the protocol while negotiating MCP: "
+
+
+def handshake_detail(error: HandshakeViolation) -> FailureDetail:
+    """The block of a broken handshake: its cause as the check (e.g. a line on stdout that is not JSON)."""
+    text = first_line(str(error))
+    check = text.split(HANDSHAKE_BROKEN, 1)[1] if HANDSHAKE_BROKEN in text else text
+    last = next((e for e in reversed(error.exchanges) if e.request is not None), None)
+    method = None if last is None or last.request is None else last.request.get("method")
+    params = None if last is None or last.request is None else last.request.get("params")
+    return FailureDetail(check=check, method=method, arguments=params if params is not None else MISSING)

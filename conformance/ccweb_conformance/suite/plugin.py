@@ -195,11 +195,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=own_prefix)
         target = make_target(options, sessions_dir, decoy_source=decoy_id(run_prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
-        if target.detect_other_era() is not None:  # D-16: else calls are repeated in the other era it speaks
-            collector.one_era_reason = "server" if options.protocol == "auto" else "requested"
-        collector.eras = [target.client(None).protocol_version]
-        if target.other_era is not None:
-            collector.eras.append(target.other_client(None).protocol_version)
+        _note_eras(target, options, collector)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
     except HandshakeViolation as error:
@@ -216,6 +212,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         _clean_up(target, own_dir, options.sessions_dir, run_prefix)
         raise
     collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    collector.bundled_reference = not (options.stdio or options.url or options.http_cmd)
     try:
         yield target
     finally:
@@ -225,6 +222,15 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
             collector.add_audit(settled.merged(ledger.audit()))  # and what the server did on its way out
             ledger.remove_retired()
         _clean_up(None, own_dir, options.sessions_dir, run_prefix)
+
+
+def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:
+    """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
+    if target.detect_other_era() is not None:
+        collector.one_era_reason = "server" if options.protocol == "auto" else "requested"
+    collector.eras = [target.client(None).protocol_version]
+    if target.other_era is not None:
+        collector.eras.append(target.other_client(None).protocol_version)
 
 
 def own_sessions_dir(own_dir: Path) -> Path:

@@ -79,6 +79,10 @@ def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "
         (facts(Difference("$[0].content", "  a  ", "a")), "content-trimmed"),
         (facts(Difference("$", [1, 2], [1], shape=True), stored=("\x1c",)), "strip-not-trim"),
         (facts(message="the server wrote a line that is not JSON: 'listening'"), "stdout-logging"),
+        (facts(message="initialize: a response with id 102 while waiting for id 2"), "handshake-wrong-id"),
+        (facts(message="the process exited with code 3 at start-up; stderr: fatal"), "exited-at-start-up"),
+        (facts(message="server: initialize: no response within 8 s"), "never-answered"),
+        (facts(message="server: tools/list: no response within 8 s"), None),
         (facts(requirements=("REG-2",)), "cache-mtime-size"),
         (facts(requirements=("SRC-7",), check="expected the error conversation_not_found"), "prefix-path-check"),
         (facts(requirements=("SRC-7",), check="the call failed where the contract requires a success"), None),
@@ -95,7 +99,8 @@ def test_hints_match_their_mistakes_only(case, expected_hint):
 def test_every_hint_is_one_line_with_an_id():
     assert [h.id for h in hints()] == [
         "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
-        "stdout-logging", "cache-mtime-size", "prefix-path-check", "sdk-internal-error",
+        "stdout-logging", "handshake-wrong-id", "exited-at-start-up", "never-answered",
+        "cache-mtime-size", "prefix-path-check", "sdk-internal-error",
     ]
     assert all("\n" not in h.text and len(h.text) < 300 for h in hints())
 

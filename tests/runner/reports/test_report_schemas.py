@@ -25,7 +25,7 @@ DATA = Path(__file__).parent / "data"
 FLAVOURS = ("js", "jvm", "ruby")
 RUNS = {
     # name: (mutants, CLI arguments, exit code, statuses that must appear)
-    "passing": ("-", ["--tags", "AC-1,AC-2"], 0, {"passed"}),
+    "passing": ("-", ["--tags", "AC-1,AC-2,RO-2", "--fuzz", "3"], 0, {"passed"}),
     "failing": ("utf16_units", ["--tags", "AC-7"], 1, {"passed", "failed"}),
     "warning": ("no_read_only_hint", ["--tags", "AC-1"], 0, {"passed", "warning"}),
     "expected-failures": ("utf16_units", ["--tags", "AC-7", "--expected-failures", "KNOWN"], 0, {"passed", "xfailed"}),
@@ -46,8 +46,15 @@ def cucumber_validator(flavour: str) -> Draft7Validator:
     return Draft7Validator(json.loads((DATA / f"cucumber-{flavour}.schema.json").read_text(encoding="utf-8")))
 
 
+def converter_validator() -> Draft7Validator:
+    """The cucumber-jvm 7 schema of Cucumber's own converter (no embeddings)."""
+    return Draft7Validator(json.loads((DATA / "converter-cucumber-jvm-7.schema.json").read_text(encoding="utf-8")))
+
+
 def errors(flavour: str, document: Any) -> list[str]:
-    return [f"{list(e.absolute_path)}: {e.message}" for e in cucumber_validator(flavour).iter_errors(document)][:5]
+    """Schema errors; jvm is checked by Cucumber's converter schema too (js and ruby: the same schemas)."""
+    validators = [cucumber_validator(flavour), *([converter_validator()] if flavour == "jvm" else [])]
+    return [f"{list(e.absolute_path)}: {e.message}" for v in validators for e in v.iter_errors(document)][:5]
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +116,46 @@ def test_chinese_names_stay_chinese(tmp_path):
     raw = (tmp_path / "junit.xml").read_bytes().decode("utf-8")
     assert 'name="中文场景 [😀-1]"' in raw
     assert "\\u" not in raw.split("<testcase", 1)[1].split(">", 1)[0]
+
+
+def test_the_converter_refuses_an_embedding_on_a_jvm_step():
+    document = build_cucumber(make_run(), "jvm")
+    assert errors("jvm", document) == []
+    document[0]["elements"][0]["steps"][0]["embeddings"] = [{"mime_type": "text/plain", "data": "", "name": "x"}]
+    assert cucumber_validator("jvm").is_valid(document)  # cucumber-json-schema allows it ...
+    assert not converter_validator().is_valid(document)  # ... Cucumber's converter does not
+
+
+def _steps(document: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["name"], step) for f in document for e in f["elements"] for step in e["steps"]]
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_a_failing_run_keeps_the_input_and_leads_with_the_diagnosis(runs, flavour):
+    document = json.loads((runs["failing"] / f"cucumber.json.{flavour}").read_text(encoding="utf-8"))
+    name = "Characters outside the BMP count as one [😀-1]"
+    steps = [s for n, s in _steps(document) if n == name]
+    rows = [{"cells": ["role", "content"]}, {"cells": ["user", "😀"]}]
+    assert (steps[0]["arguments"] if flavour == "js" else [{"rows": steps[0]["rows"]}]) == [{"rows": rows}]
+    call = next(s for s in steps if s["name"] == "I call the tool with arguments:")
+    doc = {"content": call["arguments"][0]["content"]} if flavour == "js" else {"content": call["doc_string"]["value"]}
+    assert doc == {"content": '{"conversationId": "{alpha}"}'}
+    failed = next(s for s in steps if s["result"]["status"] == "failed")
+    message = failed["result"]["error_message"].splitlines()
+    assert message[:3] == [
+        "UNI-1: items differ: $[0].contentChars: expected 1, got 2 (+1)",
+        "hint: lengths look like UTF-16 code units (JavaScript's text.length): count code points, e.g. "
+        '[...text].length, and cut with Array.from(text).slice(0, n).join("")',
+        "",
+    ]
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_the_run_checks_have_a_real_status(runs, flavour):
+    """The audit and the fuzz phase carry one passed step: not 'pending' nor "NaN %" in viewers."""
+    document = json.loads((runs["passing"] / f"cucumber.json.{flavour}").read_text(encoding="utf-8"))
+    checks = {f["uri"]: f["elements"] for f in document if f["uri"] in ("audit", "fuzz")}
+    assert sorted(checks) == ["audit", "fuzz"]
+    for elements in checks.values():
+        assert [[s["result"]["status"] for s in e["steps"]] for e in elements] == [["passed"]]
+        assert elements[0]["steps"][0]["name"] == elements[0]["name"]

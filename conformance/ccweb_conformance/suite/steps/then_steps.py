@@ -406,17 +406,32 @@ def input_schema_properties(world: World, name: str, datatable: list[list[str]])
         expected[cells["property"]] = {
             k: (v if k == "type" else json.loads(v)) for k, v in cells.items() if k != "property" and v
         }
-    actual = {
-        key: {k: value.get(k) for k in expected.get(key, {})} if isinstance(value, dict) else value
-        for key, value in (properties.items() if isinstance(properties, dict) else [])
-    }
-    if schema is None or not isinstance(properties, dict) or not json_equal(expected, actual):
+    if schema is None or not isinstance(properties, dict):
         raise fail(
             "the input schema's properties differ from the contract",
             expected=expected,
             actual=properties,
             exchange=world.tools_exchange,
             proves="TOOL-2",
+        )
+    if set(properties) - set(expected):  # per key below: only the contract's keys, each as its own difference
+        raise fail(
+            "the input schema declares properties the contract does not",
+            expected=sorted(expected),
+            actual=sorted(properties),
+            exchange=world.tools_exchange,
+        )
+    actual = {
+        key: {k: value[k] for k in expected[key] if k in value} if isinstance(value, dict) else value
+        for key, value in properties.items()
+    }
+    if not json_equal(expected, actual):
+        raise fail(
+            "the input schema's properties differ from the contract",
+            expected={"properties": expected},
+            actual={"properties": actual},
+            exchange=world.tools_exchange,
+            compared=True,
         )
     if schema.get("type") != "object":
         raise fail(

@@ -1,0 +1,36 @@
+"""What the run did, said where the summary names its target and its totals (issue 23).
+
+The bundled reference gets a note saying so and how to test one's own server; the totals get
+a line reconciling them with the progress count, which counts Gherkin scenarios only: the
+whole-run checks (the handshake when it broke, the RO-2 audit, the fuzz phase) are results too.
+"""
+
+from __future__ import annotations
+
+from ccweb_conformance.i18n import Messages
+from ccweb_conformance.reports.model import RunResult, ScenarioResult
+
+__all__ = ["counted_line", "reference_note", "run_check"]
+
+_RUN_CHECKS = {"protocol.feature": "handshake", "audit": "audit", "fuzz": "fuzz"}
+"""Feature files of results that are not Gherkin scenarios (line 0), and their names."""
+
+
+def run_check(scenario: ScenarioResult) -> str | None:
+    """The name of a whole-run check (handshake, audit, fuzz), or None for a Gherkin scenario."""
+    return _RUN_CHECKS.get(scenario.feature_file) if scenario.line == 0 else None
+
+
+def reference_note(run: RunResult, say: Messages) -> list[str]:
+    """One line when the target was the bundled reference: so, and how to point the kit at yours."""
+    return [say("console.reference_note")] if run.bundled_reference else []
+
+
+def counted_line(run: RunResult, say: Messages) -> list[str]:
+    """``213 results: 211 scenarios + 2 run checks (audit, fuzz)``, when there were run checks."""
+    checks = [name for s in run.scenarios if (name := run_check(s)) is not None]
+    if not checks:
+        return []
+    key = "console.counted_one" if len(checks) == 1 else "console.counted"
+    scenarios = len(run.scenarios) - len(checks)
+    return [say(key, total=len(run.scenarios), scenarios=scenarios, checks=len(checks), names=", ".join(checks))]
