@@ -40,16 +40,16 @@ def _() -> None:
 
 
 @mutant(
-    "lone_surrogate_mangled",
+    "lone_surrogate_dropped",
     "UNI-3",
-    "A lone surrogate counts one and comes back intact",
-    "lone surrogates in content are replaced by U+FFFD",
+    "A lone surrogate counts one and is never dropped, split or an error",
+    "lone surrogates in content are dropped (U+FFFD in their place is allowed, D-3; dropping them is not)",
 )
 def _() -> None:
     def list_user_inputs(*args: Any) -> dict[str, Any]:
         result = _ORIGINAL_LIST(*args)
         for item in result["items"]:
-            item["content"] = _SURROGATE.sub("\ufffd", item["content"])
+            item["content"] = _SURROGATE.sub("", item["content"])
         return result
 
     tool.list_user_inputs = list_user_inputs

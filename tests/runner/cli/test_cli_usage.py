@@ -108,7 +108,7 @@ def test_help_has_examples(command: list[str], capsys: pytest.CaptureFixture[str
 def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]):
     commands = help_text([], capsys).split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
     names = [line.split()[0] for line in commands.splitlines()]
-    assert names == ["run", "list", "spec", "profile", "check-description"]
+    assert names == ["run", "list", "spec", "profile", "check-description", "export"]
 
 
 def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]):

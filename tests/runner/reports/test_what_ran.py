@@ -48,7 +48,7 @@ def test_a_real_run_counts_what_progress_counted(capsys) -> None:
     assert main(["run", "--in-process", "--tags", "AC-1,RO-2", "--fuzz", "2"]) == 0
     captured = capsys.readouterr()
     progress = re.findall(r"/(\d+) scenarios", captured.err)
-    assert progress and progress[-1] == "11"
+    assert progress and progress[-1] == "12"
     assert NOTE in captured.out.splitlines()
-    assert "13 results: 11 scenarios + 2 run checks (audit, fuzz)" in captured.out.splitlines()
-    assert "13 passed, 0 failed in " in captured.out
+    assert "14 results: 12 scenarios + 2 run checks (audit, fuzz)" in captured.out.splitlines()
+    assert "14 passed, 0 failed in " in captured.out

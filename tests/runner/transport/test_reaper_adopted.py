@@ -31,6 +31,7 @@ def test_a_detached_helper_with_an_empty_environment_is_stopped_and_named(tmp_pa
     command = [
         sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", f"{sys.executable} {FAKE} {pid_file}",
         "--tags", "TOOL-1", "--fuzz", "0", "--json", str(report),
+        "--protocol", "legacy",  # one era: one server process (both eras would start a second, D-16)
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     helper = int(pid_file.read_text(encoding="ascii"))
