@@ -110,7 +110,8 @@ def test_a_server_that_dies_at_start_up_has_its_stderr_neutralised_and_scrubbed(
     assert (  # one line: the commands are mid-line, so no longer commands; the escapes are shown; then the hint
         "stderr: leaky: token *** | ::error title=owned::owned | ::add-mask::x | ##[error]owned"
         " | ##vso[task.setvariable variable=x]1 | \\x1b[2J\\x1b[H\\x1b[32mPASSED\\x1b[0m"
-        " \\x1b]8;;https://evil.example/\\x1b\\click\\x1b]8;;\\x1b\\; hint: the server stopped before answering initialize"
+        " \\x1b]8;;https://evil.example/\\x1b\\click\\x1b]8;;\\x1b\\"
+        "; hint: the server stopped before answering initialize"
     ) in line
     assert ENV_SECRET not in line
 
