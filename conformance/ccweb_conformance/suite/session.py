@@ -7,7 +7,7 @@ The only place that calls pytest: the command line asks for a run and gets a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import as_file, files
@@ -127,7 +127,7 @@ def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str
     return None
 
 
-def run_suite(options: RunnerOptions, *, live: bool) -> SuiteOutcome:
+def run_suite(options: RunnerOptions, *, live: bool, extra_plugins: Sequence[object] = ()) -> SuiteOutcome:
     """Run the selected scenarios against the target the options name.
 
     pytest reads no configuration but this command line: not :data:`PYTEST_ENVIRONMENT`, no ini
@@ -135,7 +135,8 @@ def run_suite(options: RunnerOptions, *, live: bool) -> SuiteOutcome:
     """
     observer = RunObserver(verbose=options.verbose, live=live)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
-        code = pytest.main(pytest_arguments(options, suite), plugins=[gate, observer, ResolvedOptions(options)])
+        plugins = [gate, observer, ResolvedOptions(options), *extra_plugins]
+        code = pytest.main(pytest_arguments(options, suite), plugins=plugins)
     broken = None
     if observer.startup_error is None and (
         code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) or observer.collector is None
