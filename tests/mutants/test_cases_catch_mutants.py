@@ -30,5 +30,5 @@ def test_every_function_level_mutant_fails_an_exported_case(scores):
 
 def test_most_of_the_catalogue_is_expressible_below_mcp(scores):
     expressible = sum(bool(result["expressible"]) for result in scores.values())
-    assert expressible >= len(MUTANTS) * 3 // 4, f"only {expressible} of {len(MUTANTS)} mutants are function-level"
+    assert expressible >= len(MUTANTS) * 2 // 3, f"only {expressible} of {len(MUTANTS)} mutants are function-level"
     assert set(ENVELOPE_ONLY) <= set(MUTANTS)
