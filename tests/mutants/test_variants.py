@@ -42,14 +42,11 @@ def test_variant_passes(name: str, variant_runs: dict[str, dict[str, Any]]) -> N
     assert run["exit"] == 0 and not failures, f"FALSE FAILURE of variant {name}: " + "\n".join(failures)
     warned = {r for s in report["scenarios"] if s["status"] == "warning" for r in s["failedRequirements"]}
     assert warned == set(variant.warnings), _problems(report, "warning")
-    # the scenarios proving those requirements, and the fuzz phase when a difference it found is charged to one
-    expected_warnings = [
-        s["name"]
-        for s in report["scenarios"]
-        if set(s["requirements"]) & set(variant.warnings)
-        or (s["status"] == "warning" and set(s["failedRequirements"]) <= set(variant.warnings))
-    ]
-    assert report["counts"]["warning"] == len(expected_warnings)
+    # every warning is charged to the requirements the variant gives up (a scenario tagged with one of them may
+    # still pass when its failing check proves another requirement), and a variant that gives some up warns
+    warnings = [s for s in report["scenarios"] if s["status"] == "warning"]
+    assert all(set(s["failedRequirements"]) <= set(variant.warnings) for s in warnings), _problems(report, "warning")
+    assert report["counts"]["warning"] == len(warnings) and bool(warnings) == bool(variant.warnings)
     counts = report["counts"]
     # in process the HTTP-only scenarios are skipped, and a root runner skips the unreadable-file one: never a pass
     assert counts["skipped"] == HTTP_ONLY + ROOT_SKIPS
