@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import subprocess
 import sys
 
 import pytest
-from node_example import ensure_node_modules
+from node_example import ensure_node_modules, require
 from paths import REPO as ROOT
 from suite_size import ALL_PASSED
 
@@ -34,17 +33,10 @@ CONTRACT_COPIES = {
 }
 
 
-def _require(program: str) -> str:
-    path = shutil.which(program)
-    if path is None:
-        pytest.fail(f"{program} is not on PATH: the Node example needs Node 20 or later and npm", pytrace=False)
-    return path
-
-
 @pytest.fixture(scope="module")
 def node_server() -> str:
     """The stdio command of the example, after `npm ci` when node_modules is missing."""
-    node = _require("node")
+    node = require("node")
     ensure_node_modules()
     return f"{shlex.quote(node)} {shlex.quote(str(EXAMPLE / 'server.js'))}"
 
