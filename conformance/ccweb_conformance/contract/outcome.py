@@ -147,8 +147,9 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             exchange=exchange,
             proves="PLC-4",
         )
+    _check_registered_code(exchange, structured)
     try:
-        errors = [e.message for e in Draft202012Validator(output_schema).iter_errors(structured)]
+        errors = schema_problems(Draft202012Validator(output_schema), structured)
     except SchemaError as error:
         errors = [f"the declared outputSchema is not a valid schema: {error.message}"]
     if errors:
@@ -158,4 +159,34 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             actual=structured,
             exchange=exchange,
             proves="PLC-4",
+        )
+
+
+def schema_problems(validator: Any, instance: Any) -> list[str]:
+    """Each validation error at its deepest relevant place, as ``$.path: message`` (not "not valid under any of
+    the given schemas" for a oneOf: the branch that came closest says what is wrong)."""
+    from jsonschema.exceptions import best_match  # noqa: PLC0415
+
+    problems = []
+    for error in validator.iter_errors(instance):
+        deepest = best_match([error]) or error
+        problems.append(f"{deepest.json_path}: {deepest.message}")
+    return problems
+
+
+def _check_registered_code(exchange: Exchange, structured: dict[str, Any]) -> None:
+    """ERR-1: an error object's code is one of the registry's; checked before the schema, which would only
+    say the object matches none of its branches."""
+    from ccweb_spec import error_codes  # noqa: PLC0415
+
+    error = structured.get("error") if structured.get("ok") is False else None
+    code = error.get("code") if isinstance(error, dict) else None
+    registered = [entry.code for entry in error_codes()]
+    if isinstance(code, str) and code not in registered:
+        raise fail(
+            f"ERR-1: the error code {json.dumps(code)} is not in the error-code registry",
+            expected=f"one of {', '.join(registered)}",
+            actual=structured,
+            exchange=exchange,
+            proves="ERR-1",
         )

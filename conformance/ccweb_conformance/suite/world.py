@@ -155,7 +155,7 @@ class World:
         return other
 
     def _era_names(self, other: McpClient) -> str:
-        return f"first in {self.client().protocol_version}, then in {other.protocol_version}"
+        return f"{self.client().protocol_version} → {other.protocol_version}"
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2), checked the same in the other era."""
@@ -168,11 +168,11 @@ class World:
                 if differences:
                     client = self.target.other_client(self.source)
                     raise fail(
-                        f"D-16: the same call answered differently in the two eras ({self._era_names(client)}): "
-                        + "; ".join(differences[:5]),
+                        f"D-16: the same call answered differently in the two eras ({self._era_names(client)})",
                         expected=outcome.result,
                         actual=other.result,
                         exchange=other.exchange,
+                        compared=True,
                     )
             else:
                 self.other_era_outcomes.append(other)

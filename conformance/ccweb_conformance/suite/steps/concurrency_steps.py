@@ -85,13 +85,16 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
     arguments = json.loads(aliases(docstring, world.ids))
     path = world.files.path_of(world.ids[alias])
     data = path.read_bytes()
+    world.eras_answer_alike = False  # the save is torn for the first era's call: each era is judged on its own
     for _ in range(count):
         for _attempt in range(1 + LATE_RETRIES):
+            other_answers = len(world.other_era_outcomes)
             with TornSave(path, data, delay / 1000) as save:
                 world.call_and_read(arguments)
             if save.completed_after_s is not None and save.completed_after_s <= ON_TIME_S:
                 break
             world.outcomes.pop()  # the runner was late: this answer says nothing of the server
+            del world.other_era_outcomes[other_answers:]
 
 
 def _unreadable(outcome: ToolOutcome) -> bool:
