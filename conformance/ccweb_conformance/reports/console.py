@@ -76,8 +76,8 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         say("console.verdict_line", title=paint("bold", say("console.title")), verdict=verdict),
         say(
             "console.target_line",
-            target=run.target,
-            transport=run.transport,
+            target=translated(run.target, language, "targets"),
+            transport=translated(run.transport, language, "transports"),
             protocol=protocol_shown(run, say),
             spec=run.spec_version,
             kit=run.kit_version,

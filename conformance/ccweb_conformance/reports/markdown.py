@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
@@ -37,7 +37,11 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     lines = [
         say("markdown.heading", verdict=verdict),
         "",
-        say("markdown.target", target=code(run.target), transport=run.transport),
+        say(
+            "markdown.target",
+            target=code(translated(run.target, language, "targets")),
+            transport=translated(run.transport, language, "transports"),
+        ),
         say(
             "markdown.versions",
             protocol=code(protocol_shown(run, say)),

@@ -83,3 +83,21 @@ def test_every_sentence_has_a_chinese_entry(kind):
 def test_english_stays_as_it_is():
     assert translated("items differ", "en") == "items differ"
     assert translated("a sentence nobody wrote", "zh-CN") == "a sentence nobody wrote"
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("in-process reference server", "进程内参考服务端"),
+        ("stdio server 'node server.js'", "stdio 服务端 'node server.js'"),
+        (
+            "HTTP server 'node server.js --port 8123' at http://127.0.0.1:8123/mcp",
+            "HTTP 服务端 'node server.js --port 8123'，地址 http://127.0.0.1:8123/mcp",
+        ),
+        ("HTTP server at http://127.0.0.1:8123/mcp", "地址为 http://127.0.0.1:8123/mcp 的 HTTP 服务端"),
+    ],
+)
+def test_every_kind_of_target_is_named_in_chinese(english, chinese):
+    """The console's target line names what ran in Chinese; the command and URL are carried as they are."""
+    assert translated(english, "zh-CN", "targets") == chinese
+    assert translated(english, "en", "targets") == english
