@@ -84,6 +84,17 @@ def rereads(profile: ImplementationProfile) -> SizeResult | None:
     return found[-1] if found else None
 
 
+def _why_repeated_grow(profile: ImplementationProfile) -> str:
+    """Re-reads, unless the bytes read per call say otherwise (then: work per call, or a busy machine)."""
+    read = [s.read_per_call for s in profile.sizes if s.read_per_call is not None]
+    if not profile.sampled or not read or rereads(profile) is not None:
+        return "re-reads it"
+    return (
+        f"though it reads at most {max(read):,.0f} B per call: work on the whole conversation per call, "
+        "or a busy machine"
+    )
+
+
 def under_noise(profile: ImplementationProfile) -> bool:
     """True when every median at the largest measured size is under the noise level: too small to tell."""
     measured = [s for s in profile.sizes if s.first_median is not None or s.repeated_median is not None]
@@ -111,7 +122,8 @@ def verdict(profile: ImplementationProfile) -> Verdict:
             "messages), though their times do not show it at these sizes"
         )
     elif repeated != FLAT:
-        problems.append(f"repeated calls grow {'with' if repeated == LINEAR else 'faster than'} the file (re-reads it)")
+        how = "with" if repeated == LINEAR else "faster than"
+        problems.append(f"repeated calls grow {how} the file ({_why_repeated_grow(profile)})")
     if not problems:
         summary = f"first call {first}, repeated calls {repeated}"
         if under_noise(profile):

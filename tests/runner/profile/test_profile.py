@@ -250,6 +250,20 @@ def test_a_verdict_is_not_flat_when_the_repeated_calls_re_read_the_file():
     )
 
 
+def test_repeated_calls_that_grow_without_reading_the_file_are_not_called_re_reads():
+    implementation = ImplementationProfile("busy", "stdio server 'b'", "stdio", False, sampled=True)
+    implementation.sizes = [
+        sized(10_000, 6_600_000, 25.0, 3.0, read_per_call=169.0),
+        sized(100_000, 66_000_000, 250.0, 15.0, read_per_call=170.0),
+    ]
+    judge(implementation)
+    assert implementation.verdict is not None
+    assert implementation.verdict.summary == (
+        "worse: repeated calls grow with the file (though it reads at most 170 B per call: "
+        "work on the whole conversation per call, or a busy machine)"
+    )
+
+
 def test_a_verdict_under_the_noise_level_says_the_sizes_are_too_small_to_tell():
     implementation = ImplementationProfile("quick", "stdio server 'q'", "stdio", True, sampled=True)
     implementation.sizes = [
