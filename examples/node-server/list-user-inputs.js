@@ -36,12 +36,17 @@ const codePoints = (text) => Array.from(text);
 
 const nonEmptyString = (value) => (typeof value === 'string' && value !== '' ? value : null);
 
-/** The candidate a stored message yields, or null when it is skipped (D-1, SEL-1..3):
- * a user message whose string content has a character that String.prototype.trim keeps. */
+/** Whether a stored message is a candidate (D-1, SEL-1..3): a user message whose string
+ * content has a character that String.prototype.trim keeps. */
+function isCandidate(message) {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  if (message.role !== 'user' || typeof message.content !== 'string') return false;
+  return message.content.trim() !== ''; // ECMAScript whitespace only: blank
+}
+
+/** A candidate's code points and fields. Only the latest `limit` candidates get here: the
+ * code points of a 66 MB conversation's every message would cost time and memory for nothing. */
 function candidateOf(message) {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
-  if (message.role !== 'user' || typeof message.content !== 'string') return null;
-  if (message.content.trim() === '') return null; // ECMAScript whitespace only: blank
   return {
     chars: codePoints(message.content),
     content: message.content,
@@ -63,8 +68,8 @@ function item(candidate, chars) {
 
 /** The success object for the stored messages under limit and maxChars (D-2, D-4). */
 export function listUserInputs(conversationId, messages, limit, maxChars) {
-  const found = messages.map(candidateOf).filter((c) => c !== null);
-  const window = found.slice(-limit); // SEL-6: the latest `limit` candidates (a fresh array)
+  const found = messages.filter(isCandidate);
+  const window = found.slice(-limit).map(candidateOf); // SEL-6: the latest `limit` candidates
   const newestFirst = [];
   let remaining = maxChars;
   for (const candidate of window.reverse()) { // BUD-1: newest to oldest
@@ -120,6 +125,12 @@ const unreadable = (why) => new ToolError('conversation_unreadable', `the conver
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const REREAD_WINDOW_MS = 250;
 const MAX_PAUSE_MS = 16;
+// Results of unchanged files are kept, so a repeated call costs a stat, not a read of the
+// whole conversation (the kit's advisory budgets PERF-2, PERF-3, PERF-6). A file changed less
+// than SETTLE_MS ago is never kept: on a file system with coarse timestamps two writes within
+// one tick could leave the same times behind (REG-2).
+const SETTLE_MS = 2000;
+const CACHE_SIZE = 64;
 
 /** The messages of a conversation file's bytes (D-8, STO-1..3). */
 export function parseConversation(bytes) {
@@ -142,6 +153,33 @@ export function parseConversation(bytes) {
 export class SessionStore {
   constructor(sessionsDir) {
     this.sessionsDir = sessionsDir;
+    this.results = new Map(); // version key -> success object, oldest first
+  }
+
+  /** What identifies this version of <id>.json (its real path, device, inode, size, mtime and
+   * ctime, to the nanosecond), and when it last changed; null when it is not a readable file.
+   * Any write, rename or link change moves one of them, so a changed file never hits. */
+  async version(id) {
+    try {
+      const real = await this.resolve(id);
+      const info = await fs.stat(real, { bigint: true });
+      if (!info.isFile()) return null;
+      const changedNs = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
+      return { key: [real, info.dev, info.ino, info.size, info.mtimeNs, info.ctimeNs].join('|'), changedNs };
+    } catch {
+      return null; // not found or unreadable: the read below says which, never from a cache
+    }
+  }
+
+  cached(key) {
+    const result = this.results.get(key);
+    return result === undefined ? undefined : structuredClone(result);
+  }
+
+  remember(key, result) {
+    this.results.delete(key);
+    this.results.set(key, structuredClone(result));
+    if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
   }
 
   /** The real path of <id>.json when it is inside the sessions directory (SRC-7). */
@@ -223,8 +261,15 @@ export async function callTool(store, rawArguments, source) {
     const args = parseArguments(rawArguments);
     if (!args.ok) throw new ToolError('invalid_arguments', args.message, args.field);
     const id = targetConversation(args.conversationId, source);
+    const version = await store.version(id);
+    const key = version && [id, args.limit, args.maxChars, version.key].join('|');
+    const hit = key && store.cached(key);
+    if (hit) return { result: hit, isError: false };
     const messages = await store.readMessages(id);
-    return { result: listUserInputs(id, messages, args.limit, args.maxChars), isError: false };
+    const result = listUserInputs(id, messages, args.limit, args.maxChars);
+    const settled = version && Date.now() - Number(version.changedNs / 1000000n) > SETTLE_MS;
+    if (settled && (await store.version(id))?.key === version.key) store.remember(key, result); // unchanged while read
+    return { result, isError: false };
   } catch (error) {
     if (error instanceof ToolError) return { result: error.toObject(), isError: true };
     throw error;

@@ -36,7 +36,7 @@ Budgets from spec/ccweb_spec/performance.yaml are advisory: a miss is a warning,
 examples:
   ccweb-conformance profile                                   the bundled reference alone
   ccweb-conformance profile --stdio "node examples/node-server/server.js"
-  ccweb-conformance profile --stdio "node server.js" --sizes 10,1000 --repeats 10
+  ccweb-conformance profile --stdio "node server.js" --sizes 100,1000,10000 --repeats 10
   ccweb-conformance profile --stdio "node server.js" --markdown "$GITHUB_STEP_SUMMARY" --svg profile.svg
   ccweb-conformance profile --url http://127.0.0.1:8765/mcp --sessions-dir ~/.cc-web/sessions --max-size 10000
 

@@ -210,20 +210,96 @@ def test_the_svg_has_axes_one_series_per_implementation_and_the_measured_points(
     assert ys[0] > ys[1] > ys[2]  # larger latency, higher up
 
 
-def test_the_markdown_has_a_mermaid_chart_per_curve_with_a_line_per_implementation():
+def test_the_svg_draws_the_time_budgets_the_noise_band_the_linear_guide_and_the_verdicts():
+    root = ET.fromstring(render_svg(two_implementations()))
+    budgets = {line.get("class"): line for line in root.iter(f"{SVG}line") if "budget" in (line.get("class") or "")}
+    assert sorted(budgets) == ["budget PERF-1", "budget PERF-2"]
+    assert budgets["budget PERF-1"].get("stroke-dasharray") is None  # the first call's curve is solid
+    assert budgets["budget PERF-2"].get("stroke-dasharray") == "6 4"  # the repeated call's is dashed
+    # y axis 1 .. 100,000 ms over 440 px from y 56 to 496, 88 px a decade: 2,000 ms and 20 ms
+    assert budgets["budget PERF-1"].get("y1") == "205.5"
+    assert budgets["budget PERF-2"].get("y1") == "381.5"
+    texts = [e.text for e in root.iter(f"{SVG}text")]
+    assert "PERF-1 budget, first call: 2,000 ms" in texts
+    assert "PERF-2 budget, repeated call: 20 ms" in texts
+    [noise] = [g for g in root.iter(f"{SVG}g") if g.get("class") == "noise"]
+    band = noise.find(f"{SVG}rect")
+    assert band is not None and (band.get("y"), band.get("height")) == ("408.0", "88.0")  # 10 ms down to 1 ms
+    assert "under 10 ms: round-trip noise (counts as flat)" in texts
+    assert "linear in the file (slope 1)" in texts
+    verdicts = [e for e in root.iter(f"{SVG}text") if (e.get("class") or "").startswith("verdict-line")]
+    shown = [(e.get("class"), "".join(e.itertext())) for e in verdicts]
+    assert shown == [
+        ("verdict-line good", "\u2713 fast: first call linear in the file, repeated calls flat"),
+        ("verdict-line bad", "\u2717 slow: worse: repeated calls grow with the file (re-reads it)"),
+    ]
+
+
+def test_a_verdict_is_not_flat_when_the_repeated_calls_re_read_the_file():
+    implementation = ImplementationProfile("re-reader", "stdio server 'z'", "stdio", False, sampled=True)
+    implementation.sizes = [
+        sized(10, 6_600, 2.0, 1.5, read_per_call=6_600.0),
+        sized(1_000, 660_000, 6.0, 5.0, read_per_call=660_000.0),
+    ]
+    judge(implementation)
+    assert implementation.verdict is not None
+    assert (implementation.verdict.repeated, implementation.verdict.good) == ("linear in the file", False)
+    assert implementation.verdict.summary == (
+        "worse: repeated calls re-read the file (100% of it per call at 1,000 messages), "
+        "though their times do not show it at these sizes"
+    )
+
+
+def test_repeated_calls_that_grow_without_reading_the_file_are_not_called_re_reads():
+    implementation = ImplementationProfile("busy", "stdio server 'b'", "stdio", False, sampled=True)
+    implementation.sizes = [
+        sized(10_000, 6_600_000, 25.0, 3.0, read_per_call=169.0),
+        sized(100_000, 66_000_000, 250.0, 15.0, read_per_call=170.0),
+    ]
+    judge(implementation)
+    assert implementation.verdict is not None
+    assert implementation.verdict.summary == (
+        "worse: repeated calls grow with the file (though it reads at most 170 B per call: "
+        "work on the whole conversation per call, or a busy machine)"
+    )
+
+
+def test_a_verdict_under_the_noise_level_says_the_sizes_are_too_small_to_tell():
+    implementation = ImplementationProfile("quick", "stdio server 'q'", "stdio", True, sampled=True)
+    implementation.sizes = [
+        sized(10, 6_600, 2.0, 1.5, read_per_call=340.0),
+        sized(1_000, 660_000, 6.0, 1.4, read_per_call=340.0),
+    ]
+    judge(implementation)
+    assert implementation.verdict is not None
+    assert implementation.verdict.summary == (
+        "first call flat, repeated calls flat "
+        "(every median under the 10 ms noise level: larger sizes tell flat from linear)"
+    )
+
+
+def test_the_markdown_starts_with_the_verdicts_and_log_scale_charts_with_named_coloured_lines():
     text = render_markdown(two_implementations())
     blocks = [b.split("```", 1)[0] for b in text.split("```mermaid\n")[1:]]
     assert len(blocks) == 2
     first = blocks[0].splitlines()
-    assert first[:3] == [
+    assert first == [
+        '%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#6b6b6b, #1f77b4, #c0392b, #b0b0b0"}}}}%%',
         "xychart-beta",
-        '    title "First call after a change (median ms)"',
+        '    title "First call after a change: median ms, log scale"',
         '    x-axis "messages" ["10", "1,000", "100,000"]',
+        '    y-axis "log10 ms (2 = 100 ms)" 0 --> 5',
+        '    line "fast" [0.301, 0.699, 2.398]',
+        '    line "slow" [0.477, 2.176, 4.176]',
+        '    line "PERF-1 budget 2,000 ms" [3.301, 3.301, 3.301]',
+        '    line "noise level 10 ms" [1, 1, 1]',
     ]
-    assert first[3] == '    y-axis "ms" 0 --> 16500.000'
-    assert first[4:] == ["    line [2, 5, 250]", "    line [3, 150, 15000]"]
-    assert "Lines in the charts, in order: 1. `fast`, 2. `slow`." in text
-    assert "- `slow`: worse: repeated calls grow with the file (re-reads it)" in text
+    assert blocks[1].splitlines()[-2] == '    line "PERF-2 budget 20 ms" [1.301, 1.301, 1.301]'
+    assert "grey `fast`, blue `slow`; red: the budget (PERF-1 (2,000 ms) and PERF-2 (20 ms))" in text
+    verdict = text.index("**Verdict**")
+    assert verdict < text.index("```mermaid") < text.index("| messages |")
+    assert "- \u2717 `slow`: worse: repeated calls grow with the file (re-reads it)" in text
+    assert "- \u2713 `fast`: first call linear in the file, repeated calls flat" in text
 
 
 # -- whole runs -------------------------------------------------------------------------------
@@ -306,7 +382,9 @@ def test_an_http_target_and_the_reports_are_written(tmp_path: Path, capsys: pyte
     [implementation] = report["implementations"]
     assert (implementation["transport"], implementation["sampled"]) == ("http", True)
     assert ET.parse(svg).getroot().tag == f"{SVG}svg"
-    assert "```mermaid\nxychart-beta\n" in markdown.read_text(encoding="utf-8")
+    assert '"plotColorPalette": "#1f77b4, #c0392b, #b0b0b0"}}}}%%\nxychart-beta\n' in markdown.read_text(
+        encoding="utf-8"
+    )
 
 
 def test_a_running_server_gets_only_its_own_files_which_are_removed(
