@@ -172,12 +172,12 @@ class SessionsLedger:
         self._last_retired = time.monotonic()
 
     def judged(self, name: str) -> bool:
-        """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs."""
+        """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs
+        (``<id>.json.lock``, ``.<id>.read-cache``, ``<id>-run/`` and what is in it; in any case)."""
         if self.own_prefix is None:
             return True
         top = name.split("/", 1)[0].lower()  # an alias with capitals gets an upper-case ID
-        prefix = self.own_prefix.lower()
-        return top.startswith((f"{prefix}-", f"..{prefix}-"))
+        return f"{self.own_prefix.lower()}-" in top
 
     def expected(self) -> set[str]:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""

@@ -104,7 +104,7 @@ def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> N
         assert found == ["an entry in '.' (the folder's modification time moved)"]
 
 
-def test_in_a_directory_not_the_runners_the_owners_entries_may_go_and_upper_case_ids_are_judged(tmp_path: Path) -> None:
+def test_in_a_shared_directory_the_owners_entries_may_go_and_any_named_after_an_id_is_judged(tmp_path: Path) -> None:
     (tmp_path / "a1b2c3d4-0000-4000-8000-000000000000.json.tmp").write_text("{}", encoding="utf-8")  # the owner's
     ledger = SessionsLedger(tmp_path, settle_s=0.0, own_prefix="9dc48383-dc34")
     files = ConversationFiles(tmp_path, "9dc48383-dc34")
@@ -113,9 +113,12 @@ def test_in_a_directory_not_the_runners_the_owners_entries_may_go_and_upper_case
     path = files.write_session(conversation_id, cc_web_session(conversation_id, []))
     (tmp_path / "a1b2c3d4-0000-4000-8000-000000000000.json.tmp").unlink()  # the owner saved: not the server's doing
     (tmp_path / f"{conversation_id}.json.lock").write_text("", encoding="utf-8")
+    (tmp_path / f".{conversation_id.lower()}.read-cache").write_text("", encoding="utf-8")
     path.unlink()
     assert conversation_id == conversation_id.upper()
-    assert ledger.audit() == Audit((f"{conversation_id}.json.lock",), (f"{conversation_id}.json",))
+    assert ledger.audit() == Audit(
+        (f".{conversation_id.lower()}.read-cache", f"{conversation_id}.json.lock"), (f"{conversation_id}.json",)
+    )
     files.remove_all()
 
 
