@@ -172,11 +172,12 @@ class SessionsLedger:
         self._last_retired = time.monotonic()
 
     def judged(self, name: str) -> bool:
-        """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs."""
+        """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs
+        (``<id>.json.lock``, ``.<id>.read-cache``, ``<id>-run/`` and what is in it; in any case)."""
         if self.own_prefix is None:
             return True
-        top = name.split("/", 1)[0]
-        return top.startswith((f"{self.own_prefix}-", f"..{self.own_prefix}-"))
+        top = name.split("/", 1)[0].lower()  # an alias with capitals gets an upper-case ID
+        return f"{self.own_prefix.lower()}-" in top
 
     def expected(self) -> set[str]:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""
@@ -196,7 +197,8 @@ class SessionsLedger:
             if now is not None and before is not None and now != before:
                 changed.append(f"{name} (when its scenario ended: {before}; now: {now})")
         extra = sorted(name for name in present - wanted if self.judged(name))
-        return Audit(tuple(extra), tuple(sorted(wanted - present)), tuple(changed))
+        missing = sorted(name for name in wanted - present if self.judged(name))  # the owner's may come and go
+        return Audit(tuple(extra), tuple(missing), tuple(changed))
 
     def final_audit(self) -> Audit:
         """The audit once the last scenario ended at least the settle delay ago."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,10 @@ WATCH_DEBOUNCE_MS = 50
 WATCH_STEP_MS = 10
 WATCH_TIMEOUT_MS = 30
 """How long a read waits when nothing is pending: the kernel has queued every event by then."""
+WATCH_DRAIN_MS = 500
+"""The longest one look at the events reads for. Beside a live writer (cc-web saving every 20 ms,
+another run) the directory is never quiet for WATCH_TIMEOUT_MS, so reading until it is never
+ended; every event queued before the look is in its first read (at most WATCH_DEBOUNCE_MS)."""
 _KINDS = {1: "created", 2: "changed", 3: "removed"}
 
 
@@ -57,11 +62,16 @@ class EntryWatch:
         self._notify = _notify(root)
         self._times = _folder_times(root) if self._notify is None else {}
         self._events: dict[str, set[str]] = {}
+        self.still_changing = False
+        """True once a look ended at WATCH_DRAIN_MS with events still coming: someone else writes in the directory."""
 
     @property
     def method(self) -> str:
         """How entries are watched, for the failure message."""
-        return "inotify" if self._notify is not None else "folder modification times"
+        if self._notify is None:
+            return "folder modification times"
+        busy = "; the directory never went quiet: someone else writes in it" if self.still_changing else ""
+        return f"inotify{busy}"
 
     def _relative(self, path: str) -> str:
         for base in (self.root, self._real):
@@ -72,14 +82,19 @@ class EntryWatch:
         return path
 
     def _drain(self) -> None:
+        """Read the pending events until a read finds none or WATCH_DRAIN_MS have passed (bounded: see there)."""
         if self._notify is None:
             return
+        deadline = time.monotonic() + WATCH_DRAIN_MS / 1000
         while True:
             changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
             if not isinstance(changes, set):
                 return
             for kind, path in changes:
                 self._events.setdefault(self._relative(path), set()).add(_KINDS.get(kind, "touched"))
+            if time.monotonic() >= deadline:
+                self.still_changing = True
+                return
 
     def foreign(self, ours: set[str]) -> list[str]:
         """Entries not in ``ours`` that were created, changed or removed since the watch began, with what happened.

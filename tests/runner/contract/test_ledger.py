@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
 from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, session_bytes
-from ccweb_conformance.contract.ledger import SessionsLedger, fingerprint
+from ccweb_conformance.contract.ledger import Audit, SessionsLedger, fingerprint
 
 
 def _ledger_with_one_file(tmp_path: Path, settle_s: float = 0.0) -> tuple[SessionsLedger, ConversationFiles, Path]:
@@ -101,3 +102,84 @@ def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> N
         assert found in (["a.json.lock (created, removed)"], ["a.json.lock (changed, created, removed)"])
     else:
         assert found == ["an entry in '.' (the folder's modification time moved)"]
+
+
+def test_in_a_shared_directory_the_owners_entries_may_go_and_any_named_after_an_id_is_judged(tmp_path: Path) -> None:
+    (tmp_path / "a1b2c3d4-0000-4000-8000-000000000000.json.tmp").write_text("{}", encoding="utf-8")  # the owner's
+    ledger = SessionsLedger(tmp_path, settle_s=0.0, own_prefix="9dc48383-dc34")
+    files = ConversationFiles(tmp_path, "9dc48383-dc34")
+    ledger.register(files)
+    conversation_id = files.new_id("Alpha")  # capitals in the alias: an upper-case ID
+    path = files.write_session(conversation_id, cc_web_session(conversation_id, []))
+    (tmp_path / "a1b2c3d4-0000-4000-8000-000000000000.json.tmp").unlink()  # the owner saved: not the server's doing
+    (tmp_path / f"{conversation_id}.json.lock").write_text("", encoding="utf-8")
+    (tmp_path / f".{conversation_id.lower()}.read-cache").write_text("", encoding="utf-8")
+    path.unlink()
+    assert conversation_id == conversation_id.upper()
+    assert ledger.audit() == Audit(
+        (f".{conversation_id.lower()}.read-cache", f"{conversation_id}.json.lock"), (f"{conversation_id}.json",)
+    )
+    files.remove_all()
+
+
+class _EndlessEvents:
+    """A watcher beside a live writer: every read returns a change, until ``quiet``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.quiet = False
+
+    def watch(self, debounce_ms: int, step_ms: int, timeout_ms: int, stop: object) -> object:
+        time.sleep(step_ms / 1000)
+        return "timeout" if self.quiet else {(2, str(self.path))}
+
+    def close(self) -> None:
+        self.quiet = True
+
+
+def test_a_look_at_the_watch_beside_a_writer_that_never_stops_is_bounded(tmp_path: Path) -> None:
+    from ccweb_conformance.contract.watch import WATCH_DRAIN_MS, EntryWatch  # noqa: PLC0415
+
+    watch = EntryWatch(tmp_path)
+    watch.close()
+    endless = _EndlessEvents(tmp_path / "someone-elses.json")
+    watch._notify = endless  # the cause of the hang: events that never pause for WATCH_TIMEOUT_MS
+    found: list[list[str]] = []
+    look = threading.Thread(target=lambda: found.append(watch.foreign(set())), daemon=True)
+    started = time.monotonic()
+    look.start()
+    look.join(WATCH_DRAIN_MS / 1000 + 5)
+    finished, elapsed = not look.is_alive(), time.monotonic() - started
+    endless.quiet = True  # before the fix the look only ends now
+    look.join(5)
+    assert (finished, found[:1]) == (True, [["someone-elses.json (changed)"]])
+    assert WATCH_DRAIN_MS / 1000 <= elapsed < WATCH_DRAIN_MS / 1000 + 5
+    assert watch.method == "inotify; the directory never went quiet: someone else writes in it"
+
+
+def test_a_look_beside_a_live_writer_ends_within_its_bound(tmp_path: Path) -> None:
+    from ccweb_conformance.contract.watch import WATCH_DRAIN_MS, EntryWatch  # noqa: PLC0415
+
+    stop = threading.Event()
+
+    def live_writer() -> None:  # a cc-web saving its own conversation through a temporary file
+        while not stop.wait(0.002):
+            (tmp_path / "owner.json.tmp").write_text(str(time.time()), encoding="utf-8")
+            (tmp_path / "owner.json.tmp").replace(tmp_path / "owner.json")
+
+    writer = threading.Thread(target=live_writer, daemon=True)
+    watch = EntryWatch(tmp_path)
+    writer.start()
+    found: list[list[str]] = []
+    look = threading.Thread(target=lambda: found.append(watch.foreign({"owner.json", "owner.json.tmp"})), daemon=True)
+    try:
+        time.sleep(0.1)
+        look.start()
+        look.join(WATCH_DRAIN_MS / 1000 + 5)
+        finished = not look.is_alive()
+    finally:
+        stop.set()  # before the fix the look only ends once the writer stops
+        writer.join(5)
+        look.join(5)
+        watch.close()
+    assert (finished, found) == (True, [[]])
