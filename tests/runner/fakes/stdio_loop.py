@@ -1,4 +1,5 @@
-"""What the fake stdio servers of these tests share: the request loop and the plain answers.
+"""What the fake servers of these tests share: the stdio request loop, and the plain answers (the HTTP
+fakes use those too).
 
 Each fake runs as a script (``python tests/runner/fakes/NAME.py``), so this module is found
 beside it; it imports nothing but the standard library, so a fake still starts in milliseconds.
