@@ -25,16 +25,15 @@ class Handler(ReplyingHandler):
         self.reply(200, None, b"")
 
     def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        method, request_id = body.get("method"), body.get("id")
-        if "id" not in body:
-            self.reply(202, None, b"")
-        elif method == "server/discover":
+        if (posted := self.posted()) is None:
+            return
+        body, method, request_id = posted
+        if method == "server/discover":
             self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no session"}}, 400)
         elif method == "initialize":
             self.json_reply(initialized(body, "fake-http", version="2025-11-25"), headers={"Mcp-Session-Id": SESSION})
-        elif self.headers.get("Mcp-Session-Id") != SESSION:
-            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+        elif self.wrong_session(SESSION):
+            pass
         elif method == "tools/list":
             self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
         else:

@@ -29,6 +29,21 @@ class ReplyingHandler(BaseHTTPRequestHandler):
     def json_reply(self, message: dict, status: int = 200, headers: dict | None = None) -> None:
         self.reply(status, "application/json", self.json_text(message).encode(), headers)
 
+    def posted(self) -> tuple[dict, object, object] | None:
+        """The JSON-RPC request posted, its method and id; None for a notification (answered 202)."""
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if "id" not in body:
+            self.reply(202, None, b"")
+            return None
+        return body, body.get("method"), body["id"]
+
+    def wrong_session(self, session: str) -> bool:
+        """Answer 404 when the request does not carry ``session``; True when it did not."""
+        if self.headers.get("Mcp-Session-Id") == session:
+            return False
+        self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+        return True
+
     def do_GET(self) -> None:
         self.reply(405, "text/plain", b"use POST")
 

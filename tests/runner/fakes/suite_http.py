@@ -12,7 +12,6 @@ with the reference's result object (application/json), except as the words say:
 The process writes its pid to $SUITE_FAKE_STATE/pid-<pid>.
 """
 
-import json
 import os
 import sys
 import threading
@@ -47,14 +46,13 @@ class Handler(ReplyingHandler):
         self.reply(200, None, b"")
 
     def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        method, request_id = body.get("method"), body.get("id")
-        if "id" not in body:
-            self.reply(202, None, b"")
-        elif method == "initialize":
+        if (posted := self.posted()) is None:
+            return
+        body, method, request_id = posted
+        if method == "initialize":
             self.json_reply(initialized(body, "suite-fake-http"), headers={"Mcp-Session-Id": SESSION})
-        elif self.headers.get("Mcp-Session-Id") != SESSION:
-            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+        elif self.wrong_session(SESSION):
+            pass
         elif method == "tools/list":
             self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}})
         elif method == "tools/call":
