@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import queue
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from served import accepting
 
 StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]
 
@@ -32,13 +32,8 @@ def _served_url(process: subprocess.Popen[bytes], timeout: float = 60.0) -> str:
     match = re.fullmatch(r"ccweb-reference: serving (http://127\.0\.0\.1:(\d+)/mcp)\n", line)
     if match is None:
         raise RuntimeError(f"unexpected first stderr line {line!r} (exit code {process.poll()})")
-    deadline = time.monotonic() + timeout  # the line comes after bind, before listen
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            with socket.create_connection(("127.0.0.1", int(match.group(2))), timeout=1.0):
-                return match.group(1)
-        except ConnectionRefusedError:
-            time.sleep(0.05)
+    if accepting(int(match.group(2)), process, time.monotonic() + timeout):  # the line comes after bind
+        return match.group(1)
     raise RuntimeError(f"the reference server did not accept connections (exit code {process.poll()})")
 
 

@@ -1,5 +1,8 @@
-"""JSON text: written indented (fast), and received text read with every strict-JSON problem named.
+"""JSON text: written compact (what the runner sends) and indented (fast), and received text read with every
+strict-JSON problem named.
 
+``compact`` writes one message as the runner sends it: compact, raw UTF-8, every lone surrogate as a ``\\uXXXX``
+escape (so the text stays UTF-8 encodable; the transport needs nothing from the reference's own wire helper).
 ``indented`` writes JSON text indented by two spaces, byte for byte as ``json.dumps(value,
 indent=2)`` writes it, but fast. With ``indent`` set, the standard library encodes in pure Python (its C encoder has no
 indentation): a run's session files and its JSON report cost about 1.3 s that way. Here the C
@@ -15,18 +18,27 @@ instead of silently accepted, and a value nested too deep is one clear error.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def compact(value: Any) -> str:
+    """Compact JSON text of ``value``, non-ASCII kept raw, every lone surrogate escaped (UTF-8 encodable)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text) if _SURROGATE.search(text) else text
+
 
 def indented(value: Any, *, ensure_ascii: bool) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=ensure_ascii)``."""
-    compact = json.dumps(value, ensure_ascii=ensure_ascii)
+    one_line = json.dumps(value, ensure_ascii=ensure_ascii)
     try:
-        return msgspec.json.format(compact.encode("utf-8"), indent=2).decode("utf-8")
+        return msgspec.json.format(one_line.encode("utf-8"), indent=2).decode("utf-8")
     except (UnicodeEncodeError, msgspec.DecodeError):  # a lone surrogate, raw or escaped
         return json.dumps(value, indent=2, ensure_ascii=ensure_ascii)
 

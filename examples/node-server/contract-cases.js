@@ -12,7 +12,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { promises as fs, readFileSync } from 'node:fs';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -66,48 +66,71 @@ export function callProblems(expect, got) {
   return problems;
 }
 
-async function applyStep(root, step) {
+// The harness's own file work (steps, snapshots, the case folder) is synchronous: it is a few
+// small files per case, and kept off libuv's four-thread pool, which the function under test
+// needs when every case runs at once.
+function applyStep(root, step) {
   const target = path.join(root, step.path);
   switch (step.op) {
-    case 'mkdir': return fs.mkdir(target);
+    case 'mkdir': return fs.mkdirSync(target);
     case 'write': {
-      const before = step.keepMtime ? await fs.stat(target) : null;
-      await fs.writeFile(target, 'utf8' in step ? Buffer.from(step.utf8, 'utf8') : Buffer.from(step.base64, 'base64'));
-      return before && fs.utimes(target, before.atime, before.mtime); // same size and time, new bytes (REG-2)
+      const before = step.keepMtime ? fs.statSync(target) : null;
+      fs.writeFileSync(target, 'utf8' in step ? Buffer.from(step.utf8, 'utf8') : Buffer.from(step.base64, 'base64'));
+      return before && fs.utimesSync(target, before.atime, before.mtime); // same size and time, new bytes (REG-2)
     }
-    case 'symlink': return fs.symlink(step.target, target);
-    case 'chmod': return fs.chmod(target, step.mode);
-    case 'remove': return fs.rm(target, { recursive: true, force: false });
+    case 'symlink': return fs.symlinkSync(step.target, target);
+    case 'chmod': return fs.chmodSync(target, step.mode);
+    case 'remove': return fs.rmSync(target, { recursive: true, force: false });
     default: throw new Error(`unknown operation ${step.op}: update contract-cases.js`);
   }
 }
 
-/** Every entry under root with its bytes, link target and mode: a call must change none. */
-async function snapshot(root) {
-  const entries = {};
-  async function walk(folder) {
-    for (const entry of await fs.readdir(folder, { withFileTypes: true })) {
+/** Every entry under root with its bytes, link target and mode, as one text: a call must change none. */
+function snapshot(root) {
+  const entries = [];
+  const walk = (folder) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
       const full = path.join(folder, entry.name);
-      const stat = await fs.lstat(full);
       const key = path.relative(root, full);
-      if (entry.isSymbolicLink()) entries[key] = `link:${await fs.readlink(full)}`;
-      else if (entry.isDirectory()) { entries[key] = 'dir'; await walk(full); }
-      else entries[key] = `file:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
+      if (entry.isSymbolicLink()) entries.push(`${key} link:${fs.readlinkSync(full)}`);
+      else if (entry.isDirectory()) { entries.push(`${key} dir`); walk(full); }
+      else {
+        const stat = fs.lstatSync(full);
+        entries.push(`${key} file:${stat.size}:${stat.mtimeMs}:${stat.mode}`);
+      }
     }
-  }
-  await walk(root);
-  return entries;
+  };
+  walk(root);
+  return entries.join('\n');
 }
 
-/** Replay one case against `call`; the problems found ([] when it passes). */
+const MEMORY_BACKED = '/dev/shm';
+
+/** Where case folders go: $CCWEB_CASES_TMPDIR if set; else Linux's memory-backed /dev/shm when it is
+ * writable (a folder costs microseconds there, against milliseconds on a busy disk: the disk made
+ * 193 cases take seconds); else the system's temporary folder. */
+function casesParent() {
+  if (process.env.CCWEB_CASES_TMPDIR) return process.env.CCWEB_CASES_TMPDIR;
+  try {
+    fs.accessSync(MEMORY_BACKED, fs.constants.W_OK);
+    return MEMORY_BACKED;
+  } catch {
+    return os.tmpdir();
+  }
+}
+
+let parent;
+
+/** Replay one case against `call` in a fresh folder of its own; the problems found ([] when it passes). */
 export async function replayCase(kase, call, sessionsFolder = 'sessions') {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ccweb-case-'));
+  parent ??= casesParent();
+  const root = fs.mkdtempSync(path.join(parent, 'ccweb-case-'));
   const problems = [];
   try {
-    await fs.mkdir(path.join(root, sessionsFolder));
+    fs.mkdirSync(path.join(root, sessionsFolder));
     for (const [number, step] of kase.steps.entries()) {
-      if (step.op !== 'call') { await applyStep(root, step); continue; }
-      const before = await snapshot(root);
+      if (step.op !== 'call') { applyStep(root, step); continue; }
+      const before = snapshot(root);
       const sent = `call ${show(step.arguments ?? null)} with source ${show(step.source)}`;
       try {
         const got = await call(path.join(root, sessionsFolder), step.source, step.arguments);
@@ -115,20 +138,23 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions') {
       } catch (error) {
         problems.push(`step ${number} (${sent}): the function threw ${error?.stack ?? error}`);
       }
-      if (show(await snapshot(root)) !== show(before)) problems.push(`step ${number} (${sent}): the call changed the files (RO-1, RO-2)`);
+      if (snapshot(root) !== before) problems.push(`step ${number} (${sent}): the call changed the files (RO-1, RO-2)`);
     }
   } finally {
-    await fs.rm(root, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
   }
   return problems;
 }
 
 /** Register one node:test test per function-level case of the export at `casesFile`. */
 export function contractCases(casesFile, call, { only } = {}) {
-  const document = JSON.parse(readFileSync(casesFile, 'utf8'));
+  const document = JSON.parse(fs.readFileSync(casesFile, 'utf8'));
   if (document.format !== FORMAT) throw new Error(`cases format ${document.format}, this harness reads ${FORMAT}`);
-  // Each case has a folder of its own, so cases run concurrently (file I/O overlaps).
-  describe(`ccweb_list_user_inputs contract ${document.contractVersion} (kit ${document.kitVersion})`, { concurrency: 16 }, () => {
+  // Each case has a folder of its own, so every case runs at once: the function's waits overlap
+  // (an unreadable file is read again for a quarter of a second, D-14), and the run takes about
+  // as long as its slowest case.
+  const concurrency = Math.max(1, document.cases.length);
+  describe(`ccweb_list_user_inputs contract ${document.contractVersion} (kit ${document.kitVersion})`, { concurrency }, () => {
     for (const kase of document.cases) {
       if (only && !only(kase)) continue;
       test(`${kase.id} [${kase.requirements.join(' ')}]`, async () => {

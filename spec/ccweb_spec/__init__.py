@@ -373,8 +373,9 @@ def binding() -> Binding:
     return Binding(**data)
 
 
+@cache
 def performance() -> dict[str, Any]:
-    """The advisory performance budgets and profile settings, validated against their schema."""
+    """The advisory performance budgets, profile settings and the reference's goals, validated once (read-only)."""
     from jsonschema import Draft202012Validator  # noqa: PLC0415 (see the imports above)
 
     data: dict[str, Any] = json.loads(json.dumps(_yaml("performance.yaml")))

@@ -14,10 +14,8 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +23,11 @@ from pathlib import Path
 import pytest
 import yaml
 from paths import REPO
+from served import reference_over_http
 
 DATA = yaml.safe_load((Path(__file__).parent / "readme_commands.yaml").read_text(encoding="utf-8"))
 BIN = Path(sys.executable).parent
 COMMAND_TIMEOUT_S = 240
-SERVER_START_S = 30
 FENCE = re.compile(r"^ *```(\w*)\s*$")
 
 
@@ -87,40 +85,13 @@ def help_examples(*command: str) -> Block:
     return Block(f"ccweb-conformance {' '.join(command)} --help".replace("  ", " "), commands_of(lines))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The README's own HTTP line, `ccweb-reference --sessions-dir DIR --http --port 8765`, DIR and port replaced."""
     sessions = tmp_path_factory.mktemp("server-sessions")
-    port = _free_port()
-    process = subprocess.Popen(
-        [str(BIN / "ccweb-reference"), "--sessions-dir", str(sessions), "--http", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + SERVER_START_S
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    pytest.fail(f"the reference did not listen on {port} within {SERVER_START_S} s", pytrace=False)
-                time.sleep(0.1)
-        yield {"@SERVER_PORT@": str(port), "@SERVER_SESSIONS@": str(sessions)}
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    stderr = tmp_path_factory.mktemp("server-log") / "stderr.txt"
+    with reference_over_http(sessions, stderr=stderr, command=[str(BIN / "ccweb-reference")]) as served:
+        yield {"@SERVER_PORT@": str(served.port), "@SERVER_SESSIONS@": str(sessions)}
 
 
 def substituted(command: str, values: dict[str, str]) -> str:

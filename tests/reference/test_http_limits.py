@@ -14,18 +14,17 @@ import re
 import resource
 import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from served import Served, reference_over_http
 
 from ccweb_reference.http_limits import HttpLimits, RateLimitedLog
 from ccweb_reference.http_protocol import set_no_delay
@@ -63,50 +62,15 @@ def modern_call(number: int) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
 
 
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    url: str
-    port: int
-    stderr: Path
-
-    def log(self) -> str:
-        return self.stderr.read_text(encoding="utf-8", errors="replace")
-
-
 @contextmanager
-def server(tmp_path: Path, *options: str) -> Iterator[Server]:
+def server(tmp_path: Path, *options: str) -> Iterator[Served]:
     """A reference HTTP server on a free port with these options; stopped (and waited for) at the end."""
     sessions = tmp_path / "sessions"
     sessions.mkdir(exist_ok=True)
     (sessions / "c.json").write_text(json.dumps({"id": "c", "messages": [{"role": "user", "content": "hello"}]}))
-    stderr = tmp_path / f"stderr-{time.monotonic_ns()}.txt"
-    command = [sys.executable, "-m", "ccweb_reference.cli", "--sessions-dir", str(sessions), "--http", "--port", "0"]
-    with stderr.open("wb") as sink:
-        process = subprocess.Popen(
-            [*command, *options], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=sink
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while (match := re.search(r"serving (http://127\.0\.0\.1:(\d+)/mcp)", stderr.read_text())) is None:
-            assert process.poll() is None and time.monotonic() < deadline, stderr.read_text()
-            time.sleep(0.05)
-        while True:  # the line comes after bind, before listen
-            try:
-                socket.create_connection(("127.0.0.1", int(match.group(2))), timeout=1.0).close()
-                break
-            except ConnectionRefusedError:
-                assert process.poll() is None and time.monotonic() < deadline, stderr.read_text()
-                time.sleep(0.05)
+    with reference_over_http(sessions, *options, stderr=tmp_path / f"stderr-{time.monotonic_ns()}.txt") as served:
         time.sleep(0.1)  # the probe's connection is gone before the test counts connections
-        yield Server(process, match.group(1), int(match.group(2)), stderr)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        yield served
 
 
 def call(client: httpx.Client, url: str, number: int = 1) -> float:

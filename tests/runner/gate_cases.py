@@ -72,6 +72,17 @@ STRICT_JSON_FAULTS = {
 }
 """Gate-server words that break strict JSON (D-16) -> what the PROTO-1 failure says, on every wire."""
 
+UTF16_VERBOSE = [
+    "--stdio",
+    shlex.join([PYTHON, str(REPO / "tests/mutants/run.py"), "serve", "mutant", "utf16_units"])
+    + " --sessions-dir {sessions_dir}",
+    "--tags",
+    "AC-7",
+    "-v",
+]
+"""The UTF-16 mutant served over stdio, its AC-7 scenarios, verbose (the console in two encodings)."""
+
+
 CASES: dict[str, Case] = {
     "sigint-mid-run-stdio": Case(
         [], 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "PASSED ")
@@ -184,33 +195,8 @@ CASES: dict[str, Case] = {
         "tools/list lists ccweb_list_user_inputs 2 times across its 2 pages: a tool is listed exactly once",
         outcome="failed",
     ),
-    "utf16-units-verbose": Case(
-        [
-            "--stdio",
-            shlex.join([PYTHON, str(REPO / "tests/mutants/run.py"), "serve", "mutant", "utf16_units"])
-            + " --sessions-dir {sessions_dir}",
-            "--tags",
-            "AC-7",
-            "-v",
-        ],
-        1,
-        "FAILED",
-        outcome="failed",
-    ),
-    "utf16-units-verbose-gbk": Case(
-        [
-            "--stdio",
-            shlex.join([PYTHON, str(REPO / "tests/mutants/run.py"), "serve", "mutant", "utf16_units"])
-            + " --sessions-dir {sessions_dir}",
-            "--tags",
-            "AC-7",
-            "-v",
-        ],
-        1,
-        "FAILED",
-        outcome="failed",
-        env={"PYTHONIOENCODING": "gbk"},
-    ),
+    "utf16-units-verbose": Case(UTF16_VERBOSE, 1, "FAILED", outcome="failed"),
+    "utf16-units-verbose-gbk": Case(UTF16_VERBOSE, 1, "FAILED", outcome="failed", env={"PYTHONIOENCODING": "gbk"}),
 }
 
 

@@ -153,3 +153,19 @@ def test_no_import_cycle():
     graph = _graph()
     cycles = [cycle for module in sorted(graph) if (cycle := _cycle_from(module, graph)) is not None]
     assert cycles == []
+
+
+REFERENCE_IMPORTS = {
+    "ccweb_conformance.fuzz.strategies": {"ccweb_reference.core"},
+    "ccweb_conformance.transport.inprocess": {"ccweb_reference", "ccweb_reference.server", "ccweb_reference.store"},
+}
+"""Module -> what it imports of the reference: the pure core (the fuzzer's candidates; the oracle loads
+private copies by name), and the bundled reference hosted in-process. Nothing else, so the runner's own
+transport writes its JSON itself (``jsontext.compact``), not with the reference's wire helper."""
+
+
+def test_the_runner_imports_the_reference_only_as_its_core_and_the_in_process_target():
+    found = {
+        module_name(path): {t for t in imports_of(path) if t.split(".")[0] == "ccweb_reference"} for path in MODULES
+    }
+    assert {name: targets for name, targets in found.items() if targets} == REFERENCE_IMPORTS

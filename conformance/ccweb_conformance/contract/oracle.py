@@ -8,6 +8,7 @@ cannot change what is expected.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences
 
 _MODULES = ("core", "arguments", "store", "tool")
 """In dependency order: each one's imports of the ones before resolve to the private copies."""
@@ -68,3 +71,14 @@ def expected_answer(arguments: Mapping[str, Any], sessions_dir: Path) -> Expecte
         return Expected(result, False)
     except core.ToolError as error:
         return Expected({"ok": False, "error": {"code": error.code}}, True)
+
+
+def differences(expected: Expected, outcome: ToolOutcome) -> list[str]:
+    """Where a reply differs from the expected answer (empty: it agrees): ``isError`` first, then the contract's fields.
+
+    The one comparison with the oracle: the fuzz phase and the profile both judge calls with it.
+    """
+    found = contract_differences(expected.result, outcome.result)
+    if outcome.is_error != expected.is_error:
+        found.insert(0, f"isError: expected {json.dumps(expected.is_error)}, got {json.dumps(outcome.is_error)}")
+    return found

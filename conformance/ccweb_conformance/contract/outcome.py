@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ccweb_conformance.contract.failures import fail
@@ -136,7 +137,6 @@ def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None
 def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], structured: Any) -> None:
     """PLC-4: a tool with an outputSchema returns structuredContent valid against it (MCP 2025-06-18+)."""
     from jsonschema import Draft202012Validator  # noqa: PLC0415 (only runs with a declared schema)
-    from jsonschema.exceptions import SchemaError  # noqa: PLC0415
 
     if not isinstance(structured, dict):
         raise fail(
@@ -148,10 +148,8 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             proves="PLC-4",
         )
     _check_registered_code(exchange, structured)
-    try:
-        errors = schema_problems(Draft202012Validator(output_schema), structured)
-    except SchemaError as error:
-        errors = [f"the declared outputSchema is not a valid schema: {error.message}"]
+    problem = _schema_problem(json.dumps(output_schema, sort_keys=True))
+    errors = [problem] if problem else schema_problems(Draft202012Validator(output_schema), structured)
     if errors:
         raise fail(
             "PLC-4: structuredContent does not validate against the declared outputSchema: " + "; ".join(errors[:3]),
@@ -190,3 +188,20 @@ def _check_registered_code(exchange: Exchange, structured: dict[str, Any]) -> No
             exchange=exchange,
             proves="ERR-1",
         )
+
+
+@lru_cache(maxsize=8)
+def _schema_problem(schema_text: str) -> str | None:
+    """Why a declared outputSchema is not a valid 2020-12 schema, or None; checked once per schema.
+
+    Validating against a malformed schema (``{"type": 12}``) can raise anything, not only a
+    ``SchemaError``: the schema is checked against the meta-schema first.
+    """
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (only runs with a declared schema)
+    from jsonschema.exceptions import SchemaError  # noqa: PLC0415
+
+    try:
+        Draft202012Validator.check_schema(json.loads(schema_text))
+    except SchemaError as error:
+        return f"the declared outputSchema is not a valid schema: {error.message}"
+    return None

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.contract import oracle
 from ccweb_conformance.contract.conversations import ConversationFiles
 from ccweb_conformance.contract.oracle import expected_answer
-from ccweb_conformance.contract.outcome import contract_differences, tool_outcome
+from ccweb_conformance.contract.outcome import tool_outcome
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.transport.exchange import Exchange
@@ -38,10 +38,6 @@ class FuzzMismatch(AssertionError):
         self.mismatch = mismatch
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
 def run_case(case: FuzzCase, target: Target, files: ConversationFiles, conversation_id: str) -> Mismatch | None:
     """The mismatch this case shows against ``target``, or None when the answers agree.
 
@@ -60,9 +56,7 @@ def run_case(case: FuzzCase, target: Target, files: ConversationFiles, conversat
         return Mismatch(case, conversation_id, wanted, str(failure), [str(failure).splitlines()[0]], sent)
     finally:
         files.remove_all()
-    differences = contract_differences(expected.result, outcome.result)
-    if outcome.is_error != expected.is_error:
-        differences.insert(0, f"isError: expected {_json(expected.is_error)}, got {_json(outcome.is_error)}")
+    differences = oracle.differences(expected, outcome)
     if not differences:
         return None
     wanted = {"isError": expected.is_error, "result": expected.result}

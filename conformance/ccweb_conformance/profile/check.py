@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from ccweb_conformance.contract import oracle
 from ccweb_conformance.contract.oracle import Expected, expected_answer
-from ccweb_conformance.contract.outcome import contract_differences, tool_outcome
+from ccweb_conformance.contract.outcome import tool_outcome
 from ccweb_conformance.transport.exchange import Exchange
 
 MAX_DIFFERENCES = 5
@@ -43,9 +43,7 @@ def differences(exchange: Exchange, expected: Expected) -> list[str]:
         outcome = tool_outcome(exchange)
     except AssertionError as failure:
         return [str(failure).splitlines()[0]]
-    found = contract_differences(expected.result, outcome.result)
-    if outcome.is_error != expected.is_error:
-        found.insert(0, f"isError: expected {json.dumps(expected.is_error)}, got {json.dumps(outcome.is_error)}")
+    found = oracle.differences(expected, outcome)
     if len(found) > MAX_DIFFERENCES:
         found = [*found[:MAX_DIFFERENCES], f"... and {len(found) - MAX_DIFFERENCES} more differences"]
     return found

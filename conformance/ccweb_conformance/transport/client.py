@@ -10,6 +10,7 @@ from typing import Any, Final, Literal
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.jsontext import compact
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     NO_RESPONSE,
@@ -23,7 +24,6 @@ from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.negotiate import negotiate
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
-from ccweb_reference import wire
 
 Era = Literal["legacy", "modern"]
 ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
@@ -192,7 +192,7 @@ class McpClient:
         timeout: float,
         version: str | None = None,
     ) -> Exchange:
-        text = sent_text if sent_text is not None else wire.dumps(message)
+        text = sent_text if sent_text is not None else compact(message)
         started = time.monotonic()
         checked = version or self.protocol_version
         if self.check_messages:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from ccweb_conformance.jsontext import TooDeep, decode_utf8
+from ccweb_conformance.jsontext import TooDeep, compact, decode_utf8
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     DEFAULT_LIMIT,
@@ -31,7 +31,6 @@ from ccweb_conformance.transport.channel import (
     parse_received,
 )
 from ccweb_conformance.transport.sse import StreamState, iter_events, split_lines
-from ccweb_reference import wire
 
 ACCEPT = "application/json, text/event-stream"
 SESSION_HEADER = "Mcp-Session-Id"
@@ -204,7 +203,7 @@ class HttpChannel(Channel):
             headers[VERSION_HEADER] = version
         if self.session_id is not None:
             headers[SESSION_HEADER] = self.session_id
-        body = wire.dumps(message).encode("utf-8", errors="surrogatepass")
+        body = compact(message).encode("utf-8", errors="surrogatepass")
         left = max(deadline - time.monotonic(), SEND_BACK_MIN_S)
         try:
             answered = self._http.post(self.url, content=body, headers=headers, timeout=left)

@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ccweb_conformance.jsontext import TooDeep, decode_utf8
+from ccweb_conformance.jsontext import TooDeep, compact, decode_utf8
 from ccweb_conformance.transport.channel import (
     DEFAULT_LIMIT,
     NO_RESPONSE,
@@ -21,7 +21,6 @@ from ccweb_conformance.transport.channel import (
     parse_received,
 )
 from ccweb_conformance.transport.lines import LineIO
-from ccweb_reference import wire
 
 EXIT_WAIT = 1.0
 """Seconds to wait for a process whose output ended to report its exit code."""
@@ -95,7 +94,7 @@ class LineChannel(Channel):
 
     def _send_back(self, message: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # a dead peer is noticed on the next read
-            self.io.write_line(wire.dumps(message))
+            self.io.write_line(compact(message))
 
     def _decode(self, raw: bytes, reply: Reply) -> str:
         text, problem = decode_utf8(raw, "a line received")

@@ -19,11 +19,11 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.jsontext import compact
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
-from ccweb_reference import wire
 
 __all__ = ["overlapping", "pipelined"]
 
@@ -76,7 +76,7 @@ def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dic
     started = time.monotonic()
     try:
         for request in requests:
-            channel.io.write_line(wire.dumps(request))
+            channel.io.write_line(compact(request))
     except OSError as exc:
         client.broken = True
         raise ProtocolFailure(f"{channel.label}: could not write to the server: {exc}", None, "closed") from None
@@ -125,7 +125,7 @@ def _read_answers(
             continue
         if "method" in message:  # a notification, or a request of the server's: answered as any exchange would
             if "id" in message:
-                channel.io.write_line(wire.dumps(client._answer(message)))
+                channel.io.write_line(compact(client._answer(message)))
             continue
         key = json.dumps(message.get("id"))
         if key in wanted and key not in answers:

@@ -12,6 +12,7 @@ from http.server import HTTPServer
 from pathlib import Path
 
 from fake_replies import ReplyingHandler
+from stdio_loop import initialized
 
 MODE = sys.argv[1]
 SESSION = "fake-session-1"
@@ -24,21 +25,15 @@ class Handler(ReplyingHandler):
         self.reply(200, None, b"")
 
     def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        method, request_id = body.get("method"), body.get("id")
-        if "id" not in body:
-            self.reply(202, None, b"")
-        elif method == "server/discover":
+        if (posted := self.posted()) is None:
+            return
+        body, method, request_id = posted
+        if method == "server/discover":
             self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no session"}}, 400)
         elif method == "initialize":
-            result = {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "fake-http", "version": "0"},
-            }
-            self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": result}, headers={"Mcp-Session-Id": SESSION})
-        elif self.headers.get("Mcp-Session-Id") != SESSION:
-            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+            self.json_reply(initialized(body, "fake-http", version="2025-11-25"), headers={"Mcp-Session-Id": SESSION})
+        elif self.wrong_session(SESSION):
+            pass
         elif method == "tools/list":
             self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": {"tools": []}})
         else:
@@ -51,21 +46,10 @@ class Handler(ReplyingHandler):
             "id": request_id,
             "result": {"content": [{"type": "text", "text": json.dumps(echo, sort_keys=True)}]},
         }
-        if MODE == "500":
-            self.reply(500, "text/plain", b"internal trouble")
-        elif MODE == "ctype":
-            self.reply(200, "text/html", b"<html>not MCP</html>")
-        elif MODE == "sse":
-            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}
-            text = json.dumps(ok)
-            half = text.index('"result"')
-            stream = (
-                ": a comment line\n\n"
-                f"id: 7\nevent: message\ndata: {json.dumps(note)}\n\n"
-                ": another comment\n"
-                f"id: 8\ndata: {text[:half]}\ndata: {text[half:]}\n\n"
-            )
-            self.reply(200, "text/event-stream", stream.encode())
+        if self.fault_reply(MODE):
+            return
+        if MODE == "sse":
+            self.sse_reply(ok, (7, 8), event_on_response=False)
         else:
             self.json_reply(ok)
 

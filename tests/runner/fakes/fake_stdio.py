@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+from stdio_loop import initialized, not_found, requests
+
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 
 
@@ -69,30 +71,17 @@ def main() -> None:
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
         sys.stderr.write(f"child {child.pid}\n")
         sys.stderr.flush()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if "id" not in message or (MODE == "silent-discover" and method == "server/discover"):
+    for message, method, request_id in requests():
+        if MODE == "silent-discover" and method == "server/discover":
             continue
         if method == "initialize":
-            offered = message["params"]["protocolVersion"]
-            version = "2025-06-18" if MODE == "counter" else offered
-            result(
-                request_id,
-                {
-                    "protocolVersion": version,
-                    "capabilities": {"tools": {}},
-                    "serverInfo": {"name": "fake", "version": "0"},
-                },
-            )
+            send(initialized(message, "fake", version="2025-06-18" if MODE == "counter" else None))
         elif method == "tools/list":
             result(request_id, {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
         elif method == "tools/call":
             call_tool(request_id)
         else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
+            send(not_found(request_id))
 
 
 if __name__ == "__main__":

@@ -11,11 +11,12 @@ Every process writes its pid to $PROFILE_FAKE_STATE/pid-<pid> when that variable
 so tests can check none survives.
 """
 
-import json
 import os
 import sys
 import time
 from pathlib import Path
+
+from stdio_loop import initialized, not_found, requests
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore
@@ -50,18 +51,9 @@ def main() -> None:
     state = os.environ.get("PROFILE_FAKE_STATE")
     if state:
         Path(state, f"pid-{os.getpid()}").write_text("")
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if "id" not in message:
-            continue
+    for message, method, request_id in requests():
         if method == "initialize":
-            result = {
-                "protocolVersion": message["params"]["protocolVersion"],
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": f"profile-fake-{MODE}", "version": "0"},
-            }
-            send({"jsonrpc": "2.0", "id": request_id, "result": result})
+            send(initialized(message, f"profile-fake-{MODE}"))
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}})
         elif method == "tools/call":
@@ -73,7 +65,7 @@ def main() -> None:
             }
             send({"jsonrpc": "2.0", "id": request_id, "result": body})
         else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
+            send(not_found(request_id))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import json
 import sys
 import time
 
+from stdio_loop import initialized, not_found, requests
+
 MODE = sys.argv[1] if len(sys.argv) > 1 else "log"
 
 
@@ -30,30 +32,14 @@ def main() -> None:
     if MODE == "log":
         sys.stdout.write("Server listening on stdio\n")
         sys.stdout.flush()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if "id" not in message:
-            continue
+    for message, method, request_id in requests():
         if MODE == "silent":
             time.sleep(3600)
         if method == "initialize":
             answer_id = request_id + 100 if MODE == "wrong-id" and isinstance(request_id, int) else request_id
-            send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": answer_id,
-                    "result": {
-                        "protocolVersion": message["params"]["protocolVersion"],
-                        "capabilities": {"tools": {}},
-                        "serverInfo": {"name": "stdout-log", "version": "0"},
-                    },
-                }
-            )
+            send(initialized(message, "stdout-log", answer_id=answer_id))
         else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
+            send(not_found(request_id))
 
 
 if __name__ == "__main__":

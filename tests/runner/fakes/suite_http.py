@@ -12,7 +12,6 @@ with the reference's result object (application/json), except as the words say:
 The process writes its pid to $SUITE_FAKE_STATE/pid-<pid>.
 """
 
-import json
 import os
 import sys
 import threading
@@ -20,6 +19,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 from fake_replies import ReplyingHandler
+from stdio_loop import initialized, not_found
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore
@@ -46,26 +46,19 @@ class Handler(ReplyingHandler):
         self.reply(200, None, b"")
 
     def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        method, request_id = body.get("method"), body.get("id")
-        if "id" not in body:
-            self.reply(202, None, b"")
-        elif method == "initialize":
-            result = {
-                "protocolVersion": body["params"]["protocolVersion"],
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "suite-fake-http", "version": "0"},
-            }
-            self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": result}, headers={"Mcp-Session-Id": SESSION})
-        elif self.headers.get("Mcp-Session-Id") != SESSION:
-            self.json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "bad session"}}, 404)
+        if (posted := self.posted()) is None:
+            return
+        body, method, request_id = posted
+        if method == "initialize":
+            self.json_reply(initialized(body, "suite-fake-http"), headers={"Mcp-Session-Id": SESSION})
+        elif self.wrong_session(SESSION):
+            pass
         elif method == "tools/list":
             self.json_reply({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}})
         elif method == "tools/call":
             self.call(request_id, body.get("params") or {})
         else:
-            error = {"code": -32601, "message": "Method not found"}
-            self.json_reply({"jsonrpc": "2.0", "id": request_id, "error": error})
+            self.json_reply(not_found(request_id))
 
     def call(self, request_id: object, params: dict) -> None:
         with LOCK:
@@ -74,21 +67,10 @@ class Handler(ReplyingHandler):
         result, is_error = call_tool(STORE, params.get("arguments"), self.headers.get("X-CCWeb-Session-Id"))
         body = {"content": [{"type": "text", "text": dumps(result)}], "structuredContent": result, "isError": is_error}
         response = {"jsonrpc": "2.0", "id": request_id, "result": body}
-        if fault == "500":
-            self.reply(500, "text/plain", b"internal trouble")
-        elif fault == "ctype":
-            self.reply(200, "text/html", b"<html>not MCP</html>")
-        elif "sse" in WORDS:
-            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}
-            text = dumps(response)
-            half = text.index('"result"')
-            stream = (
-                ": a comment line\n\n"
-                f"id: 1\nevent: message\ndata: {dumps(note)}\n\n"
-                ": another comment\n"
-                f"id: 2\nevent: message\ndata: {text[:half]}\ndata: {text[half:]}\n\n"
-            )
-            self.reply(200, "text/event-stream", stream.encode())
+        if self.fault_reply(fault):
+            return
+        if "sse" in WORDS:
+            self.sse_reply(response, (1, 2), event_on_response=True)
         else:
             self.json_reply(response)
 

@@ -19,11 +19,12 @@ sleeps S seconds first), ``flood`` (1 MB of stderr at start-up and 1.5 MB before
 Every process writes its pid to $SUITE_FAKE_STATE/pid-<pid> so tests can check none survives.
 """
 
-import json
 import os
 import sys
 import time
 from pathlib import Path
+
+from stdio_loop import initialized, not_found, requests
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore
@@ -117,20 +118,9 @@ def main() -> None:
     if "flood" in WORDS:
         sys.stderr.write(("s" * 1023 + "\n") * 1024)
         sys.stderr.flush()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if "id" not in message:
-            continue
+    for message, method, request_id in requests():
         if method == "initialize":
-            result = {
-                "protocolVersion": message["params"]["protocolVersion"],
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "suite-fake", "version": "0"},
-            }
-            send({"jsonrpc": "2.0", "id": request_id, "result": result})
+            send(initialized(message, "suite-fake"))
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [ccweb_spec.tool_definition()]}})
         elif method == "tools/call":
@@ -138,7 +128,7 @@ def main() -> None:
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})
         else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
+            send(not_found(request_id))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from ccweb_conformance.fuzz.edges import ALL_WHITESPACE
 from ccweb_conformance.fuzz.requirements import touched_requirements
 from ccweb_conformance.options import RunnerOptions
 
-MUTANT = Path(__file__).with_name("fuzz_mutant.py")
+MUTANT = Path(__file__).parents[1] / "fakes" / "fuzz_mutant.py"
 REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
 FUZZED = [r.id for r in ccweb_spec.requirements() if r.id.split("-")[0] in ("SEL", "BUD", "UNI", "RES")]
 

@@ -11,10 +11,7 @@ import json
 import os
 import shlex
 import signal
-import subprocess
-import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from importlib.resources import files
 from pathlib import Path
@@ -22,6 +19,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator, ValidationError
+from runner.profile.profile_processes import PYTHON, assert_gone, fake, interrupt
 
 import ccweb_spec
 from ccweb_conformance.cli import main
@@ -34,19 +32,11 @@ from ccweb_conformance.profile.svg import render_svg
 from ccweb_conformance.profile.workspace import Workspace
 from ccweb_reference.core import list_user_inputs
 
-FAKES = Path(__file__).parents[1] / "fakes"
-PYTHON = sys.executable
 SVG = "{http://www.w3.org/2000/svg}"
-RUN_BOUND = 120.0
-"""Seconds a whole profile subprocess may take before the test calls it hung (a guard, not a speed check)."""
 REPORT_SCHEMA = json.loads(files("ccweb_conformance").joinpath("schemas", "profile.schema.json").read_text("utf-8"))
 FAST = ["--settle", "0", "--repeats", "5"]
 CALLS_PER_SIZE = 13
 """Checked calls per size with FAST: tiny warm-up, large warm-up, 5 first, 1 priming, 5 repeated."""
-
-
-def fake(mode: str) -> str:
-    return shlex.join([PYTHON, str(FAKES / "profile_stdio.py"), mode])
 
 
 def profile_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
@@ -454,48 +444,26 @@ def test_help_has_examples_and_every_profile_option(capsys: pytest.CaptureFixtur
     assert "10,1000,10000,100000" in text
 
 
-def children(pid: int) -> list[int]:
-    """The child processes of ``pid`` (all its threads)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(word) for word in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
-
-
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_stops_the_servers_removes_the_files_and_exits_130_or_143(tmp_path: Path, sig: int, code: int):
     state, temp = tmp_path / "state", tmp_path / "tmp"
     state.mkdir()
     temp.mkdir()
     env = {**os.environ, "PROFILE_FAKE_STATE": str(state), "TMPDIR": str(temp)}
-    command = [str(Path(PYTHON).with_name("ccweb-conformance")), "profile", "--stdio", fake("slow")]
-    process = subprocess.Popen(
-        [*command, "--sizes", "10,1000", "--settle", "30"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    done = interrupt(
+        ["--stdio", fake("slow"), "--sizes", "10,1000", "--settle", "30"],
+        env,
+        sig,
+        ready=lambda servers: len(servers) >= 2,  # the fake and the reference
+        look=lambda: (len(list(state.glob("pid-*"))), len(list(temp.glob("ccweb-profile-*/ccwk-*.json")))),
     )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(children(process.pid)) < 2:  # the fake and the reference
-            time.sleep(0.1)
-        servers = children(process.pid)
-        assert len(servers) == 2
-        assert len(list(state.glob("pid-*"))) == 1  # the fake's own
-        assert len(list(temp.glob("ccweb-profile-*/ccwk-*.json"))) == 2  # the tiny and the large conversation
-        time.sleep(1.0)
-        process.send_signal(sig)
-        _, err = process.communicate(timeout=RUN_BOUND)
-    finally:
-        process.kill()
-        process.wait()
-    assert process.returncode == code
+    assert len(done.servers) == 2
+    assert done.seen == (1, 2)  # the fake's own pid; the tiny and the large conversation
+    assert done.returncode == code
     name = signal.Signals(sig).name
-    assert err.decode().endswith(f"ccweb-conformance: profile interrupted by {name}; servers stopped, files removed\n")
+    assert done.err.endswith(f"ccweb-conformance: profile interrupted by {name}; servers stopped, files removed\n")
     assert list(temp.iterdir()) == []
-    for pid in servers:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    assert_gone(done.servers)
 
 
 def test_nothing_is_left_in_the_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -9,27 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from runner.profile.profile_processes import assert_gone, fake, interrupt
 
 from ccweb_conformance.cli import main
 
-FAKES = Path(__file__).parents[1] / "fakes"
-PYTHON = sys.executable
 FAST = ["--sizes", "10", "--no-reference", "--settle", "0", "--repeats", "5"]
-RUN_BOUND = 120.0
-"""Seconds a profile subprocess may take before the test calls it hung (a guard, not a speed check)."""
-
-
-def fake(mode: str) -> str:
-    return shlex.join([PYTHON, str(FAKES / "profile_stdio.py"), mode])
 
 
 def test_the_config_file_names_the_target(
@@ -81,49 +70,23 @@ def test_lang_zh_cn_translates_the_console(capsys: pytest.CaptureFixture[str]):
     assert "correctness:" not in out
 
 
-def children(pid: int) -> list[int]:
-    """The child processes of ``pid`` (all its threads)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(word) for word in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
-
-
 def test_sighup_stops_the_servers_removes_every_file_and_exits_129(tmp_path: Path, start_server: Any):
     temp, sessions = tmp_path / "tmp", tmp_path / "sessions"
     for folder in (temp, sessions):
         folder.mkdir()
     (sessions / "theirs.json").write_text('{"messages": []}', encoding="utf-8")
     _, base = start_server(sessions, http=True)
-    env = {**os.environ, "TMPDIR": str(temp)}
-    command = [str(Path(PYTHON).with_name("ccweb-conformance")), "profile", "--url", base]
-    process = subprocess.Popen(
-        [*command, "--sessions-dir", str(sessions), "--sizes", "10,1000", "--settle", "30"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    done = interrupt(
+        ["--url", base, "--sessions-dir", str(sessions), "--sizes", "10,1000", "--settle", "30"],
+        {**os.environ, "TMPDIR": str(temp)},
+        signal.SIGHUP,
+        ready=lambda servers: bool(servers and list(sessions.glob("ccwk-*.json"))),
+        look=lambda: (len(list(sessions.glob("ccwk-*.json"))), len(list(temp.glob("ccweb-*/ccwk-*.json")))),
     )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (children(process.pid) and list(sessions.glob("ccwk-*.json"))):
-            time.sleep(0.1)
-        servers = children(process.pid)
-        assert len(servers) == 1  # the reference profiled beside the running server
-        assert len(list(sessions.glob("ccwk-*.json"))) == 2  # the tiny and the large conversation, in the user's
-        assert len(list(temp.glob("ccweb-*/ccwk-*.json"))) == 2  # and in the runner's own, for the reference
-        time.sleep(1.0)
-        process.send_signal(signal.SIGHUP)
-        _, err = process.communicate(timeout=RUN_BOUND)
-    finally:
-        process.kill()
-        process.wait()
-    assert process.returncode == 129
-    assert err.decode().endswith("ccweb-conformance: profile interrupted by SIGHUP; servers stopped, files removed\n")
+    assert len(done.servers) == 1  # the reference profiled beside the running server
+    assert done.seen == (2, 2)  # the tiny and the large conversation, in the user's and in the runner's own
+    assert done.returncode == 129
+    assert done.err.endswith("ccweb-conformance: profile interrupted by SIGHUP; servers stopped, files removed\n")
     assert list(temp.iterdir()) == []
     assert sorted(p.name for p in sessions.iterdir()) == ["theirs.json"]
-    for pid in servers:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    assert_gone(done.servers)

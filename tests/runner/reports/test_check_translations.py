@@ -92,7 +92,7 @@ def test_english_stays_as_it_is():
         ("stdio server 'node server.js'", "stdio 服务端 'node server.js'"),
         (
             "HTTP server 'node server.js --port 8123' at http://127.0.0.1:8123/mcp",
-            "HTTP 服务端 'node server.js --port 8123'，地址 http://127.0.0.1:8123/mcp",
+            "HTTP 服务端 'node server.js --port 8123'，地址 http://127.0.0.1:8123/mcp",  # noqa: RUF001 (Chinese punctuation)
         ),
         ("HTTP server at http://127.0.0.1:8123/mcp", "地址为 http://127.0.0.1:8123/mcp 的 HTTP 服务端"),
     ],

@@ -2,38 +2,17 @@
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
-
 import pytest
-from paths import REPO
+from runner.reports.mutant_console import block, console
 
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for, hints
 
-RUN_PY = REPO / "tests" / "mutants" / "run.py"
-
-
-def _console(mutant: str, *args: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, str(RUN_PY), "mutant", mutant, "run", "--in-process", *args],
-        capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
-    )
-    assert done.returncode == 1, done.stderr
-    return re.sub(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", "UUID", done.stdout).splitlines()
-
-
-def _block(lines: list[str], head: str) -> list[str]:
-    start = lines.index(head)
-    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
-    return lines[start:end]
-
 
 def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
-    lines = _console("utf16_units", "--tags", "AC-7")
+    lines = console("utf16_units", "--tags", "AC-7")
     assert "Failures (8)" in lines
-    assert _block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
+    assert block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
         "    requirement  UNI-1 (MUST): Lengths are Unicode code points: a character outside the BMP (an emoji)"
         " counts 1 and is never split into UTF-16 halves when truncating.",
@@ -47,7 +26,7 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
         "    hint         lengths look like UTF-16 code units (JavaScript's text.length): count code points,"
         ' e.g. [...text].length, and cut with Array.from(text).slice(0, n).join("")',
     ]
-    truncation = _block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
+    truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
     assert truncation[3] == (
         '    differences  $[0].content: expected "😀😀😀" (U+1F600), got "😀\\ud83d" (U+1F600 U+D83D)'
     )
@@ -58,7 +37,7 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
 
 
 def test_a_strip_bug_gets_the_whitespace_hint():
-    lines = _console("python_strip_whitespace", "--tags", "SEL-2")
+    lines = console("python_strip_whitespace", "--tags", "SEL-2")
     hints_shown = [line for line in lines if line.startswith("    hint ")]
     assert hints_shown
     assert all("as Python's str.strip() or a \\s regex does" in hint for hint in hints_shown)

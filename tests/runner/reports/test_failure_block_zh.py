@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import subprocess
-import sys
 
 import pytest
 from paths import REPO
+from runner.reports.mutant_console import block, console
 from runner.reports.sample_run import make_run
 
 from ccweb_conformance.reports.console import render_summary
@@ -18,29 +17,17 @@ from ccweb_conformance.reports.hints import _line, hints
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, StoredConversation
 from ccweb_conformance.textwidth import display_width
 
-RUN_PY = REPO / "tests" / "mutants" / "run.py"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
 def _console(mutant: str, *args: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, str(RUN_PY), "mutant", mutant, "run", "--in-process", "--lang", "zh-CN", *args],
-        capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
-    )  # fmt: skip
-    assert done.returncode == 1, done.stderr
-    return re.sub(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", "UUID", done.stdout).splitlines()
-
-
-def _block(lines: list[str], head: str) -> list[str]:
-    start = lines.index(head)
-    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
-    return lines[start:end]
+    return console(mutant, "--lang", "zh-CN", *args)
 
 
 def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> None:
     lines = _console("utf16_units", "--tags", "AC-7")
     assert "失败（8）" in lines
-    assert _block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
+    assert block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
         "    需求  UNI-1（MUST）：长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，"
         "截断时也不会被拆成两个 UTF-16 代理项。",
@@ -54,7 +41,7 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    提示  长度看起来是按 UTF-16 码元计算的（JavaScript 的 text.length）：应按码点计数，"
         '例如 [...text].length，截断时用 Array.from(text).slice(0, n).join("")',
     ]
-    truncation = _block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
+    truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
     assert truncation[3] == '    差异  $[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
     assert lines[-1] == "完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE"
     assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-2])
