@@ -21,6 +21,7 @@ from ccweb_conformance.transport.channel import (
     id_key,
 )
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.negotiate import negotiate
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
@@ -172,12 +173,11 @@ class McpClient:
         if era == "legacy":
             return self._base_headers()
         # Imported here: the SDK package costs half a second to import, and only 2026-07-28 needs it.
-        from mcp.shared.inbound import NAME_BEARING_METHODS, encode_header_value  # noqa: PLC0415
-
+        inbound = deferred_import("mcp.shared.inbound")
         headers = {"MCP-Protocol-Version": version, "Mcp-Method": method}
-        name_key = NAME_BEARING_METHODS.get(method)
+        name_key = inbound.NAME_BEARING_METHODS.get(method)
         if name_key is not None and params is not None and isinstance(params.get(name_key), str):
-            headers["Mcp-Name"] = encode_header_value(params[name_key])
+            headers["Mcp-Name"] = inbound.encode_header_value(params[name_key])
         return headers
 
     # -- the exchange ----------------------------------------------------------

@@ -22,6 +22,7 @@ from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, Target
 from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
+from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.negotiate import other_era
@@ -395,7 +396,7 @@ class InProcessTarget(Target):
         self.description = "in-process reference server"
 
     def _new_client(self, source: str | None) -> McpClient:
-        from ccweb_conformance.transport.inprocess import InProcessLineIO  # noqa: PLC0415  (imports the MCP SDK)
-
-        channel = LineChannel(InProcessLineIO(self.sessions_dir, source), label=self.description, limit=self.limit)
+        inprocess = deferred_import("ccweb_conformance.transport.inprocess")  # imports the MCP SDK
+        line_io = inprocess.InProcessLineIO(self.sessions_dir, source)
+        channel = LineChannel(line_io, label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
