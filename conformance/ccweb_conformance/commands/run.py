@@ -58,6 +58,7 @@ examples:
       --url "http://127.0.0.1:{port}/mcp"
   ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
   ccweb-conformance run --tags AC-7,SRC-1 -v
+  ccweb-conformance run --stdio "node server.js" --lf -x    (rerun what failed last time, stop at the first failure)
   ccweb-conformance run --url https://host/mcp --sessions-dir DIR --header "Authorization: Bearer $TOKEN"
   ccweb-conformance run --stdio "node server.js" --sessions-dir ./my-sessions --env LOG_LEVEL=debug
   ccweb-conformance run --json - | jq .counts       (a report path of - is stdout; the summary goes to stderr)
