@@ -86,9 +86,9 @@ def _now_ticks() -> int | None:
         return None
 
 
-def _started_ticks(process: psutil.Process) -> int:
+def _started_ticks(process: psutil.Process, boot_time: float) -> int:
     """When ``process`` started, in clock ticks since boot (psutil adds the boot time to them: taken off)."""
-    return round((process.create_time() - psutil.boot_time()) * os.sysconf("SC_CLK_TCK"))
+    return round((process.create_time() - boot_time) * os.sysconf("SC_CLK_TCK"))
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,11 @@ class _Stat:
     started: int
 
 
-def _stat(pid: int) -> _Stat | None:
+def _stat(process: psutil.Process, boot_time: float) -> _Stat | None:
     try:
-        process = psutil.Process(pid)
         with process.oneshot():
-            return _Stat(pid, process.status(), process.ppid(), os.getpgid(pid), _started_ticks(process))
+            started = _started_ticks(process, boot_time)
+            return _Stat(process.pid, process.status(), process.ppid(), os.getpgid(process.pid), started)
     except (psutil.Error, OSError):
         return None
 
@@ -131,9 +131,9 @@ def _state(pid: int) -> str:
         return psutil.STATUS_DEAD
 
 
-def _carries_marker(pid: int, name: str, value: str) -> bool:
+def _carries_marker(process: psutil.Process, name: str, value: str) -> bool:
     try:
-        return psutil.Process(pid).environ().get(name) == value
+        return process.environ().get(name) == value
     except (psutil.Error, OSError):
         return False
 
@@ -154,11 +154,11 @@ def marked_processes(run_marker: str | None = None, name: str = MARKER_ENV) -> l
     """Live processes (not zombies) whose environment has ``name=marker``, the runner itself excluded."""
     value = run_marker or _MARKER
     found = []
-    for pid in psutil.pids():
-        if pid == os.getpid():
+    for process in psutil.process_iter():  # psutil keeps these objects between calls: no re-reading
+        if process.pid == os.getpid():
             continue
-        if _carries_marker(pid, name, value) and _state(pid) not in _GONE:
-            found.append(Leftover(pid, _command(pid)))
+        if _carries_marker(process, name, value) and _state(process.pid) not in _GONE:
+            found.append(Leftover(process.pid, _command(process.pid)))
     return sorted(found, key=lambda leftover: leftover.pid)
 
 
@@ -184,7 +184,8 @@ def adopted_processes() -> list[Leftover]:
     if not _RUN_STARTED:
         return []
     me = os.getpid()
-    table = [info for pid in psutil.pids() if (info := _stat(pid))]
+    boot_time = psutil.boot_time()
+    table = [info for process in psutil.process_iter() if (info := _stat(process, boot_time))]
     alive = {info.pid: info for info in table if info.state not in _GONE and info.pid != me}
     found = {pid for pid, info in alive.items() if info.parent == me and info.started >= _RUN_STARTED[0]}
     grown = True

@@ -174,3 +174,20 @@ def test_exitfirst_stops_at_the_first_failed_scenario_writes_every_report_and_le
     assert report["counts"]["notrun"] == count_scenarios() - statuses.index("failed") - 1
     assert "FAIL " in outcome.stdout
     assert "Traceback" not in outcome.stdout + outcome.stderr
+
+
+def test_the_record_is_kept_per_target_and_secrets_do_not_change_which_target(cache: Path, tmp_path: Path) -> None:
+    from ccweb_conformance.commands.last_failed import describe_target, record_path  # noqa: PLC0415
+    from ccweb_conformance.options import RunnerOptions  # noqa: PLC0415
+
+    node = RunnerOptions(stdio="node server.js")
+    with_secrets = RunnerOptions(stdio="node server.js", env=("TOKEN=s3cret-value",))
+    paths = {record_path(o) for o in (RunnerOptions(), RunnerOptions(in_process=True), node, RunnerOptions(stdio="x"))}
+    assert len(paths) == 4
+    assert {p.parent for p in paths} == {cache / "last-failed"}
+    assert record_path(with_secrets) == record_path(node)
+    assert describe_target(with_secrets) == "--stdio 'node server.js' --env 'TOKEN=***'"
+    assert describe_target(RunnerOptions()) == "the bundled reference"
+    assert record_path(RunnerOptions(sessions_dir=tmp_path, url="http://h/mcp")) == record_path(
+        RunnerOptions(sessions_dir=tmp_path / "." / "x" / "..", url="http://h/mcp")
+    )
