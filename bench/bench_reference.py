@@ -29,11 +29,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 import ccweb_spec
 from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.conversation import cc_web_bytes
 from ccweb_conformance.profile.conversation import conversation as generated_conversation
+from ccweb_conformance.profile.proc import high_water_mark
 from ccweb_conformance.transport.channel import Channel
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
@@ -72,13 +75,20 @@ def _timed(action: Callable[[], object], repeat: int) -> list[float]:
     return samples
 
 
-def _proc_field(pid: int, name: str, field_name: str) -> int:
-    """A number from /proc/PID/status (kB) or /proc/PID/io (bytes)."""
-    for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key == field_name:
-            return int(value.split()[0])
-    raise KeyError(field_name)
+def _rss_kb(pid: int) -> float:
+    """Resident memory of one process now, in KiB (psutil: Linux and macOS)."""
+    return float(psutil.Process(pid).memory_info().rss) / 1024
+
+
+def _rchar(pid: int) -> int:
+    """Bytes one process read through read(2)-like calls (rchar: psutil counts it on Linux only)."""
+    return int(psutil.Process(pid).io_counters().read_chars)
+
+
+def _peak_kb(pid: int) -> float:
+    """The resident high-water mark in KiB (VmHWM: Linux; psutil does not report it), else resident memory now."""
+    mark = high_water_mark(pid)
+    return _rss_kb(pid) if mark is None else mark / 1024
 
 
 def _server_pid(target: Target) -> int:
@@ -117,7 +127,7 @@ class Latency:
     """VmRSS of the server after its handshake, before any call."""
     peak_rss_mb: float
     read_per_repeated_call_mb: float
-    """Bytes the server process read per repeated call (/proc/PID/io rchar): ~file size = re-read."""
+    """Bytes the server process read per repeated call (rchar, through psutil): ~file size = re-read."""
 
 
 def measure_latency(
@@ -131,7 +141,7 @@ def measure_latency(
         client = target.client(None)
         startup = time.perf_counter() - started
         pid = _server_pid(target)
-        idle = _proc_field(pid, "status", "VmRSS") / 1024
+        idle = _rss_kb(pid) / 1024
 
         def call() -> None:
             exchange = client.call_tool(TOOL, arguments)
@@ -147,10 +157,10 @@ def measure_latency(
         path.write_bytes(data)  # then leave it unchanged long enough for a cache to trust its times
         time.sleep(SETTLE_NS / 1e9 + 0.5)
         call()
-        before = _proc_field(pid, "io", "rchar")
+        before = _rchar(pid)
         repeated = _timed(call, repeats[1])
-        read = (_proc_field(pid, "io", "rchar") - before) / repeats[1]
-        peak = _proc_field(pid, "status", "VmHWM") / 1024
+        read = (_rchar(pid) - before) / repeats[1]
+        peak = _peak_kb(pid) / 1024
     return Latency(
         implementation,
         transport,
@@ -331,8 +341,7 @@ class Results:
 
 def machine() -> dict[str, Any]:
     """What this ran on."""
-    meminfo = Path("/proc/meminfo").read_text().split() if Path("/proc/meminfo").exists() else ["", "0"]
-    memory = int(meminfo[meminfo.index("MemTotal:") + 1]) if "MemTotal:" in meminfo else 0
+    memory = psutil.virtual_memory().total / 1024  # KiB, as /proc/meminfo's MemTotal
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     return {
         "cpus": os.cpu_count(),

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,6 +18,21 @@ import pytest
 from served import accepting
 
 StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]
+CACHE_ENV = "CCWEB_CONFORMANCE_CACHE_DIR"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Runs of the CLI keep their --last-failed record in a folder of the test session, not in the checkout."""
+    if CACHE_ENV in os.environ:  # an xdist worker: the controller's folder, inherited
+        return
+    folder = tempfile.mkdtemp(prefix="ccweb-test-cache-")
+    os.environ[CACHE_ENV] = folder
+
+    def clean_up() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(CACHE_ENV, None)
+
+    config.add_cleanup(clean_up)
 
 
 def _served_url(process: subprocess.Popen[bytes], timeout: float = 60.0) -> str:

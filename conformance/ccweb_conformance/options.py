@@ -194,6 +194,13 @@ class RunnerOptions:
         help="YAML file of known failures")
     strict: bool = option(False, "--strict", group="selection",
         help="SHOULD-level failures fail the run")
+    last_failed: bool = option(False, "--lf", "--last-failed", group="selection", plugin=False,
+        help="rerun only the scenarios that failed in the last runs against the same target (recorded in "
+        "./.ccweb-conformance/); with no recorded failure, every scenario")
+    exitfirst: bool = option(False, "-x", "--exitfirst", group="selection", plugin=False,
+        help="stop at the first failed scenario: the rest is reported as not run, exit 1")
+    collect_only: bool = option(False, "--co", "--collect-only", group="selection", plugin="--collect-only",
+        help="list the scenarios this selection would run, start nothing, write no report, exit 0")
     # --- fuzzing: the differential phase after the scenarios ----------------------------
     fuzz: int | None = option(None, "--fuzz", group="fuzzing", metavar="N", plugin=False,
         help="compare N generated conversations with the reference (default: a short phase after every "

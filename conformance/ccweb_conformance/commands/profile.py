@@ -29,7 +29,7 @@ PROFILE_EPILOG = """
 Writes cc-web conversations of growing size (default 10, 1,000, 10,000 and 100,000 messages;
 a 100,000-message file is about 66 MB), and measures per size: the first call after the file
 changed, calls on the unchanged file (median, p95), a tools/list round trip as the floor,
-and for servers it starts the bytes read per repeated call and the peak memory (/proc). The
+and for servers it starts the bytes read per repeated call and the peak memory (Linux). The
 bundled reference is profiled beside it. Every call is checked against the reference core.
 Budgets from spec/ccweb_spec/performance.yaml are advisory: a miss is a warning, never a failure.
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance import kit_version
+from ccweb_conformance.commands import last_failed
+from ccweb_conformance.commands.collect_only import collect_only
 from ccweb_conformance.commands.report_formats import requested, write_reports
 from ccweb_conformance.commands.session import Session, session
 from ccweb_conformance.errors import (
@@ -56,6 +58,7 @@ examples:
       --url "http://127.0.0.1:{port}/mcp"
   ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
   ccweb-conformance run --tags AC-7,SRC-1 -v
+  ccweb-conformance run --stdio "node server.js" --lf -x    (rerun what failed last time, stop at the first failure)
   ccweb-conformance run --url https://host/mcp --sessions-dir DIR --header "Authorization: Bearer $TOKEN"
   ccweb-conformance run --stdio "node server.js" --sessions-dir ./my-sessions --env LOG_LEVEL=debug
   ccweb-conformance run --json - | jq .counts       (a report path of - is stdout; the summary goes to stderr)
@@ -100,8 +103,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``: signals handled, nothing of the run left behind on any path."""
     options = _options(args)
+    chosen = last_failed.choose(options)
+    if chosen is not None:
+        print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
+        if chosen.names and options.fuzz is None:  # a selection is a narrow run: fuzz only when asked
+            options = dataclasses.replace(options, fuzz=0)
+    if options.collect_only:
+        return collect_only(options, chosen)
     with session("run", report_leftovers=False) as current:
-        return _run(options, current)
+        return _run(options, current, chosen)
 
 
 def _options(args: argparse.Namespace) -> RunnerOptions:
@@ -171,14 +181,14 @@ def _fuzz_after_scenarios(
         return [messages(language)("fuzz.interrupted")]
 
 
-def _suite(options: RunnerOptions) -> SuiteOutcome | None:
+def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> SuiteOutcome | None:
     try:
-        return run_suite(options, live=sys.stderr.isatty())
+        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=chosen.plugins() if chosen else ())
     except RunInterrupted:  # a signal outside pytest's session (before it began)
         return None
 
 
-def _run(options: RunnerOptions, current: Session) -> int:
+def _run(options: RunnerOptions, current: Session, chosen: last_failed.LastFailed | None = None) -> int:
     state = current.state
     reports: list[Path | str] = list(requested(options, "run"))
     console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
@@ -186,7 +196,7 @@ def _run(options: RunnerOptions, current: Session) -> int:
     secrets = options.secrets()
     language = pick_language(options.lang)
     started = time.perf_counter()
-    outcome = _suite(options)
+    outcome = _suite(options, chosen)
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
         if outcome.startup_error is not None:
@@ -210,7 +220,7 @@ def _run(options: RunnerOptions, current: Session) -> int:
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
-        selection=selection_label(options, outcome),
+        selection=last_failed.run_selection(chosen, selection_label(options, outcome), selection_label(options, None)),
         interrupted=state.name,
         stopped=collector.stop_reason if collector is not None else None,
         leftover_processes=[leftover.describe() for leftover in leftovers],
@@ -221,6 +231,9 @@ def _run(options: RunnerOptions, current: Session) -> int:
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
+    not_recorded = last_failed.update(options, run)
+    if not_recorded is not None:
+        print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
     written = write_reports(run, options, "run", language=language)
     print(scrub(render_summary(run, color=color, verbose=options.verbose, language=language), secrets), file=console)
     if fuzz_lines:

@@ -59,8 +59,8 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
     lines += [
         "",
         "  first: the first call after the file changed; repeated: calls on the unchanged file; floor: a tools/list",
-        "  round trip; read/call and memory from /proc for servers this run started (rchar per repeated call; peak",
-        "  resident memory, and its growth over the idle server as a multiple of the file)",
+        "  round trip; read/call and memory for servers this run started (rchar per repeated call, Linux only; peak",
+        "  resident memory, Linux only, and its growth over the idle server as a multiple of the file)",
     ]
     headers, growth_rows = growth_table(profile)
     if growth_rows:

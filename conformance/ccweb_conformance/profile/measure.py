@@ -1,4 +1,4 @@
-"""Measuring one implementation at one conversation size: floor, first calls, repeated calls, /proc."""
+"""Measuring one implementation at one conversation size: floor, first calls, repeated calls, process figures."""
 
 from __future__ import annotations
 
@@ -135,8 +135,9 @@ class SizeSession:
         after = self._sample()
         calls = len(self.result.repeated_ms)
         if before is not None and after is not None and calls:
-            rchar, storage = after.read_since(before)
-            self.result.read_per_call, self.result.storage_per_call = rchar / calls, storage / calls
+            read = after.read_since(before)
+            if read is not None:  # counted on Linux only
+                self.result.read_per_call, self.result.storage_per_call = read[0] / calls, read[1] / calls
             self.result.peak_bytes = after.peak_bytes
 
     def _write(self, revision: int) -> None:

@@ -118,7 +118,7 @@ class ImplementationProfile:
     transport: str
     is_reference: bool
     sampled: bool = False
-    """True when /proc figures (bytes read, memory) were available."""
+    """True when the bytes-read figures were available (Linux; psutil counts no reads on macOS)."""
     sizes: list[SizeResult] = field(default_factory=list)
     growth: list[Growth] = field(default_factory=list)
     verdict: Verdict | None = None

@@ -71,6 +71,7 @@ def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
 
 HANDSHAKE_REQUIREMENT = "PROTO-1"
 """The requirement a server breaks when its handshake is not valid JSON-RPC / MCP."""
+EXIT_FIRST_REASON = "not run: --exitfirst stopped the run at the first failed scenario"
 GONE_KINDS = frozenset({"timeout", "closed"})
 """Wire failures that mean the server died or stopped answering (the circuit breaker counts them)."""
 
@@ -130,6 +131,8 @@ class ResultCollector:
         self.deadline: float | None = None
         """time.monotonic() past which no scenario starts (--max-time)."""
         self.max_time = 0.0
+        self.exit_first = False
+        """--exitfirst: the first failed scenario stops the run (as pytest -x: a warning or an xfail does not)."""
         self._gone_in_a_row = 0
 
     def check_stop(self) -> str | None:
@@ -241,7 +244,7 @@ class ResultCollector:
         else:
             status = "passed"
             xfail_reason = None  # a requirement-level expected failure that passed: a plain pass
-        self._count_gone(call.excinfo.value if call.excinfo is not None else None)
+        self._count_gone(call.excinfo.value if call.excinfo is not None else None, status)
         world = self._worlds.pop(item.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
@@ -312,8 +315,10 @@ class ResultCollector:
             )
         )
 
-    def _count_gone(self, error: BaseException | None) -> None:
-        """The circuit breaker: after ``stop_after`` scenarios in a row lost the server, stop."""
+    def _count_gone(self, error: BaseException | None, status: ScenarioStatus) -> None:
+        """The circuit breaker: after ``stop_after`` scenarios in a row lost the server, stop; --exitfirst too."""
+        if self.exit_first and status in ("failed", "xpassed") and self.stop_reason is None:
+            self.stop_reason = EXIT_FIRST_REASON
         self._gone_in_a_row = self._gone_in_a_row + 1 if server_gone(error) else 0
         if self._gone_in_a_row >= self.stop_after and self.stop_reason is None:
             self.stop_reason = (

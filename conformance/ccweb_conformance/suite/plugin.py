@@ -89,6 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
     collector = ResultCollector(strict=options.strict, source_names=(options.source_env, options.source_header))
     collector.stop_after = options.stop_after
     collector.max_time = options.max_time
+    collector.exit_first = options.exitfirst
     collector.deadline = time.monotonic() + options.max_time
     config.stash[COLLECTOR_KEY] = collector
     config.stash[RUN_PREFIX_KEY] = new_suite_prefix(shared_directory=options.sessions_dir is not None)

@@ -6,10 +6,11 @@ and descendants inherit it. On Linux the runner also becomes a child subreaper
 and lost its parent) is re-parented to the runner instead of init, so it stays findable
 here even when it dropped the marker (an ``exec`` with an empty environment).
 
-:func:`sweep` walks ``/proc`` after the servers were stopped and kills every live process of
-the run: those carrying the marker; those the runner is parent or subreaper of that started
-after the run began (:func:`become_subreaper` notes when), with their descendants; and every
-process in the process group of one of those. It says which they were.
+:func:`sweep` walks the process table (psutil: Linux and macOS) after the servers were stopped
+and kills every live process of the run: those carrying the marker (both systems); on Linux also
+those the runner is parent or subreaper of that started after the run began
+(:func:`become_subreaper` notes when), with their descendants, and every process in the process
+group of one of those. It says which they were.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
+
+import psutil
 
 __all__ = [
     "MARKER_ENV",
@@ -44,9 +46,9 @@ PR_SET_CHILD_SUBREAPER = 36
 KILL_WAIT = 2.0
 """Seconds to wait for leftovers to die after SIGKILL."""
 _MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
-_PROC = Path("/proc")
 _RUN_STARTED: list[int] = []
-"""When the run began, in clock ticks since boot (the unit of /proc/<pid>/stat's start time); empty outside a run."""
+"""When the run began, in clock ticks since boot (the unit of a process's start time on Linux); empty outside a run."""
+_GONE = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
 
 
 def marker() -> str:
@@ -77,16 +79,21 @@ def end_run() -> None:
 
 
 def _now_ticks() -> int | None:
+    """Clock ticks since boot now (CLOCK_BOOTTIME: what /proc/uptime says), floored as start times are."""
     try:
-        uptime = float((_PROC / "uptime").read_text(encoding="ascii").split()[0])
-        return int(uptime * os.sysconf("SC_CLK_TCK"))
-    except (OSError, ValueError, IndexError):
+        return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, OSError, ValueError):
         return None
+
+
+def _started_ticks(process: psutil.Process, boot_time: float) -> int:
+    """When ``process`` started, in clock ticks since boot (psutil adds the boot time to them: taken off)."""
+    return round((process.create_time() - boot_time) * os.sysconf("SC_CLK_TCK"))
 
 
 @dataclass(frozen=True)
 class _Stat:
-    """What /proc/<pid>/stat says about a process's place in the tree."""
+    """A process's place in the tree."""
 
     pid: int
     state: str
@@ -95,11 +102,12 @@ class _Stat:
     started: int
 
 
-def _stat(pid: int) -> _Stat | None:
+def _stat(process: psutil.Process, boot_time: float) -> _Stat | None:
     try:
-        fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
-        return _Stat(pid, fields[0], int(fields[1]), int(fields[2]), int(fields[19]))
-    except (OSError, IndexError, ValueError):
+        with process.oneshot():
+            started = _started_ticks(process, boot_time)
+            return _Stat(process.pid, process.status(), process.ppid(), os.getpgid(process.pid), started)
+    except (psutil.Error, OSError):
         return None
 
 
@@ -116,27 +124,26 @@ class Leftover:
 
 
 def _state(pid: int) -> str:
+    """psutil's status of ``pid``; ``dead`` when it is gone."""
     try:
-        return (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return "X"
+        return str(psutil.Process(pid).status())
+    except psutil.Error:
+        return psutil.STATUS_DEAD
 
 
-def _carries_marker(pid: int, token: bytes) -> bool:
+def _carries_marker(process: psutil.Process, name: str, value: str) -> bool:
     try:
-        environ = (_PROC / str(pid) / "environ").read_bytes()
-    except OSError:
+        return process.environ().get(name) == value
+    except (psutil.Error, OSError):
         return False
-    return token in environ.split(b"\0")
 
 
 def _command(pid: int) -> str:
     try:
-        words = (_PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
-    except OSError:
+        words = psutil.Process(pid).cmdline()
+    except (psutil.Error, OSError):
         return "?"
-    text = " ".join(w.decode("utf-8", "replace") for w in words if w)
-    return text[:200] or "?"
+    return " ".join(w for w in words if w)[:200] or "?"
 
 
 _KILLED: list[Leftover] = []
@@ -145,16 +152,13 @@ _KILLED_LOCK = threading.Lock()
 
 def marked_processes(run_marker: str | None = None, name: str = MARKER_ENV) -> list[Leftover]:
     """Live processes (not zombies) whose environment has ``name=marker``, the runner itself excluded."""
-    if not _PROC.is_dir():
-        return []
-    token = f"{name}={run_marker or _MARKER}".encode()
+    value = run_marker or _MARKER
     found = []
-    for entry in _PROC.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+    for process in psutil.process_iter():  # psutil keeps these objects between calls: no re-reading
+        if process.pid == os.getpid():
             continue
-        pid = int(entry.name)
-        if _carries_marker(pid, token) and _state(pid) not in ("Z", "X"):
-            found.append(Leftover(pid, _command(pid)))
+        if _carries_marker(process, name, value) and _state(process.pid) not in _GONE:
+            found.append(Leftover(process.pid, _command(process.pid)))
     return sorted(found, key=lambda leftover: leftover.pid)
 
 
@@ -177,11 +181,12 @@ def take_killed() -> list[Leftover]:
 def adopted_processes() -> list[Leftover]:
     """Live processes of the run found by parentage: the runner's children started since the run began,
     their descendants, and every process in one of their process groups (none outside a run)."""
-    if not _RUN_STARTED or not _PROC.is_dir():
+    if not _RUN_STARTED:
         return []
     me = os.getpid()
-    table = [info for entry in _PROC.iterdir() if entry.name.isdigit() and (info := _stat(int(entry.name)))]
-    alive = {info.pid: info for info in table if info.state not in ("Z", "X") and info.pid != me}
+    boot_time = psutil.boot_time()
+    table = [info for process in psutil.process_iter() if (info := _stat(process, boot_time))]
+    alive = {info.pid: info for info in table if info.state not in _GONE and info.pid != me}
     found = {pid for pid, info in alive.items() if info.parent == me and info.started >= _RUN_STARTED[0]}
     grown = True
     while grown:
@@ -210,6 +215,6 @@ def _kill(leftovers: list[Leftover]) -> list[Leftover]:
     pids = [leftover.pid for leftover in leftovers]
     # Dead is enough: a zombie re-parented to the runner goes when the runner does. Reaping it
     # here (waitpid) could steal the exit status of a child a subprocess.Popen still waits for.
-    while pids and time.monotonic() < deadline and not all(_state(pid) in ("Z", "X") for pid in pids):
+    while pids and time.monotonic() < deadline and not all(_state(pid) in _GONE for pid in pids):
         time.sleep(0.02)
     return leftovers

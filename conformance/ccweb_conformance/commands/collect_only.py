@@ -1,0 +1,41 @@
+"""``run --collect-only``: the scenarios a run with these options would run, collected as the run collects them.
+
+pytest collects the suite with the run's own selection (``--tags``, ``-k``, ``--last-failed``) and
+runs nothing: the target is not started, no file is written, no report either.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ccweb_conformance.commands.last_failed import LastFailed
+from ccweb_conformance.errors import EXIT_PASSED, UsageError
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.suite.only import planned_scenarios
+from ccweb_conformance.suite.session import run_suite, selection_label
+
+__all__ = ["collect_only"]
+
+
+def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
+    """Print one line per scenario the run would run (name, then requirement IDs), then the count; exit 0."""
+    outcome = run_suite(options, live=False, extra_plugins=last_failed.plugins() if last_failed else ())
+    if outcome.collector is None or outcome.broken is not None:
+        raise UsageError(outcome.broken or "the suite could not be collected")
+    planned = planned_scenarios(outcome.collector)
+    if not planned:
+        raise UsageError("no scenario matched the selection")
+    ignored = [flag for flag, _ in options.reports()]
+    if ignored:
+        note = f"--collect-only writes no report ({', '.join(ignored)} ignored)"
+        print(f"ccweb-conformance: note: {note}", file=sys.stderr)
+    width = max(len(name) for name, _ in planned)
+    for name, requirements in planned:
+        print(f"{name.ljust(width)}  {','.join(requirements)}".rstrip())
+    selection = selection_label(options, None)
+    if last_failed is not None:
+        selection = last_failed.label(selection)
+    chosen = f" (selection: {selection})" if selection else ""
+    count = f"{len(planned)} scenario" if len(planned) == 1 else f"{len(planned)} scenarios"
+    print(f"{count} would run{chosen}; nothing was started")
+    return EXIT_PASSED

@@ -1,0 +1,197 @@
+"""``run --last-failed``: which scenarios failed in the last runs against a target, kept like pytest's cache.
+
+The record is one small JSON file per target, ``.ccweb-conformance/last-failed/<key>.json`` in the
+current directory (where the config file is read from too; ``$CCWEB_CONFORMANCE_CACHE_DIR`` moves the
+folder). The folder is created with a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``, as pytest's
+``.pytest_cache`` is; nothing is ever written into a sessions directory. The key is a hash of the
+target options (``--stdio``, ``--http-cmd``, ``--url``, ``--sessions-dir``, ``--in-process``; headers and
+``--env`` hold secrets and do not change which server it is). After every run the record is updated
+as pytest updates its own: a scenario that ran and did not fail leaves it, one that failed (or an
+expected failure that passed) joins it, one that was not run keeps its place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.options import RunnerOptions, command_line
+from ccweb_conformance.reports.model import RunResult
+
+__all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "run_selection", "update"]
+
+CACHE_ENV = "CCWEB_CONFORMANCE_CACHE_DIR"
+"""An environment variable naming another cache folder (the kit's own tests use it)."""
+CACHE_DIR = ".ccweb-conformance"
+"""The cache folder, in the current directory."""
+RECORD_VERSION = 1
+FAILED = ("failed", "xpassed")
+"""The statuses that fail a run and that ``--last-failed`` reruns (a warning does not fail it)."""
+SHOWN = 10
+"""Names listed in the note before "... and N more"."""
+_TARGET_KEYS = ("stdio", "http_cmd", "url", "sessions_dir", "in_process")
+_GITIGNORE = "# Created by ccweb-conformance (the --last-failed record).\n*\n"
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by ccweb-conformance.\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/spec.html\n"
+)
+
+
+def cache_dir() -> Path:
+    """The cache folder: ``$CCWEB_CONFORMANCE_CACHE_DIR``, else ``.ccweb-conformance`` here."""
+    return Path(os.environ.get(CACHE_ENV) or CACHE_DIR)
+
+
+def _target_key(options: RunnerOptions) -> str:
+    values: dict[str, Any] = {name: getattr(options, name) for name in _TARGET_KEYS}
+    if options.sessions_dir is not None:
+        values["sessions_dir"] = str(options.sessions_dir.resolve())
+    text = json.dumps(values, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def describe_target(options: RunnerOptions) -> str:
+    """The target as the command line names it (values of headers and --env redacted)."""
+    words = command_line(options, ["target"])
+    return shlex.join(words) if words else "the bundled reference"
+
+
+def record_path(options: RunnerOptions) -> Path:
+    """Where the record of this target lives."""
+    return cache_dir() / "last-failed" / f"{_target_key(options)}.json"
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the last runs against one target left: the scenarios that failed, when it was written."""
+
+    failed: tuple[str, ...]
+    updated: str
+
+
+def load(path: Path) -> Record | None:
+    """The record at ``path``, or None when there is none or it cannot be read (a broken cache is no record)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("version") != RECORD_VERSION:
+        return None
+    failed = document.get("failed")
+    if not isinstance(failed, list):
+        return None
+    return Record(tuple(str(name) for name in failed), str(document.get("updated", "")))
+
+
+@dataclass(frozen=True)
+class LastFailed:
+    """What ``--last-failed`` selected: the scenarios to rerun (none: every scenario) and the note saying so."""
+
+    names: tuple[str, ...]
+    note: str
+
+    def plugins(self) -> list[object]:
+        """The pytest plugin objects that keep only :attr:`names` (none when every scenario runs)."""
+        from ccweb_conformance.suite.only import OnlyScenarios  # noqa: PLC0415 (pytest: only when a run starts)
+
+        return [OnlyScenarios(self.names)] if self.names else []
+
+    def label(self, selection: str | None) -> str | None:
+        """The run's selection with this one in front of it (the ``--tags`` / ``-k`` part kept)."""
+        if not self.names:
+            return selection
+        mine = f"--last-failed ({len(self.names)} scenarios)"
+        return f"{mine} {selection}" if selection else mine
+
+
+def run_selection(chosen: LastFailed | None, ordinary: str | None, ordinary_alone: str | None) -> str | None:
+    """The run's selection label: ``ordinary`` without a ``--last-failed`` selection, else it in front of
+    ``ordinary_alone`` (the ``--tags`` / ``-k`` part only: what --last-failed deselected is its own)."""
+    return ordinary if chosen is None or not chosen.names else chosen.label(ordinary_alone)
+
+
+def _template(name: str) -> str:
+    """``file::Name [example]`` -> ``file::Name``."""
+    return name.rsplit(" [", 1)[0] if name.endswith("]") else name
+
+
+def choose(options: RunnerOptions) -> LastFailed | None:
+    """The selection ``--last-failed`` makes for ``options`` (None without it), from the target's record."""
+    if not options.last_failed:
+        return None
+    from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415 (the features: only with --lf)
+
+    scenario_names = {f"{s.feature_file}::{s.name}" for s in feature_scenarios()}
+    path = record_path(options)
+    target = describe_target(options)
+    record = load(path)
+    if record is None:
+        return LastFailed((), f"--last-failed: no record of a run against {target} in {path}; running every scenario")
+    names = tuple(n for n in record.failed if n in scenario_names or _template(n) in scenario_names)
+    others = [n for n in record.failed if n not in names]
+    if not names:
+        extra = f" (the failures recorded are not scenarios: {', '.join(others)})" if others else ""
+        note = f"--last-failed: no scenario failed in the last runs against {target} (recorded {record.updated})"
+        return LastFailed((), f"{note}{extra}; running every scenario")
+    lines = [
+        f"--last-failed: rerunning the {len(names)} scenarios that failed in the last runs against {target} "
+        f"(recorded {record.updated}):",
+        *(f"  {name}" for name in names[:SHOWN]),
+    ]
+    if len(names) > SHOWN:
+        lines.append(f"  ... and {len(names) - SHOWN} more")
+    if others:
+        lines.append(f"  not rerun (not scenarios of this suite): {', '.join(others)}")
+    return LastFailed(names, "\n".join(lines))
+
+
+def update(options: RunnerOptions, run: RunResult) -> str | None:
+    """Record what ``run`` left failed for its target; a warning line when the record could not be written."""
+    path = record_path(options)
+    ran = {s.nodeid for s in run.scenarios if s.status != "notrun"}
+    failed_now = [s.nodeid for s in run.scenarios if s.status in FAILED]
+    previous = load(path)
+    kept = [n for n in (previous.failed if previous is not None else ()) if n not in ran]
+    failed = list(dict.fromkeys(kept + failed_now))
+    document = {
+        "version": RECORD_VERSION,
+        "target": describe_target(options),
+        "updated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "failed": failed,
+    }
+    try:
+        _prepare(path.parent.parent)
+        path.parent.mkdir(exist_ok=True)
+        _write_atomically(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    except OSError as error:
+        return f"could not record the failures for --last-failed in {path}: {error.strerror or error}"
+    return None
+
+
+def _prepare(folder: Path) -> None:
+    """Create the cache folder with its .gitignore and CACHEDIR.TAG (as pytest does)."""
+    if folder.is_dir():
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ".gitignore").write_text(_GITIGNORE, encoding="utf-8")
+    (folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, so a reader never sees half a record."""
+    handle, temporary = tempfile.mkstemp(prefix=".record-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,193 @@
+"""What a pytest user reaches for: ``--last-failed``, ``--exitfirst``, ``--collect-only`` (issue 23).
+
+``--exitfirst`` against a spawned server (reports written, nothing left behind) is the gate case
+``exitfirst`` in ``runner/gate_cases.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from paths import REPO
+from suite_size import count_scenarios
+
+from ccweb_conformance.cli import main
+from ccweb_conformance.commands.last_failed import CACHE_ENV
+
+RUN_PY = REPO / "tests" / "mutants" / "run.py"
+AC3 = "ac03_latest_fifteen.feature::"
+NEWEST_FIRST_FAILS = [
+    AC3 + "Twenty inputs give the latest fifteen, oldest first",
+    AC3 + "Exactly fifteen inputs are all returned and nothing more is reported",
+    AC3 + "The window counts candidates, not stored messages",
+    AC3 + "Items keep the stored order, not the timestamps' order",
+    AC3 + "A limit larger than the number of candidates returns them all",
+    "ac07_unicode.feature::The budget counts an emoji once",
+]
+"""What the mutant newest_first fails among the scenarios of AC-1, AC-3 and UNI-1 (6 of 19)."""
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    return folder
+
+
+def mutant_run(*words: str) -> tuple[int, str]:
+    """``ccweb-conformance`` with the mutant newest_first applied, in a subprocess: (exit code, stderr)."""
+    done = subprocess.run(
+        [sys.executable, str(RUN_PY), "mutant", "newest_first", *words],
+        capture_output=True, text=True, timeout=180, check=False, env={**os.environ, "NO_COLOR": "1"},
+    )
+    return done.returncode, done.stderr
+
+
+def names(report: Path, *statuses: str) -> list[str]:
+    scenarios = json.loads(report.read_text(encoding="utf-8"))["scenarios"]
+    return [f"{s['file']}::{s['name']}" for s in scenarios if not statuses or s["status"] in statuses]
+
+
+def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_path: Path, capsys) -> None:
+    first, again = tmp_path / "first.json", tmp_path / "again.json"
+    code, _ = mutant_run("run", "--in-process", "--tags", "AC-1,AC-3,UNI-1", "--json", str(first))
+    assert code == 1
+    assert len(names(first)) == 19
+    assert names(first, "failed") == NEWEST_FIRST_FAILS
+
+    code, stderr = mutant_run("run", "--in-process", "--lf", "--json", str(again))
+    assert code == 1
+    assert names(again) == NEWEST_FIRST_FAILS  # exactly those, by name, and nothing else
+    assert names(again, "failed") == NEWEST_FIRST_FAILS
+    report = json.loads(again.read_text(encoding="utf-8"))
+    assert report["selection"] == "--last-failed (6 scenarios)"
+    assert report["outcome"] == "failed"
+    said = stderr.splitlines()
+    assert said[0].startswith("ccweb-conformance: --last-failed: rerunning the 6 scenarios that failed in the "
+                              "last runs against --in-process (recorded ")
+    assert said[1:7] == [f"  {name}" for name in NEWEST_FIRST_FAILS]
+
+    fixed = tmp_path / "fixed.json"  # the bug fixed: the same six pass, and the record empties
+    assert main(["run", "--in-process", "--last-failed", "--json", str(fixed)]) == 0
+    assert names(fixed, "passed") == NEWEST_FIRST_FAILS
+    [record] = (cache / "last-failed").iterdir()
+    assert json.loads(record.read_text(encoding="utf-8"))["failed"] == []
+    capsys.readouterr()
+    assert main(["run", "--in-process", "--lf", "--co"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("ccweb-conformance: --last-failed: no scenario failed in the last runs against "
+                          "--in-process (recorded ")
+    assert err.endswith("; running every scenario\n")
+    assert out.splitlines()[-1] == f"{count_scenarios()} scenarios would run; nothing was started"
+
+
+def test_a_run_keeps_the_failures_of_scenarios_it_did_not_run(cache: Path, tmp_path: Path) -> None:
+    code, _ = mutant_run("run", "--in-process", "--tags", "AC-3", "--json", str(tmp_path / "a.json"))
+    assert code == 1
+    assert main(["run", "--in-process", "--tags", "AC-1", "--json", str(tmp_path / "b.json")]) == 0
+    [record] = (cache / "last-failed").iterdir()
+    document = json.loads(record.read_text(encoding="utf-8"))
+    assert (document["version"], document["target"]) == (1, "--in-process")
+    assert document["failed"] == NEWEST_FIRST_FAILS[:5]
+    assert (cache / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+    tag = (cache / "CACHEDIR.TAG").read_text(encoding="utf-8")
+    assert tag.startswith("Signature: 8a477f597d28d172789f06886806bc55\n")
+
+
+def test_last_failed_without_a_record_runs_everything_and_says_so(cache: Path, capsys) -> None:
+    assert main(["run", "--in-process", "--lf", "--co", "--tags", "AC-1"]) == 0
+    out, err = capsys.readouterr()
+    record = cache / "last-failed"
+    assert err.startswith(f"ccweb-conformance: --last-failed: no record of a run against --in-process in {record}/")
+    assert err.endswith(".json; running every scenario\n")
+    assert out.splitlines()[-1] == "6 scenarios would run (selection: --tags AC-1); nothing was started"
+    assert not cache.exists()  # --collect-only writes nothing, not even the record
+
+
+def test_collect_only_lists_the_selection_and_starts_nothing(cache: Path, tmp_path: Path, capsys) -> None:
+    junit = tmp_path / "junit.xml"
+    assert main(["run", "--stdio", "no-such-server-binary", "--collect-only", "--tags", "TOOL-1,PLC-4",
+                 "--junitxml", str(junit)]) == 0
+    out, err = capsys.readouterr()
+    plc4 = "placement.feature::A tool that declares an output schema returns structured content valid against it"
+    assert [" ".join(line.split()) for line in out.splitlines()] == [
+        "ac01_tool_definition.feature::The tool is listed under its contract name TOOL-1",
+        f'{plc4} [{{"conversationId": "{{alpha}}"}}] PLC-4',
+        f'{plc4} [{{"conversationId": "!!"}}] PLC-4',
+        "3 scenarios would run (selection: --tags TOOL-1,PLC-4); nothing was started",
+    ]
+    assert len({len(line.rsplit(" ", 1)[0]) for line in out.splitlines()[:3]}) == 1  # the IDs in one column
+    assert err == "ccweb-conformance: note: --collect-only writes no report (--junitxml ignored)\n"
+    assert not junit.exists()
+    assert not cache.exists()
+
+
+def test_collect_only_with_an_empty_selection_is_a_usage_error(cache: Path, capsys) -> None:
+    assert main(["run", "--co", "-k", "no_scenario_is_called_this"]) == 2
+    assert capsys.readouterr().err == "ccweb-conformance: error: no scenario matched the selection\n"
+
+
+def test_a_broken_record_is_no_record_and_an_unwritable_cache_is_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv(CACHE_ENV, str(blocker))
+    assert main(["run", "--in-process", "--lf", "--tags", "TOOL-1", "--json", str(tmp_path / "r.json")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("ccweb-conformance: --last-failed: no record of a run against --in-process in ")
+    warning = f"ccweb-conformance: warning: could not record the failures for --last-failed in {blocker}/"
+    assert err[-1].startswith(warning)
+    tool_1 = "ac01_tool_definition.feature::The tool is listed under its contract name"
+    assert names(tmp_path / "r.json", "passed") == [tool_1]
+
+
+def test_the_three_options_come_from_the_config_file(cache: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    (tmp_path / "ccweb-conformance.toml").write_text(
+        'collect-only = true\nexitfirst = true\nlast-failed = true\ntags = "TOOL-1"\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--in-process"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "1 scenario would run (selection: --tags TOOL-1); nothing was started"
+
+
+def test_exitfirst_stops_at_the_first_failed_scenario_writes_every_report_and_leaves_nothing(tmp_path: Path) -> None:
+    """A spawned stdio server whose every tools/call result carries NaN: the first scenario that calls fails."""
+    from runner.gate_cases import Case, run_case, stdio  # noqa: PLC0415 (the gate's runner: marks, TMPDIR, reports)
+
+    outcome = run_case("exitfirst", Case([*stdio("nan"), "--exitfirst"], 1, ""), tmp_path)
+    assert outcome.code == 1, outcome.stderr[-2000:]
+    assert (outcome.left_processes, outcome.left_files) == ([], [])
+    assert all(text is not None for text in outcome.reports.values())
+    report = outcome.report
+    assert report is not None
+    statuses = [s["status"] for s in report["scenarios"]]
+    assert statuses.count("failed") == 1
+    assert set(statuses[statuses.index("failed") + 1 :]) == {"notrun"}
+    assert report["stopped"] == "not run: --exitfirst stopped the run at the first failed scenario"
+    assert report["counts"]["notrun"] == count_scenarios() - statuses.index("failed") - 1
+    assert "FAIL " in outcome.stdout
+    assert "Traceback" not in outcome.stdout + outcome.stderr
+
+
+def test_the_record_is_kept_per_target_and_secrets_do_not_change_which_target(cache: Path, tmp_path: Path) -> None:
+    from ccweb_conformance.commands.last_failed import describe_target, record_path  # noqa: PLC0415
+    from ccweb_conformance.options import RunnerOptions  # noqa: PLC0415
+
+    node = RunnerOptions(stdio="node server.js")
+    with_secrets = RunnerOptions(stdio="node server.js", env=("TOKEN=s3cret-value",))
+    paths = {record_path(o) for o in (RunnerOptions(), RunnerOptions(in_process=True), node, RunnerOptions(stdio="x"))}
+    assert len(paths) == 4
+    assert {p.parent for p in paths} == {cache / "last-failed"}
+    assert record_path(with_secrets) == record_path(node)
+    assert describe_target(with_secrets) == "--stdio 'node server.js' --env 'TOKEN=***'"
+    assert describe_target(RunnerOptions()) == "the bundled reference"
+    assert record_path(RunnerOptions(sessions_dir=tmp_path, url="http://h/mcp")) == record_path(
+        RunnerOptions(sessions_dir=tmp_path / "." / "x" / "..", url="http://h/mcp")
+    )
