@@ -5,8 +5,10 @@ It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, R
 cc-web saves a session with a plain ``writeFileSync`` (truncate, then write), so a read can
 land in the middle of a save (D-14, STO-5). A read that does not parse, or during which the
 file's identity or size changed, is tried again after a short pause (``TORN_PAUSES_S``, then
-the last of them), until a read starts ``TORN_WINDOW_S`` (250 ms; D-14 asks for at least 200 ms)
-after the first; that last read is answered as it is.
+the last of them), until a read starts ``TORN_WINDOW_S`` (200 ms, what D-14 asks for) after the
+first; that last read is answered as it is. The runner completes every save it holds torn within
+150 ms of its start, before the call's first read can be 200 ms old, so the window needs no margin;
+anything longer is only paid by every truly unreadable file.
 
 A call's memory is bounded: a file larger than the store's ``max_file_bytes`` (default
 :data:`DEFAULT_MAX_FILE_BYTES`, ``ccweb-reference --max-file-bytes``) is answered
@@ -32,7 +34,7 @@ _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _BOM = b"\xef\xbb\xbf"
 TORN_PAUSES_S = (0.001, 0.002, 0.004, 0.008, 0.016)
 """The pause before each new read; every later pause is the last one."""
-TORN_WINDOW_S = 0.25
+TORN_WINDOW_S = 0.2
 """Reads go on until one starts this long after the first (D-14: at least 200 ms); 0: one read."""
 DEFAULT_MAX_FILE_BYTES = 128 * 1024 * 1024
 """The largest conversation file read (128 MiB; cc-web's longest sessions are tens of MB)."""

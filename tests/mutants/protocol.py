@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import mcp_types as types
@@ -82,3 +83,22 @@ def _is_parse_error(item: Any) -> bool:
 def _() -> None:
     bad = types.JSONRPCError.model_construct(jsonrpc="2.0", id="zzz", error=types.ErrorData.model_construct(code="bad"))
     _filter_incoming(lambda item: Reply(bad) if isinstance(item, Exception) and not _is_parse_error(item) else item)
+
+
+@mutant(
+    "late_garbage_reply_to_invalid_request",
+    "PROTO-1",
+    "A reply to an invalid request is a JSON-RPC error that echoes the request's id",
+    'as garbage_reply_to_invalid_request, but the garbage comes 300 ms late (the runner waits 100 ms for a reply'
+    " to raw text over stdio; a later one is read with the next call and checked there)",
+)
+def _() -> None:
+    bad = types.JSONRPCError.model_construct(jsonrpc="2.0", id="zzz", error=types.ErrorData.model_construct(code="bad"))
+
+    def late(item: Any) -> Any:
+        if isinstance(item, Exception) and not _is_parse_error(item):
+            time.sleep(0.3)  # holds the server's loop: the reply comes before the next answer, but late
+            return Reply(bad)
+        return item
+
+    _filter_incoming(late)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import os
 import sys
 import time
@@ -145,7 +146,11 @@ def _fuzz_phase(
         return []
     if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
         settings = dataclasses.replace(settings, time_limit=max_seconds)
-    run = fuzz.run_fuzz(options, settings)
+    gc.freeze()  # Hypothesis collects garbage on first use: half a second over the suite's objects, none garbage
+    try:
+        run = fuzz.run_fuzz(options, settings)
+    finally:
+        gc.unfreeze()
     scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
     return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
 

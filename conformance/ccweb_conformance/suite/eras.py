@@ -1,7 +1,7 @@
 """Every era by default (D-16): a tool call repeated in the other era must get the same answer.
 
 When ``--protocol auto`` finds a server that speaks both eras, the scenarios run in the era
-negotiation picked (2026-07-28) and every tool call they make is sent again, right after, in
+negotiation picked (2026-07-28) and every tool call they make is also sent, at the same time, in
 the other era (``initialize``, the era clients use today), on a connection of its own with the
 same source binding. The repeated call's reply is checked like any other (PROTO-1 against that
 revision's schema, PLC-1/2/4 placement) and its answer must equal the first one, so every

@@ -21,6 +21,9 @@ _BOUND_TO_ALIAS = re.compile(r'the source conversation is "(?P<alias>\w+)"')
 _BOUND_TO_RAW = re.compile(r'the source conversation is the raw value "(?P<raw>.*)"')
 _BOUND_TO_DECOY = "the source conversation is bound to another valid conversation"
 _UNBOUND = "no source conversation is bound"
+_NAMED = re.compile(r"the conversations (?P<names>.+) each hold one user message, their own name")
+_AGENTS = re.compile(r"each of them is the source of an agent calling the tool \d+ times, all agents at once")
+_QUOTED = re.compile(r'"(\w+)"')
 
 
 def decoy_id(run_prefix: str) -> str:
@@ -44,9 +47,30 @@ def source_of(step_names: Sequence[str], prefix: str, run_prefix: str) -> str | 
     return source
 
 
+def agent_sources(step_names: Sequence[str], prefix: str) -> list[str]:
+    """The sources of the agents a scenario with these steps starts at once (CON-1), or none."""
+    named: list[str] = []
+    for name in step_names:
+        if match := _NAMED.fullmatch(name):
+            named = _QUOTED.findall(match["names"])
+        elif _AGENTS.fullmatch(name):
+            return [conversation_id(prefix, alias) for alias in named]
+    return []
+
+
 def predicted_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
     """Each scenario's source value, in run order: ``(template, example row)`` pairs."""
     return [
         source_of([step.name for step in template.render(example).steps], scenario_prefix(run_prefix, n), run_prefix)
         for n, (template, example) in enumerate(scenarios, start=1)
     ]
+
+
+def upcoming_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
+    """Every source binding the scenarios will use, in run order: each one's own, then its agents' (CON-1)."""
+    upcoming: list[str | None] = []
+    for n, (template, example) in enumerate(scenarios, start=1):
+        steps = [step.name for step in template.render(example).steps]
+        prefix = scenario_prefix(run_prefix, n)
+        upcoming += [source_of(steps, prefix, run_prefix), *agent_sources(steps, prefix)]
+    return upcoming

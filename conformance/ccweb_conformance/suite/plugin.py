@@ -36,7 +36,7 @@ from ccweb_conformance.suite.collector import (
     scenario_template,
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
-from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, predicted_sources
+from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
@@ -138,7 +138,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     scenarios = [(scenario_template(item), example_row(item)) for item in session.items if is_scenario(item)]
     config.stash[COLLECTOR_KEY].planned = [item for item in session.items if is_scenario(item)]
-    config.stash[SOURCES_KEY] = predicted_sources(scenarios, config.stash[RUN_PREFIX_KEY])
+    config.stash[SOURCES_KEY] = upcoming_sources(scenarios, config.stash[RUN_PREFIX_KEY])
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,6 +25,14 @@ TOOL_NAME = ccweb_spec.TOOL_NAME
 def snapshot(sessions_dir: Path, ours: list[Path]) -> dict[str, Any]:
     """Every name in the directory at any depth, and full fingerprints of our files and folders."""
     return {"names": sorted(listing(sessions_dir)), "fingerprints": fingerprints(sessions_dir, ours)}
+
+
+@dataclass(frozen=True)
+class _OtherEraCall:
+    """The same call in the other era, sent together with the first: its reply (ended) and its client."""
+
+    reply: Future[Exchange]
+    client: McpClient
 
 
 class CallObserver(Protocol):
@@ -111,23 +120,41 @@ class World:
         return listing
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
-        """Call a tool and keep the exchange: RO-1 right after it, and, where the server speaks two eras, the
-        same call in the other era (D-16)."""
+        """Call a tool and keep the exchange: RO-1 right after it and, where the server speaks two eras, the
+        same call in the other era, sent at the same time on a connection of its own (D-16)."""
         if self.observer is not None:
             self.observer.before_call(self, name, arguments)
-        exchange = self._call_read_only(name, arguments)
+        exchange, other = self._call_read_only(name, arguments)
         if self.observer is not None:
             self.observer.after_call(self, exchange)
-        self.other_era_exchange = self._again_in_other_era(exchange, name, arguments)
+        self.other_era_exchange = self._checked_other_era(exchange, other)
         return exchange
 
-    def _call_read_only(self, name: str, arguments: Any) -> Exchange:
-        """One call; RO-1 right after it: the scenario's files are as before the call."""
+    def _both_eras(self, name: str, arguments: Any) -> tuple[Exchange, _OtherEraCall | None]:
+        """The call, and the same call in the other era the server speaks (None: none), in flight together.
+
+        The other era's call runs on a thread of its own and has ended when this returns, so a call costs the
+        slower era's time, not both (a server's re-read window, D-14, is waited for once). An exception of the
+        first era's call is raised here; the other era's is raised where its reply is read.
+        """
+        client = self.client()
+        if self.target.other_era is None:
+            return client.call_tool(name, arguments), None
+        other_client = self.target.other_client(self.source)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ccweb-other-era") as pool:
+            other = pool.submit(other_client.call_tool, name, arguments)
+            first = client.call_tool(name, arguments)
+        return first, _OtherEraCall(other, other_client)
+
+    def _call_read_only(self, name: str, arguments: Any) -> tuple[Exchange, _OtherEraCall | None]:
+        """One call (in every era); RO-1 right after it: the scenario's files are as before the call."""
         if runner_writing():  # the runner's own saves are under way (D-14): nothing to compare, no time to lose
-            return self.record(self.client().call_tool(name, arguments))
+            first, other = self._both_eras(name, arguments)
+            return self.record(first), other
         root = self.target.sessions_dir
         before = fingerprints(root, self.files.created(), digest=False)  # times and inode: any write moves ctime
-        exchange = self.record(self.client().call_tool(name, arguments))
+        first, other = self._both_eras(name, arguments)
+        exchange = self.record(first)
         changed = moved(before, fingerprints(root, self.files.created(), digest=False))
         if changed and not runner_writing():
             raise fail(
@@ -136,18 +163,17 @@ class World:
                 actual=changed,
                 exchange=exchange,
             )
-        return exchange
+        return exchange, other
 
-    def _again_in_other_era(self, first: Exchange, name: str, arguments: Any) -> Exchange | None:
-        """The same call in the other era the server speaks, on its own connection; None when none."""
-        if self.target.other_era is None:
+    def _checked_other_era(self, first: Exchange, pending: _OtherEraCall | None) -> Exchange | None:
+        """The other era's reply, recorded and of the same kind as the first (a tool result or an error)."""
+        if pending is None:
             return None
-        client = self.target.other_client(self.source)
-        other = self.record(client.call_tool(name, arguments))
+        other = self.record(pending.reply.result())
         difference = reply_kind_difference(first, other)
         if difference is not None:
             raise fail(
-                f"D-16: the same call gave {difference} ({self._era_names(client)})",
+                f"D-16: the same call gave {difference} ({self._era_names(pending.client)})",
                 expected=first.response,
                 actual=other.response,
                 exchange=other,

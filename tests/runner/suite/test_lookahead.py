@@ -12,7 +12,7 @@ from pytest_bdd.feature import get_features
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.contract.conversations import conversation_id
-from ccweb_conformance.suite.lookahead import decoy_id, predicted_sources, source_of
+from ccweb_conformance.suite.lookahead import agent_sources, decoy_id, predicted_sources, source_of, upcoming_sources
 from ccweb_conformance.suite.world import TOOL_NAME
 from ccweb_conformance.transport.targets import StdioTarget, reference_command
 
@@ -85,3 +85,11 @@ def test_only_the_scenarios_left_after_k_have_their_processes_started(monkeypatc
     assert len(prepared) == 1
     assert len(prepared[0]) == 1  # that scenario's own binding, not the ten of the whole suite
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", str(prepared[0][0]))
+
+
+def test_the_agents_of_the_concurrency_feature_are_upcoming_sources():
+    [feature] = get_features([str(FEATURES / "concurrency.feature")])
+    scenarios = [(template, {}) for template in feature.scenarios.values()]
+    agents = [conversation_id("run-001", alias) for alias in ("north", "south", "east", "west")]
+    assert upcoming_sources(scenarios, "run") == [None, *agents, None, None]
+    assert agent_sources(["I list the tools"], "run-001") == []

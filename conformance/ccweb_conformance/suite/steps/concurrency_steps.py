@@ -80,21 +80,23 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
     """Each call is sent while a save is torn; the runner completes it ``delay`` ms later (D-14).
 
     A call whose save the runner itself completed late (after ON_TIME_S, well inside the 200 ms
-    window) is made again, at most LATE_RETRIES times, so the machine's load never decides.
+    window) is made again, at most LATE_RETRIES times, so the machine's load never decides. Both eras'
+    calls are in flight during the same save; each era's answers are judged on their own (a late save may
+    be unreadable in one era only), and a late attempt's answers are dropped in both.
     """
     arguments = json.loads(aliases(docstring, world.ids))
     path = world.files.path_of(world.ids[alias])
     data = path.read_bytes()
-    world.eras_answer_alike = False  # the save is torn for the first era's call: each era is judged on its own
+    world.eras_answer_alike = False
     for _ in range(count):
         for _attempt in range(1 + LATE_RETRIES):
-            other_answers = len(world.other_era_outcomes)
+            kept = len(world.other_era_outcomes)
             with TornSave(path, data, delay / 1000) as save:
                 world.call_and_read(arguments)
             if save.completed_after_s is not None and save.completed_after_s <= ON_TIME_S:
                 break
             world.outcomes.pop()  # the runner was late: this answer says nothing of the server
-            del world.other_era_outcomes[other_answers:]
+            del world.other_era_outcomes[kept:]
 
 
 def _unreadable(outcome: ToolOutcome) -> bool:

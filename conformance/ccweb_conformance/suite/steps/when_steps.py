@@ -14,7 +14,10 @@ from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.client import OMIT
 
 RAW_TEXT_WAIT_S = 0.5
-"""How long to wait for an (optional) JSON-RPC parse-error reply to raw text."""
+"""How long to wait for an (optional) JSON-RPC parse-error reply to raw text over HTTP (the POST's own answer)."""
+RAW_TEXT_QUIET_S = 0.1
+"""The same over a stream (stdio): silence is waited for in full, and a reply later than this is still read and
+checked, as a late answer, with the next call (its id must be the one the raw text calls for)."""
 
 
 def _arguments(world: World, docstring: str) -> Any:
@@ -78,7 +81,8 @@ def call_named_tool(world: World, name: str) -> None:
 @when(parsers.re(r'I send the raw text "(?P<text>.*)"'))
 def send_raw_text(world: World, text: str) -> None:
     """A message that is not JSON-RPC at all."""
-    world.record(world.client().send_text(text, timeout=RAW_TEXT_WAIT_S))
+    wait = RAW_TEXT_WAIT_S if world.target.transport == "http" else RAW_TEXT_QUIET_S
+    world.record(world.client().send_text(text, timeout=wait))
 
 
 @when(parsers.parse('conversation "{alias}" gains the user message "{content}"'))
