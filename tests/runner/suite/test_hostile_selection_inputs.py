@@ -1,4 +1,9 @@
-"""Hostile expected-failures files and selection expressions: bounded, one line, exit 2, quickly."""
+"""Hostile expected-failures files and selection expressions: bounded, one line, exit 2, quickly.
+
+"Quickly" is CPU time (this thread's, or the child's from ``wait4``), not wall time: a busy
+machine stretches wall time many-fold but not the work done, and an exponential matcher or an
+expanded YAML bomb costs minutes of CPU whatever the load.
+"""
 
 from __future__ import annotations
 
@@ -58,10 +63,10 @@ def test_glob_match(pattern: str, text: str, expected: bool) -> None:
 def test_a_many_star_pattern_is_matched_in_linear_time() -> None:
     entry = ExpectedFailure("why", scenario="*::" + "*" * 40 + "Q")
     nodeids = [f"feature_{i}.feature::{'scenario name ' * 20}{i}" for i in range(300)]
-    started = time.perf_counter()
+    started = time.thread_time()
     hits = [n for n in nodeids if entry.matches(n, ())]
     assert hits == []
-    assert time.perf_counter() - started < 0.5
+    assert time.thread_time() - started < 0.5
 
 
 @pytest.mark.parametrize(
@@ -97,9 +102,9 @@ def test_a_many_star_pattern_is_matched_in_linear_time() -> None:
     ],
 )
 def test_hostile_files_are_one_line_usage_errors(tmp_path: Path, text: str, message: str) -> None:
-    started = time.perf_counter()
+    started = time.thread_time()
     assert problem(tmp_path, text) == message
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 @pytest.mark.parametrize(
@@ -123,8 +128,12 @@ def test_keywords_within_the_bounds_compile() -> None:
     assert check_keyword("(a) and (not b) or (c and (not (d)))").evaluate(lambda name, /, **_kw: name == "a")
 
 
+WAIT_BOUND_S = 240.0
+"""Wall seconds before a child counts as hung: a guard for a loaded machine, not a speed check."""
+
+
 def run_cli(tmp_path: Path, *args: str) -> tuple[int, str, float, float]:
-    """Run the command line; its exit code, stderr, seconds and peak memory in MB (its own, from wait4)."""
+    """Run the command line; its exit code, stderr, CPU seconds and peak memory in MB (its own, from wait4)."""
     command = [sys.executable, "-m", "ccweb_conformance.cli", *args]
     err_path = tmp_path / "stderr.txt"
     started = time.monotonic()
@@ -132,7 +141,7 @@ def run_cli(tmp_path: Path, *args: str) -> tuple[int, str, float, float]:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err_file)
     status, usage = 0, None
     try:
-        while time.monotonic() - started < 60:
+        while time.monotonic() - started < WAIT_BOUND_S:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
@@ -142,8 +151,9 @@ def run_cli(tmp_path: Path, *args: str) -> tuple[int, str, float, float]:
             process.kill()
             process.wait(timeout=10)
     process.returncode = os.waitstatus_to_exitcode(status)
-    assert usage is not None, "the runner did not exit within 60 s"
-    return process.returncode, err_path.read_text(encoding="utf-8"), time.monotonic() - started, usage.ru_maxrss / 1024
+    assert usage is not None, f"the runner did not exit within {WAIT_BOUND_S:.0f} s"
+    cpu = usage.ru_utime + usage.ru_stime
+    return process.returncode, err_path.read_text(encoding="utf-8"), cpu, usage.ru_maxrss / 1024
 
 
 @pytest.mark.parametrize(
@@ -158,7 +168,7 @@ def test_the_command_line_refuses_them_with_exit_2(tmp_path: Path, name: str, co
     path.write_text(content, encoding="utf-8")
     code, err, seconds, peak = run_cli(tmp_path, "run", "--in-process", "--expected-failures", str(path))
     assert (code, err) == (2, f"ccweb-conformance: error: {path}: {expected}\n")
-    assert seconds < 10  # about 1 s alone; the bound is for a loaded machine
+    assert seconds < 5  # CPU seconds: about 1 alone, the same under load; expanding the bomb costs far more
     assert peak < 150
 
 
