@@ -34,14 +34,16 @@ def scores(function_level: list[str]) -> dict[str, dict[str, object]]:
     return score(Path(CASES), function_level)
 
 
-def test_every_function_level_mutant_fails_an_exported_case(scores, function_level):
+def test_every_function_level_mutant_fails_an_exported_case(
+    scores: dict[str, dict[str, object]], function_level: list[str]
+) -> None:
     assert sorted(scores) == sorted(function_level)
     assert all(result["expressible"] for result in scores.values())
     survivors = [name for name, result in scores.items() if not result["failed"]]
     assert survivors == []
 
 
-def test_most_of_the_catalogue_is_expressible_below_mcp(function_level):
+def test_most_of_the_catalogue_is_expressible_below_mcp(function_level: list[str]) -> None:
     expressible_count = len(function_level)
     assert expressible_count >= len(MUTANTS) * 2 // 3, (
         f"only {expressible_count} of {len(MUTANTS)} mutants are function-level"
