@@ -1,10 +1,18 @@
-"""Fixtures shared by the reference's own tests: starting reference server processes."""
+"""Fixtures shared by the reference's own tests: starting reference server processes.
+
+With ``CCWEB_TEST_CPU_LOG=FILE`` every test (its fixtures' set-up included) appends one JSON line
+to FILE: its node ID, wall seconds and CPU seconds (the test process's own and its waited-for
+children's). A test whose wall time far exceeds its CPU time waits; one heavy in CPU loads the
+machine: the figures the test loop's budget is kept with (README, "Tests").
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -33,6 +41,34 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.pop(CACHE_ENV, None)
 
     config.add_cleanup(clean_up)
+
+
+CPU_LOG = os.environ.get("CCWEB_TEST_CPU_LOG")
+
+
+def _cpu() -> tuple[float, float]:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """Log the test's wall and CPU seconds when ``CCWEB_TEST_CPU_LOG`` names a file."""
+    if not CPU_LOG:
+        return (yield)
+    started, (own, children) = time.monotonic(), _cpu()
+    try:
+        return (yield)
+    finally:
+        now_own, now_children = _cpu()
+        line = {
+            "test": item.nodeid,
+            "wall": round(time.monotonic() - started, 3),
+            "cpu": round(now_own - own, 3),
+            "children": round(now_children - children, 3),
+        }
+        with open(CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")
 
 
 def _served_url(process: subprocess.Popen[bytes], timeout: float = 60.0) -> str:

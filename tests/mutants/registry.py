@@ -58,6 +58,30 @@ class Mutant:
             raise LookupError(f"{self.feature}.feature has no feature-level tag")
         return match.group(1)
 
+    @property
+    def selection(self) -> list[str]:
+        """The ``run`` arguments of the batch: the scenarios that can kill it, no more.
+
+        The scenarios tagged with its requirements when they hold the killing scenario (every row
+        of an outline), else its feature's (``feature_tag``), no fuzz phase; for a fuzz-phase
+        mutant, the one tool-listing scenario and then the short phase every full run ends with
+        (the argument sweep and 60 generated conversations, seed 0: the scenario that kills it).
+        """
+        if self.feature_tag is None:
+            return ["--tags", FUZZ_RUN_TAGS, "--fuzz", str(SHORT_FUZZ_PHASE)]
+        from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415
+
+        killing = re.sub(r" \[.*\]$", "", self.killed_by, flags=re.DOTALL)
+        tagged = [set(s.tags) & set(self.requirements) for s in feature_scenarios() if s.name == killing]
+        tags = ",".join(self.requirements) if tagged and all(tagged) else self.feature_tag
+        return ["--tags", tags, "--fuzz", "0"]
+
+
+FUZZ_RUN_TAGS = "TOOL-1"
+"""A fuzz-phase mutant's scenarios before the phase (a selection runs the phase only when --fuzz is given)."""
+SHORT_FUZZ_PHASE = 60
+"""The generated conversations of the phase a full run ends with (``--fuzz``'s default, as the README says)."""
+
 
 @dataclass(frozen=True)
 class Variant:

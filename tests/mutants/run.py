@@ -16,10 +16,11 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
-its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the feature of the scenario that kills it
-(``--tags``, no fuzz phase); a mutant of ``fuzz.py``, caught by the fuzz phase, runs the whole
-default run. The exit codes and times go to ``OUT_DIR/results.json``; the batch itself exits 0
-unless an entry is unknown.
+its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenarios that can kill it
+(``Mutant.selection``: its requirements' tags, or its feature's, no fuzz phase); a mutant of
+``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short phase.
+The exit codes and times go to ``OUT_DIR/results.json``; the batch itself exits 0 unless an
+entry is unknown.
 """
 
 from __future__ import annotations
@@ -108,10 +109,9 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         reaper._MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
         args = ["run", *target_args(kind, name), "--json", str(out_dir / f"{stem}.json")]
         if kind == "mutant":
-            if MUTANTS[name].feature_tag is not None:
-                # The feature of the scenario that must kill it (a fifteenth of the suite), no fuzz phase;
-                # a fuzz-phase mutant and every variant run the whole default run.
-                args += ["--tags", MUTANTS[name].feature_tag, "--fuzz", "0"]
+            # The scenarios that can kill it (its requirements' or its feature's; the fuzz phase for a mutant of
+            # fuzz.py); every variant runs the whole default run.
+            args += MUTANTS[name].selection
             if MUTANTS[name].should:
                 args.append("--strict")
         return conformance(args)

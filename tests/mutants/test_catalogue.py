@@ -68,3 +68,18 @@ def test_the_feature_tag_selects_the_killing_scenario(name: str):
         return
     tagged = {s.name for s in feature_scenarios() if mutant.feature_tag in s.tags}
     assert re.sub(r" \[.*\]$", "", mutant.killed_by, flags=re.DOTALL) in tagged
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_batch_selection_holds_the_killing_scenario(name: str) -> None:
+    """``Mutant.selection`` (what the batch runs) selects every row of the scenario that must kill it."""
+    mutant = MUTANTS[name]
+    selection = mutant.selection
+    tags = set(selection[selection.index("--tags") + 1].split(","))
+    if mutant.feature_tag is None:
+        assert selection[selection.index("--fuzz") + 1] == "60"  # the phase whose seed-0 scenario kills it
+        return
+    assert selection[selection.index("--fuzz") + 1] == "0"
+    killing = re.sub(r" \[.*\]$", "", mutant.killed_by, flags=re.DOTALL)
+    rows = [s for s in feature_scenarios() if s.name == killing]
+    assert rows and all(tags & set(s.tags) for s in rows)

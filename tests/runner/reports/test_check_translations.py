@@ -59,20 +59,23 @@ def _sentences() -> dict[str, set[tuple[str, str]]]:
     return found
 
 
-SENTENCES = _sentences()
+@pytest.fixture(scope="module")
+def sentences() -> dict[str, set[tuple[str, str]]]:
+    """The scan, once, when a test of this module runs (not at collection, which every worker repeats)."""
+    return _sentences()
 
 
-def test_the_scan_finds_the_checks():
-    samples = {s for s, _ in SENTENCES["checks"]}
+def test_the_scan_finds_the_checks(sentences: dict[str, set[tuple[str, str]]]) -> None:
+    samples = {s for s, _ in sentences["checks"]}
     assert "items differ" in samples
     assert "expected the error V1V" in samples
-    assert len(SENTENCES["checks"]) >= 40
+    assert len(sentences["checks"]) >= 40
 
 
 @pytest.mark.parametrize("kind", ["checks", "expected"])
-def test_every_sentence_has_a_chinese_entry(kind):
+def test_every_sentence_has_a_chinese_entry(kind: str, sentences: dict[str, set[tuple[str, str]]]) -> None:
     missing = []
-    for sample, where in sorted(SENTENCES[kind]):
+    for sample, where in sorted(sentences[kind]):
         chinese = translated(sample, "zh-CN", kind)
         tokens = re.findall(r"V\d+V|TAILV", sample)
         if chinese == sample or not CJK.search(chinese) or any(t not in chinese for t in tokens):
