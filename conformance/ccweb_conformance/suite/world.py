@@ -95,6 +95,7 @@ class World:
                 expected="valid JSON-RPC and MCP, the reply echoing the request id",
                 actual=exchange.response if exchange.response is not None else exchange.received_text,
                 exchange=exchange,
+                proves="PROTO-1",
             )
         return exchange
 
@@ -162,6 +163,7 @@ class World:
                 expected="identical bytes, size, mtime, ctime and inode",
                 actual=changed,
                 exchange=exchange,
+                proves="RO-1",
             )
         return exchange, other
 
@@ -223,6 +225,7 @@ def audit_sessions_dir(world: World, when: str) -> None:
             expected="only what was there before the run and the runner's own files",
             actual=audit.describe(),
             exchange=world.exchanges[-1] if world.exchanges else None,
+            proves="RO-2",
         )
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
+from paths import REPO
 
 import ccweb_spec
 from ccweb_conformance.contract.failures import charge, fail
@@ -176,3 +180,37 @@ def test_every_report_charges_the_warning_to_arg_8_only() -> None:
     run.strict = True
     failure = build_junit(run).find(".//failure")
     assert failure is not None and (failure.text or "").endswith("requirements: ARG-8 (SHOULD)")
+
+
+_NAMED = re.compile(r"^([A-Z]+-\d+):")
+
+
+def _leading_text(node: ast.expr) -> str:
+    """The literal start of a message: a string, an f-string's first part, the left end of a concatenation."""
+    while isinstance(node, ast.BinOp):
+        node = node.left
+    if isinstance(node, ast.JoinedStr) and node.values:
+        node = node.values[0]
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def _checks_naming_a_requirement() -> list[tuple[str, str, str]]:
+    """(place, requirement named at the start of the message, proves=...) for every fail() of the runner."""
+    found = []
+    for path in sorted((REPO / "conformance" / "ccweb_conformance").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fail" and node.args:
+                named = _NAMED.match(_leading_text(node.args[0]))
+                if named:
+                    proves = next((ast.unparse(k.value) for k in node.keywords if k.arg == "proves"), "")
+                    found.append((f"{path.relative_to(REPO)}:{node.lineno}", named.group(1), proves))
+    return found
+
+
+def test_a_check_that_names_its_requirement_is_charged_to_it() -> None:
+    """A message "RO-1: ..." charged to the scenario's tags instead blamed TOOL-5 and PLC-1 for a server that
+    rewrote the file after the call (debounced_mark_read); D-n are decisions, whose breach is the scenario's."""
+    checks = _checks_naming_a_requirement()
+    assert len(checks) >= 12  # the scan finds the runner's checks (15 today)
+    wrong = [(place, named, why) for place, named, why in checks if not named.startswith("D-") and named not in why]
+    assert wrong == []

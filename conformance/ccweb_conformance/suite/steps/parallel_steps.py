@@ -116,4 +116,5 @@ def every_answer_is_its_own(world: World) -> None:
             expected={"conversationId": world.ids[alias], "item contents": [alias]},
             actual=outcome.result,
             exchange=outcome.exchange,
+            proves="CON-1",
         )

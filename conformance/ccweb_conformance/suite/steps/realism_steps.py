@@ -168,6 +168,7 @@ def no_transient_entries(world: World) -> None:
             expected="no entry but the runner's own, not even one that exists only during a call",
             actual=found,
             exchange=world.exchanges[-1] if world.exchanges else None,
+            proves="RO-2",
         )
 
 
