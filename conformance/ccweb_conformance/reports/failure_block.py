@@ -214,6 +214,9 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
     requirements = ", ".join(scenario.failed_requirements() or scenario.requirements)
     if detail is None:
         return f"{requirements}: {(scenario.message or '').strip().splitlines()[0] if scenario.message else ''}"
+    check = translated(detail.check, language)
+    if check.startswith((f"{requirements}: ", f"{requirements}\uff1a")):  # the check names its requirement already
+        check = check[len(requirements) + 1 :].lstrip()
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
         first = _difference_line(found[0], say)
@@ -226,8 +229,8 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
         first = say("block.difference", path="$", expected=shown_expected, got=shown_actual)
         more = ""
     else:
-        return f"{requirements}: {translated(detail.check, language)}"
-    return f"{requirements}: {translated(detail.check, language)}: {first}{more}"
+        return f"{requirements}: {check}"
+    return f"{requirements}: {check}: {first}{more}"
 
 
 def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEFAULT_LANGUAGE) -> list[str]:

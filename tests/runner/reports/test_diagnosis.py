@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from runner.reports.sample_run import scenario
 
+from ccweb_conformance.reports.failure_block import headline
 from ccweb_conformance.reports.json_report import build_json
 from ccweb_conformance.reports.junit import build_junit
 from ccweb_conformance.reports.markdown import render_markdown
@@ -53,3 +54,15 @@ def test_markdown_lists_the_failures_before_the_requirement_tables():
     failure = text.index(f"- **ac07_unicode.feature::Characters outside the BMP count as one**: {HEADLINE}")
     assert failure < text.index("| UNI-1 | MUST |")
     assert f"  hint: {HINT}" in text
+
+
+def test_the_headline_names_the_requirement_once() -> None:
+    """A check whose sentence starts with its requirement ("RO-1: the call changed ...") is not prefixed twice."""
+    detail = FailureDetail(
+        "RO-1: the call changed files of the sessions directory (the tool is read-only)", "same", "moved", False
+    )
+    failed = scenario("ac09_read_only.feature", "A successful call changes nothing", ("RO-1",), "failed", detail=detail)
+    assert headline(failed) == (
+        "RO-1: the call changed files of the sessions directory (the tool is read-only): "
+        '$: expected "same", got "moved"'
+    )
