@@ -37,7 +37,7 @@ from ccweb_conformance.suite.collector import (
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
-from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema
+from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
@@ -48,6 +48,7 @@ SOURCES_KEY = pytest.StashKey[list[str | None]]()
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
 OBSERVER_KEY = pytest.StashKey[CallObserver]()
+STEP_FAILED_KEY = pytest.StashKey[bool]()
 """Set by ``ccweb-conformance export``'s recorder: it sees every tool call of every scenario."""
 OWN_SESSIONS_NAME = "sessions"
 """The runner's own sessions directory is ``<temporary folder>/sessions``, so that siblings are its own too."""
@@ -163,6 +164,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     state = signals.current()
     name = state.name if state is not None and state.interrupted else None
     collector.finish(f"not run: the run was interrupted by {name}" if name else "not run: the run stopped early")
+
+
+def pytest_bdd_step_error(request: pytest.FixtureRequest, **_ignored: Any) -> None:
+    """A step failed: its failure is the scenario's (pytest-bdd calls the after-scenario hook all the same)."""
+    request.node.stash[STEP_FAILED_KEY] = True
+
+
+def pytest_bdd_after_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
+    """Every step passed: a call the eras answered differently fails now (the first era's answer was wrong, D-16)."""
+    del feature, scenario
+    world = request.config.stash[COLLECTOR_KEY].world_of(request.node)
+    if world is not None and not request.node.stash.get(STEP_FAILED_KEY, False):
+        raise_era_disagreement(world)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import ccweb_spec
 from ccweb_conformance.contract.conversations import ConversationFiles
-from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.contract.failures import ConformanceFailure, fail
 from ccweb_conformance.contract.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.contract.outcome import ToolOutcome, json_equal, tool_outcome
 from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
@@ -78,6 +78,10 @@ class World:
     """The other era's answers when they are not compared with the first era's (``eras_answer_alike`` False)."""
     entry_watch: Any = None
     """The watcher of the sessions directory's entries, once a step started it (RO-2)."""
+    era_disagreement: ConformanceFailure | None = None
+    """The first call the two eras answered differently (D-16). From that call on the steps judge the other era's
+    answers, so a bug of one era fails the check it breaks; when they all pass, the first era's answer was the
+    wrong one and this failure is raised when the scenario ends (:func:`raise_era_disagreement`)."""
     cleanups: list[Callable[[], None]] = field(default_factory=list)
     """Run when the scenario ends, last first (watchers the steps started)."""
 
@@ -188,23 +192,27 @@ class World:
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2), checked the same in the other era."""
         outcome = tool_outcome(self.call(arguments), self.output_schema)
-        self.outcomes.append(outcome)
-        if self.other_era_exchange is not None:
-            other = tool_outcome(self.other_era_exchange, self.output_schema)
-            if self.eras_answer_alike:
-                differences = answer_differences(outcome, other)
-                if differences:
-                    client = self.target.other_client(self.source)
-                    raise fail(
-                        f"D-16: the same call answered differently in the two eras ({self._era_names(client)})",
-                        expected=outcome.result,
-                        actual=other.result,
-                        exchange=other.exchange,
-                        compared=True,
-                    )
-            else:
-                self.other_era_outcomes.append(other)
-        return outcome
+        if self.other_era_exchange is None:
+            self.outcomes.append(outcome)
+            return outcome
+        other = tool_outcome(self.other_era_exchange, self.output_schema)
+        if not self.eras_answer_alike:
+            self.outcomes.append(outcome)
+            self.other_era_outcomes.append(other)
+            return outcome
+        if self.era_disagreement is None and answer_differences(outcome, other):
+            client = self.target.other_client(self.source)
+            self.era_disagreement = fail(
+                f"D-16: the same call answered differently in the two eras ({self._era_names(client)}); "
+                f"the scenario's checks passed on the {client.protocol_version} answers",
+                expected=other.result,
+                actual=outcome.result,
+                exchange=outcome.exchange,
+                compared=True,
+            )
+        judged = other if self.era_disagreement is not None else outcome
+        self.outcomes.append(judged)
+        return judged
 
     def last_outcome(self) -> ToolOutcome:
         """The most recent tool result."""
@@ -239,3 +247,9 @@ def declared_output_schema(target: Target) -> dict[str, Any] | None:
         schema = tool.get("outputSchema")
         return schema if isinstance(schema, dict) else None
     return None
+
+
+def raise_era_disagreement(world: World) -> None:
+    """At a scenario's end: the eras answered differently and the other era's answers passed every check."""
+    if world.era_disagreement is not None:
+        raise world.era_disagreement
