@@ -244,8 +244,8 @@ def _() -> None:
 def _() -> None:
     original = store.SessionStore.__init__
 
-    def init(self: store.SessionStore, sessions_dir: Path) -> None:
-        original(self, sessions_dir)
+    def init(self: store.SessionStore, sessions_dir: Path, *rest: Any, **named: Any) -> None:
+        original(self, sessions_dir, *rest, **named)  # the server passes its --max-file-bytes too
         self.root = Path(os.path.abspath(sessions_dir))
 
     store.SessionStore.__init__ = init  # type: ignore[method-assign]
