@@ -34,10 +34,12 @@ MODERN = "2026-07-28"
 TOOL = "ccweb_list_user_inputs"
 HOLD_S = 4.0
 """How long the hostile connections are held while legitimate calls go on."""
-HARD_BOUND_S = 30.0
+HARD_BOUND_S = 90.0
 """No flood test waits longer than this for its calls or for the server to close connections."""
-CALL_TIMEOUT_S = 5.0
-"""A legitimate call that takes longer than this fails the test (usual latency: a few ms)."""
+CALL_TIMEOUT_S = 20.0
+"""A legitimate call that takes longer than this fails the test (usual latency: a few ms; one took over 5 s in a
+full test run on a loaded 2-core machine, 4,000 held connections beside it). A locked-out server, one held
+by 2,000 slow-header connections each until its 2 s header timeout, would take far longer."""
 MODERN_HEADERS = {
     "Accept": "application/json, text/event-stream",
     "Content-Type": "application/json",
