@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from importlib.resources import files
 
 Apply = Callable[[], None]
@@ -69,12 +70,21 @@ class Mutant:
         """
         if self.feature_tag is None:
             return ["--tags", FUZZ_RUN_TAGS, "--fuzz", str(SHORT_FUZZ_PHASE)]
-        from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415
-
         killing = re.sub(r" \[.*\]$", "", self.killed_by, flags=re.DOTALL)
-        tagged = [set(s.tags) & set(self.requirements) for s in feature_scenarios() if s.name == killing]
+        tagged = [tags & set(self.requirements) for tags in _scenario_tags().get(killing, [])]
         tags = ",".join(self.requirements) if tagged and all(tagged) else self.feature_tag
         return ["--tags", tags, "--fuzz", "0"]
+
+
+@cache
+def _scenario_tags() -> dict[str, list[set[str]]]:
+    """Scenario name -> the tags of each scenario of that name (the features parsed once per process)."""
+    from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415
+
+    tags: dict[str, list[set[str]]] = {}
+    for scenario in feature_scenarios():
+        tags.setdefault(scenario.name, []).append(set(scenario.tags))
+    return tags
 
 
 FUZZ_RUN_TAGS = "TOOL-1"

@@ -5,7 +5,9 @@ with its requirements when they hold the scenario it names, else that scenario's
 short fuzz phase for a mutant of the fuzzer; ``--strict`` for SHOULD-level mutants): the named
 scenario must fail, and the run must exit 1. To stay fast,
 the selected mutants run in one ``run.py batch`` subprocess that imports everything once and
-forks one child per mutant, two at a time. A test per mutant then reads its report.
+forks one child per mutant, two at a time. A test per mutant then reads its report. The batch
+is split in two halves, this file's and ``test_mutants_second_half.py``'s, so that
+``--dist loadfile`` runs them on both workers at once.
 ``python tests/mutants/mutation_score.py`` prints the same score for whoever wants the table.
 """
 
@@ -20,30 +22,28 @@ from typing import Any
 import pytest
 from paths import REPO
 
-from mutants.catalogue import MUTANTS, scenario_matches
-from mutants.run import RUN_PY, run_batch, selected_params
+from mutants.catalogue import MUTANTS
+from mutants.run import RUN_PY, half, run_batch, selected_params
+from mutants.verdicts import assert_killed
+
+NAMES = half(list(MUTANTS), 0)
+"""This file's half of the batch; ``test_mutants_second_half.py`` runs the other on the other worker."""
 
 
 @pytest.fixture(scope="module")
 def mutant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    names = selected_params(request, "test_mutant_is_killed") or list(MUTANTS)
+    names = selected_params(request, "test_mutant_is_killed") or NAMES
     return run_batch("mutant", names, tmp_path_factory.mktemp("mutants"))
 
 
-def failed_scenarios(report: dict[str, Any]) -> list[str]:
-    return [s["name"] for s in report["scenarios"] if s["status"] == "failed"]
-
-
-@pytest.mark.parametrize("name", list(MUTANTS))
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_is_killed(name: str, mutant_runs: dict[str, dict[str, Any]]) -> None:
-    mutant = MUTANTS[name]
-    run = mutant_runs[name]
-    assert run["report"] is not None, f"no report (exit {run['exit']}):\n{run['log'][-3000:]}"
-    failed = failed_scenarios(run["report"])
-    assert run["exit"] == 1, f"mutant {name} SURVIVED ({mutant.description}); exit {run['exit']}"
-    assert any(scenario_matches(mutant.killed_by, f) for f in failed), (
-        f"mutant {name}: {mutant.killed_by!r} did not fail; failed instead: {failed}"
-    )
+    assert_killed(name, mutant_runs[name])
+
+
+def test_the_two_halves_are_the_catalogue() -> None:
+    assert sorted(half(list(MUTANTS), 0) + half(list(MUTANTS), 1)) == sorted(MUTANTS)
+    assert abs(len(half(list(MUTANTS), 0)) - len(half(list(MUTANTS), 1))) <= 1
 
 
 def test_catalogue_is_well_formed() -> None:
@@ -71,19 +71,3 @@ def test_should_mutant_only_warns_without_strict(tmp_path: Path) -> None:
     warnings = [s["name"] for s in data["scenarios"] if s["status"] == "warning"]
     assert warnings == [MUTANTS["no_read_only_hint"].killed_by]
     assert data["counts"]["failed"] == 0
-
-
-@pytest.mark.parametrize(
-    ("name", "tags"),
-    [("newest_first", "AC-3"), ("marks_read", "AC-9")],
-)
-def test_mutant_is_killed_over_real_stdio(name: str, tags: str, tmp_path: Path) -> None:
-    serve = f"{sys.executable} {RUN_PY} serve mutant {name} --sessions-dir {{sessions_dir}}"
-    report = tmp_path / "report.json"
-    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", serve, "--tags", tags]
-    command += ["--json", str(report)]
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=180, check=False)
-    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
-    data = json.loads(report.read_text(encoding="utf-8"))
-    assert data["transport"] == "stdio"
-    assert any(scenario_matches(MUTANTS[name].killed_by, f) for f in failed_scenarios(data))

@@ -1,7 +1,8 @@
 """No false failures: different but conforming implementations pass the suite.
 
 Each variant runs the whole suite in process (the selected variants in one forked
-``run.py batch``, two at a time). A variant that keeps every SHOULD must pass with no failure
+``run.py batch``, two at a time; the batch split over this file and
+``test_variants_second_half.py``, one half per worker). A variant that keeps every SHOULD must pass with no failure
 and no warning; one that gives up a SHOULD (text-only or structured-only results give up
 PLC-3) must still exit 0, with exactly that requirement's scenarios as warnings.
 """
@@ -16,41 +17,30 @@ from typing import Any
 
 import pytest
 from paths import REPO
-from suite_size import HTTP_ONLY, ROOT_SKIPS
 
 from mutants.catalogue import VARIANTS
-from mutants.run import RUN_PY, run_batch, selected_params
+from mutants.run import RUN_PY, half, run_batch, selected_params
+from mutants.verdicts import assert_passes
+
+NAMES = half(list(VARIANTS), 0)
+"""This file's half (the reference and the initialize-era variant among them); the other half is
+``test_variants_second_half.py``'s, run on the other worker."""
 
 
 @pytest.fixture(scope="module")
 def variant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    names = selected_params(request, "test_variant_passes") or list(VARIANTS)
+    names = selected_params(request, "test_variant_passes") or NAMES
     return run_batch("variant", names, tmp_path_factory.mktemp("variants"))
 
 
-def _problems(report: dict[str, Any], status: str) -> list[str]:
-    return [f"{s['name']}: {s['message']}"[:600] for s in report["scenarios"] if s["status"] == status]
-
-
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", NAMES)
 def test_variant_passes(name: str, variant_runs: dict[str, dict[str, Any]]) -> None:
-    variant = VARIANTS[name]
-    run = variant_runs[name]
-    assert run["report"] is not None, f"no report (exit {run['exit']}):\n{run['log'][-3000:]}"
-    report = run["report"]
-    failures = _problems(report, "failed")
-    assert run["exit"] == 0 and not failures, f"FALSE FAILURE of variant {name}: " + "\n".join(failures)
-    warned = {r for s in report["scenarios"] if s["status"] == "warning" for r in s["failedRequirements"]}
-    assert warned == set(variant.warnings), _problems(report, "warning")
-    # every warning is charged to the requirements the variant gives up (a scenario tagged with one of them may
-    # still pass when its failing check proves another requirement), and a variant that gives some up warns
-    warnings = [s for s in report["scenarios"] if s["status"] == "warning"]
-    assert all(set(s["failedRequirements"]) <= set(variant.warnings) for s in warnings), _problems(report, "warning")
-    assert report["counts"]["warning"] == len(warnings) and bool(warnings) == bool(variant.warnings)
-    counts = report["counts"]
-    # in process the HTTP-only scenarios are skipped, and a root runner skips the unreadable-file one: never a pass
-    assert counts["skipped"] == HTTP_ONLY + ROOT_SKIPS
-    assert counts["passed"] + counts["warning"] + counts["skipped"] == counts["total"]
+    assert_passes(name, variant_runs[name])
+
+
+def test_the_two_halves_are_the_variants() -> None:
+    assert sorted(half(list(VARIANTS), 0) + half(list(VARIANTS), 1)) == sorted(VARIANTS)
+    assert {"reference", "initialize_era_only"} <= set(NAMES)
 
 
 def test_initialize_era_variant_really_falls_back(variant_runs: dict[str, dict[str, Any]]) -> None:
