@@ -86,8 +86,10 @@ def targets(sessions_dir: Path) -> Iterator[dict[str, Target]]:
                 made[f"stdio-{mode}"] = StdioTarget(reference_command(), sessions_dir, protocol=mode)
                 made[f"in-process-{mode}"] = InProcessTarget(sessions_dir, protocol=mode)
             pairs = [(target, source) for target in made.values() for source in (SOURCE, None)]
-            warmed = list(pool.map(lambda pair: pair[0].client(pair[1]), pairs))
-            http = made["http-auto"] = http_future.result()
+            try:
+                warmed = list(pool.map(lambda pair: pair[0].client(pair[1]), pairs))
+            finally:  # the HTTP server is closed with the others even when warming failed (it leaked)
+                http = made["http-auto"] = http_future.result()
         for mode in MODES[1:]:
             made[f"http-{mode}"] = HttpUrlTarget(http.url, sessions_dir, protocol=mode)
         assert len(warmed) == len(pairs)
