@@ -136,8 +136,6 @@ def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None
 
 def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], structured: Any) -> None:
     """PLC-4: a tool with an outputSchema returns structuredContent valid against it (MCP 2025-06-18+)."""
-    from jsonschema import Draft202012Validator  # noqa: PLC0415 (only runs with a declared schema)
-
     if not isinstance(structured, dict):
         raise fail(
             "PLC-4: the tool declares an outputSchema, so every result must carry structuredContent "
@@ -148,8 +146,8 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             proves="PLC-4",
         )
     _check_registered_code(exchange, structured)
-    problem = _schema_problem(json.dumps(output_schema, sort_keys=True))
-    errors = [problem] if problem else schema_problems(Draft202012Validator(output_schema), structured)
+    problem, validator = _declared_validator(json.dumps(output_schema, sort_keys=True))
+    errors = [problem] if problem else schema_problems(validator, structured)
     if errors:
         raise fail(
             "PLC-4: structuredContent does not validate against the declared outputSchema: " + "; ".join(errors[:3]),
@@ -191,8 +189,9 @@ def _check_registered_code(exchange: Exchange, structured: dict[str, Any]) -> No
 
 
 @lru_cache(maxsize=8)
-def _schema_problem(schema_text: str) -> str | None:
-    """Why a declared outputSchema is not a valid 2020-12 schema, or None; checked once per schema.
+def _declared_validator(schema_text: str) -> tuple[str | None, Any]:
+    """Why a declared outputSchema is not a valid 2020-12 schema (and no validator), or None and its
+    validator; made once per schema, not once per call.
 
     Validating against a malformed schema (``{"type": 12}``) can raise anything, not only a
     ``SchemaError``: the schema is checked against the meta-schema first.
@@ -200,8 +199,9 @@ def _schema_problem(schema_text: str) -> str | None:
     from jsonschema import Draft202012Validator  # noqa: PLC0415 (only runs with a declared schema)
     from jsonschema.exceptions import SchemaError  # noqa: PLC0415
 
+    schema = json.loads(schema_text)
     try:
-        Draft202012Validator.check_schema(json.loads(schema_text))
+        Draft202012Validator.check_schema(schema)
     except SchemaError as error:
-        return f"the declared outputSchema is not a valid schema: {error.message}"
-    return None
+        return f"the declared outputSchema is not a valid schema: {error.message}", None
+    return None, Draft202012Validator(schema)
