@@ -25,7 +25,7 @@ from typing import Any
 
 from bench_reference import CONVERSATION, cc_web_bytes, conversation
 
-from ccweb_conformance.contract.torn_writer import NonAtomicRewriter
+from ccweb_conformance.fixtures.torn_writer import NonAtomicRewriter
 from ccweb_reference import store
 from ccweb_reference.tool import call_tool
 

@@ -1,9 +1,9 @@
-"""The language of the runner's output, and its messages, from the catalogues in ``locales/``.
+"""The language of the runner's output, and its messages, from the files in ``locales/``.
 
 One YAML file per language maps a message key to its text, with ``{field}`` placeholders
 (``str.format``). Adding a message is one line in each file; the kit's tests check that both
 files have the same keys. Requirement statements and titles come from ``spec/`` (their
-``statement_zh`` / ``title_zh``), not from the catalogues.
+``statement_zh`` / ``title_zh``), not from the locale files.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = [
     "LANGUAGES",
     "Messages",
     "Term",
-    "catalogue",
+    "locale_messages",
     "messages",
     "pick_language",
     "terms",
@@ -48,8 +48,8 @@ def pick_language(option: str | None = None, environ: Mapping[str, str] | None =
 
 
 @cache
-def catalogue(language: str) -> Mapping[str, str]:
-    """The message catalogue of a language: key -> text."""
+def locale_messages(language: str) -> Mapping[str, str]:
+    """The messages of a language (its file in ``locales/``): key -> text."""
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}; known: {', '.join(LANGUAGES)}")
     text = files("ccweb_conformance").joinpath("locales", f"{language}.yaml").read_text(encoding="utf-8")
@@ -112,9 +112,9 @@ class Messages:
 
     def __call__(self, key: str, **fields: Any) -> str:
         """The message ``key``, its placeholders filled from ``fields``."""
-        table = catalogue(self.language)
+        table = locale_messages(self.language)
         if key not in table:
-            raise KeyError(f"no message {key!r} in the {self.language} catalogue")
+            raise KeyError(f"no message {key!r} in the {self.language} messages")
         try:
             return table[key].format(**fields)
         except KeyError as error:
@@ -136,5 +136,5 @@ class Messages:
 
 def messages(language: str = DEFAULT_LANGUAGE) -> Messages:
     """The messages of ``language`` (``en`` or ``zh-CN``)."""
-    catalogue(language)  # fail here, with the list of languages, on an unknown one
+    locale_messages(language)  # fail here, with the list of languages, on an unknown one
     return Messages(language)

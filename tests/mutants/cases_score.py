@@ -61,7 +61,7 @@ def expressible(mutant: Mutant, cases: list[dict[str, Any]]) -> bool:
 
 def failing_cases(mutant: Mutant, cases: list[dict[str, Any]]) -> list[str]:
     """In this process: apply the mutant, replay the cases (its own scenario's first), return the failing IDs."""
-    from ccweb_conformance.contract.replay import replay_case  # noqa: PLC0415
+    from ccweb_conformance.checks.replay import replay_case  # noqa: PLC0415
 
     mutant.apply()
     call = reference_function()
@@ -75,7 +75,7 @@ def failing_cases(mutant: Mutant, cases: list[dict[str, Any]]) -> list[str]:
 
 def score(cases_file: Path, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Per mutant: whether it is expressible and which cases it failed (each in a forked child)."""
-    import ccweb_conformance.contract.replay  # noqa: F401, PLC0415 (imported once, before forking)
+    import ccweb_conformance.checks.replay  # noqa: F401, PLC0415 (imported once, before forking)
 
     cases = json.loads(cases_file.read_text(encoding="utf-8"))["cases"]
     results: dict[str, dict[str, Any]] = {}

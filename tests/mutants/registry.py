@@ -79,7 +79,7 @@ class Mutant:
 @cache
 def _scenario_tags() -> dict[str, list[set[str]]]:
     """Scenario name -> the tags of each scenario of that name (the features parsed once per process)."""
-    from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415
+    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415
 
     tags: dict[str, list[set[str]]] = {}
     for scenario in feature_scenarios():

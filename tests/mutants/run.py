@@ -139,7 +139,7 @@ def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
     import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
     import ccweb_conformance.suite.steps.then_steps  # noqa: PLC0415
     import ccweb_conformance.suite.steps.when_steps  # noqa: PLC0415
-    from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415
+    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415
 
     feature_scenarios()  # pytest-bdd keeps the parsed features: each child finds them parsed
     import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415

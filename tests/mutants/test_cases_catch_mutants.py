@@ -1,6 +1,6 @@
 """The exported cases catch every MUST-level mutant whose killing scenario is a function-level case.
 
-Run through the Python side of the harness (``ccweb_conformance.contract.replay``) against the
+Run through the Python side of the harness (``ccweb_conformance.checks.replay``) against the
 reference's tool function with the mutant applied, one forked child per mutant
 (``cases_score.py`` prints the same as a table, the MCP-level mutants included). Only the
 function-level mutants are replayed here: they are the claim; an MCP-level mutant, which the

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pytest_bdd.feature import get_features
 
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 from mutants.catalogue import MUTANTS
 from mutants.fuzz import FUZZ_SCENARIO
 from mutants.registry import scenario_matches

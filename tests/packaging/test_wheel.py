@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from paths import REPO
 
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 
 TOP_LEVEL_OUTPUTS = {".git", ".venv", ".packages", "build", "dist", "reports"}
 ANYWHERE_OUTPUTS = shutil.ignore_patterns("__pycache__", "*.egg-info", ".*_cache", ".hypothesis", "node_modules")
@@ -79,7 +79,7 @@ def elsewhere(tmp_path: Path) -> Path:
 def test_the_kit_and_its_data_come_from_the_wheel(installed: Path, elsewhere: Path):
     probe = (
         "import importlib, os, sys, sysconfig, ccweb_spec\n"
-        "from ccweb_conformance.suite.catalogue import feature_scenarios\n"
+        "from ccweb_conformance.suite.scenario_index import feature_scenarios\n"
         f"for name in {PACKAGES!r}:\n"
         "    print(importlib.import_module(name).__file__)\n"
         "print(ccweb_spec.spec_files().joinpath('requirements.yaml'))\n"

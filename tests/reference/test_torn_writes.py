@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from ccweb_conformance.contract.torn_writer import TornSave
+from ccweb_conformance.fixtures.torn_writer import TornSave
 from ccweb_reference import store
 from ccweb_reference.tool import call_tool
 
@@ -31,7 +31,7 @@ LATE_RETRIES = 3
 REWRITER = """
 import sys, time
 from pathlib import Path
-from ccweb_conformance.contract.torn_writer import NonAtomicRewriter
+from ccweb_conformance.fixtures.torn_writer import NonAtomicRewriter
 path = Path(sys.argv[1])
 writer = NonAtomicRewriter(path, path.read_bytes(), float(sys.argv[2]))
 writer.save()

@@ -14,13 +14,14 @@ import pytest
 
 PACKAGE = Path(str(files("ccweb_conformance")))
 RANKS = {
-    "cli": 7,
-    "commands": 6,
-    "suite": 5,
-    "fuzz": 5,
-    "profile": 5,
-    "reports": 4,
-    "contract": 3,
+    "cli": 8,
+    "commands": 7,
+    "suite": 6,
+    "fuzz": 6,
+    "profile": 6,
+    "reports": 5,
+    "checks": 4,
+    "fixtures": 3,
     "transport": 2,
     "config": 2,
     "base": 1,

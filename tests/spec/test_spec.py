@@ -8,7 +8,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import ccweb_spec
-from ccweb_conformance.contract import description_check
+from ccweb_conformance.checks import description_check
 from ccweb_reference.server import TOOL
 
 REQUIREMENTS = ccweb_spec.requirements()

@@ -12,7 +12,7 @@ from paths import REPO
 import ccweb_spec
 from ccweb_conformance.cli import kit_version, main
 from ccweb_conformance.reports.living_spec import render_spec
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 
 COMMITTED_ZH = REPO / "docs" / "SPEC.zh-CN.md"
 HAN = re.compile(r"[\u4e00-\u9fff]")

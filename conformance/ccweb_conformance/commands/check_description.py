@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ccweb_conformance.contract.description_check import FactVerdict, check_description, quote
+from ccweb_conformance.checks.description_check import FactVerdict, check_description, quote
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.i18n import LANGUAGES, Messages, messages, pick_language
 

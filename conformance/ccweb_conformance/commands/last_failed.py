@@ -127,7 +127,7 @@ def choose(options: RunnerOptions) -> LastFailed | None:
     """The selection ``--last-failed`` makes for ``options`` (None without it), from the target's record."""
     if not options.last_failed:
         return None
-    from ccweb_conformance.suite.catalogue import feature_scenarios  # noqa: PLC0415 (the features: only with --lf)
+    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415 (the features: only with --lf)
 
     scenario_names = {f"{s.feature_file}::{s.name}" for s in feature_scenarios()}
     path = record_path(options)

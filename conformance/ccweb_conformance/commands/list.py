@@ -7,7 +7,7 @@ import argparse
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
 from ccweb_conformance.options import add_arguments
 from ccweb_conformance.reports.listing import build_listing, render_listing
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import select
 
 EPILOG = """examples:

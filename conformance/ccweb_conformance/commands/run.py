@@ -33,9 +33,9 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
 from ccweb_conformance.reports.output import is_stdout, scrub
 from ccweb_conformance.reports.terminal import colour_wanted
-from ccweb_conformance.suite.catalogue import feature_scenarios
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import canonical_tags, check_keyword
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
 from ccweb_conformance.transport import signals

@@ -11,7 +11,7 @@ from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, UsageError
 from ccweb_conformance.i18n import LANGUAGES
 from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.reports.output import write_atomically
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 
 SPEC_EPILOG = """
 examples:

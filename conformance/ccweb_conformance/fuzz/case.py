@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
+from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
 from ccweb_conformance.jsontext import indented
 
 

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.contract import oracle
-from ccweb_conformance.contract.conversations import ConversationFiles
-from ccweb_conformance.contract.oracle import expected_answer
-from ccweb_conformance.contract.outcome import tool_outcome
+from ccweb_conformance.checks import oracle
+from ccweb_conformance.checks.oracle import expected_answer
+from ccweb_conformance.checks.outcome import tool_outcome
 from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.targets import Target

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, configuration, given, seed, settings
 
-from ccweb_conformance.contract.conversations import ConversationFiles, new_run_prefix, scenario_prefix
 from ccweb_conformance.errors import TargetError
+from ccweb_conformance.fixtures.conversations import ConversationFiles, new_run_prefix, scenario_prefix
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
 from ccweb_conformance.fuzz.strategies import fuzz_cases

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.contract import oracle
-from ccweb_conformance.contract.oracle import Expected, expected_answer
-from ccweb_conformance.contract.outcome import tool_outcome
+from ccweb_conformance.checks import oracle
+from ccweb_conformance.checks.oracle import Expected, expected_answer
+from ccweb_conformance.checks.outcome import tool_outcome
 from ccweb_conformance.transport.exchange import Exchange
 
 MAX_DIFFERENCES = 5

@@ -11,7 +11,7 @@ import json
 import random
 from typing import Any
 
-from ccweb_conformance.contract.conversations import cc_web_session
+from ccweb_conformance.fixtures.conversations import cc_web_session
 
 PROSE = (
     "fix the failing test in the parser please and keep the public API stable, then run the whole suite again "

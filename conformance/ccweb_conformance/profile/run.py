@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ccweb_conformance.contract.conversations import new_run_prefix
+from ccweb_conformance.fixtures.conversations import new_run_prefix
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.budgets import advisories
 from ccweb_conformance.profile.check import Oracle

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.fixtures.conversations import ConversationFiles
 
 
 class Workspace:

@@ -6,7 +6,7 @@ under the requirement with their message (first line; the whole message when ver
 The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``
 (``INTERRUPTED: 9 passed, 0 failed, 159 not run in 2.10s`` when a signal stopped the run);
 with colour it is wrapped in one ANSI colour, and stripping ANSI codes gives that exact text.
-The words come from the message catalogue of the language (``locales/``); in Chinese each
+The words come from the messages of the language (``locales/``); in Chinese each
 requirement line also carries its statement, and columns are padded by display width (a CJK
 character takes two columns), so they line up in a terminal.
 """

@@ -1,6 +1,6 @@
 """Where a result differs from what the contract expects, as structured differences.
 
-The same walk as :func:`~ccweb_conformance.contract.outcome.contract_differences` (extra
+The same walk as :func:`~ccweb_conformance.checks.outcome.contract_differences` (extra
 object members are allowed, D-5), but each difference keeps its values, so the console can
 show them with code points and the hints can compare them.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ccweb_conformance.contract.outcome import json_equal
+from ccweb_conformance.checks.outcome import json_equal
 
 __all__ = ["MISSING", "Difference", "differences"]
 

@@ -4,7 +4,7 @@ The requirement (ID and statement), the check that failed with its first differe
 ``path: expected …, got …``, the call that was sent (arguments, source binding), the stored
 conversation in short (long texts cut, code points shown for non-ASCII text), and a one-line
 hint when the failure matches a well-known mistake (``hints.yaml``). Wording comes from the
-message catalogue of the run's language (``block.*`` in ``locales/``), the statement and the
+messages of the run's language (``block.*`` in ``locales/``), the statement and the
 hint in that language too; labels are padded by display width, so Chinese ones line up.
 """
 

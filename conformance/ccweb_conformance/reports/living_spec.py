@@ -1,7 +1,7 @@
 """Render the whole contract as one Markdown document, from ``spec/`` and ``features/``.
 
 Every fact comes from :mod:`ccweb_spec` or the feature files; this module only lays it out,
-in English or Chinese: the words around the facts come from the runner's message catalogues
+in English or Chinese: the words around the facts come from the runner's locale files
 (``locales/``), the statements from ``spec/``. ``ccweb-conformance spec [--lang zh-CN]`` prints
 the result; ``docs/SPEC.md`` and ``docs/SPEC.zh-CN.md`` are committed copies.
 """
@@ -64,7 +64,7 @@ def _constraints(prop: dict[str, Any]) -> str:
 
 
 def _columns(say: Messages, *names: str) -> tuple[str, ...]:
-    """Table headers, by their catalogue names ``spec.col.<name>``."""
+    """Table headers, by their message keys ``spec.col.<name>``."""
     return tuple(say(f"spec.col.{name}") for name in names)
 
 
@@ -266,7 +266,7 @@ def render_traceability(scenarios: Sequence[ScenarioRef], say: Messages) -> str:
 def render_spec(kit_version: str, scenarios: Sequence[ScenarioRef], language: str = DEFAULT_LANGUAGE) -> str:
     """The whole contract as Markdown in ``language`` (en or zh-CN), ending with one newline.
 
-    ``scenarios`` are the features' scenarios (``suite.catalogue.feature_scenarios()``).
+    ``scenarios`` are the features' scenarios (``suite.scenario_index.feature_scenarios()``).
     """
     say = messages(language)
     sections = [

@@ -3,7 +3,7 @@
 A header with the verdict, target, protocol and spec version and the totals; a table of
 requirements per group; then a collapsible section per failed (or unexpectedly passing)
 scenario and per warning, with the message code-fenced and cut to a readable length; and a
-list of the expected failures with their reasons. The words come from the message catalogue of
+list of the expected failures with their reasons. The words come from the messages of
 the language (``locales/``); in Chinese the requirement table also carries each statement.
 """
 

@@ -2,7 +2,7 @@
 
 A scenario carries several requirement tags, but a failure breaks the requirement of the check
 that raised it, not every tag. A check names its requirement when it raises
-(:func:`~ccweb_conformance.contract.failures.fail` with ``proves=``); a failure that names none
+(:func:`~ccweb_conformance.checks.failures.fail` with ``proves=``); a failure that names none
 is charged to every requirement of the scenario, as before. The scenario's other requirements
 are passed by it only when their checks all ran: when the failed step was its last.
 """
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.contract.failures import ConformanceFailure
+from ccweb_conformance.checks.failures import ConformanceFailure
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}

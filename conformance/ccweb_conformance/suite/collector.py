@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.ledger import Audit
+from ccweb_conformance.checks.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.attribution import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences
+from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences
 from ccweb_conformance.transport.exchange import Exchange
 
 

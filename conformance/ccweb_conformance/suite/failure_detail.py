@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from ccweb_conformance.contract.failures import ConformanceFailure
-from ccweb_conformance.contract.stored import read_stored
+from ccweb_conformance.checks.failures import ConformanceFailure
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure
+from ccweb_conformance.fixtures.stored import read_stored
 from ccweb_conformance.reports.common import first_line
 from ccweb_conformance.reports.diff import MISSING
 from ccweb_conformance.reports.model import FailureDetail, StoredConversation

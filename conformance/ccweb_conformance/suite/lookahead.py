@@ -1,7 +1,7 @@
 """Which source binding each scenario will use, known before it runs.
 
 Conversation IDs are derived from ``<run prefix>-<scenario number>`` and the alias (UUIDs, see
-:func:`ccweb_conformance.contract.conversations.conversation_id`), so the source-binding steps of the
+:func:`ccweb_conformance.fixtures.conversations.conversation_id`), so the source-binding steps of the
 collected scenarios tell, in order, which stdio server processes the run will need; the
 target can start them while earlier scenarios run. A wrong guess costs only an unused process.
 """
@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ccweb_conformance.contract.conversations import conversation_id, scenario_prefix
-from ccweb_conformance.contract.notation import ALIAS, aliases, code_points
+from ccweb_conformance.fixtures.conversations import conversation_id, scenario_prefix
+from ccweb_conformance.fixtures.notation import ALIAS, aliases, code_points
 
 SHARED_PREFIX = "shared"
 DECOY_ALIAS = "decoy"

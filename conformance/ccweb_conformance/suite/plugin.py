@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.conversations import (
+from ccweb_conformance.checks.ledger import SessionsLedger
+from ccweb_conformance.errors import HandshakeViolation, TargetError
+from ccweb_conformance.fixtures.conversations import (
     ConversationFiles,
     cc_web_session,
     new_suite_prefix,
     scenario_prefix,
 )
-from ccweb_conformance.contract.ledger import SessionsLedger
-from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
 from ccweb_conformance.suite.collector import (
     ResultCollector,

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.contract.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
-from ccweb_conformance.contract.tree import Entry, operations, snapshot
+from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
+from ccweb_conformance.fixtures.tree import Entry, operations, snapshot
 from ccweb_conformance.reports.case_export import RecordedCase
 from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
 from ccweb_conformance.suite.lookahead import decoy_id

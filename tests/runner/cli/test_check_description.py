@@ -122,6 +122,6 @@ def test_the_console_script_answers_without_importing_the_runner() -> None:
     )
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines() if "|" in line}
     assert result.returncode == 0
-    assert "ccweb_conformance.contract.description_check" in imported
+    assert "ccweb_conformance.checks.description_check" in imported
     heavy = {"pytest", "pytest_bdd", "jsonschema", "ccweb_conformance.suite", "ccweb_conformance.reports"}
     assert imported & heavy == set()

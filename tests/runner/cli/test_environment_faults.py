@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.suite.attribution import environment_fault
 
 

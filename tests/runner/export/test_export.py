@@ -11,7 +11,7 @@ from paths import REPO
 from suite_size import SCENARIOS
 
 import ccweb_spec
-from ccweb_conformance.contract.replay import replay_case
+from ccweb_conformance.checks.replay import replay_case
 from ccweb_conformance.reports.case_export import FORMAT_VERSION
 
 COMMITTED = REPO / "examples" / "node-server" / "contract" / "cases.json"

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import ccweb_spec
-from ccweb_conformance.contract.oracle import expected_answer
+from ccweb_conformance.checks.oracle import expected_answer
 from ccweb_conformance.fuzz.case import BOM, FuzzCase
 
 WHITESPACE = sorted(ccweb_spec.whitespace())

@@ -11,8 +11,8 @@ from pathlib import Path
 from suite_size import HTTP_ONLY, ROOT_SKIPS, SCENARIOS
 
 import ccweb_spec
+from ccweb_conformance.checks.oracle import expected_answer
 from ccweb_conformance.cli import main
-from ccweb_conformance.contract.oracle import expected_answer
 from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
 from ccweb_conformance.fuzz.edges import ALL_WHITESPACE
 from ccweb_conformance.fuzz.requirements import touched_requirements

@@ -16,7 +16,7 @@ import pytest
 from mutants.fuzz import limit_49_as_48, utf16_past_64_chars
 from mutants.patching import _ORIGINAL_LIST
 
-from ccweb_conformance.contract.conversations import ConversationFiles, new_run_prefix, scenario_prefix
+from ccweb_conformance.fixtures.conversations import ConversationFiles, new_run_prefix, scenario_prefix
 from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, phase, run_fuzz, settings_for
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.contract.oracle import Expected
+from ccweb_conformance.checks.oracle import Expected
 from ccweb_conformance.profile.check import MAX_DIFFERENCES, Oracle, arguments, differences
 from ccweb_conformance.transport.exchange import Exchange
 

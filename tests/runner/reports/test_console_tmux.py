@@ -23,7 +23,7 @@ import pytest
 from paths import REPO
 
 import ccweb_spec
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.textwidth import display_width
 
 TMUX = shutil.which("tmux")

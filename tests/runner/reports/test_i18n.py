@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Chinese text: fullwidth punctuation is meant)
-"""The runner's two languages: catalogues, language choice, display width, Chinese reports."""
+"""The runner's two languages: messages, language choice, display width, Chinese reports."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from runner.reports.sample_run import make_run
 
 import ccweb_spec
 from ccweb_conformance.cli import main
-from ccweb_conformance.i18n import LANGUAGES, catalogue, messages, pick_language
+from ccweb_conformance.i18n import LANGUAGES, locale_messages, messages, pick_language
 from ccweb_conformance.reports.common import totals_line
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.json_report import build_json, report_schema
@@ -34,16 +34,16 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-# --- catalogues -----------------------------------------------------------------------
+# --- messages --------------------------------------------------------------------------
 
 
-def test_catalogues_have_the_same_keys() -> None:
-    assert sorted(catalogue("zh-CN")) == sorted(catalogue("en"))
+def test_both_languages_have_the_same_message_keys() -> None:
+    assert sorted(locale_messages("zh-CN")) == sorted(locale_messages("en"))
 
 
-@pytest.mark.parametrize("key", sorted(catalogue("en")))
+@pytest.mark.parametrize("key", sorted(locale_messages("en")))
 def test_a_translation_keeps_every_placeholder_and_differs_unless_neutral(key: str) -> None:
-    english, chinese = catalogue("en")[key], catalogue("zh-CN")[key]
+    english, chinese = locale_messages("en")[key], locale_messages("zh-CN")[key]
     assert fields(english) - MAY_DROP.get(key, set()) <= fields(chinese), key
     assert isinstance(chinese, str) and chinese.strip(), key
     assert (chinese == english) == (key in SAME_IN_BOTH), key
@@ -58,7 +58,7 @@ def test_verdict_tokens_are_stable_in_every_language() -> None:
 
 
 def test_an_unknown_key_or_language_is_a_clear_error() -> None:
-    with pytest.raises(KeyError, match="no message 'nope' in the zh-CN catalogue"):
+    with pytest.raises(KeyError, match="no message 'nope' in the zh-CN messages"):
         messages("zh-CN")("nope")
     with pytest.raises(KeyError, match=r"message 'totals.passed' \(en\) needs the field 'n'"):
         messages("en")("totals.passed")
@@ -157,7 +157,7 @@ def test_chinese_console_columns_line_up_by_display_width() -> None:
     assert starts == {(10, 20, 28)}  # ID, level and statement start at the same columns on every line
 
 
-def test_english_console_is_unchanged_by_the_catalogue() -> None:
+def test_english_console_is_unchanged_by_the_chinese_messages() -> None:
     lines = render_summary(make_run(), color=False, verbose=False).splitlines()
     assert "  untested  TOOL-5    SHOULD" in lines
     assert lines[-1] == "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"

@@ -14,7 +14,7 @@ import ccweb_spec
 from ccweb_conformance import kit_version
 from ccweb_conformance.cli import main
 from ccweb_conformance.reports.living_spec import render_spec
-from ccweb_conformance.suite.catalogue import feature_scenarios
+from ccweb_conformance.suite.scenario_index import feature_scenarios
 
 COMMITTED = REPO / "docs" / "SPEC.md"
 FEATURES_DIR = str(files("ccweb_features"))

@@ -1,7 +1,7 @@
 # ruff: noqa: RUF001, RUF002  (Chinese text: fullwidth punctuation is meant)
 """One terminology in Chinese: no English term of locales/terms.yaml stands in Chinese text.
 
-Checked in every source of Chinese text (the catalogue, the hints, the requirements and
+Checked in every source of Chinese text (the messages, the hints, the requirements and
 decisions that the Chinese spec is rendered from, the Chinese READMEs and docs) and in the Chinese
 console output of a failing run. An English form may only follow its Chinese term as a gloss
 in full-width parentheses: 孤立代理项（lone surrogate）.
@@ -17,7 +17,7 @@ from paths import REPO
 from runner.reports.mutant_console import console
 
 import ccweb_spec
-from ccweb_conformance.i18n import catalogue, terms
+from ccweb_conformance.i18n import locale_messages, terms
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 INLINE_CODE = re.compile(r"`[^`]*`")
@@ -51,7 +51,7 @@ def _chinese_lines(text: str) -> list[str]:
 
 
 def _sources() -> dict[str, str]:
-    found: dict[str, str] = {f"zh-CN.yaml {key}": text for key, text in catalogue("zh-CN").items()}
+    found: dict[str, str] = {f"zh-CN.yaml {key}": text for key, text in locale_messages("zh-CN").items()}
     hints = yaml.safe_load((REPO / "conformance" / "ccweb_conformance" / "reports" / "hints.yaml").read_text())
     found |= {f"hints.yaml {h['id']}": h["text_zh"] for h in hints["hints"]}
     for r in ccweb_spec.requirements():

@@ -9,8 +9,8 @@ import pytest
 from paths import REPO
 
 import ccweb_spec
-from ccweb_conformance.contract.failures import charge, fail
-from ccweb_conformance.contract.outcome import contract_differences
+from ccweb_conformance.checks.failures import charge, fail
+from ccweb_conformance.checks.outcome import contract_differences
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, scenario_bearing
 from ccweb_conformance.suite.attribution import (
     charged_requirements,

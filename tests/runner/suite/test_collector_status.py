@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.reports.model import ScenarioResult
 from ccweb_conformance.suite import collector

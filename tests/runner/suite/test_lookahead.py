@@ -11,7 +11,7 @@ from paths import REPO
 from pytest_bdd.feature import get_features
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.contract.conversations import conversation_id
+from ccweb_conformance.fixtures.conversations import conversation_id
 from ccweb_conformance.suite.lookahead import agent_sources, decoy_id, predicted_sources, source_of, upcoming_sources
 from ccweb_conformance.suite.world import TOOL_NAME
 from ccweb_conformance.transport.targets import StdioTarget, reference_command

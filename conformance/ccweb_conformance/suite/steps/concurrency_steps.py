@@ -1,6 +1,6 @@
 """Steps for calls made while cc-web saves the conversation non-atomically (D-14, STO-5).
 
-The saves are made by :class:`~ccweb_conformance.contract.torn_writer.NonAtomicRewriter` on a thread
+The saves are made by :class:`~ccweb_conformance.fixtures.torn_writer.NonAtomicRewriter` on a thread
 of the runner: truncate, then write the same bytes, then pause. Whatever the implementation
 answers during them must be the answer for those bytes or ``conversation_unreadable``.
 """
@@ -12,11 +12,11 @@ from typing import Any
 
 from pytest_bdd import given, parsers, then, when
 
-from ccweb_conformance.contract.conversations import cc_web_session
-from ccweb_conformance.contract.failures import fail
-from ccweb_conformance.contract.notation import aliases
-from ccweb_conformance.contract.outcome import ToolOutcome
-from ccweb_conformance.contract.torn_writer import NonAtomicRewriter, TornSave
+from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.checks.outcome import ToolOutcome
+from ccweb_conformance.fixtures.conversations import cc_web_session
+from ccweb_conformance.fixtures.notation import aliases
+from ccweb_conformance.fixtures.torn_writer import NonAtomicRewriter, TornSave
 from ccweb_conformance.suite.world import World
 
 FILLER = "keep the public API stable and run the whole suite again before you sign off; 用户 要求 测试 😀 "

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers
 
-from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
-from ccweb_conformance.contract.notation import aliases, byte_string, code_points, numbered
+from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
+from ccweb_conformance.fixtures.notation import aliases, byte_string, code_points, numbered
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
 MESSAGE_COLUMNS = ("role", "content", "timestamp", "createdAt", "id")

@@ -14,9 +14,9 @@ from functools import partial
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from ccweb_conformance.contract.conversations import cc_web_session
-from ccweb_conformance.contract.failures import fail
-from ccweb_conformance.contract.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.checks.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.httpchannel import HttpChannel

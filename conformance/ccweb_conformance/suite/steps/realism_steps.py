@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from ccweb_conformance.contract.conversations import cc_web_session, session_bytes
-from ccweb_conformance.contract.failures import ConformanceFailure, fail
-from ccweb_conformance.contract.ledger import SETTLE_S
-from ccweb_conformance.contract.notation import code_points
+from ccweb_conformance.checks.failures import ConformanceFailure, fail
+from ccweb_conformance.checks.ledger import SETTLE_S
+from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
+from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.suite.steps.given_steps import MESSAGE_COLUMNS
 from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
 from ccweb_conformance.suite.world import World
@@ -143,7 +143,7 @@ def conversation_deleted(world: World, alias: str) -> None:
 @given("the sessions directory is watched")
 def watch_entries(world: World) -> None:
     """Watch every entry created, changed or removed from now on (inotify on Linux)."""
-    from ccweb_conformance.contract.watch import EntryWatch  # noqa: PLC0415 - starts a thread: only when used
+    from ccweb_conformance.checks.watch import EntryWatch  # noqa: PLC0415 - starts a thread: only when used
 
     watch = EntryWatch(world.target.sessions_dir)
     world.cleanups.append(watch.close)

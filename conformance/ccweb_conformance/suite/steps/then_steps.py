@@ -9,10 +9,10 @@ from jsonschema import Draft202012Validator
 from pytest_bdd import parsers, then
 
 import ccweb_spec
-from ccweb_conformance.contract.description_check import unmet_facts
-from ccweb_conformance.contract.failures import charge, fail
-from ccweb_conformance.contract.notation import aliases, code_points, numbered
-from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.checks.description_check import unmet_facts
+from ccweb_conformance.checks.failures import charge, fail
+from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.suite.attribution import code_requirements, success_requirements
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange

@@ -8,8 +8,8 @@ from typing import Any
 
 from pytest_bdd import parsers, when
 
-from ccweb_conformance.contract.conversations import session_bytes
-from ccweb_conformance.contract.notation import aliases
+from ccweb_conformance.fixtures.conversations import session_bytes
+from ccweb_conformance.fixtures.notation import aliases
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.client import OMIT
 

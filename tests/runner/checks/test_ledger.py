@@ -7,8 +7,8 @@ import threading
 import time
 from pathlib import Path
 
-from ccweb_conformance.contract.conversations import ConversationFiles, cc_web_session, session_bytes
-from ccweb_conformance.contract.ledger import Audit, SessionsLedger, fingerprint
+from ccweb_conformance.checks.ledger import Audit, SessionsLedger, fingerprint
+from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session, session_bytes
 
 
 def _ledger_with_one_file(tmp_path: Path, settle_s: float = 0.0) -> tuple[SessionsLedger, ConversationFiles, Path]:
@@ -65,7 +65,7 @@ def test_session_bytes_are_raw_utf8_in_both_json_stringify_layouts() -> None:
 
 
 def test_moved_names_each_entry_whose_fingerprint_changed_with_both(tmp_path: Path) -> None:
-    from ccweb_conformance.contract.ledger import fingerprints, moved, runner_writing  # noqa: PLC0415
+    from ccweb_conformance.checks.ledger import fingerprints, moved, runner_writing  # noqa: PLC0415
 
     (tmp_path / "a.json").write_text("{}", encoding="utf-8")
     (tmp_path / "b.json").write_text("{}", encoding="utf-8")
@@ -88,7 +88,7 @@ def test_in_a_directory_not_the_runners_only_entries_named_after_its_ids_are_jud
 
 
 def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> None:
-    from ccweb_conformance.contract.watch import EntryWatch  # noqa: PLC0415
+    from ccweb_conformance.checks.watch import EntryWatch  # noqa: PLC0415
 
     (tmp_path / "a.json").write_text("{}", encoding="utf-8")
     watch = EntryWatch(tmp_path)
@@ -138,7 +138,7 @@ class _EndlessEvents:
 
 
 def test_a_look_at_the_watch_beside_a_writer_that_never_stops_is_bounded(tmp_path: Path) -> None:
-    from ccweb_conformance.contract.watch import WATCH_DRAIN_MS, EntryWatch  # noqa: PLC0415
+    from ccweb_conformance.checks.watch import WATCH_DRAIN_MS, EntryWatch  # noqa: PLC0415
 
     watch = EntryWatch(tmp_path)
     watch.close()
@@ -158,7 +158,7 @@ def test_a_look_at_the_watch_beside_a_writer_that_never_stops_is_bounded(tmp_pat
 
 
 def test_a_look_beside_a_live_writer_ends_within_its_bound(tmp_path: Path) -> None:
-    from ccweb_conformance.contract.watch import WATCH_DRAIN_MS, EntryWatch  # noqa: PLC0415
+    from ccweb_conformance.checks.watch import WATCH_DRAIN_MS, EntryWatch  # noqa: PLC0415
 
     stop = threading.Event()
 

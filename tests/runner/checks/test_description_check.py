@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from paths import REPO
 
 import ccweb_spec
-from ccweb_conformance.contract.description_check import (
+from ccweb_conformance.checks.description_check import (
     FactVerdict,
     check_description,
     read_number,

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ccweb_conformance.contract.conversations import ConversationFiles
+from ccweb_conformance.fixtures.conversations import ConversationFiles
 
 MAX_NAMED = 20
 """Entries named in one audit message; the count says how many more there are."""

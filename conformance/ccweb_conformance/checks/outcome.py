@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ccweb_conformance.contract.failures import fail
+from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.transport.exchange import Exchange
 
 

@@ -7,8 +7,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 import ccweb_spec
-from ccweb_conformance.contract.failures import ConformanceFailure
-from ccweb_conformance.contract.outcome import tool_outcome
+from ccweb_conformance.checks.failures import ConformanceFailure
+from ccweb_conformance.checks.outcome import tool_outcome
 from ccweb_conformance.transport.client import OMIT
 from ccweb_conformance.transport.exchange import Exchange
 

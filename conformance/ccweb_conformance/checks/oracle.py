@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ccweb_conformance.contract.outcome import ToolOutcome, contract_differences
+from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences
 
 _MODULES = ("core", "arguments", "store", "tool")
 """In dependency order: each one's imports of the ones before resolve to the private copies."""

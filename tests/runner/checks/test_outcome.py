@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from ccweb_conformance.contract import oracle
-from ccweb_conformance.contract.failures import ConformanceFailure
-from ccweb_conformance.contract.oracle import Expected
-from ccweb_conformance.contract.outcome import (
+from ccweb_conformance.checks import oracle
+from ccweb_conformance.checks.failures import ConformanceFailure
+from ccweb_conformance.checks.oracle import Expected
+from ccweb_conformance.checks.outcome import (
     ToolOutcome,
     contract_differences,
     json_equal,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ccweb_conformance.contract.replay import call_problems, replay_case
+from ccweb_conformance.checks.replay import call_problems, replay_case
 
 SUCCESS = {"ok": True, "conversationId": "a", "totalChars": 1, "items": [{"content": "\ud800", "contentChars": 1}]}
 

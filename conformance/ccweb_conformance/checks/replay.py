@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.contract.outcome import contract_differences
-from ccweb_conformance.contract.tree import snapshot
+from ccweb_conformance.checks.outcome import contract_differences
+from ccweb_conformance.fixtures.tree import snapshot
 
 ToolFunction = Callable[[Path, str | None, dict[str, Any] | None], dict[str, Any]]
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.contract.ledger import listing
+from ccweb_conformance.checks.ledger import listing
 
 WATCH_DEBOUNCE_MS = 50
 """How long one read of the watcher may group events for."""
