@@ -120,11 +120,33 @@ function casesParent() {
 }
 
 let parent;
+const liveRoots = new Set();
+let cleanupInstalled = false;
+
+/** Remove every case folder still in use: on exit, and on SIGINT, SIGTERM or SIGHUP (the process then
+ * dies of the signal as it would have), so a stopped run leaves no folder behind. */
+function installCleanup() {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  const removeAll = () => {
+    for (const root of liveRoots) fs.rmSync(root, { recursive: true, force: true });
+    liveRoots.clear();
+  };
+  process.on('exit', removeAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      removeAll();
+      process.kill(process.pid, signal);
+    });
+  }
+}
 
 /** Replay one case against `call` in a fresh folder of its own; the problems found ([] when it passes). */
 export async function replayCase(kase, call, sessionsFolder = 'sessions') {
   parent ??= casesParent();
+  installCleanup();
   const root = fs.mkdtempSync(path.join(parent, 'ccweb-case-'));
+  liveRoots.add(root);
   const problems = [];
   try {
     fs.mkdirSync(path.join(root, sessionsFolder));
@@ -142,6 +164,7 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions') {
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
+    liveRoots.delete(root);
   }
   return problems;
 }

@@ -6,8 +6,11 @@ item instead of in total. Each runs in a copy of the example (its node_modules l
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +65,40 @@ def test_npm_test_fails_with_the_case_requirement_expected_and_got(example, tmp_
         assert case in done.stdout
         assert "requirements BUD-1, BUD-4" in done.stdout
         assert "$.totalChars: expected 5, got 8" in done.stdout
+
+
+HANGING_TEST = """
+import {{ contractCases }} from '{harness}';
+contractCases(new URL('{cases}', 'file://'), () => new Promise(() => setInterval(() => {{}}, 1000)));
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_mid_run_leaves_no_case_folder(example, tmp_path, signal_name):
+    """Stopped while its calls hang, the harness removes every case folder it made, then dies of the signal."""
+    parent = tmp_path / "cases-parent"
+    parent.mkdir()
+    script = tmp_path / "hang.test.mjs"
+    script.write_text(
+        HANGING_TEST.format(
+            harness=(example / "contract-cases.js").as_uri(), cases=example / "contract" / "cases.json"
+        ),
+        encoding="utf-8",
+    )
+    node = require("node")
+    process = subprocess.Popen(
+        [node, str(script)], env={**os.environ, "CCWEB_CASES_TMPDIR": str(parent)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(parent.iterdir())) < 5 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        assert len(list(parent.iterdir())) >= 5, "the cases never started"
+        process.send_signal(getattr(signal, signal_name))
+        returncode = process.wait(timeout=30)
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+    assert returncode == -getattr(signal, signal_name)
+    assert sorted(parent.iterdir()) == []
