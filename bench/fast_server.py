@@ -9,6 +9,10 @@ JSON-RPC message per line, and builds its answers on the reference's transport-f
 with about 0.15 s of CPU where the reference takes about 1 s. Requests are answered in order on one
 thread, which is all the contract asks of a stdio server. It is a benchmark target, not a
 second reference: the suite and the mutant batch judge the reference.
+
+``--window S`` sets the re-read window of unparsable files (D-14; default 0.2 s, the
+reference's). ``--window 0`` reads once and answers at once: the run then warns on the D-14
+SHOULD scenarios, and shows what a run costs without the 22 unreadable files' 200 ms waits.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
+from ccweb_reference import store
 from ccweb_reference.store import SessionStore
 from ccweb_reference.tool import call_tool
 from ccweb_reference.wire import dumps
@@ -100,6 +105,8 @@ class Server:
 
 def main() -> int:
     """Serve stdin until it ends."""
+    if sys.argv[1:2] == ["--window"]:
+        store.TORN_WINDOW_S = float(sys.argv[2])
     server = Server()
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
