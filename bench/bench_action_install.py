@@ -30,8 +30,15 @@ def install_once(runner_temp: Path, cache: Path) -> float:
     """Seconds the install step takes with this pip cache folder."""
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     step = next(s for s in action["runs"]["steps"] if s["name"].startswith("Install"))
-    env = {**os.environ, "KIT_SOURCE": "", "KIT_VERSION": "", "KIT_PYTHON": sys.executable,
-           "ACTION_PATH": str(ROOT), "PIP_CACHE_DIR": str(cache), "RUNNER_TEMP": str(runner_temp)}
+    env = {
+        **os.environ,
+        "KIT_SOURCE": "",
+        "KIT_VERSION": "",
+        "KIT_PYTHON": sys.executable,
+        "ACTION_PATH": str(ROOT),
+        "PIP_CACHE_DIR": str(cache),
+        "RUNNER_TEMP": str(runner_temp),
+    }
     started = time.perf_counter()
     subprocess.run(["bash", "-c", step["run"]], env=env, check=True, timeout=900, capture_output=True)
     return time.perf_counter() - started
@@ -56,8 +63,9 @@ def restore_venv(venv: Path, job: Path) -> float:
     subprocess.run(["tar", "czf", str(archive), "-C", str(venv.parent), venv.name], check=True, timeout=600)
     started = time.perf_counter()
     subprocess.run(["tar", "xzf", str(archive), "-C", str(job)], check=True, timeout=600)
-    subprocess.run([str(job / "ccweb-kit" / "bin" / "python"), "-c", "import ccweb_conformance"], check=True,
-                   timeout=120)
+    subprocess.run(
+        [str(job / "ccweb-kit" / "bin" / "python"), "-c", "import ccweb_conformance"], check=True, timeout=120
+    )
     return time.perf_counter() - started
 
 

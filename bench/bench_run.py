@@ -51,9 +51,11 @@ class RunFigures:
     exit_code: int
 
 
-def _command(target: str, report: Path) -> list[str]:
+def _command(target: str, report: Path, stdio: str | None = None) -> list[str]:
     command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--json", str(report)]
-    if target == "in-process":
+    if stdio is not None:
+        command += ["--stdio", stdio]
+    elif target == "in-process":
         command.append("--in-process")
     elif target == "http":
         reference = f"{sys.executable} -m ccweb_reference.cli --http --port {{port}} --sessions-dir {{sessions_dir}}"
@@ -86,14 +88,14 @@ def _breakdown(report: dict[str, Any]) -> dict[str, float]:
     return {"scenarios": inside, "calls": calls, "unreadable": unreadable, "raw_text": raw, "fuzz": fuzz}
 
 
-def measure(target: str, tree: Path | None, workdir: Path, number: int) -> RunFigures:
+def measure(target: str, tree: Path | None, workdir: Path, number: int, stdio: str | None = None) -> RunFigures:
     """One run of the suite against ``target``, timed from outside."""
     report_path = workdir / f"run-{target}-{number}.json"
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
-        _command(target, report_path), env=_environment(tree), capture_output=True, text=True, check=False
+        _command(target, report_path, stdio), env=_environment(tree), capture_output=True, text=True, check=False
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -137,6 +139,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per target (default: 3)")
     parser.add_argument("--tree", type=Path, help="a checkout whose sources to run instead of the installed ones")
     parser.add_argument("--json", type=Path, help="also write every run's figures here")
+    parser.add_argument("--stdio", help="run against this stdio server command instead (target label: stdio)")
     args = parser.parse_args()
     targets = args.target or ["stdio"]
     print(
@@ -147,7 +150,8 @@ def main() -> int:
     collected: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="ccweb-bench-run-") as work:
         for target in targets:
-            runs = [measure(target, args.tree, Path(work), number) for number in range(1, args.repeat + 1)]
+            stdio = args.stdio if target == "stdio" else None
+            runs = [measure(target, args.tree, Path(work), n, stdio) for n in range(1, args.repeat + 1)]
             for number, run in enumerate(runs, start=1):
                 print(_row(f"{target} #{number}", run))
             print(_row(f"**{target} median of {len(runs)}**", median_of(runs)))

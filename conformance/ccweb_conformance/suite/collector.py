@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,13 @@ def example_row(item: pytest.Item) -> dict[str, str]:
 def is_scenario(item: pytest.Item) -> bool:
     """True for items generated from this kit's features (never a project's own)."""
     template = scenario_template(item)
-    return template is not None and Path(template.feature.filename).resolve().parent == _FEATURES_DIR
+    return template is not None and _in_features_dir(template.feature.filename)
+
+
+@cache
+def _in_features_dir(filename: str) -> bool:
+    """Whether a feature file is one of the kit's (resolved once per file name: about 2,300 asks a run)."""
+    return Path(filename).resolve().parent == _FEATURES_DIR
 
 
 def scenario_requirements(item: pytest.Item) -> tuple[str, ...]:

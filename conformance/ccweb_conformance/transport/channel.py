@@ -133,6 +133,8 @@ class Channel(ABC):
     """Bytes one incoming message may have."""
     strays: set[str]
     """Ids of raw-text requests that timed out: one late response to each is tolerated."""
+    sends_headers: bool = True
+    """Whether ``send`` puts its ``headers`` on the wire (HTTP); a channel that does not is given none."""
 
     @abstractmethod
     def send(

@@ -170,7 +170,7 @@ class McpClient:
         return {"MCP-Protocol-Version": self.protocol_version} if self.negotiated else {}
 
     def _headers(self, method: str, params: Mapping[str, Any] | None, era: Era, version: str) -> dict[str, str]:
-        if era == "legacy":
+        if era == "legacy" or not self.channel.sends_headers:  # stdio has no headers: no SDK import (0.4 s)
             return self._base_headers()
         # Imported here: the SDK package costs half a second to import, and only 2026-07-28 needs it.
         inbound = deferred_import("mcp.shared.inbound")

@@ -29,6 +29,8 @@ EXIT_WAIT = 1.0
 class LineChannel(Channel):
     """One message per line; responses matched to requests by id."""
 
+    sends_headers = False
+
     def __init__(self, io: LineIO, label: str, limit: int = DEFAULT_LIMIT) -> None:
         self.io = io
         self.label = label

@@ -50,6 +50,39 @@ def test_other_modules_go_through_pytest_bdd_unchanged():
     assert calls == [node]
 
 
+def test_a_step_text_is_matched_once_per_module_and_type(monkeypatch):
+    asked: list[str] = []
+
+    class Parser:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def is_matching(self, name: str) -> bool:
+            asked.append(name)
+            return name == self.text
+
+    definitions = [
+        ("call", SimpleNamespace(type="when", parser=Parser("I call"))),
+        ("any", SimpleNamespace(type=None, parser=Parser("I call"))),
+        ("list", SimpleNamespace(type="when", parser=Parser("I list"))),
+    ]
+    monkeypatch.setattr(step_lookup, "_visible_step_definitions", lambda _manager, _module: definitions)
+    memo = step_lookup.memoised(lambda **_: pytest.fail("the suite's module never reaches pytest-bdd's lookup"))
+
+    class Module:  # a module node (weakly referenced by the memo)
+        module = SimpleNamespace(__name__="ccweb_conformance.suite.test_conformance")
+
+    node = SimpleNamespace(parent=Module())
+    when_call, then_call = SimpleNamespace(type="when", name="I call"), SimpleNamespace(type="then", name="I call")
+    assert memo(step=when_call, fixturemanager=None, node=node) == ["call", "any"]
+    assert asked == ["I call", "I call", "I call"]
+    found = memo(step=when_call, fixturemanager=None, node=node)
+    found.append("changed by a caller")
+    assert memo(step=when_call, fixturemanager=None, node=node) == ["call", "any"]
+    assert memo(step=then_call, fixturemanager=None, node=node) == ["any"]
+    assert asked == ["I call", "I call", "I call", "I call"]
+
+
 def test_installing_twice_keeps_one_memo(monkeypatch):
     monkeypatch.setattr(SCENARIO_MODULE, "find_fixturedefs_for_step", SCENARIO_MODULE.find_fixturedefs_for_step)
     step_lookup.install()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +27,8 @@ from ccweb_conformance.transport.client import _raw_expectation
 from ccweb_conformance.transport.process import RingBuffer, one_line
 from ccweb_conformance.transport.sse import SseEvent, iter_events
 from ccweb_conformance.transport.validate import message_violations
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class ScriptedChannel(Channel):
@@ -126,6 +131,41 @@ def test_legacy_envelope_and_headers() -> None:
     assert wait == 1
     assert exchange.request == json.loads(text)
     assert exchange.violations == []
+
+
+class LineLikeChannel(ScriptedChannel):
+    """A scripted channel that, like stdio, puts no headers on the wire."""
+
+    sends_headers = False
+
+
+MODERN_OVER_STDIO = """
+import sys
+from tests.runner.transport.test_transport_units import LineLikeChannel
+from ccweb_conformance.transport import McpClient
+client = McpClient(LineLikeChannel([{"content": []}]), protocol="2026-07-28")
+client.adopt("modern", "2026-07-28")
+client.call_tool("ccweb_list_user_inputs", {})
+print(sorted(name for name in sys.modules if name == "mcp" or name.startswith("mcp.")))
+"""
+
+
+def test_a_channel_without_headers_is_given_only_the_base_header() -> None:
+    channel = LineLikeChannel([{"content": []}])
+    client = McpClient(channel, protocol="2026-07-28")
+    client.adopt("modern", "2026-07-28")
+    client.call_tool("ccweb_list_user_inputs", {})
+    text, headers, _ = channel.sent[0]
+    assert headers == {"MCP-Protocol-Version": "2026-07-28"}
+    assert json.loads(text)["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+
+
+def test_a_modern_call_over_stdio_does_not_import_the_sdk() -> None:
+    """The SDK package (0.4 s of CPU) is imported only for the headers HTTP sends (issue 20 item 7)."""
+    done = subprocess.run(
+        [sys.executable, "-c", MODERN_OVER_STDIO], capture_output=True, text=True, check=True, timeout=60, cwd=ROOT
+    )
+    assert done.stdout == "[]\n"
 
 
 def test_failure_marks_the_client_broken() -> None:
