@@ -106,3 +106,8 @@ def test_an_error_where_the_reference_answered_a_success_is_charged_like_a_scena
     assert mismatch_requirements(Mismatch(case, "c-1", success, unreadable, differences)) == ("STO-1",)
     wrong = {"isError": False, "result": {"ok": True, "hasMore": True, "items": []}}
     assert mismatch_requirements(Mismatch(case, "c-1", success, wrong, ["$.result.hasMore: x"])) == ("RES-3",)
+    items = [{"content": "a", "messageId": None}, {"content": "b", "messageId": "m"}]
+    ordered = {"isError": False, "result": {"ok": True, "items": items}}
+    reversed_ = {"isError": False, "result": {"ok": True, "items": items[::-1]}}
+    changed = ["$.result.items[0].content: x", "$.result.items[0].messageId: y"]
+    assert mismatch_requirements(Mismatch(case, "c-1", ordered, reversed_, changed)) == ("SEL-7",)
