@@ -67,3 +67,25 @@ Feature: MCP protocol and transports
       | 5                                                                                                       |
       | {"jsonrpc": "2.0"}                                                                                      |
       | {"hello": "world"}                                                                                      |
+
+  @PROTO-4
+  Scenario: An implementation that speaks both eras answers alike in both
+    Given a conversation "alpha" with 3 user messages "input 1" to "input 3"
+    When I list the tools
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}", "limit": 2, "maxChars": 9}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}", "limit": 0}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}-missing"}
+      """
+    Then every call was answered alike in both eras

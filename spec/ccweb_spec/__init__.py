@@ -118,6 +118,9 @@ class ErrorCode:
     requirements: tuple[str, ...]
     meaning_zh: str = ""
     when_zh: str = ""
+    unexpected: tuple[tuple[str, str], ...] = ()
+    """Where a success was required: the requirement this error breaks, by what the call sent
+    (``fraction``, ``given``, ``default``; see errors.yaml), as (kind, requirement) pairs."""
 
 
 @dataclass(frozen=True)
@@ -290,6 +293,7 @@ def error_codes() -> tuple[ErrorCode, ...]:
             tuple(e["requirements"]),
             _one_line(e.get("meaning_zh")),
             _one_line(e.get("when_zh")),
+            tuple((str(kind), str(requirement)) for kind, requirement in e.get("unexpected", {}).items()),
         )
         for e in _yaml("errors.yaml")["errors"]
     )

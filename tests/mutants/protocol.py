@@ -10,7 +10,9 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
-from mutants.patching import Handler, Reply, _filter_incoming, _result, _transform_call_result, _wrap_handler
+from ccweb_conformance.transport.versions import MODERN_VERSION
+from ccweb_reference import wire
+from mutants.patching import Handler, Reply, _filter_incoming, _result, _text, _transform_call_result, _wrap_handler
 from mutants.registry import mutant
 
 
@@ -102,3 +104,26 @@ def _() -> None:
         return item
 
     _filter_incoming(late)
+
+
+@mutant(
+    "error_field_dropped_after_initialize",
+    "PROTO-4",
+    "An implementation that speaks both eras answers alike in both",
+    "invalid_arguments errors leave out error.field, but only on connections that began with initialize; "
+    "2026-07-28 requests are answered right, so only comparing the eras finds it (D-16)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            result = await handler(ctx, params)
+            data = result.structured_content
+            error = data.get("error") if isinstance(data, dict) else None
+            if ctx.protocol_version == MODERN_VERSION or not isinstance(error, dict) or "field" not in error:
+                return result
+            data = {**data, "error": {key: value for key, value in error.items() if key != "field"}}
+            return _result(result, structured_content=data, content=[_text(wire.dumps(data))])
+
+        return call
+
+    _wrap_handler("tools/call", wrap)

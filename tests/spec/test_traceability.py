@@ -14,6 +14,7 @@ from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 import ccweb_spec
 from ccweb_conformance.suite.steps import (
     concurrency_steps,
+    era_steps,
     given_steps,
     parallel_steps,
     realism_steps,
@@ -40,6 +41,7 @@ def step_definitions() -> list[StepFunctionContext]:
     modules = {given_steps.__name__, when_steps.__name__, then_steps.__name__, concurrency_steps.__name__}
     modules.add(parallel_steps.__name__)
     modules.add(realism_steps.__name__)
+    modules.add(era_steps.__name__)
     return [c for c in list(step_function_context_registry.values()) if c.step_func.__module__ in modules]
 
 

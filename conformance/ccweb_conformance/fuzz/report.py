@@ -15,6 +15,7 @@ from ccweb_conformance.fuzz.requirements import fuzzed_requirements, touched_req
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.model import ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
+from ccweb_conformance.suite.attribution import ORDER_REQUIREMENT, only_reordered, success_requirements
 
 FEATURE = "Differential fuzzing"
 FEATURE_FILE = "fuzz"
@@ -80,9 +81,26 @@ def scenario_title(run: FuzzRun) -> str:
     return f"{scenario_name(settings.seed)} [{ran}]"
 
 
+def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
+    """Whom a difference is charged to, as the scenarios charge it: an error where the reference answered a
+    success by ``success_requirements`` (the file the reference read is valid), the exact items in another
+    order to SEL-7, else the differing fields' requirements."""
+    expected, actual = mismatch.expected, mismatch.actual
+    wanted = expected.get("result") if isinstance(expected, dict) else None
+    got = actual.get("result") if isinstance(actual, dict) else None
+    if only_reordered(wanted, got):
+        return (ORDER_REQUIREMENT,)
+    if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is False:
+        arguments = mismatch.case.arguments(mismatch.conversation_id)
+        charged = success_requirements(got, arguments, None)
+        if charged:
+            return charged
+    return touched_requirements(mismatch.differences)
+
+
 def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     """One scenario result for every report."""
-    requirements = touched_requirements(run.mismatch.differences) if run.mismatch else fuzzed_requirements()
+    requirements = mismatch_requirements(run.mismatch) if run.mismatch else fuzzed_requirements()
     transcript = [run.mismatch.exchange] if run.mismatch and run.mismatch.exchange else []
     return ScenarioResult(
         feature=FEATURE,

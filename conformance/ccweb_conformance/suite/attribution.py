@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import errno
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure
+from ccweb_conformance.checks.outcome import contract_differences
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
@@ -39,6 +40,17 @@ def charged_requirements(error: BaseException | None, requirements: Sequence[str
     return ()
 
 
+ERA_REQUIREMENT = "PROTO-4"
+"""Both eras answer alike (D-16): a call the two eras answered differently is charged to it."""
+
+
+def with_era_disagreement(charged: Sequence[str], requirements: Sequence[str]) -> tuple[str, ...]:
+    """A failed scenario whose calls the two eras answered differently: PROTO-4, and the failed check's
+    requirements (the scenario's own when the check named none), in spec order."""
+    against = {*(charged or requirements), ERA_REQUIREMENT}
+    return tuple(sorted((r for r in against if r in _ORDER), key=_ORDER.__getitem__))
+
+
 def failure_level(charged: Sequence[str], requirements: Sequence[str]) -> str:
     """SHOULD when every requirement the failure counts against is SHOULD-level, else MUST."""
     against = tuple(charged) or tuple(requirements)
@@ -59,6 +71,7 @@ def proved_requirements(
 
 _NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9-]")
 _LOOKUP_ERRORS = frozenset({"conversation_not_found", "invalid_conversation_id", "missing_source_conversation"})
+_NUMERIC_ARGUMENTS = ("limit", "maxChars")
 
 
 def code_requirements(code: str) -> tuple[str, ...]:
@@ -69,22 +82,154 @@ def code_requirements(code: str) -> tuple[str, ...]:
     return ()
 
 
+def sent_kind(arguments: Any) -> str:
+    """What a call sent for the numeric arguments, as errors.yaml's ``unexpected`` keys name it.
+
+    ``fraction``: limit or maxChars written with a fraction (15.0); ``given``: limit or maxChars
+    sent; ``default``: neither (the defaults).
+    """
+    sent = [arguments[name] for name in _NUMERIC_ARGUMENTS if isinstance(arguments, dict) and name in arguments]
+    if any(isinstance(value, float) for value in sent):
+        return "fraction"
+    return "given" if sent else "default"
+
+
+def unexpected_requirements(code: str, arguments: Any) -> tuple[str, ...]:
+    """The requirement an unexpected ``code`` breaks where a success was required (errors.yaml's
+    ``unexpected``, chosen by what the call sent); () when the registry names none."""
+    for entry in ccweb_spec.error_codes():
+        if entry.code == code:
+            chosen = dict(entry.unexpected)
+            found = chosen.get(sent_kind(arguments), chosen.get("default"))
+            return (found,) if found else ()
+    return ()
+
+
 def success_requirements(result: Mapping[str, Any], arguments: Any, source: str | None) -> tuple[str, ...]:
     """Whom to charge when a success was required and ``result`` is an error.
 
     A lookup error (the runner wrote the conversation) means the server did not find it: the
     cleaning (SRC-4) when the ID needed cleaning, else reading the explicit (SRC-2) or the source
-    conversation (SRC-1). Any other error: () (the scenario's own requirements).
+    conversation (SRC-1). Another registry error is charged as errors.yaml's ``unexpected`` says
+    (conversation_unreadable on the valid file the runner wrote: STO-1; invalid_arguments for valid
+    arguments: the requirement defining them as valid). Else: () (the scenario's own requirements).
     """
     error = result.get("error")
     code = error.get("code") if isinstance(error, dict) else None
-    if code not in _LOOKUP_ERRORS:
+    if not isinstance(code, str):
         return ()
+    if code not in _LOOKUP_ERRORS:
+        return unexpected_requirements(code, arguments)
     explicit = arguments.get("conversationId") if isinstance(arguments, dict) else None
     raw = explicit if isinstance(explicit, str) else source
     if isinstance(raw, str) and _NOT_ID_CHARACTER.search(raw):
         return ("SRC-4",)
     return ("SRC-2",) if isinstance(explicit, str) else ("SRC-1",)
+
+
+FIELD_REQUIREMENTS = {
+    "ok": ("RES-1",),
+    "isError": ("ERR-1", "ERR-2"),
+    "code": ("ERR-1",),
+    "field": ("ARG-5",),
+    "conversationId": ("SRC-4",),
+    "requestedLimit": ("ARG-1",),
+    "maxChars": ("ARG-1",),
+    "totalChars": ("BUD-4",),
+    "returnedCount": ("RES-2",),
+    "hasMore": ("RES-3",),
+    "items": ("SEL-1",),
+    "messageId": ("RES-4",),
+    "createdAt": ("RES-5",),
+    "content": ("SEL-8", "BUD-2"),
+    "contentChars": ("UNI-1",),
+    "originalChars": ("UNI-1",),
+    "truncated": ("BUD-2",),
+}
+"""The requirement(s) a difference in a field is charged to: the one that defines the field's value."""
+_LAST_NAME = re.compile(r"\.([A-Za-z]+)(?:\[\d+\])?$")
+ORDER_REQUIREMENT = "SEL-7"
+"""Items are ordered oldest to newest: the exact expected items in another order break only it."""
+
+
+VALUE_FIELDS = frozenset(FIELD_REQUIREMENTS) - {"items", "content"}
+"""Fields whose wrong value breaks the requirement that defines it, whatever the scenario is about."""
+
+
+def _field_name(difference: str) -> str:
+    """``$.items[0].hasMore: expected ...`` -> ``hasMore``; ``$: ...`` -> ``$``."""
+    path = difference.split(":", 1)[0]
+    match = _LAST_NAME.search(path)
+    return match.group(1) if match else path
+
+
+def field_requirements(differences: Iterable[str]) -> tuple[str, ...]:
+    """The requirements the differences (``$.items[0].content: ...``) point at, in spec order; () for none.
+
+    A difference of the whole result (``$``) points at RES-1; one named by its check (``PLC-1: ...``)
+    at that requirement.
+    """
+    touched: set[str] = set()
+    for difference in differences:
+        path = difference.split(":", 1)[0]
+        name = _field_name(difference)
+        if path == "$" or path in _ORDER:
+            touched.add("RES-1" if path == "$" else path)
+        touched.update(FIELD_REQUIREMENTS.get(name, ()))
+    return tuple(sorted(touched, key=_ORDER.__getitem__))
+
+
+def placed(differences: Iterable[str], at: str) -> list[str]:
+    """Differences of a compared value moved to where it sits in the result object (``at``).
+
+    ``at`` is the value's path; ``[]`` in it stands for the index of a compared list of fields
+    (``$.items[].content`` for the list of contents: ``$[2]`` is ``$.items[2].content``, ``$`` the
+    list itself, ``$.items``).
+    """
+    moved: list[str] = []
+    for difference in differences:
+        path, _, rest = difference.partition(":")
+        if "[]" in at:
+            head, tail = at.split("[]", 1)
+            end = path.find("]")
+            path = head + path[1 : end + 1] + tail + path[end + 1 :] if path.startswith("$[") else head + path[1:]
+        elif path.startswith("$"):
+            path = at + path[1:]
+        moved.append(f"{path}:{rest}")
+    return moved
+
+
+def only_reordered(expected: Any, actual: Any) -> bool:
+    """True when ``actual``'s items are exactly the expected items in another order (a result or a list)."""
+    if isinstance(expected, dict) and isinstance(actual, dict) and isinstance(expected.get("items"), list):
+        rest = {key: value for key, value in expected.items() if key != "items"}
+        return not contract_differences(rest, actual) and only_reordered(expected["items"], actual.get("items"))
+    if not isinstance(expected, list) or not isinstance(actual, list) or len(expected) != len(actual):
+        return False
+    left = list(actual)
+    for wanted in expected:
+        match = next((i for i, item in enumerate(left) if not contract_differences(wanted, item)), None)
+        if match is None:
+            return False
+        del left[match]
+    return bool(contract_differences(expected, actual))
+
+
+def difference_requirements(
+    expected: Any, actual: Any, differences: Sequence[str], requirements: Sequence[str]
+) -> tuple[str, ...]:
+    """Whom an exact-result difference is charged to: SEL-7 alone when only the order differs, else
+    the scenario's requirements the differing fields point at (``differences`` placed in the result,
+    see :func:`placed`); when they point at none of them but every difference is a value field
+    (``hasMore``, ``createdAt``, ``truncated``, ...: not the items or their contents, which a
+    selection bug changes), the requirements that define those fields; else () for all of them."""
+    if only_reordered(expected, actual):
+        return (ORDER_REQUIREMENT,)
+    touched = field_requirements(differences)
+    ours = tuple(r for r in touched if r in requirements)
+    if ours or not differences:
+        return ours
+    return touched if all(_field_name(d) in VALUE_FIELDS for d in differences) else ()
 
 
 ENVIRONMENT_ERRNOS = frozenset(

@@ -19,6 +19,7 @@ from ccweb_conformance.suite.attribution import (
     environment_fault,
     failure_level,
     proved_requirements,
+    with_era_disagreement,
 )
 from ccweb_conformance.suite.bdd import EXAMPLE_PARAMETER, scenario_reports, scenario_templates
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
@@ -219,6 +220,17 @@ class ResultCollector:
         _, feature_file, name, _ = _feature_and_scenario(item)
         return f"{feature_file}::{name}"
 
+    def _charged(
+        self, item: pytest.Item, error: BaseException | None, requirements: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The failed check's requirements; PROTO-4 too when the scenario's calls got different answers in the
+        two eras (D-16), whichever era the check failed in."""
+        charged = charged_requirements(error, requirements)
+        world = self._worlds.get(item.nodeid)
+        if error is not None and world is not None and world.era_disagreement is not None:
+            return with_era_disagreement(charged, requirements)
+        return charged
+
     def observe(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
         """Record the outcome of the phase that decides the scenario."""
         if (report.when == "setup" and report.passed) or item.nodeid in self._recorded:
@@ -232,7 +244,7 @@ class ResultCollector:
             self.stop_reason = self.stop_reason or f"not run: {fault}"
             report.outcome = "passed"
             return
-        charged = charged_requirements(error, requirements)
+        charged = self._charged(item, error, requirements)
         level = failure_level(charged, requirements)
         status: ScenarioStatus
         xfail_reason: str | None = getattr(report, "wasxfail", None)

@@ -333,6 +333,7 @@ def world(
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
+    state.requirements = scenario_requirements(request.node)
     state.observer = request.config.stash.get(OBSERVER_KEY, None)
     if state.observer is not None:
         state.observer.started(state)

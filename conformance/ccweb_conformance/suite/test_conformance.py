@@ -6,6 +6,7 @@ from pytest_bdd import scenarios
 
 from ccweb_conformance.suite import step_lookup
 from ccweb_conformance.suite.steps.concurrency_steps import *  # noqa: F403
+from ccweb_conformance.suite.steps.era_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.given_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.parallel_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.realism_steps import *  # noqa: F403

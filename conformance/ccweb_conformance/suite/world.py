@@ -13,6 +13,7 @@ from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.checks.outcome import ToolOutcome, json_equal, tool_outcome
 from ccweb_conformance.fixtures.conversations import ConversationFiles
+from ccweb_conformance.suite.attribution import ERA_REQUIREMENT
 from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
@@ -84,6 +85,8 @@ class World:
     wrong one and this failure is raised when the scenario ends (:func:`raise_era_disagreement`)."""
     cleanups: list[Callable[[], None]] = field(default_factory=list)
     """Run when the scenario ends, last first (watchers the steps started)."""
+    requirements: tuple[str, ...] = ()
+    """The requirements the scenario is tagged with, in spec order (whom a check may charge)."""
 
     def client(self) -> McpClient:
         """The client for the current source binding."""
@@ -121,6 +124,7 @@ class World:
                     expected=first,
                     actual=second,
                     exchange=other.exchanges[-1],
+                    proves=ERA_REQUIREMENT,
                 )
         return listing
 
@@ -183,6 +187,7 @@ class World:
                 expected=first.response,
                 actual=other.response,
                 exchange=other,
+                proves=ERA_REQUIREMENT,
             )
         return other
 
@@ -209,6 +214,7 @@ class World:
                 actual=outcome.result,
                 exchange=outcome.exchange,
                 compared=True,
+                proves=ERA_REQUIREMENT,
             )
         judged = other if self.era_disagreement is not None else outcome
         self.outcomes.append(judged)

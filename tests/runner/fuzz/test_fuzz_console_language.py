@@ -92,3 +92,22 @@ def test_a_shrunk_example_in_chinese_on_the_console_and_in_english_in_the_report
         "found after 7 generated conversations (seed 1), shrunk with 3 further calls to this minimal example:",
     ]
     assert fuzz_console_lines(run, verbose=True, language="zh-CN")[2:] == []  # verbose: the summary shows it
+
+
+def test_an_error_where_the_reference_answered_a_success_is_charged_like_a_scenarios() -> None:
+    """The reference read the file: conversation_unreadable is STO-1 (it was 9 requirements, one per differing
+    field); a difference of values stays with the fields."""
+    from ccweb_conformance.fuzz.report import mismatch_requirements  # noqa: PLC0415
+
+    case = FuzzCase(messages=[{"role": "user", "content": "😀"}], storage="compact")
+    success = {"isError": False, "result": {"ok": True, "hasMore": False, "items": []}}
+    unreadable = {"isError": True, "result": {"ok": False, "error": {"code": "conversation_unreadable"}}}
+    differences = ["$.isError: expected false, got true", "$.result.ok: expected true, got false"]
+    assert mismatch_requirements(Mismatch(case, "c-1", success, unreadable, differences)) == ("STO-1",)
+    wrong = {"isError": False, "result": {"ok": True, "hasMore": True, "items": []}}
+    assert mismatch_requirements(Mismatch(case, "c-1", success, wrong, ["$.result.hasMore: x"])) == ("RES-3",)
+    items = [{"content": "a", "messageId": None}, {"content": "b", "messageId": "m"}]
+    ordered = {"isError": False, "result": {"ok": True, "items": items}}
+    reversed_ = {"isError": False, "result": {"ok": True, "items": items[::-1]}}
+    changed = ["$.result.items[0].content: x", "$.result.items[0].messageId: y"]
+    assert mismatch_requirements(Mismatch(case, "c-1", ordered, reversed_, changed)) == ("SEL-7",)

@@ -15,9 +15,14 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult, scenario_
 from ccweb_conformance.suite.attribution import (
     charged_requirements,
     code_requirements,
+    difference_requirements,
     failure_level,
+    field_requirements,
+    only_reordered,
+    placed,
     proved_requirements,
     success_requirements,
+    with_era_disagreement,
 )
 
 
@@ -95,12 +100,94 @@ def test_an_error_code_is_charged_to_the_registrys_requirements(code: str, requi
         ({"conversationId": "abc"}, None, "conversation_not_found", ("SRC-2",)),
         ({}, "abc", "missing_source_conversation", ("SRC-1",)),
         ({}, "a/bc", "conversation_not_found", ("SRC-4",)),
-        ({"conversationId": "abc"}, None, "conversation_unreadable", ()),
+        ({"conversationId": "abc"}, None, "conversation_unreadable", ("STO-1",)),
+        ({"conversationId": "abc", "limit": 2}, None, "conversation_unreadable", ("STO-1",)),
+        ({"conversationId": "abc"}, None, "invalid_arguments", ("ARG-1",)),
+        ({}, "abc", "invalid_arguments", ("ARG-1",)),
+        (None, "abc", "invalid_arguments", ("ARG-1",)),
+        ({"conversationId": "abc", "maxChars": 7}, None, "invalid_arguments", ("ARG-2",)),
+        ({"limit": 50, "maxChars": 1000}, "abc", "invalid_arguments", ("ARG-2",)),
+        ({"conversationId": "abc", "limit": 2.0, "maxChars": 10}, None, "invalid_arguments", ("ARG-3",)),
+        ({"conversationId": "abc"}, None, "no_such_code", ()),
     ],
 )
 def test_an_error_where_a_success_was_required(arguments, source, code, charged) -> None:
     result = {"ok": False, "error": {"code": code, "message": "m"}}
     assert success_requirements(result, arguments, source) == charged
+
+
+def test_an_era_disagreement_adds_proto_4_to_the_failed_checks_requirement() -> None:
+    assert with_era_disagreement(("SEL-7",), ("SEL-6", "SEL-7", "ARG-1")) == ("SEL-7", "PROTO-4")
+    assert with_era_disagreement((), ("SEL-6", "ARG-1")) == ("SEL-6", "ARG-1", "PROTO-4")  # the check named none
+    assert with_era_disagreement(("PROTO-4",), ("ARG-3", "ARG-1")) == ("PROTO-4",)  # raised at the scenario's end
+
+
+def test_every_unexpected_charge_of_the_registry_is_a_known_requirement() -> None:
+    known = {r.id for r in ccweb_spec.requirements()}
+    unexpected = {e.code: dict(e.unexpected) for e in ccweb_spec.error_codes() if e.unexpected}
+    assert unexpected == {
+        "invalid_arguments": {"fraction": "ARG-3", "given": "ARG-2", "default": "ARG-1"},
+        "conversation_unreadable": {"default": "STO-1"},
+    }
+    assert {r for kinds in unexpected.values() for r in kinds.values()} <= known
+
+
+CONTENTS = ["input 1", "input 2", "input 3"]
+ITEMS = [{"content": c, "truncated": False} for c in CONTENTS]
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "reordered"),
+    [
+        (CONTENTS, CONTENTS[::-1], True),
+        (CONTENTS, CONTENTS, False),  # no difference at all
+        (CONTENTS, ["input 1", "input 3", "input 3"], False),
+        (CONTENTS, CONTENTS[:2], False),
+        (ITEMS, [{**i, "extra": 1} for i in ITEMS[::-1]], True),  # extra members allowed (D-5)
+        ({"ok": True, "hasMore": False, "items": ITEMS}, {"ok": True, "hasMore": False, "items": ITEMS[::-1]}, True),
+        ({"ok": True, "hasMore": False, "items": ITEMS}, {"ok": True, "hasMore": True, "items": ITEMS[::-1]}, False),
+        ({"hasMore": False}, {"hasMore": True}, False),
+    ],
+)
+def test_only_reordered_items(expected, actual, reordered: bool) -> None:
+    assert only_reordered(expected, actual) is reordered
+
+
+@pytest.mark.parametrize(
+    ("differences", "at", "placed_differences"),
+    [
+        (['$[2]: expected "a", got "b"'], "$.items[].content", ['$.items[2].content: expected "a", got "b"']),
+        (["$: expected 3 elements, got []"], "$.items[].content", ["$.items: expected 3 elements, got []"]),
+        (["$[0].truncated: expected true, got false"], "$.items", ["$.items[0].truncated: expected true, got false"]),
+        (["$: expected 2, got 3"], "$.returnedCount", ["$.returnedCount: expected 2, got 3"]),
+        (["$.hasMore: expected true, got false"], "$", ["$.hasMore: expected true, got false"]),
+    ],
+)
+def test_differences_are_placed_in_the_result(differences, at: str, placed_differences) -> None:
+    assert placed(differences, at) == placed_differences
+
+
+def test_a_difference_is_charged_to_the_scenarios_requirements_its_fields_point_at() -> None:
+    tags = ("SEL-6", "SEL-7", "ARG-1", "RES-3")
+    assert difference_requirements(CONTENTS, CONTENTS[::-1], ["$.items[0].content: x"], tags) == ("SEL-7",)
+    assert difference_requirements({"hasMore": True}, {"hasMore": False}, ["$.hasMore: x"], tags) == ("RES-3",)
+    both = ["$.hasMore: x", "$.requestedLimit: y"]
+    assert difference_requirements({}, {}, both, tags) == ("ARG-1", "RES-3")
+    # content points at SEL-8 and BUD-2, neither a tag of the scenario: all of its tags
+    assert difference_requirements(CONTENTS, ["x", "y", "z"], ["$.items[0].content: x"], tags) == ()
+
+
+def test_a_wrong_value_field_outside_the_scenarios_tags_is_charged_to_the_field_requirement() -> None:
+    """hasMore, createdAt, truncated: the requirement defining the field, not every tag of the scenario."""
+    tags = ("SEL-6", "SEL-7", "ARG-1")
+    assert difference_requirements({}, {}, ["$.hasMore: expected true, got false"], tags) == ("RES-3",)
+    wrong = ["$.items[0].createdAt: x", "$.items[1].truncated: missing"]
+    assert difference_requirements({}, {}, wrong, tags) == ("BUD-2", "RES-5")
+    # a difference in the items themselves may be a selection bug: the scenario's own tags
+    assert difference_requirements({}, {}, ["$.hasMore: x", "$.items: expected 2 elements, got []"], tags) == ()
+    assert difference_requirements({}, {}, ["$.items[0].content: x"], tags) == ()
+    assert field_requirements(["$.error.field: missing"]) == ("ARG-5",)
+    assert field_requirements(["$.items[0].contentChars: x", "$.totalChars: y"]) == ("BUD-4", "UNI-1")
 
 
 def test_a_failed_scenario_fails_only_the_charged_requirement() -> None:

@@ -27,7 +27,23 @@ def test_a_bug_of_the_initialize_era_fails_the_order_check_on_that_era(tmp_path:
     [result] = scenario_results("newest_first_after_initialize", "Twenty", tmp_path)
     diagnosis = result["diagnosis"]
     assert isinstance(diagnosis, dict)
-    assert result["failedRequirements"] == ["SEL-6", "SEL-7", "ARG-1"]
+    assert result["failedRequirements"] == ["SEL-7", "PROTO-4"]  # the exact items in another order; the eras differ
     assert diagnosis["headline"] == (
-        'SEL-6, SEL-7, ARG-1: item contents differ: $[0]: expected "input 6", got "input 20" (+13)'
+        'SEL-7, PROTO-4: item contents differ: $[0]: expected "input 6", got "input 20" (+13)'
+    )
+
+
+def test_a_disagreement_the_checks_do_not_see_is_charged_to_proto_4_alone(tmp_path: Path) -> None:
+    """The scenario checks top-level fields only: both eras pass them, the items' order differs between the
+    eras, and the scenario fails at its end charged to PROTO-4, not to its tags ARG-3 and ARG-1."""
+    [result] = scenario_results("newest_first_after_initialize", "fraction", tmp_path)
+    assert result["failedRequirements"] == ["PROTO-4"]
+
+
+def test_the_era_scenario_kills_a_bug_of_one_era(tmp_path: Path) -> None:
+    """error.field dropped in the initialize era only: the PROTO-4 scenario fails, charged to PROTO-4."""
+    [result] = scenario_results("error_field_dropped_after_initialize", "speaks and alike", tmp_path)
+    assert (result["name"], result["failedRequirements"]) == (
+        "An implementation that speaks both eras answers alike in both",
+        ["PROTO-4"],
     )

@@ -13,7 +13,12 @@ from ccweb_conformance.checks.description_check import unmet_facts
 from ccweb_conformance.checks.failures import charge, fail
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
 from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
-from ccweb_conformance.suite.attribution import code_requirements, success_requirements
+from ccweb_conformance.suite.attribution import (
+    code_requirements,
+    difference_requirements,
+    placed,
+    success_requirements,
+)
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
 
@@ -46,15 +51,19 @@ def _arguments(outcome: ToolOutcome) -> Any:
     return params.get("arguments") if isinstance(params, dict) else None
 
 
-def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any) -> None:
+def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any, at: str = "$", *, world: World) -> None:
+    """``actual`` (found at ``at`` in the result, see ``placed``) is ``expected``; a difference is charged to
+    the requirements of the differing fields (SEL-7 when only the order differs)."""
     differences = contract_differences(expected, actual)
     if differences:
+        proves = difference_requirements(expected, actual, placed(differences, at), world.requirements)
         failure = fail(
             f"{what}: " + "; ".join(differences[:8]),
             expected=expected,
             actual=actual,
             exchange=outcome.exchange,
             compared=True,
+            proves=proves,
         )
         failure.what = what
         raise failure
@@ -75,7 +84,7 @@ def result_is_exactly(world: World, docstring: str) -> None:
     """The whole success object, field by field (extra fields allowed, D-5)."""
     outcome = _success(world)
     expected = json.loads(aliases(docstring, world.ids))
-    _check(outcome, "the result differs", expected, outcome.result)
+    _check(outcome, "the result differs", expected, outcome.result, world=world)
 
 
 @then("the result has:")
@@ -86,7 +95,8 @@ def result_has(world: World, datatable: list[list[str]]) -> None:
     for field, raw in datatable[1:]:
         text = aliases(raw, world.ids)
         expected[field] = text if field == "conversationId" else json.loads(text)
-    _check(outcome, "result fields differ", expected, {k: outcome.result.get(k, "<missing>") for k in expected})
+    actual = {k: outcome.result.get(k, "<missing>") for k in expected}
+    _check(outcome, "result fields differ", expected, actual, world=world)
 
 
 @then("the items are:")
@@ -98,8 +108,9 @@ def items_are(world: World, datatable: list[list[str]]) -> None:
     if unknown:
         raise ValueError(f"unknown item columns {sorted(unknown)}")
     expected = [{name: _cell(ITEM_COLUMNS[name], raw) for name, raw in zip(header, row, strict=True)} for row in rows]
-    _check(outcome, "items differ", expected, outcome.result.get("items"))
-    _check(outcome, "returnedCount is not the number of items", len(rows), outcome.result.get("returnedCount"))
+    _check(outcome, "items differ", expected, outcome.result.get("items"), "$.items", world=world)
+    count = outcome.result.get("returnedCount")
+    _check(outcome, "returnedCount is not the number of items", len(rows), count, "$.returnedCount", world=world)
 
 
 @then("the item contents are:")
@@ -108,7 +119,7 @@ def item_contents(world: World, datatable: list[list[str]]) -> None:
     outcome = _success(world)
     expected = [code_points(row[0]) for row in datatable[1:]]
     actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
-    _check(outcome, "item contents differ", expected, actual)
+    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
 
 
 @then("the item contents are exactly, lone surrogates included:")
@@ -135,7 +146,7 @@ def content_sequence(world: World, first: str, last: str) -> None:
     outcome = _success(world)
     expected = numbered(first, last)
     actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
-    _check(outcome, "item contents differ", expected, actual)
+    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
 
 
 @then("every result is the same")
@@ -206,7 +217,7 @@ def error_field_is(world: World, field: str) -> None:
     """error.field names this argument."""
     outcome = world.last_outcome()
     try:
-        _check(outcome, "error.field differs", {"error": {"field": field}}, outcome.result)
+        _check(outcome, "error.field differs", {"error": {"field": field}}, outcome.result, world=world)
     except AssertionError as failure:
         raise charge(failure, "ARG-5") from None
 
@@ -323,7 +334,8 @@ def defaults_or_rejected(world: World) -> None:
     outcome = world.last_outcome()
     expected = {"ok": True, "conversationId": world.source, "requestedLimit": 15, "maxChars": 1000}
     try:
-        _check(outcome, "ARG-6: null arguments read as absent must use every default", expected, outcome.result)
+        what = "ARG-6: null arguments read as absent must use every default"
+        _check(outcome, what, expected, outcome.result, world=world)
     except AssertionError as failure:
         raise charge(failure, "ARG-6") from None
 
