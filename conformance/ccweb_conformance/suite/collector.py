@@ -108,6 +108,15 @@ def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseEx
     return "\n".join(lines)
 
 
+def steps_run(steps: list[StepResult]) -> int:
+    """How many steps ran: up to the first failed one, which pytest-bdd follows with the rest marked failed.
+
+    pytest-bdd reports every step after the failing one as failed too (never run), so the length of
+    the list would make any failure look like one in the last step.
+    """
+    return next((number for number, step in enumerate(steps, 1) if step.status == "failed"), len(steps))
+
+
 class ResultCollector:
     """Collects one :class:`ScenarioResult` per scenario run."""
 
@@ -279,7 +288,7 @@ class ResultCollector:
             message = f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}"
         steps = self._steps(item)
         template = scenario_template(item)
-        proved = proved_requirements(requirements, charged, len(steps), len(template.steps) if template else 0)
+        proved = proved_requirements(requirements, charged, steps_run(steps), len(template.steps) if template else 0)
         self.results.append(
             ScenarioResult(
                 feature=feature,

@@ -16,7 +16,7 @@ import pytest
 
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.errors import ProtocolFailure
-from ccweb_conformance.reports.model import ScenarioResult
+from ccweb_conformance.reports.model import ScenarioResult, StepResult
 from ccweb_conformance.suite import collector
 from ccweb_conformance.suite.collector import ResultCollector
 
@@ -148,11 +148,35 @@ def test_an_untagged_must_in_a_should_scenario_is_not_a_warning() -> None:
     assert summary(result) == ("failed", "MUST", ("STO-5",), ("SRC-1",), ())
 
 
+def steps(*statuses: str) -> list[StepResult]:
+    """Step results as pytest-bdd reports them: after a failed step, the rest are failed too (never run)."""
+    return [StepResult("Then", f"step {n}", status) for n, status in enumerate(statuses, 1)]  # type: ignore[arg-type]
+
+
 def test_a_failure_in_the_last_step_proves_the_other_requirements(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ResultCollector, "_steps", staticmethod(lambda item: [object()] * STEPS))
+    monkeypatch.setattr(ResultCollector, "_steps", staticmethod(lambda item: steps("passed", "passed", "failed")))
     error = fail("SRC-2: wrong", expected=1, actual=2, proves="SRC-2")
     result, _, _ = observe(item("SRC-1", "SRC-2", "SRC-3"), Report("failed"), error)
     assert summary(result) == ("failed", "MUST", ("SRC-1", "SRC-2", "SRC-3"), ("SRC-2",), ("SRC-1", "SRC-3"))
+
+
+def test_a_failure_before_the_last_step_proves_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-bdd lists the steps after the failing one as failed: they never ran, so prove nothing.
+
+    A fastmcp server's error without structuredContent fails PLC-4 in the call step; the step
+    that would check its error code (SRC-3) never ran, so SRC-3 must not be passed by it.
+    """
+    monkeypatch.setattr(ResultCollector, "_steps", staticmethod(lambda item: steps("passed", "failed", "failed")))
+    error = fail("PLC-4: no structuredContent", expected=1, actual=2, proves="PLC-4")
+    result, _, _ = observe(item("SRC-3", "SRC-4"), Report("failed"), error)
+    assert summary(result) == ("failed", "MUST", ("SRC-3", "SRC-4"), ("PLC-4",), ())
+
+
+def test_steps_run_counts_up_to_the_first_failed_step() -> None:
+    assert [
+        collector.steps_run(steps(*statuses))
+        for statuses in [(), ("passed",) * 3, ("failed",) * 3, ("passed", "failed", "failed"), ("passed", "skipped")]
+    ] == [0, 3, 1, 2, 2]
 
 
 def test_an_expected_failure_that_failed_is_xfailed() -> None:
