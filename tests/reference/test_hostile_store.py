@@ -189,11 +189,16 @@ def start(sessions: Path, prefix: list[str] | None = None) -> subprocess.Popen[b
     return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
 
 
+EXIT_BOUND_S = 60.0
+"""How long a server may take to exit once its stdin closed: a guard, not a speed check (a test asserts the exit
+code 0, and with the machine loaded 10 s was not enough: the server was killed, -9)."""
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     assert process.stdin is not None and process.stdout is not None
     process.stdin.close()
     try:
-        process.wait(timeout=10)
+        process.wait(timeout=EXIT_BOUND_S)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()

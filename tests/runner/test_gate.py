@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import xml.etree.ElementTree as ET
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from runner.gate_cases import CASES, PYTHON, REFERENCE, RUN_BOUND, STRICT_JSON_FAULTS, Outcome, run_case
+from runner.gate_cases import CASES, FAKES, PYTHON, REFERENCE, RUN_BOUND, STRICT_JSON_FAULTS, Outcome, run_case
 
 from ccweb_conformance.reports.json_report import report_schema
 
@@ -194,6 +195,12 @@ def test_a_message_over_the_cap_fails_clearly_on_every_wire(outcomes: dict[str, 
     assert report is not None
     assert {s["status"] for s in report["scenarios"]} == {"failed"}
     assert all(text + " (--max-message-bytes)" in s["message"] for s in report["scenarios"])
+
+
+def test_a_gate_fake_outlives_the_longest_run_allowed() -> None:
+    """A fake ends by itself after LIFETIME seconds; a slow run under load must not see its server die of that."""
+    lifetime = re.search(r"^LIFETIME = (\d+)$", (FAKES / "gate_server.py").read_text(encoding="utf-8"), re.MULTILINE)
+    assert lifetime is not None and int(lifetime[1]) > RUN_BOUND
 
 
 def test_a_notification_storm_keeps_the_runner_small(outcomes: dict[str, Outcome]) -> None:
