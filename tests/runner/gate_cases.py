@@ -251,6 +251,20 @@ def _marked(mark: str) -> list[str]:
     return found
 
 
+EXIT_GRACE_S = 5.0
+"""How long processes the runner killed at its very end may take to leave /proc (a loaded machine)."""
+
+
+def _marked_after_exit(mark: str) -> list[str]:
+    """The marked processes still alive once those killed at the end had up to EXIT_GRACE_S to go."""
+    deadline = time.monotonic() + EXIT_GRACE_S
+    left = _marked(mark)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = _marked(mark)
+    return left
+
+
 def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, errors: list[str]) -> None:
     """Wait for the cue (a console line, or a fake's pid file), then send the signal."""
     assert case.signal_after is not None and process.stderr is not None
@@ -305,7 +319,7 @@ def run_case(name: str, case: Case, root: Path) -> Outcome:
             process.kill()
             process.wait()
     wall = time.monotonic() - started
-    time.sleep(0.2)  # processes killed at the very end need a moment to leave /proc
+    left = _marked_after_exit(mark)
     texts = {kind: path.read_text(encoding="utf-8") if path.exists() else None for kind, path in paths.items()}
     return Outcome(
         process.returncode,
@@ -313,7 +327,7 @@ def run_case(name: str, case: Case, root: Path) -> Outcome:
         stdout,
         "".join(early) + stderr,
         texts,
-        _marked(mark),
+        left,
         sorted(str(p.relative_to(temp)) for p in temp.rglob("*")),
         int(peak.read_text()) / 1024 if peak.exists() else 0.0,
         len(list(state.glob("daemon-*"))),
