@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ccweb_conformance.checks.attribution import ORDER_REQUIREMENT, only_reordered, success_requirements
 from ccweb_conformance.fuzz.execute import Mismatch
 from ccweb_conformance.fuzz.phase import FuzzRun
 from ccweb_conformance.fuzz.requirements import fuzzed_requirements, touched_requirements
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.model import ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
-from ccweb_conformance.suite.attribution import ORDER_REQUIREMENT, only_reordered, success_requirements
 
 FEATURE = "Differential fuzzing"
 FEATURE_FILE = "fuzz"

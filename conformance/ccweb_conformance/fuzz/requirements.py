@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import ccweb_spec
-from ccweb_conformance.suite.attribution import field_requirements
+from ccweb_conformance.checks.attribution import field_requirements
 
 FUZZED_GROUPS = ("SEL", "BUD", "UNI", "RES")
 """What a passing fuzz phase vouches for."""

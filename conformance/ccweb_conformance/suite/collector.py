@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.checks.ledger import Audit
-from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
-from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.attribution import (
+from ccweb_conformance.checks.attribution import (
     charged_requirements,
     environment_fault,
     failure_level,
     proved_requirements,
     with_era_disagreement,
 )
+from ccweb_conformance.checks.ledger import Audit
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
+from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.bdd import EXAMPLE_PARAMETER, scenario_reports, scenario_templates
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.world import World

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import ccweb_spec
+from ccweb_conformance.checks.attribution import ERA_REQUIREMENT
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.checks.outcome import ToolOutcome, json_equal, tool_outcome
 from ccweb_conformance.fixtures.conversations import ConversationFiles
-from ccweb_conformance.suite.attribution import ERA_REQUIREMENT
 from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange

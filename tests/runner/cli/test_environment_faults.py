@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ccweb_conformance.checks.attribution import environment_fault
 from ccweb_conformance.cli import main
 from ccweb_conformance.fixtures.conversations import ConversationFiles
-from ccweb_conformance.suite.attribution import environment_fault
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,7 @@ import pytest
 from paths import REPO
 
 import ccweb_spec
-from ccweb_conformance.checks.failures import charge, fail
-from ccweb_conformance.checks.outcome import contract_differences
-from ccweb_conformance.reports.model import RunResult, ScenarioResult, scenario_bearing
-from ccweb_conformance.suite.attribution import (
+from ccweb_conformance.checks.attribution import (
     charged_requirements,
     code_requirements,
     difference_requirements,
@@ -24,6 +21,9 @@ from ccweb_conformance.suite.attribution import (
     success_requirements,
     with_era_disagreement,
 )
+from ccweb_conformance.checks.failures import charge, fail
+from ccweb_conformance.checks.outcome import contract_differences
+from ccweb_conformance.reports.model import RunResult, ScenarioResult, scenario_bearing
 
 
 def scenario(status: str, requirements: tuple[str, ...], charged: tuple[str, ...] = (), proved: tuple[str, ...] = ()):

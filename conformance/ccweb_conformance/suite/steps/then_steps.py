@@ -9,16 +9,16 @@ from jsonschema import Draft202012Validator
 from pytest_bdd import parsers, then
 
 import ccweb_spec
-from ccweb_conformance.checks.description_check import unmet_facts
-from ccweb_conformance.checks.failures import charge, fail
-from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
-from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
-from ccweb_conformance.suite.attribution import (
+from ccweb_conformance.checks.attribution import (
     code_requirements,
     difference_requirements,
     placed,
     success_requirements,
 )
+from ccweb_conformance.checks.description_check import unmet_facts
+from ccweb_conformance.checks.failures import charge, fail
+from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
 
