@@ -74,12 +74,15 @@ _LOOKUP_ERRORS = frozenset({"conversation_not_found", "invalid_conversation_id",
 _NUMERIC_ARGUMENTS = ("limit", "maxChars")
 
 
+def _registry_entry(code: str) -> ccweb_spec.ErrorCode | None:
+    """The error registry's entry for ``code`` (None for a code outside it)."""
+    return next((entry for entry in ccweb_spec.error_codes() if entry.code == code), None)
+
+
 def code_requirements(code: str) -> tuple[str, ...]:
     """The requirements that say when the error ``code`` is given (the registry's)."""
-    for entry in ccweb_spec.error_codes():
-        if entry.code == code:
-            return entry.requirements
-    return ()
+    entry = _registry_entry(code)
+    return entry.requirements if entry else ()
 
 
 def sent_kind(arguments: Any) -> str:
@@ -97,12 +100,12 @@ def sent_kind(arguments: Any) -> str:
 def unexpected_requirements(code: str, arguments: Any) -> tuple[str, ...]:
     """The requirement an unexpected ``code`` breaks where a success was required (errors.yaml's
     ``unexpected``, chosen by what the call sent); () when the registry names none."""
-    for entry in ccweb_spec.error_codes():
-        if entry.code == code:
-            chosen = dict(entry.unexpected)
-            found = chosen.get(sent_kind(arguments), chosen.get("default"))
-            return (found,) if found else ()
-    return ()
+    entry = _registry_entry(code)
+    if entry is None:
+        return ()
+    chosen = dict(entry.unexpected)
+    found = chosen.get(sent_kind(arguments), chosen.get("default"))
+    return (found,) if found else ()
 
 
 def success_requirements(result: Mapping[str, Any], arguments: Any, source: str | None) -> tuple[str, ...]:
