@@ -20,6 +20,8 @@ from paths import REPO
 from mutants.cases_score import ENVELOPE_ONLY, expressible, score
 from mutants.catalogue import MUTANTS
 
+pytestmark = pytest.mark.slow
+
 CASES = REPO / "examples" / "node-server" / "contract" / "cases.json"
 
 

@@ -26,6 +26,8 @@ from mutants.catalogue import MUTANTS
 from mutants.run import RUN_PY, half, run_batch, selected_params
 from mutants.verdicts import assert_killed
 
+pytestmark = pytest.mark.slow
+
 NAMES = half(list(MUTANTS), 0)
 """This file's half of the batch; ``test_mutants_second_half.py`` runs the other on the other worker."""
 

@@ -16,6 +16,8 @@ from mutants.catalogue import MUTANTS, scenario_matches
 from mutants.run import RUN_PY, half, run_batch, selected_params
 from mutants.verdicts import assert_killed, failed_scenarios
 
+pytestmark = pytest.mark.slow
+
 NAMES = half(list(MUTANTS), 1)
 
 

@@ -22,6 +22,8 @@ from mutants.catalogue import VARIANTS
 from mutants.run import RUN_PY, half, run_batch, selected_params
 from mutants.verdicts import assert_passes
 
+pytestmark = pytest.mark.slow
+
 NAMES = half(list(VARIANTS), 0)
 """This file's half (the reference and the initialize-era variant among them); the other half is
 ``test_variants_second_half.py``'s, run on the other worker."""

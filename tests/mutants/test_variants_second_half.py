@@ -10,6 +10,8 @@ from mutants.catalogue import VARIANTS
 from mutants.run import half, run_batch, selected_params
 from mutants.verdicts import assert_passes
 
+pytestmark = pytest.mark.slow
+
 NAMES = half(list(VARIANTS), 1)
 
 

@@ -20,6 +20,8 @@ from node_example import ensure_node_modules, require
 from paths import REPO as ROOT
 from suite_size import ALL_PASSED
 
+pytestmark = pytest.mark.slow
+
 EXAMPLE = ROOT / "examples" / "node-server"
 SPEC = ROOT / "spec" / "ccweb_spec"
 

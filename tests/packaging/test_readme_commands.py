@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from readme_commands import BLOCKS, RUNS, Block, help_examples, run_block
 
+pytestmark = pytest.mark.slow
+
 
 def test_the_documents_have_the_commands_the_issue_names() -> None:
     everything = [c for b in BLOCKS for c in b.commands]

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from readme_commands import BIN, COMMAND_TIMEOUT_S, SNIPPETS, Block, help_examples, run_block, scratch, substituted
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("command", [(), ("run",)], ids=["main", "run"])
 def test_help_examples_run(command: tuple[str, ...], tmp_path: Path, server: dict[str, str]) -> None:

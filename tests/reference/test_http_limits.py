@@ -29,6 +29,8 @@ from served import Served, reference_over_http
 from ccweb_reference.http_limits import HttpLimits, RateLimitedLog
 from ccweb_reference.http_protocol import set_no_delay
 
+pytestmark = pytest.mark.slow
+
 LEGACY = "2025-06-18"
 MODERN = "2026-07-28"
 TOOL = "ccweb_list_user_inputs"

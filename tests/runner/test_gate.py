@@ -23,6 +23,8 @@ from runner.gate_cases import CASES, FAKES, PYTHON, REFERENCE, RUN_BOUND, STRICT
 
 from ccweb_conformance.reports.json_report import report_schema
 
+pytestmark = pytest.mark.slow
+
 HANDSHAKE = "protocol.feature::The server negotiates MCP (handshake)"
 
 

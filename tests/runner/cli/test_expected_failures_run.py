@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from paths import REPO
 
 from ccweb_conformance.cli import main
+
+pytestmark = pytest.mark.slow
 
 
 def run(tmp_path: Path, yaml_text: str, *extra: str) -> tuple[int, dict]:

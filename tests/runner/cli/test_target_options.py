@@ -15,6 +15,8 @@ from ccweb_conformance.cli import main
 from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.reports.output import scrub
 
+pytestmark = pytest.mark.slow
+
 BIN = Path(sys.executable).parent
 TOKEN = "s3cret-T0ken-4711"
 

@@ -14,6 +14,8 @@ import ccweb_spec
 from ccweb_conformance.checks.replay import replay_case
 from ccweb_conformance.reports.case_export import FORMAT_VERSION
 
+pytestmark = pytest.mark.slow
+
 COMMITTED = REPO / "examples" / "node-server" / "contract" / "cases.json"
 
 

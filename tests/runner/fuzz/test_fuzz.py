@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from suite_size import HTTP_ONLY, ROOT_SKIPS, SCENARIOS
 
 import ccweb_spec
@@ -17,6 +18,8 @@ from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
 from ccweb_conformance.fuzz.edges import ALL_WHITESPACE
 from ccweb_conformance.fuzz.requirements import touched_requirements
 from ccweb_conformance.options import RunnerOptions
+
+pytestmark = pytest.mark.slow
 
 MUTANT = Path(__file__).parents[1] / "fakes" / "fuzz_mutant.py"
 REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"

@@ -23,6 +23,8 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.versions import CLIENT_INFO
 from ccweb_reference import tool
 
+pytestmark = pytest.mark.slow
+
 CALL_S = 0.07
 """How long the slow server takes per call."""
 IN_PROCESS = RunnerOptions(in_process=True)

@@ -10,6 +10,8 @@ import pytest
 
 from ccweb_conformance.cli import main
 
+pytestmark = pytest.mark.slow
+
 FAKE = Path(__file__).parents[1] / "fakes" / "stdout_log_stdio.py"
 
 

@@ -14,6 +14,8 @@ from suite_size import ALL_PASSED, ALL_PASSED_HTTP
 
 from ccweb_conformance.cli import main
 
+pytestmark = pytest.mark.slow
+
 REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
 HTTP_CMD = f"{REFERENCE} --http --port {{port}}"
 HTTP_URL = "http://127.0.0.1:{port}/mcp"
