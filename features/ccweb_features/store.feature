@@ -211,4 +211,8 @@ Feature: The persisted conversation file is read safely
       """
       {"conversationId": "{alpha}", "limit": 1}
       """
+    And I call the tool 3 times, each during a non-atomic save of conversation "alpha" that completes 100 ms after it began, with arguments:
+      """
+      {"conversationId": "{alpha}", "limit": 1}
+      """
     Then none of the answers has the error code "conversation_unreadable"

@@ -136,7 +136,8 @@ def _fuzz_phase(
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
     try:
-        from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
+        with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
+            from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
     except ImportError as error:
         raise UsageError(
             f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
