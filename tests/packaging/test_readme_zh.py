@@ -35,7 +35,7 @@ def test_chinese_readme_covers_node_binding_exit_codes_and_ci() -> None:
         "CCWEB_SESSION_ID",
         "X-CCWeb-Session-Id",
         "--protocol auto",
-        "| 130 / 143 |",
+        "| 130 / 143 / 129 |",
         "artifacts:reports:junit",
         "uses: your-org/ccweb-list-user-inputs-kit@v0.1.0",
         "docs/SPEC.zh-CN.md",
