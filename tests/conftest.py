@@ -14,6 +14,7 @@ import queue
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from served import accepting
@@ -29,8 +31,25 @@ StartServer = Callable[..., tuple[subprocess.Popen[bytes], str | None]]
 CACHE_ENV = "CCWEB_CONFORMANCE_CACHE_DIR"
 
 
+def _keep_ignoring_but_let_children_hear(signum: int, frame: FrameType | None) -> None:
+    """A handler that does nothing: the suite still ignores the signal, and a process it starts hears it."""
+    del signum, frame
+
+
+def _signals_reach_the_runs_started() -> None:
+    """Started as a background job (SIGINT ignored) or under ``nohup`` (SIGHUP ignored), the suite would pass
+    the ignoring on to every runner it starts, and a runner keeps ignoring what it was started ignoring; the
+    gate cases that signal a run mid-way would then see it finish. A handler, unlike SIG_IGN, is reset when a
+    child process starts, so the suite keeps ignoring the signal and its runs hear it."""
+    for signum in (signal.SIGINT, signal.SIGHUP):
+        if signal.getsignal(signum) is signal.SIG_IGN:
+            signal.signal(signum, _keep_ignoring_but_let_children_hear)
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Runs of the CLI keep their --last-failed record in a folder of the test session, not in the checkout."""
+    """Signals reach the runs the suite starts; runs of the CLI keep their --last-failed record in a folder of the
+    test session, not in the checkout."""
+    _signals_reach_the_runs_started()
     if CACHE_ENV in os.environ:  # an xdist worker: the controller's folder, inherited
         return
     folder = tempfile.mkdtemp(prefix="ccweb-test-cache-")

@@ -63,6 +63,8 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
     signal_after: tuple[int, str] | None = None
     """(signal, text on stderr or a fake's pid file name that must appear first) for interrupt cases."""
+    prefix: list[str] = field(default_factory=list)
+    """Words the runner's command starts with (``nohup``: it starts with SIGHUP ignored)."""
 
 
 STRICT_JSON_FAULTS = {
@@ -92,6 +94,9 @@ CASES: dict[str, Case] = {
     ),
     "sighup-mid-run-stdio": Case(
         [], 129, "interrupted by SIGHUP;", outcome="interrupted", signal_after=(signal.SIGHUP, "PASSED ")
+    ),
+    "sighup-under-nohup-ignored": Case(
+        ["--tags", "AC-8"], 0, "13 passed", outcome="passed", signal_after=(signal.SIGHUP, "PASSED "), prefix=["nohup"]
     ),
     "sigint-mid-run-http": Case(
         [*REFERENCE_HTTP, "--url", "http://127.0.0.1:{port}/mcp"],
@@ -302,7 +307,7 @@ def run_case(name: str, case: Case, root: Path) -> Outcome:
     }
     env.pop("CCWEB_SESSION_ID", None)
     paths = {kind: reports / f"report.{kind}" for kind in REPORTS}
-    command = [PYTHON, str(FAKES / "peak_runner.py"), "run", *case.args]
+    command = [*case.prefix, PYTHON, str(FAKES / "peak_runner.py"), "run", *case.args]
     command += [word for kind, path in paths.items() for word in (f"--{kind}", str(path))]
     if case.signal_after is not None and "-v" not in command:
         command.append("-v")

@@ -1,7 +1,9 @@
 """Interrupts as verdicts: SIGINT, SIGTERM and SIGHUP become :class:`RunInterrupted` in the main thread.
 
 :func:`interrupts` installs the handlers for the length of a run and restores the old ones
-after. The first signal raises :class:`RunInterrupted` (pytest unwinds its session as for
+after. A signal that was ignored when the run began keeps being ignored (``nohup`` ignores
+SIGHUP, a shell's background job SIGINT): whoever started the runner asked for that. The
+first signal raises :class:`RunInterrupted` (pytest unwinds its session as for
 Ctrl-C, running every clean-up); later ones are only recorded, so clean-up is never cut
 short. Inside :func:`shielded` (stopping processes, removing files) a signal is recorded and
 raised when the block ends, never in the middle of it.
@@ -80,7 +82,7 @@ def _handler(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def interrupts() -> Iterator[InterruptState]:
-    """Handle SIGINT, SIGTERM and SIGHUP for the length of the block (main thread only)."""
+    """Handle SIGINT, SIGTERM and SIGHUP, unless ignored, for the length of the block (main thread only)."""
     global _STATE  # noqa: PLW0603 (one run per process at a time; signals need a module-level hook)
     state = InterruptState()
     if threading.current_thread() is not threading.main_thread():
@@ -90,6 +92,8 @@ def interrupts() -> Iterator[InterruptState]:
     outer, _STATE = _STATE, state
     try:
         for sig in HANDLED:
+            if signal.getsignal(sig) is signal.SIG_IGN:
+                continue
             previous[sig] = signal.signal(sig, _handler)
         yield state
     finally:

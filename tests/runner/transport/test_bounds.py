@@ -123,6 +123,19 @@ def test_a_second_signal_is_only_recorded() -> None:
     assert signal.getsignal(signal.SIGINT) is before
 
 
+def test_a_signal_ignored_when_the_run_began_stays_ignored() -> None:
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup starts a process
+    try:
+        with signals.interrupts() as state:
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(0.05)
+        assert (state.signum, state.extra) == (None, [])
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
 def test_a_marked_process_is_found_and_killed_and_others_are_not() -> None:
     code = "import time; time.sleep(60)"
     marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: reaper.marker()})
