@@ -107,6 +107,24 @@ def _config_defaults(parser: argparse.ArgumentParser, command: str) -> None:
     subparsers.choices[command].set_defaults(**values)
 
 
+def _reopen_closed_standard_streams() -> None:
+    """A standard stream the caller closed (``>&-``) is opened on the null device.
+
+    Otherwise ``sys.stdout`` is None (a traceback at the first console call), and the next file
+    the runner opens would take the number 1 and receive what was meant for the console.
+    """
+    for number, name in enumerate(("stdin", "stdout", "stderr")):
+        try:
+            os.fstat(number)
+        except OSError:
+            nowhere = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one, as the lower ones are open
+            if nowhere != number:
+                os.dup2(nowhere, number)
+                os.close(nowhere)
+            mode = "r" if number == 0 else "w"
+            setattr(sys, name, open(number, mode, encoding="utf-8", errors="backslashreplace", closefd=False))  # noqa: SIM115
+
+
 def safe_console() -> None:
     """Make stdout and stderr escape what their encoding cannot carry instead of raising.
 
@@ -125,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.platform == "win32":
         print(f"ccweb-conformance: error: {WINDOWS_MESSAGE}", file=sys.stderr)
         return EXIT_USAGE
+    _reopen_closed_standard_streams()
     safe_console()
     words = list(sys.argv[1:] if argv is None else argv)
     try:

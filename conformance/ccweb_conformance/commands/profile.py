@@ -22,7 +22,7 @@ from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.profile.console import render_profile
 from ccweb_conformance.profile.run import run_profile
 from ccweb_conformance.profile.settings import profile_settings
-from ccweb_conformance.reports.output import is_stdout, scrub
+from ccweb_conformance.reports.output import is_stdout, reader_may_leave, scrub
 from ccweb_conformance.transport import signals
 
 PROFILE_EPILOG = """
@@ -75,7 +75,8 @@ def main(args: argparse.Namespace) -> int:
                 progress=_progress,
             )
             signals.disarm()  # the reports get written whatever arrives now
-            print(scrub(render_profile(profile, language), options.secrets()), file=console, flush=True)
+            with reader_may_leave(console):
+                print(scrub(render_profile(profile, language), options.secrets()), file=console, flush=True)
             written = write_reports(profile, options, "profile", language=language)
     except RunInterrupted as interrupted:
         print(

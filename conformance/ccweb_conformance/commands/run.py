@@ -31,7 +31,7 @@ from ccweb_conformance.reports.failure_block import reports_line
 from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
-from ccweb_conformance.reports.output import is_stdout, scrub
+from ccweb_conformance.reports.output import is_stdout, reader_may_leave, scrub
 from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
@@ -241,16 +241,19 @@ def _run(options: RunnerOptions, current: Session, chosen: last_failed.LastFaile
     if not_recorded is not None:
         print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
     written = write_reports(run, options, "run", language=language)
-    print(scrub(render_summary(run, color=color, verbose=options.verbose, language=language), secrets), file=console)
-    if fuzz_lines:
-        print(scrub("\n".join(fuzz_lines), secrets), file=console)
+    with reader_may_leave(console):
+        summary = render_summary(run, color=color, verbose=options.verbose, language=language)
+        print(scrub(summary, secrets), file=console)
+        if fuzz_lines:
+            print(scrub("\n".join(fuzz_lines), secrets), file=console)
     if options.expected_failures is not None and not state.interrupted:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}
         for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
     if run.failed or run.counts()["warning"]:
-        print(reports_line(reports, language), file=console)
+        with reader_may_leave(console):
+            print(reports_line(reports, language), file=console)
     # Lines on stderr (errors, warnings, this one) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
     if state.signum is not None:

@@ -13,14 +13,14 @@ import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TypeVar
 
 from ccweb_conformance.options import REDACTED, STDOUT
 from ccweb_conformance.reports.neutral import defuse_lines, neutral
 
-__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "scrub", "write_atomically"]
+__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "reader_may_leave", "scrub", "write_atomically"]
 
 Document = TypeVar("Document")
 
@@ -36,6 +36,24 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
         if secret:
             text = text.replace(secret, REDACTED)
     return text
+
+
+@contextlib.contextmanager
+def reader_may_leave(stream: IO[str]) -> Iterator[None]:
+    """Console output whose reader may stop reading (``| head``): what it did not read is dropped, quietly.
+
+    The verdict does not depend on who reads the console: the reports are written before it,
+    and the exit code stays the run's (a passed run cut short by ``| head`` still exits 0).
+    """
+    try:
+        yield
+        stream.flush()
+    except BrokenPipeError:
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(nowhere, stream.fileno())  # Python's final flush of the buffered rest goes nowhere, silently
+        finally:
+            os.close(nowhere)
 
 
 def _permissions() -> int:
