@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.errors import UsageError
-from ccweb_conformance.options import TableRow, table
+from ccweb_conformance.options import TableRow, path_word, table
 
 __all__ = ["CONFIG_FILE", "find_config", "load_config"]
 
@@ -77,11 +77,21 @@ def _typed(where: str, row: TableRow, raw: Any) -> Any:
         if isinstance(raw, bool) or not isinstance(raw, int | float) or (base is int and not isinstance(raw, int)):
             raise UsageError(f"{where} must be a number")
         return base(raw)
+    return _text(where, row, base, raw)
+
+
+def _text(where: str, row: TableRow, base: Any, raw: Any) -> Any:
+    """A string or path value: one of the choices if the option has them, a path not empty."""
     if not isinstance(raw, str):
         raise UsageError(f"{where} must be a string")
     if row.spec.choices and raw not in row.spec.choices:
         raise UsageError(f"{where} must be one of {', '.join(row.spec.choices)}, not {raw!r}")
-    return Path(raw) if base is Path else raw
+    if base is Path:
+        try:
+            return path_word(raw)
+        except argparse.ArgumentTypeError as error:
+            raise UsageError(f"{where}: {error}") from None
+    return raw
 
 
 def load_config(folder: Path, command: str) -> dict[str, Any]:

@@ -127,6 +127,15 @@ _HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
 _ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
 PROFILE: tuple[Command, ...] = ("profile",)
+EMPTY_MEANS_EVERYTHING = frozenset({"keyword", "tags"})
+"""Text options whose empty value selects every scenario, as pytest's ``-k ""`` does."""
+EMPTY_HINTS = {
+    "stdio": "give the command that starts your server (an unset variable in CI?), or leave --stdio out "
+    "to test the bundled reference",
+    "http_cmd": "give the command that starts your HTTP server (an unset variable in CI?)",
+    "url": "give your server's URL (an unset variable in CI?)",
+}
+"""What to do about an empty option, where it says more than the default advice."""
 SECONDS_PER_REQUEST = Bounds(0, 600, low_open=True, unit="seconds")
 SECONDS_PER_RUN = Bounds(0, 86_400, low_open=True, unit="seconds")
 """A whole run (or its fuzz phase) ends within a day: a bound is a number, never inf."""
@@ -249,7 +258,7 @@ class RunnerOptions:
 
     def problems(self) -> list[str]:
         """Usage errors in these options, each one line."""
-        found: list[str] = []
+        found = self._empty_problems()
         if sum(bool(x) for x in (self.stdio, self.http_cmd and self.url, self.in_process)) > 1 or (
             self.stdio and self.url
         ):
@@ -263,6 +272,17 @@ class RunnerOptions:
         if self.url and not self.url.startswith(("http://", "https://")):
             found.append(f"--url {self.url!r} is not an http:// or https:// URL")
         return found + self._bound_problems()
+
+    def _empty_problems(self) -> list[str]:
+        """A text option given empty: ``--stdio "$UNSET"`` would otherwise test the bundled reference and pass."""
+        return [
+            f"{row.spec.flags[-1]} is empty: {EMPTY_HINTS.get(row.name, 'give it a value, or leave the option out')}"
+            for row in table()
+            if row.kind in (str, str | None)
+            and row.name not in EMPTY_MEANS_EVERYTHING
+            and isinstance(getattr(self, row.name), str)
+            and not getattr(self, row.name).strip()
+        ]
 
     def _bound_problems(self) -> list[str]:
         """Usage errors in the options past the target: bounds, protocol, files, fuzzing."""
@@ -318,6 +338,8 @@ class RunnerOptions:
                 found.append(f"{seen[where]} and {flag} both write {str(path)!r}; give each its own")
             elif not where.parent.is_dir():
                 found.append(f"cannot write {str(path)!r}: its folder does not exist")
+            elif where.is_dir():
+                found.append(f"cannot write {str(path)!r}: it is a folder; name a file in it")
             seen.setdefault(where, flag)
         return found
 
@@ -377,11 +399,20 @@ def default(name: str) -> Any:
     return {row.name: row.default for row in table()}[name]
 
 
+def path_word(word: str) -> Path:
+    """A path from the command line or the config file; an empty one (``--json "$UNSET"``) is a usage error."""
+    if not word.strip():
+        raise argparse.ArgumentTypeError("expected a path, got an empty string")
+    return Path(word)
+
+
 def _converter(kind: Any) -> Callable[[str], Any] | None:
     """The function that turns a command-line string into the field's type."""
     base = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
     first = base[0]
-    if first in (int, float, Path, str):
+    if first is Path:
+        return path_word
+    if first in (int, float, str):
         return first  # type: ignore[no-any-return]
     return None
 
