@@ -97,7 +97,7 @@ def test_action_scripts_read_inputs_only_through_their_environment():
 
 def test_action_runs_the_suite_with_listed_options(listed_options: set[str]):
     script = ACTION["runs"]["steps"][-1]["run"]
-    assert '\n"$kit/ccweb-conformance" "${args[@]}"\ncode=$?\n' in script
+    assert re.search(r'\n *"\$kit/ccweb-conformance" "\$\{args\[@\]\}"\n *code=\$\?\n', script)
     used = set(LONG_OPTION.findall(script))
     # every option of ccweb-conformance run has an input, but the kit's own --in-process and two options of a
     # developer's loop: a CI job starts with no --last-failed record, and --collect-only writes no report
@@ -203,6 +203,15 @@ def test_the_run_step_reports_an_error_outcome(tmp_path):
     assert code == 2
     assert (outputs["outcome"], outputs["exit-code"], "total" in outputs) == ("error", "2", False)
     assert "--header needs an HTTP target" in log
+
+
+@pytest.mark.parametrize("inputs", [{}, {"stdio": "", "url": "", "args": "--tags AC-1"}])
+def test_the_run_step_refuses_to_run_without_a_target(tmp_path, inputs):
+    """An unset variable gives an empty input: the kit would test its own reference and pass."""
+    code, outputs, log = run_step(tmp_path, inputs)
+    assert (code, outputs["outcome"], outputs["exit-code"], "total" in outputs) == (2, "error", "2", False)
+    assert log.startswith("::error title=ccweb conformance::no implementation to test: the inputs stdio, http-cmd and ")
+    assert not (tmp_path / "ccweb-conformance-junit.xml").exists()
 
 
 def test_the_action_offers_every_report_format_of_run_as_an_input_and_an_output():
