@@ -16,6 +16,7 @@ from pathlib import Path
 from ccweb_conformance.checks.description_check import FactVerdict, check_description, quote
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.i18n import LANGUAGES, Messages, messages, pick_language
+from ccweb_conformance.options import path_word
 
 __all__ = ["COMMAND", "configure", "main"]
 
@@ -33,6 +34,8 @@ EPILOG = """examples:
   ccweb-conformance check-description -- "- a text that starts with a dash"
 """
 _STDIN = "-"
+MAX_DESCRIPTION_BYTES = 1 << 20
+"""The most a description may take (1 MiB; a tool description is a few hundred characters)."""
 _EXIT_STATED, _EXIT_NOT_STATED, _EXIT_USAGE = 0, 1, 2
 
 
@@ -42,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("text", nargs="?", metavar="TEXT", help="the description, or - to read it from stdin")
-    parser.add_argument("--file", metavar="FILE", type=Path, help="read the description from FILE (UTF-8)")
+    parser.add_argument("--file", metavar="FILE", type=path_word, help="read the description from FILE (UTF-8)")
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help="language of the output (default: from LC_ALL / LANG, else en)"
     )
@@ -59,14 +62,19 @@ def main(args: argparse.Namespace) -> int:
     return _EXIT_STATED if found == len(verdicts) else _EXIT_NOT_STATED
 
 
+def _read_file(path: Path) -> bytes:
+    with path.open("rb") as stream:
+        return stream.read(MAX_DESCRIPTION_BYTES + 1)
+
+
 def _text(args: argparse.Namespace, say: Messages) -> str:
     """The description from TEXT, stdin or ``--file``; a usage error when none or two are given."""
     if args.text is not None and args.file is not None:
         raise UsageError(say("description.two_texts"))
     if args.file is not None:
-        return _decode(args.file.read_bytes, str(args.file), say)
+        return _decode(lambda: _read_file(args.file), str(args.file), say)
     if args.text == _STDIN:
-        return _decode(sys.stdin.buffer.read, "stdin", say)
+        return _decode(lambda: sys.stdin.buffer.read(MAX_DESCRIPTION_BYTES + 1), "stdin", say)
     if args.text is None:
         raise UsageError(say("description.no_text"))
     text: str = args.text
@@ -74,8 +82,12 @@ def _text(args: argparse.Namespace, say: Messages) -> str:
 
 
 def _decode(read: Callable[[], bytes], source: str, say: Messages) -> str:
+    """The text ``read`` returns: at most MAX_DESCRIPTION_BYTES of UTF-8 (``/dev/urandom`` never ends)."""
     try:
-        return read().decode("utf-8")
+        data = read()
+        if len(data) > MAX_DESCRIPTION_BYTES:
+            raise UsageError(say("description.too_large", source=source, limit=MAX_DESCRIPTION_BYTES))
+        return data.decode("utf-8")
     except OSError as error:
         raise UsageError(say("description.unreadable", source=source, reason=error.strerror or error)) from error
     except UnicodeDecodeError as error:

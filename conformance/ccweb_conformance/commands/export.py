@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-import tempfile
-from pathlib import Path
 
-from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError, UsageError
+from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
+from ccweb_conformance.errors import EXIT_FAILED, RunnerError
 
 EPILOG = """
 The cases come from the features, recorded against the bundled reference (the oracle): the
@@ -33,9 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "without MCP, and the MCP-level scenarios left to 'run'."
     )
     parser.epilog = EPILOG
-    destination = parser.add_mutually_exclusive_group()
-    destination.add_argument("--output", metavar="FILE", type=Path, help="write the document to FILE (default: stdout)")
-    destination.add_argument("--check", metavar="FILE", type=Path, help="exit 1 if FILE differs from a fresh export")
+    add_destination(
+        parser, "write the document to FILE (default: stdout)", "exit 1 if FILE differs from a fresh export"
+    )
 
 
 def render() -> str:
@@ -51,35 +49,10 @@ def render() -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Write, print or check the export."""
-    if args.check is not None and not args.check.is_file():
-        raise UsageError(f"cannot check {str(args.check)!r}: no such file")
-    if args.output is not None and not args.output.resolve().parent.is_dir():
-        raise UsageError(f"cannot write {str(args.output)!r}: its folder does not exist")
+    check_destination(args)
     try:
         text = render()
     except RunnerError as error:
         print(f"ccweb-conformance: error: {error}", file=sys.stderr)
         return EXIT_FAILED
-    if args.check is not None:
-        if args.check.read_text(encoding="utf-8") != text:
-            print(f"ccweb-conformance: {args.check} is out of date; run "
-                  f"'ccweb-conformance export --output {args.check}'", file=sys.stderr)
-            return EXIT_FAILED
-        return EXIT_PASSED
-    if args.output is None:
-        sys.stdout.write(text)
-        return EXIT_PASSED
-    _write_atomically(args.output, text)
-    return EXIT_PASSED
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """A reader sees the whole document or the old one, never a part."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.resolve().parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from error
+    return deliver(args, text, f"ccweb-conformance export --output {args.check}")

@@ -17,6 +17,7 @@ GOOD = (
     "Defaults to the current conversation. Returns the latest 15 user inputs, at most 1,000 characters in total. "
     "Use it to check your work against the user's requirements."
 )
+TOO_LARGE = "larger than 1,048,576 bytes, which no tool description is"
 BAD = "Returns the latest 10 user inputs, at most 1,000 characters per input. Defaults to the current conversation."
 
 
@@ -97,12 +98,26 @@ def test_file_and_stdin_give_the_same_answer(tmp_path: Path) -> None:
         (["-"], b"\xff", "cannot read 'stdin': not UTF-8 (invalid start byte)"),
         (["--lang", "fr", "x"], b"", "argument --lang: invalid choice: 'fr' (choose from 'en', 'zh-CN')"),
         (["x", "y"], b"", "unrecognized arguments: y"),
+        (["--file", ""], b"", "argument --file: expected a path, got an empty string"),
+        (["--file", "/dev/zero"], b"", f"cannot read '/dev/zero': {TOO_LARGE}"),
+        (["-"], b"a" * (1 << 20) + b"a", f"cannot read 'stdin': {TOO_LARGE}"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(arguments: list[str], stdin: bytes, message: str) -> None:
     result = cli("check-description", *arguments, stdin=stdin)
     assert (result.returncode, result.stdout) == (2, b"")
     assert result.stderr.decode("utf-8") == f"ccweb-conformance: error: {message}\n"
+
+
+def test_a_description_of_the_largest_size_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "d.txt"
+    path.write_bytes(b"a" * (1 << 20))
+    result = cli("check-description", "--file", str(path))
+    assert (result.returncode, result.stderr, result.stdout.decode("utf-8").splitlines()[-1]) == (
+        1,
+        b"",
+        "0 of 4 facts stated (D-11).",
+    )
 
 
 def test_in_process_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,7 +54,12 @@ def environment(**changes: str | None) -> dict[str, str]:
         ),
         (["spec", "--check", "missing.md"], "cannot check 'missing.md': no such file"),
         (["spec", "--output", "no-such-dir/SPEC.md"], "cannot write 'no-such-dir/SPEC.md': its folder does not exist"),
-        (["spec", "--output", "."], "cannot write '.': Is a directory"),
+        (["spec", "--output", "."], "cannot write '.': it is a folder; name a file in it"),
+        (["spec", "--output", ""], "argument --output: expected a path, got an empty string"),
+        (["export", "--output", "."], "cannot write '.': it is a folder; name a file in it"),
+        (["export", "--output", "no-such-dir/c.json"], "cannot write 'no-such-dir/c.json': its folder does not exist"),
+        (["export", "--check", ""], "argument --check: expected a path, got an empty string"),
+        (["export", "--check", "missing.json"], "cannot check 'missing.json': no such file"),
         (["spec", "--output", "a.md", "--check", "b.md"], "argument --check: not allowed with argument --output"),
         (
             ["nope"],

@@ -1,0 +1,57 @@
+"""``--output FILE`` / ``--check FILE`` of the commands that render a document (``spec``, ``export``).
+
+Both paths are checked before the document is rendered (rendering ``export`` runs the whole
+suite), the file is written whole or not at all, and ``--check`` compares the file's text with a fresh render.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, UsageError
+from ccweb_conformance.options import path_word
+from ccweb_conformance.reports.output import write_atomically
+
+__all__ = ["add_destination", "check_destination", "deliver"]
+
+
+def add_destination(parser: argparse.ArgumentParser, output_help: str, check_help: str) -> None:
+    """``--output FILE`` or ``--check FILE`` (at most one); neither: the document goes to stdout."""
+    destination = parser.add_mutually_exclusive_group()
+    destination.add_argument("--output", metavar="FILE", type=path_word, help=output_help)
+    destination.add_argument("--check", metavar="FILE", type=path_word, help=check_help)
+
+
+def check_destination(args: argparse.Namespace) -> None:
+    """A usage error for a path that cannot serve, before anything is rendered."""
+    if args.check is not None and not args.check.is_file():
+        raise UsageError(f"cannot check {str(args.check)!r}: no such file")
+    if args.output is not None:
+        where = args.output.resolve()
+        if not where.parent.is_dir():
+            raise UsageError(f"cannot write {str(args.output)!r}: its folder does not exist")
+        if where.is_dir():
+            raise UsageError(f"cannot write {str(args.output)!r}: it is a folder; name a file in it")
+
+
+def deliver(args: argparse.Namespace, text: str, regenerate: str) -> int:
+    """Compare with ``--check`` (``regenerate``: the command that brings the file up to date), write, or print."""
+    if args.check is not None:
+        try:
+            current = args.check.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise UsageError(f"cannot check {str(args.check)!r}: {error.strerror}") from error
+        if current != text:
+            print(f"ccweb-conformance: {args.check} is out of date; run '{regenerate}'", file=sys.stderr)
+            return EXIT_FAILED
+        return EXIT_PASSED
+    if args.output is not None:
+        try:
+            write_atomically(Path(args.output), text.encode("utf-8"))
+        except OSError as error:
+            raise UsageError(f"cannot write {str(args.output)!r}: {error.strerror}") from error
+        return EXIT_PASSED
+    sys.stdout.write(text)
+    return EXIT_PASSED
