@@ -40,7 +40,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--sessions-dir", type=Path, help=f"cc-web sessions directory (default: ${SESSIONS_ENV})")
+    parser.add_argument(
+        "--sessions-dir", type=_not_empty(Path), help=f"cc-web sessions directory (default: ${SESSIONS_ENV})"
+    )
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765; 0 picks a free one)")
@@ -64,9 +66,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         f" (default: {DEFAULT_MAX_FILE_BYTES})",
     )
     _add_limits(parser)
-    parser.add_argument("--source-env", default=SOURCE_ENV, help=f"stdio source variable (default: {SOURCE_ENV})")
-    parser.add_argument("--source-header", default=SOURCE_HEADER, help=f"HTTP source header (default: {SOURCE_HEADER})")
+    parser.add_argument(
+        "--source-env", default=SOURCE_ENV, type=_not_empty(str), help=f"stdio source variable (default: {SOURCE_ENV})"
+    )
+    parser.add_argument(
+        "--source-header",
+        default=SOURCE_HEADER,
+        type=_not_empty(str),
+        help=f"HTTP source header (default: {SOURCE_HEADER})",
+    )
     return parser.parse_args(argv)
+
+
+def _not_empty(kind: type[str] | type[Path]) -> Callable[[str], Any]:
+    """A converter that refuses an empty value (``--sessions-dir "$UNSET"`` would serve the working directory)."""
+
+    def parse(text: str) -> Any:
+        if not text.strip():
+            raise argparse.ArgumentTypeError("expected a value, got an empty string")
+        return kind(text)
+
+    return parse
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], Any]:
