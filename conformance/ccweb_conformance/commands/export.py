@@ -7,6 +7,7 @@ import re
 import sys
 
 from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
+from ccweb_conformance.commands.session import session
 from ccweb_conformance.errors import EXIT_FAILED, RunnerError
 
 EPILOG = """
@@ -48,11 +49,16 @@ def render() -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Write, print or check the export."""
+    """Write, print or check the export; a signal (the suite stops early) leaves the file as it was."""
     check_destination(args)
-    try:
-        text = render()
-    except RunnerError as error:
-        print(f"ccweb-conformance: error: {error}", file=sys.stderr)
-        return EXIT_FAILED
+    with session("export") as current:
+        try:
+            text = render()
+        except RunnerError as error:
+            print(f"ccweb-conformance: error: {error}", file=sys.stderr)
+            return EXIT_FAILED
+        interrupted = current.exit_code()
+    if interrupted is not None:  # the recording stopped part-way: a partial export is never written nor checked
+        print(f"ccweb-conformance: export interrupted by {current.state.name}; nothing written", file=sys.stderr)
+        return interrupted
     return deliver(args, text, f"ccweb-conformance export --output {args.check}")
