@@ -255,15 +255,16 @@ def test_an_interrupt_with_a_sessions_dir_removes_exactly_the_runs_files(tmp_pat
 
 
 def test_a_report_that_cannot_be_written_does_not_stop_the_others(tmp_path: Path) -> None:
-    blocked = tmp_path / "blocked.xml"
-    blocked.mkdir()  # a directory where the JUnit file should go: that writer fails
+    blocked = Path("/dev/full")  # every write fails with ENOSPC: a disk that filled up during the run
     command = [PYTHON, "-m", "ccweb_conformance.cli", "run", "--in-process", "--tags", "SEL-6"]
     command += ["--junitxml", str(blocked), "--json", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "r.md")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_BOUND, check=False)
     assert done.returncode == 2
     errors = [line for line in done.stderr.splitlines() if line.startswith("ccweb-conformance: error:")]
     assert len(errors) == 1  # besides it, stderr carries only the CI-log progress lines
-    assert errors[0].startswith(f"ccweb-conformance: error: could not write the JUnit XML report {str(blocked)!r}: ")
+    assert errors[0] == (
+        "ccweb-conformance: error: could not write the JUnit XML report '/dev/full': [Errno 28] No space left on device"
+    )
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["outcome"] == "passed"
     assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("## ccweb_list_user_inputs conformance")
     assert done.stdout.splitlines()[0] == "ccweb_list_user_inputs conformance: PASSED (selection: --tags SEL-6)"
