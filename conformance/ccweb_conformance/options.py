@@ -336,10 +336,8 @@ class RunnerOptions:
             where = path.resolve()
             if where in seen:
                 found.append(f"{seen[where]} and {flag} both write {str(path)!r}; give each its own")
-            elif not where.parent.is_dir():
-                found.append(f"cannot write {str(path)!r}: its folder does not exist")
-            elif where.is_dir():
-                found.append(f"cannot write {str(path)!r}: it is a folder; name a file in it")
+            elif (problem := write_target_problem(path)) is not None:
+                found.append(problem)
             seen.setdefault(where, flag)
         return found
 
@@ -404,6 +402,16 @@ def path_word(word: str) -> Path:
     if not word.strip():
         raise argparse.ArgumentTypeError("expected a path, got an empty string")
     return Path(word)
+
+
+def write_target_problem(path: Path) -> str | None:
+    """Why a file cannot be written at ``path`` (its folder is missing, or it is a folder), or None."""
+    where = path.resolve()
+    if not where.parent.is_dir():
+        return f"cannot write {str(path)!r}: its folder does not exist"
+    if where.is_dir():
+        return f"cannot write {str(path)!r}: it is a folder; name a file in it"
+    return None
 
 
 def _converter(kind: Any) -> Callable[[str], Any] | None:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, UsageError
-from ccweb_conformance.options import path_word
+from ccweb_conformance.options import path_word, write_target_problem
 from ccweb_conformance.reports.output import write_atomically
 
 __all__ = ["add_destination", "check_destination", "deliver"]
@@ -28,12 +27,9 @@ def check_destination(args: argparse.Namespace) -> None:
     """A usage error for a path that cannot serve, before anything is rendered."""
     if args.check is not None and not args.check.is_file():
         raise UsageError(f"cannot check {str(args.check)!r}: no such file")
-    if args.output is not None:
-        where = args.output.resolve()
-        if not where.parent.is_dir():
-            raise UsageError(f"cannot write {str(args.output)!r}: its folder does not exist")
-        if where.is_dir():
-            raise UsageError(f"cannot write {str(args.output)!r}: it is a folder; name a file in it")
+    problem = None if args.output is None else write_target_problem(args.output)
+    if problem is not None:
+        raise UsageError(problem)
 
 
 def deliver(args: argparse.Namespace, text: str, regenerate: str) -> int:
@@ -49,7 +45,7 @@ def deliver(args: argparse.Namespace, text: str, regenerate: str) -> int:
         return EXIT_PASSED
     if args.output is not None:
         try:
-            write_atomically(Path(args.output), text.encode("utf-8"))
+            write_atomically(args.output, text.encode("utf-8"))
         except OSError as error:
             raise UsageError(f"cannot write {str(args.output)!r}: {error.strerror}") from error
         return EXIT_PASSED
