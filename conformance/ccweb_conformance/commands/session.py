@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ccweb_conformance.errors import interrupted_exit_code
-from ccweb_conformance.transport import reaper, signals
+from ccweb_conformance.transport import reaper, signals, zygote
 
 __all__ = ["Session", "session"]
 
@@ -63,6 +63,7 @@ def session(command: str, *, report_leftovers: bool = True) -> Iterator[Session]
             yield current
         finally:
             signals.disarm()  # from here on a signal is recorded only: the clean-up is never cut short
+            zygote.stop_shared()  # the bundled reference's fork server ends with the command, its children with it
             found = current.sweep()
             reaper.end_run()  # from now on a sweep goes by the marker only
             if current.folder is not None:

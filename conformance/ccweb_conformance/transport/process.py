@@ -10,7 +10,8 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import IO, Protocol
 
 from ccweb_conformance.errors import TargetError
 from ccweb_conformance.transport.reaper import MARKER_ENV, SERVER_ENV, kill_marked, marker
@@ -51,10 +52,29 @@ class RingBuffer:
 _NUMBERS = itertools.count(1)
 
 
+class ProcessHandle(Protocol):
+    """What :class:`ServerProcess` needs of a started process: ``subprocess.Popen``'s shape."""
+
+    pid: int
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
+Launcher = Callable[[list[str], Mapping[str, str]], ProcessHandle]
+"""Starts a stdio server with pipes for its stdin, stdout and stderr, in a session of its own."""
+
+
 class ServerProcess:
     """A child process in a new session; ``stop`` kills its whole process group and what it left."""
 
-    def __init__(self, argv: list[str], env: Mapping[str, str], *, stdio: bool) -> None:
+    def __init__(
+        self, argv: list[str], env: Mapping[str, str], *, stdio: bool, launcher: Launcher | None = None
+    ) -> None:
         self.argv = argv
         self.stderr = RingBuffer()
         self.token = f"{marker()}-{next(_NUMBERS)}"
@@ -63,23 +83,31 @@ class ServerProcess:
         """Threads reading its pipes; a pipe is closed only once its reader has ended."""
         self._stopped = False
         self._stop_lock = threading.Lock()
-        try:
-            self.popen = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
-                env={**env, MARKER_ENV: marker(), SERVER_ENV: self.token},  # how leftovers are found (reaper)
-                start_new_session=True,
-            )
-        except OSError as exc:
-            raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
+        environment = {**env, MARKER_ENV: marker(), SERVER_ENV: self.token}  # how leftovers are found (reaper)
+        self.popen: ProcessHandle = self._start(argv, environment, stdio, launcher)
         self.pid = self.popen.pid
         drained = self.popen.stderr if stdio else self.popen.stdout
         assert drained is not None
         self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
         self._drainer.start()
         self.readers.append(self._drainer)
+
+    @staticmethod
+    def _start(argv: list[str], env: Mapping[str, str], stdio: bool, launcher: Launcher | None) -> ProcessHandle:
+        if launcher is not None and stdio:
+            with contextlib.suppress(OSError):  # the launcher is gone: started the ordinary way
+                return launcher(argv, env)
+        try:
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE if stdio else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
 
     def _drain(self, fd: int) -> None:
         while True:

@@ -27,7 +27,7 @@ from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.negotiate import other_era
 from ccweb_conformance.transport.pool import ClientPool
-from ccweb_conformance.transport.process import ServerProcess, one_line
+from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line
 from ccweb_conformance.transport.signals import shielded
 
 SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
@@ -39,9 +39,17 @@ VIOLATION_KINDS = frozenset({"garbage", "wrong-id", "duplicate", "too-large", "s
 """Wire failures that mean a server answered but broke JSON-RPC (not that it could not start)."""
 
 
+REFERENCE_MODULE = "ccweb_reference.cli"
+
+
 def reference_command() -> str:
     """The stdio command for the bundled reference server."""
-    return f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
+    return f"{shlex.quote(sys.executable)} -m {REFERENCE_MODULE} --sessions-dir {{sessions_dir}}"
+
+
+def is_reference(argv: list[str]) -> bool:
+    """Whether ``argv`` runs the bundled reference with this interpreter (so it can be forked, not started)."""
+    return argv[1:3] == ["-m", REFERENCE_MODULE] and os.path.realpath(argv[0]) == os.path.realpath(sys.executable)
 
 
 def split_command(command: str, substitutions: Mapping[str, str]) -> list[str]:
@@ -224,6 +232,8 @@ class StdioTarget(Target):
         self.extra_env = dict(env or {})
         self.argv = split_command(command, {"{sessions_dir}": str(self.sessions_dir)})
         self.description = f"stdio server {shlex.join(self.argv)!r}"
+        self.fork_reference = is_reference(self.argv)
+        """Start the bundled reference as forks of one fork server (``transport.zygote``), where supported."""
 
     def environment(self, source: str | None) -> dict[str, str]:
         """The child's environment for this source binding."""
@@ -245,8 +255,17 @@ class StdioTarget(Target):
             return channel.io.process.popen.pid
         return None
 
+    def _launcher(self) -> Launcher | None:
+        """The bundled reference's fork server, where it runs; None: start the command the ordinary way."""
+        if not self.fork_reference:
+            return None
+        zygote = deferred_import("ccweb_conformance.transport.zygote").shared()
+        if zygote is None:
+            return None
+        return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)
+
     def _new_client(self, source: str | None) -> McpClient:
-        process = ServerProcess(self.argv, self.environment(source), stdio=True)
+        process = ServerProcess(self.argv, self.environment(source), stdio=True, launcher=self._launcher())
         self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)

@@ -1,0 +1,166 @@
+"""The bundled reference's fork server: one import per run, every server still its own process, nothing left."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from ccweb_conformance.suite.world import TOOL_NAME
+from ccweb_conformance.transport import zygote
+from ccweb_conformance.transport.targets import StdioTarget, reference_command
+
+pytestmark = pytest.mark.skipif(not zygote.supported(), reason="the fork server runs on Linux only")
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+    except psutil.NoSuchProcess:
+        return True
+
+
+def _wait_gone(pids: list[int], bound: float = 10.0) -> bool:
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        if all(_gone(pid) for pid in pids):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _write(sessions: Path, conversation: str, content: str) -> None:
+    data = {"id": conversation, "messages": [{"role": "user", "content": content, "timestamp": None}]}
+    (sessions / f"{conversation}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture
+def own_zygote():
+    started = zygote.Zygote()
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def test_each_binding_is_a_forked_process_with_its_own_source(tmp_path):
+    """Two sources, two forks of the one fork server; each reads the source it was started with."""
+    _write(tmp_path, "first", "from first")
+    _write(tmp_path, "second", "from second")
+    target = StdioTarget(reference_command(), tmp_path)
+    assert target.fork_reference
+    try:
+        answers, pids = {}, {}
+        for source in ("first", "second"):
+            client = target.client(source)
+            result = client.call_tool(TOOL_NAME, {}).response["result"]["structuredContent"]
+            answers[source] = [item["content"] for item in result["items"]]
+            pids[source] = client.channel.io.process.popen.pid
+        shared = zygote.shared()
+        assert shared is not None
+        parents = {source: psutil.Process(pid).ppid() for source, pid in pids.items()}
+    finally:
+        target.close()
+    assert answers == {"first": ["from first"], "second": ["from second"]}
+    assert pids["first"] != pids["second"]
+    assert parents == {"first": shared.pid, "second": shared.pid}
+    assert _wait_gone(list(pids.values()))
+    zygote.stop_shared()
+    assert _wait_gone([shared.pid])
+
+
+def test_a_child_is_waited_for_like_popen(own_zygote, tmp_path):
+    """Exit code, ``TimeoutExpired`` while it runs, and the pid kept (a zombie) until it was waited for."""
+    child = own_zygote.spawn(["ccweb-reference", "--sessions-dir", str(tmp_path)], dict(os.environ))
+    with pytest.raises(subprocess.TimeoutExpired):
+        child.wait(0.05)
+    assert child.poll() is None
+    child.stdin.close()  # end of input: the server ends by itself
+    assert child.wait(10) == 0
+    assert child.returncode == 0
+    assert _wait_gone([child.pid])
+
+
+def test_a_usage_error_comes_back_as_the_exit_code_and_stderr(own_zygote, tmp_path):
+    child = own_zygote.spawn(["ccweb-reference", "--sessions-dir", str(tmp_path / "missing")], dict(os.environ))
+    assert child.wait(10) == 2
+    assert child.stderr.read().decode().strip() == (
+        f"ccweb-reference: error: sessions directory {str(tmp_path / 'missing')!r} does not exist or is not a directory"
+    )
+
+
+def test_a_killed_child_reports_the_signal(own_zygote, tmp_path):
+    child = own_zygote.spawn(["ccweb-reference", "--sessions-dir", str(tmp_path)], dict(os.environ))
+    os.killpg(child.pid, signal.SIGKILL)
+    assert child.wait(10) == -signal.SIGKILL
+
+
+def test_stopping_the_fork_server_ends_its_children(tmp_path):
+    started = zygote.Zygote()
+    children = [started.spawn(["ccweb-reference", "--sessions-dir", str(tmp_path)], dict(os.environ)) for _ in "ab"]
+    started.stop()
+    assert _wait_gone([started.pid, *(child.pid for child in children)], 5.0)
+    assert [child.wait(5) for child in children] == [-signal.SIGKILL, -signal.SIGKILL]
+
+
+def test_a_fork_server_killed_leaves_its_children_to_be_stopped(tmp_path):
+    """SIGKILL to the fork server: a child's handle still stops and waits, without hanging."""
+    started = zygote.Zygote()
+    child = started.spawn(["ccweb-reference", "--sessions-dir", str(tmp_path)], dict(os.environ))
+    os.kill(started.pid, signal.SIGKILL)
+    started.process.wait(5)
+    os.killpg(child.pid, signal.SIGTERM)
+    assert child.wait(10) in (-signal.SIGTERM, -9)
+    assert _wait_gone([child.pid])
+    started.stop()
+
+
+def test_the_runner_killed_takes_the_fork_server_and_its_children_with_it(tmp_path):
+    """The channel closes when the runner dies, however it dies: the fork server ends its children and exits."""
+    script = textwrap.dedent(
+        f"""
+        import os, sys, time
+        from ccweb_conformance.transport import zygote
+        started = zygote.Zygote()
+        child = started.spawn(["ccweb-reference", "--sessions-dir", {str(tmp_path)!r}], dict(os.environ))
+        print(started.pid, child.pid, flush=True)
+        time.sleep(60)
+        """
+    )
+    runner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert runner.stdout is not None
+        pids = [int(word) for word in runner.stdout.readline().split()]
+        assert len(pids) == 2 and all(not _gone(pid) for pid in pids)
+    finally:
+        runner.kill()
+        runner.wait(10)
+    assert _wait_gone(pids, 10.0)
+
+
+def test_disabled_by_the_environment_every_server_is_started_the_ordinary_way(monkeypatch, tmp_path):
+    monkeypatch.setenv(zygote.DISABLE_ENV, "1")
+    assert zygote.shared() is None
+    target = StdioTarget(reference_command(), tmp_path)
+    try:
+        process = target.client(None).channel.io.process
+        command = psutil.Process(process.pid).cmdline()
+        assert isinstance(process.popen, subprocess.Popen)
+    finally:
+        target.close()
+    assert command[1:3] == ["-m", "ccweb_reference.cli"]
+
+
+def test_another_command_is_never_forked(tmp_path):
+    target = StdioTarget(f"{sys.executable} -m ccweb_reference.cli --sessions-dir {{sessions_dir}} --max-file-bytes 9", tmp_path)
+    assert target.fork_reference  # the same module with this interpreter: forked, its arguments passed on
+    other = StdioTarget(f"env {sys.executable} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}", tmp_path)
+    assert not other.fork_reference
