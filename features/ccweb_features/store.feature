@@ -8,15 +8,8 @@ Feature: The persisted conversation file is read safely
   for at least 200 ms before it answers conversation_unreadable.
 
   @STO-1
-  Scenario Outline: A file that is not a UTF-8 JSON object is unreadable
-    Given conversation "alpha" is stored as the bytes "<bytes>"
-    When I call the tool with arguments:
-      """
-      {"conversationId": "{alpha}"}
-      """
-    Then the error code is "conversation_unreadable"
-
-    Examples:
+  Scenario: A file that is not a UTF-8 JSON object is unreadable
+    Given one conversation per row, each stored as the bytes of its row:
       | bytes                                              |
       | {"messages": [                                     |
       | not json at all                                    |
@@ -30,25 +23,19 @@ Feature: The persisted conversation file is read safely
       | {"messages": [{"role": "user", "content": "ok"}]} trailing |
       | {"messages": [], "n": NaN}                         |
       | {"messages": [{"role": "user", "content": "\\xed\\xa0\\x80"}]} |
+    When I call the tool for each of them, the calls in flight together
+    Then every answer has the error code "conversation_unreadable"
 
   @STO-2
-  Scenario Outline: messages that is not an array, null or absent is unreadable
-    Given a conversation "alpha" whose file is:
-      """
-      {"id": "{alpha}", "messages": <messages>}
-      """
-    When I call the tool with arguments:
-      """
-      {"conversationId": "{alpha}"}
-      """
-    Then the error code is "conversation_unreadable"
-
-    Examples:
+  Scenario: messages that is not an array, null or absent is unreadable
+    Given one conversation per row, each a file whose messages field is the row's JSON:
       | messages                                |
       | "user: hello"                           |
       | {"0": {"role": "user", "content": "x"}} |
       | 3                                       |
       | true                                    |
+    When I call the tool for each of them, the calls in flight together
+    Then every answer has the error code "conversation_unreadable"
 
   @STO-2
   Scenario Outline: Absent or null messages mean no messages
@@ -93,19 +80,14 @@ Feature: The persisted conversation file is read safely
       | 中文 😀  |
 
   @STO-3
-  Scenario Outline: Half a byte-order mark, or two of them, is not JSON
-    Given conversation "alpha" is stored as the bytes "<mark>{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}"
-    When I call the tool with arguments:
-      """
-      {"conversationId": "{alpha}"}
-      """
-    Then the error code is "conversation_unreadable"
-
-    Examples:
-      | mark                     |
-      | \\xef\\xbb               |
-      | \\xbb\\xbf               |
-      | \\xef\\xbb\\xbf\\xef\\xbb\\xbf |
+  Scenario: Half a byte-order mark, or two of them, is not JSON
+    Given one conversation per row, each stored as the bytes of its row:
+      | bytes                                                                   |
+      | \\xef\\xbb{"messages": [{"role": "user", "content": "x"}]}             |
+      | \\xbb\\xbf{"messages": [{"role": "user", "content": "x"}]}             |
+      | \\xef\\xbb\\xbf\\xef\\xbb\\xbf{"messages": [{"role": "user", "content": "x"}]} |
+    When I call the tool for each of them, the calls in flight together
+    Then every answer has the error code "conversation_unreadable"
 
   @STO-1
   Scenario: A compact file in raw UTF-8 is read

@@ -14,7 +14,7 @@ from mutants.registry import mutant
 @mutant(
     "trailing_data_accepted",
     "STO-1",
-    'A file that is not a UTF-8 JSON object is unreadable [{"messages": [{"role": "user", "content": "ok"}]} trailing]',
+    "A file that is not a UTF-8 JSON object is unreadable",
     "the file is parsed with raw_decode, so text after the JSON object is ignored",
 )
 def _() -> None:

@@ -5,6 +5,7 @@ from importlib.resources import files
 from pytest_bdd import scenarios
 
 from ccweb_conformance.suite import step_lookup
+from ccweb_conformance.suite.steps.batch_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.concurrency_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.era_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.given_steps import *  # noqa: F403

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -17,6 +18,7 @@ from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.parallel import overlapping, pipelined
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.transport.toollist import ToolListing, list_all_tools
 
@@ -73,6 +75,10 @@ class World:
     """The last call repeated in the other era the server speaks (D-16), if any."""
     asked: list[tuple[str, ToolOutcome]] = field(default_factory=list)
     """Answers to calls in flight together (CON-1), each with the alias of the conversation its request named."""
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    """Conversations made one per table row (alias, the row as written), for calls in flight together."""
+    together: list[list[ToolOutcome]] = field(default_factory=list)
+    """Per era, the answers to the calls made for ``rows``, in row order."""
     eras_answer_alike: bool = True
     """False where answers may differ from call to call (saves in progress): each era's answers are checked apart."""
     other_era_outcomes: list[ToolOutcome] = field(default_factory=list)
@@ -219,6 +225,37 @@ class World:
         judged = other if self.era_disagreement is not None else outcome
         self.outcomes.append(judged)
         return judged
+
+    def call_together(self, calls: list[dict[str, Any]]) -> list[list[ToolOutcome]]:
+        """Independent calls in flight together: one list of outcomes per era the run tests, in call order.
+
+        For calls whose only cost is the server's re-read window (D-14): pipelined on the source's one
+        connection of each era (over HTTP, POSTed at once), both eras at the same time, so N windows cost one.
+        A server may still answer them one after the other: each answer may take the timeout after the one
+        before. RO-1 is checked once, around them all. The observer (the case export) sees the calls as the
+        sequence of single calls they are equivalent to.
+        """
+        clients = [self.client()]
+        if self.target.other_era is not None:
+            clients.append(self.target.other_client(self.source))
+        root = self.target.sessions_dir
+        before = fingerprints(root, self.files.created(), digest=False)
+        per_era = overlapping([partial(pipelined, c, TOOL_NAME, calls, per_answer=True) for c in clients])
+        recorded = [[self.record(exchange) for exchange in exchanges] for exchanges in per_era]
+        changed = moved(before, fingerprints(root, self.files.created(), digest=False))
+        if changed:
+            raise fail(
+                "RO-1: the calls changed files of the sessions directory (the tool is read-only)",
+                expected="identical bytes, size, mtime, ctime and inode",
+                actual=changed,
+                exchange=recorded[0][-1],
+                proves="RO-1",
+            )
+        if self.observer is not None:
+            for arguments, exchange in zip(calls, recorded[0], strict=True):
+                self.observer.before_call(self, TOOL_NAME, arguments)
+                self.observer.after_call(self, exchange)
+        return [[tool_outcome(exchange, self.output_schema) for exchange in exchanges] for exchanges in recorded]
 
     def last_outcome(self) -> ToolOutcome:
         """The most recent tool result."""

@@ -57,11 +57,18 @@ def _ids(client: McpClient, count: int) -> list[int]:
     return list(range(first, first + count))
 
 
-def pipelined(client: McpClient, name: str, calls: Sequence[dict[str, Any]]) -> list[Exchange]:
-    """Send every call on this one connection before any answer is read; one exchange per call, in order."""
+def pipelined(
+    client: McpClient, name: str, calls: Sequence[dict[str, Any]], *, per_answer: bool = False
+) -> list[Exchange]:
+    """Send every call on this one connection before any answer is read; one exchange per call, in order.
+
+    Over stdio the answers must all come within the client's timeout; with ``per_answer`` each must come
+    within the timeout of the one before, so a server that answers pipelined calls one after the other
+    (allowed: each within its own time) is not cut short. Bounded by ``len(calls)`` timeouts.
+    """
     requests = [_request(client, i, name, a) for i, a in zip(_ids(client, len(calls)), calls, strict=True)]
     if isinstance(client.channel, LineChannel):
-        return _pipelined_lines(client, client.channel, requests)
+        return _pipelined_lines(client, client.channel, requests, per_answer=per_answer)
     headers = client._headers("tools/call", {"name": name}, client.era, client.protocol_version)
 
     def one(request: dict[str, Any]) -> Exchange:
@@ -71,7 +78,9 @@ def pipelined(client: McpClient, name: str, calls: Sequence[dict[str, Any]]) -> 
     return overlapping([partial(one, request) for request in requests])
 
 
-def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dict[str, Any]]) -> list[Exchange]:
+def _pipelined_lines(
+    client: McpClient, channel: LineChannel, requests: list[dict[str, Any]], *, per_answer: bool = False
+) -> list[Exchange]:
     """stdio: write every line, then read until every id is answered (or the timeout passes)."""
     started = time.monotonic()
     try:
@@ -81,7 +90,8 @@ def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dic
         client.broken = True
         raise ProtocolFailure(f"{channel.label}: could not write to the server: {exc}", None, "closed") from None
     wanted = {json.dumps(r["id"]): r for r in requests}
-    answers = _read_answers(client, channel, set(wanted), started + client.timeout)
+    renewed = client.timeout if per_answer else 0.0
+    answers = _read_answers(client, channel, set(wanted), started + client.timeout, renewed)
     if len(answers) < len(wanted):
         client.broken = True
         missing = [k for k in wanted if k not in answers]
@@ -102,9 +112,12 @@ def _pipelined_lines(client: McpClient, channel: LineChannel, requests: list[dic
 
 
 def _read_answers(
-    client: McpClient, channel: LineChannel, wanted: set[str], deadline: float
+    client: McpClient, channel: LineChannel, wanted: set[str], deadline: float, renewed: float = 0.0
 ) -> dict[str, tuple[dict[str, Any], str]]:
-    """The responses to the ``wanted`` ids (JSON text of each id) that came before the deadline, with their lines."""
+    """The responses to the ``wanted`` ids (JSON text of each id) that came before the deadline, with their lines.
+
+    ``renewed`` > 0: each answer moves the deadline to at least that many seconds after it.
+    """
     answers: dict[str, tuple[dict[str, Any], str]] = {}
     while len(answers) < len(wanted):
         try:
@@ -130,4 +143,5 @@ def _read_answers(
         key = json.dumps(message.get("id"))
         if key in wanted and key not in answers:
             answers[key] = (message, line)
+            deadline = max(deadline, time.monotonic() + renewed)
     return answers

@@ -160,7 +160,8 @@ def test_disabled_by_the_environment_every_server_is_started_the_ordinary_way(mo
 
 
 def test_another_command_is_never_forked(tmp_path):
-    target = StdioTarget(f"{sys.executable} -m ccweb_reference.cli --sessions-dir {{sessions_dir}} --max-file-bytes 9", tmp_path)
+    command = f"{sys.executable} -m ccweb_reference.cli --sessions-dir {{sessions_dir}} --max-file-bytes 9"
+    target = StdioTarget(command, tmp_path)
     assert target.fork_reference  # the same module with this interpreter: forked, its arguments passed on
     other = StdioTarget(f"env {sys.executable} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}", tmp_path)
     assert not other.fork_reference
