@@ -27,13 +27,17 @@ def charged_requirements(error: BaseException | None, requirements: Sequence[str
     """The requirements the failed check proves, in spec order; () when no check named any.
 
     A check that may prove one of several (an error code defined by two requirements) is
-    charged to those the scenario is about, when it is about any of them, else to all.
+    charged to those the scenario is about, when it is about any of them, else to all; a check
+    of an expected value (an error code) in a scenario about none of the requirements defining
+    it is charged to the scenario's own (a link answered wrongly breaks the link rule, SRC-7,
+    not the rule that defines ``conversation_not_found``).
     """
     seen = 0
     while error is not None and seen < _CHAIN_LIMIT:
         if isinstance(error, ConformanceFailure) and error.proves:
             known = [r for r in dict.fromkeys(error.proves) if r in _ORDER]
-            known = [r for r in known if r in requirements] or known
+            ours = [r for r in requirements if r in _ORDER]
+            known = [r for r in known if r in requirements] or (ours if error.by_expectation and ours else known)
             return tuple(sorted(known, key=_ORDER.__getitem__))
         error = error.__cause__ or error.__context__
         seen += 1

@@ -24,6 +24,10 @@ class ConformanceFailure(AssertionError):
     proves: tuple[str, ...] = ()
     """The requirement(s) the failed check proves, which the failure is charged to (empty: the
     scenario's own requirements)."""
+    by_expectation: bool = False
+    """True when ``proves`` names the requirements that define the expected value (an error code's
+    registry entry), not the rule the scenario is about: a scenario about none of them (two byte-order
+    marks expected unreadable: STO-3) is charged to its own requirements."""
 
 
 def shown(value: Any) -> str:
@@ -40,11 +44,12 @@ def fail(
     exchange: Exchange | None = None,
     compared: bool = False,
     proves: tuple[str, ...] | str = (),
+    by_expectation: bool = False,
 ) -> ConformanceFailure:
     """A failure naming the check, the expected and actual values, and the last exchange.
 
     The values are kept on the exception too, for the console's failure block; ``proves`` names
-    the requirement(s) of the check, which the failure is charged to.
+    the requirement(s) of the check, which the failure is charged to (see ``by_expectation``).
     """
     lines = [what, f"  expected: {shown(expected)}", f"  actual:   {shown(actual)}"]
     if exchange is not None:
@@ -56,6 +61,7 @@ def fail(
     failure.what, failure.expected, failure.actual = what, expected, actual
     failure.exchange, failure.compared = exchange, compared
     failure.proves = (proves,) if isinstance(proves, str) else tuple(proves)
+    failure.by_expectation = by_expectation
     return failure
 
 

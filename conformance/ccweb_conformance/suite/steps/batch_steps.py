@@ -82,4 +82,5 @@ def every_answer_has_the_error_code(world: World, code: str) -> None:
         exchange=outcome.exchange,
         compared=not not_flagged,
         proves="ERR-1" if not_flagged else code_requirements(code),
+        by_expectation=not not_flagged,
     )

@@ -176,6 +176,7 @@ def _error(world: World, code: str) -> ToolOutcome:
             exchange=outcome.exchange,
             compared=True,
             proves=code_requirements(code),
+            by_expectation=True,
         )
     if not outcome.is_error:
         raise fail(
