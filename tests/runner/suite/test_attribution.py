@@ -59,7 +59,8 @@ def test_a_check_of_several_requirements_is_narrowed_to_the_scenarios() -> None:
 def test_an_expected_error_code_in_a_scenario_about_another_rule_is_charged_to_that_rule() -> None:
     """Two byte-order marks answered as a success: the BOM rule (STO-3) broke, not STO-1/STO-2, which only
     define conversation_unreadable; a link answered wrongly breaks the link rule (SRC-7), not SRC-2."""
-    unreadable = fail("x", expected=1, actual=2, proves=code_requirements("conversation_unreadable"), by_expectation=True)
+    unreadable_codes = code_requirements("conversation_unreadable")
+    unreadable = fail("x", expected=1, actual=2, proves=unreadable_codes, by_expectation=True)
     assert charged_requirements(unreadable, ("STO-3",)) == ("STO-3",)
     assert charged_requirements(unreadable, ("STO-2",)) == ("STO-2",)
     not_found = fail("x", expected=1, actual=2, proves=code_requirements("conversation_not_found"), by_expectation=True)
