@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ccweb_conformance.checks import waits
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 
 MAX_NAMED = 20
@@ -204,7 +205,8 @@ class SessionsLedger:
         """The audit once the last scenario ended at least the settle delay ago."""
         remaining = self._last_retired + self.settle_s - time.monotonic()
         if self._retired_writers and remaining > 0:
-            time.sleep(remaining)
+            with waits.waited("settle"):
+                time.sleep(remaining)
         return self.audit()
 
     def remove_retired(self) -> None:

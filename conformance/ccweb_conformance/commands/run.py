@@ -12,6 +12,7 @@ from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance import kit_version
+from ccweb_conformance.checks import waits
 from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.collect_only import collect_only
 from ccweb_conformance.commands.report_formats import requested, write_reports
@@ -38,7 +39,7 @@ from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import canonical_tags, check_keyword
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
-from ccweb_conformance.transport import signals
+from ccweb_conformance.transport import census, signals, zygote
 
 RUN_EPILOG = """
 targets (choose one; none means the bundled reference server over stdio):
@@ -188,6 +189,8 @@ def _fuzz_after_scenarios(
 
 
 def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> SuiteOutcome | None:
+    if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
+        zygote.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
     try:
         return run_suite(options, live=sys.stderr.isatty(), extra_plugins=chosen.plugins() if chosen else ())
     except RunInterrupted:  # a signal outside pytest's session (before it began)
@@ -202,6 +205,7 @@ def _run(options: RunnerOptions, current: Session, chosen: last_failed.LastFaile
     secrets = options.secrets()
     language = pick_language(options.lang)
     started = time.perf_counter()
+    census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
     outcome = _suite(options, chosen)
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
@@ -233,6 +237,8 @@ def _run(options: RunnerOptions, current: Session, chosen: last_failed.LastFaile
         eras=collector.eras if collector is not None else [],
         one_era_reason=collector.one_era_reason if collector is not None else None,
         bundled_reference=collector is not None and collector.bundled_reference,
+        processes=census.summary(census.take()),
+        waits=waits.take(),
     )
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)

@@ -41,6 +41,7 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
+from ccweb_conformance.transport import census
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.transport.versions import CLIENT_INFO
@@ -344,6 +345,7 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     sessions_dir = options.sessions_dir or own_dir
     assert sessions_dir is not None
     started = time.perf_counter()
+    census.set_phase("fuzz")
     try:
         with _client_named(PHASE_CLIENT_NAME), make_target(options, sessions_dir) as target:
             run.target_description = target.description
@@ -353,6 +355,7 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
+        census.set_phase("suite")
         if own_dir is not None:
             shutil.rmtree(own_dir, ignore_errors=True)
     run.duration_s = time.perf_counter() - started

@@ -74,6 +74,8 @@ def _build(run: RunResult) -> dict[str, Any]:
         "interrupted": run.interrupted,
         "stopped": run.stopped,
         "leftoverProcesses": list(run.leftover_processes),
+        "processes": run.processes,
+        "waits": dict(run.waits),
         "counts": {"total": len(run.scenarios), **counts},
         "requirements": [
             {

@@ -14,9 +14,10 @@ ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "s
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.2.0"
+REPORT_FORMAT_VERSION = "1.3.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
-1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint)."""
+1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
+1.3.0: runs carry processes (what was started, and why) and waits (the contract's own, by kind)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,10 @@ class RunResult:
     """Why only one era was tested: ``requested`` (``--protocol``) or ``server`` (it speaks one)."""
     bundled_reference: bool = False
     """True when the target was the kit's bundled reference (no --stdio, --url or --http-cmd)."""
+    processes: dict[str, Any] = field(default_factory=lambda: {"started": 0, "kinds": []})
+    """The processes the run started, by kind, with why (``transport.census.summary``)."""
+    waits: dict[str, float] = field(default_factory=dict)
+    """The contract's own waits, seconds by kind (``checks.waits``)."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -10,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import ccweb_spec
+from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.attribution import ERA_REQUIREMENT
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
@@ -140,6 +144,8 @@ class World:
         if self.observer is not None:
             self.observer.before_call(self, name, arguments)
         exchange, other = self._call_read_only(name, arguments)
+        if answered_unreadable(exchange) and not runner_writing():
+            waits.record("re-read window", exchange.elapsed_ms / 1000.0)
         if self.observer is not None:
             self.observer.after_call(self, exchange)
         self.other_era_exchange = self._checked_other_era(exchange, other)
@@ -240,7 +246,10 @@ class World:
             clients.append(self.target.other_client(self.source))
         root = self.target.sessions_dir
         before = fingerprints(root, self.files.created(), digest=False)
+        started = time.perf_counter()
         per_era = overlapping([partial(pipelined, c, TOOL_NAME, calls, per_answer=True) for c in clients])
+        if any(answered_unreadable(exchange) for exchange in per_era[0]):
+            waits.record("re-read window", time.perf_counter() - started)
         recorded = [[self.record(exchange) for exchange in exchanges] for exchanges in per_era]
         changed = moved(before, fingerprints(root, self.files.created(), digest=False))
         if changed:
@@ -262,6 +271,23 @@ class World:
         if not self.outcomes:
             raise AssertionError("the scenario made no tool call before this step")
         return self.outcomes[-1]
+
+
+def answered_unreadable(exchange: Exchange) -> bool:
+    """Whether the reply is the tool error conversation_unreadable (structured, or as the JSON of a text block)."""
+    result = (exchange.response or {}).get("result")
+    if not isinstance(result, dict):
+        return False
+    candidates = [result.get("structuredContent")]
+    for block in result.get("content") or []:
+        text = block.get("text") if isinstance(block, dict) else None
+        if isinstance(text, str) and "conversation_unreadable" in text:
+            with contextlib.suppress(ValueError):
+                candidates.append(json.loads(text))
+    return any(
+        isinstance(c, dict) and isinstance(c.get("error"), dict) and c["error"].get("code") == "conversation_unreadable"
+        for c in candidates
+    )
 
 
 def audit_sessions_dir(world: World, when: str) -> None:

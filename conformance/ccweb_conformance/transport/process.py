@@ -84,6 +84,8 @@ class ServerProcess:
         self._stopped = False
         self._stop_lock = threading.Lock()
         environment = {**env, MARKER_ENV: marker(), SERVER_ENV: self.token}  # how leftovers are found (reaper)
+        self.how = "exec"
+        """``fork`` when the launcher (the bundled reference's fork server) started it, else ``exec``."""
         self.popen: ProcessHandle = self._start(argv, environment, stdio, launcher)
         self.pid = self.popen.pid
         drained = self.popen.stderr if stdio else self.popen.stdout
@@ -92,11 +94,12 @@ class ServerProcess:
         self._drainer.start()
         self.readers.append(self._drainer)
 
-    @staticmethod
-    def _start(argv: list[str], env: Mapping[str, str], stdio: bool, launcher: Launcher | None) -> ProcessHandle:
+    def _start(self, argv: list[str], env: Mapping[str, str], stdio: bool, launcher: Launcher | None) -> ProcessHandle:
         if launcher is not None and stdio:
             with contextlib.suppress(OSError):  # the launcher is gone: started the ordinary way
-                return launcher(argv, env)
+                handle = launcher(argv, env)
+                self.how = "fork"
+                return handle
         try:
             return subprocess.Popen(
                 argv,

@@ -19,6 +19,7 @@ import httpx
 
 import ccweb_spec
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
+from ccweb_conformance.transport import census
 from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
@@ -266,6 +267,7 @@ class StdioTarget(Target):
 
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(self.argv, self.environment(source), stdio=True, launcher=self._launcher())
+        census.note("stdio server", process.how)
         self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
         return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
@@ -343,6 +345,7 @@ class HttpCommandTarget(_HttpTarget):
         self.description = f"HTTP server {shlex.join(self.argv)!r} at {self.url}"
         env = {**os.environ, **(env or {}), SESSIONS_ENV: str(self.sessions_dir)}
         self.process = ServerProcess(self.argv, env, stdio=False)
+        census.note("HTTP server", "exec")
         try:
             self._wait_until_up(start_deadline)
         except BaseException:

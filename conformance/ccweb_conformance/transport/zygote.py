@@ -33,9 +33,10 @@ import time
 from collections.abc import Mapping
 from typing import IO, Any
 
+from ccweb_conformance.transport import census
 from ccweb_conformance.transport.reaper import MARKER_ENV, marker
 
-__all__ = ["ForkedProcess", "Zygote", "shared", "stop_shared", "supported"]
+__all__ = ["ForkedProcess", "Zygote", "shared", "start_in_background", "stop_shared", "supported"]
 
 READY_DEADLINE = 20.0
 """Seconds the zygote gets to import the server and say it is ready."""
@@ -155,14 +156,18 @@ class Zygote:
             )
         finally:
             theirs.close()
+        census.note("fork server", "exec")
         self.pid = self.process.pid
         threading.Thread(target=self._drain, daemon=True, name="ccweb-zygote-output").start()
         self._control.settimeout(READY_DEADLINE)
+        _STARTING.append(self)
         try:
             first = json.loads(self._control.recv(MAX_PACKET) or b"{}")
         except (OSError, ValueError) as exc:
             self.stop()
             raise ZygoteGone(f"the fork server did not start: {exc}") from exc
+        finally:
+            _STARTING.remove(self)
         if "ready" not in first:
             self.stop()
             raise ZygoteGone("the fork server did not start: " + self.output_tail())
@@ -198,6 +203,11 @@ class Zygote:
         self._replies.put({"error": "the fork server ended"})
         for child in list(self._children.values()):
             child._note_exit(None)
+
+    def abort_start(self) -> None:
+        """Give up waiting for the fork server to be ready (the command is ending)."""
+        with contextlib.suppress(OSError):
+            self._control.shutdown(socket.SHUT_RDWR)
 
     @property
     def alive(self) -> bool:
@@ -257,6 +267,8 @@ class Zygote:
                 self.process.stdout.close()
 
 
+_STARTING: list[Zygote] = []
+"""Fork servers still importing: :func:`stop_shared` cuts their start short."""
 _SHARED: list[Zygote] = []
 _SHARED_LOCK = threading.Lock()
 _FAILED: list[str] = []
@@ -283,8 +295,16 @@ def shared() -> Zygote | None:
         return _SHARED[0]
 
 
+def start_in_background() -> None:
+    """Start the runner process's fork server on a thread of its own (its first user waits for it)."""
+    if supported():
+        threading.Thread(target=shared, daemon=True, name="ccweb-zygote-start").start()
+
+
 def stop_shared() -> None:
-    """Stop the runner process's fork server, if one runs (its children end with it)."""
+    """Stop the runner process's fork server, if one runs or starts (its children end with it)."""
+    for starting in list(_STARTING):
+        starting.abort_start()
     with _SHARED_LOCK:
         running = _SHARED[:]
         _SHARED.clear()

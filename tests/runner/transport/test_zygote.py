@@ -165,3 +165,28 @@ def test_another_command_is_never_forked(tmp_path):
     assert target.fork_reference  # the same module with this interpreter: forked, its arguments passed on
     other = StdioTarget(f"env {sys.executable} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}", tmp_path)
     assert not other.fork_reference
+
+
+def _zygote_children() -> list[int]:
+    return [
+        child.pid
+        for child in psutil.Process().children(recursive=True)
+        if "ccweb_reference.zygote" in " ".join(child.cmdline()) and not _gone(child.pid)
+    ]
+
+
+def test_stopped_while_it_still_imports_it_ends_at_once():
+    """A command that ends (a signal, a usage error) while the fork server still imports: nothing waits for it."""
+    zygote.stop_shared()
+    zygote.start_in_background()
+    deadline = time.monotonic() + 10
+    while not zygote._STARTING and not zygote._SHARED and time.monotonic() < deadline:
+        time.sleep(0.005)
+    started = time.monotonic()
+    zygote.stop_shared()
+    assert time.monotonic() - started < 2.5
+    assert _wait_gone(_zygote_children(), 5.0)
+    assert _zygote_children() == []
+    zygote.stop_shared()  # and a later run of this process may start one again
+    assert zygote.shared() is not None
+    zygote.stop_shared()

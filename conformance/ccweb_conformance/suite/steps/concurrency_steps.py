@@ -8,10 +8,12 @@ answers during them must be the answer for those bytes or ``conversation_unreada
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from pytest_bdd import given, parsers, then, when
 
+from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.fixtures.conversations import cc_web_session
@@ -58,7 +60,7 @@ def call_during_saves(world: World, count: int, alias: str, pause: int, docstrin
     arguments = json.loads(aliases(docstring, world.ids))
     path = world.files.path_of(world.ids[alias])
     world.eras_answer_alike = False  # each era's answer is checked on its own: a save may land between them
-    with NonAtomicRewriter(path, path.read_bytes(), pause / 1000):
+    with waits.waited("non-atomic saves"), NonAtomicRewriter(path, path.read_bytes(), pause / 1000):
         for _ in range(count):
             world.call_and_read(arguments)
 
@@ -91,6 +93,11 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
     path = world.files.path_of(world.ids[alias])
     data = path.read_bytes()
     world.eras_answer_alike = False
+    with waits.waited("non-atomic saves"):
+        _held_saves(world, count, path, data, delay=delay, arguments=arguments)
+
+
+def _held_saves(world: World, count: int, path: Path, data: bytes, *, delay: int, arguments: Any) -> None:
     for _ in range(count):
         confirming = False
         for _attempt in range(1 + LATE_RETRIES + 1):

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
+from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
 from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
@@ -175,7 +176,8 @@ def no_transient_entries(world: World) -> None:
 @then("the sessions directory is still unchanged after a settle delay")
 def unchanged_after_settle(world: World) -> None:
     """RO-1, RO-2: the same check again once a write landing up to SETTLE_S after the last call has landed."""
-    time.sleep(SETTLE_S)
+    with waits.waited("settle"):
+        time.sleep(SETTLE_S)
     try:
         sessions_dir_unchanged(world)
     except ConformanceFailure as failure:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pytest_bdd import parsers, when
 
+from ccweb_conformance.checks import waits
 from ccweb_conformance.fixtures.conversations import session_bytes
 from ccweb_conformance.fixtures.notation import aliases
 from ccweb_conformance.suite.world import World
@@ -82,7 +83,10 @@ def call_named_tool(world: World, name: str) -> None:
 def send_raw_text(world: World, text: str) -> None:
     """A message that is not JSON-RPC at all."""
     wait = RAW_TEXT_WAIT_S if world.target.transport == "http" else RAW_TEXT_QUIET_S
-    world.record(world.client().send_text(text, timeout=wait))
+    exchange = world.client().send_text(text, timeout=wait)
+    if exchange.response is None:  # no answer: the whole quiet time was waited for
+        waits.record("raw-text quiet", wait)
+    world.record(exchange)
 
 
 @when(parsers.parse('conversation "{alias}" gains the user message "{content}"'))

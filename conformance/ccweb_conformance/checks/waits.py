@@ -1,0 +1,53 @@
+"""The contract's own waits, by kind, summed over a run for the JSON report (``waits``).
+
+Some of a run's time is not the runner's nor the server's speed but what the contract asks for:
+a settle delay after calls, so a write landing later is seen (D-12); the server's re-read window
+before it may answer ``conversation_unreadable`` (D-14); the runner's own non-atomic saves (D-14,
+STO-5); the quiet time that tells a raw line's answer is complete. A run against a fast server
+cannot end sooner than their sum: the runner's overhead is the wall time minus it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["KINDS", "record", "take", "waited"]
+
+KINDS = {
+    "settle": "a settle delay after calls, so a write that lands later is seen (D-12)",
+    "re-read window": "calls answered conversation_unreadable: the server keeps re-reading for 200 ms (D-14)",
+    "non-atomic saves": "calls made during the runner's own non-atomic saves (D-14, STO-5)",
+    "raw-text quiet": "the quiet time after a raw line, so its whole answer is read",
+}
+
+_TOTALS: dict[str, float] = {}
+_LOCK = threading.Lock()
+
+
+def record(kind: str, seconds: float) -> None:
+    """Add ``seconds`` of the contract's waiting of ``kind`` (one of :data:`KINDS`)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of wait {kind!r}")
+    with _LOCK:
+        _TOTALS[kind] = _TOTALS.get(kind, 0.0) + max(seconds, 0.0)
+
+
+@contextmanager
+def waited(kind: str) -> Iterator[None]:
+    """Count the wall time of the block as a wait of ``kind``."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        record(kind, time.perf_counter() - started)
+
+
+def take() -> dict[str, float]:
+    """The totals since the last call, rounded to milliseconds (the count starts again)."""
+    with _LOCK:
+        totals = {kind: round(seconds, 3) for kind, seconds in _TOTALS.items()}
+        _TOTALS.clear()
+    return totals
