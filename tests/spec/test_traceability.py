@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from importlib.resources import files
 from pathlib import Path
@@ -12,15 +14,12 @@ from pytest_bdd.parser import ScenarioTemplate, Step
 from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 
 import ccweb_spec
-from ccweb_conformance.suite.steps import (
-    concurrency_steps,
-    era_steps,
-    given_steps,
-    parallel_steps,
-    realism_steps,
-    then_steps,
-    when_steps,
-)
+from ccweb_conformance.suite import steps
+
+STEP_MODULES = {
+    importlib.import_module(f"{steps.__name__}.{info.name}").__name__ for info in pkgutil.iter_modules(steps.__path__)
+}
+"""Every module of the steps package: a new one is linted without being listed here."""
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 FEATURE_FILES = sorted(FEATURES_DIR.glob("*.feature"))
@@ -38,11 +37,7 @@ def scenario_tags(scenario: ScenarioTemplate) -> set[str]:
 
 
 def step_definitions() -> list[StepFunctionContext]:
-    modules = {given_steps.__name__, when_steps.__name__, then_steps.__name__, concurrency_steps.__name__}
-    modules.add(parallel_steps.__name__)
-    modules.add(realism_steps.__name__)
-    modules.add(era_steps.__name__)
-    return [c for c in list(step_function_context_registry.values()) if c.step_func.__module__ in modules]
+    return [c for c in list(step_function_context_registry.values()) if c.step_func.__module__ in STEP_MODULES]
 
 
 def rendered_steps(scenario: ScenarioTemplate) -> list[Step]:
