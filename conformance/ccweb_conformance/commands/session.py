@@ -43,7 +43,11 @@ class Session:
         return self.folder
 
     def sweep(self) -> list[reaper.Leftover]:
-        """Stop what the run's servers left behind now (also done when the session ends); the ones stopped."""
+        """Stop what the run's servers left behind now (also done when the session ends); the ones stopped.
+
+        The bundled reference's fork server is the runner's own, not a leftover: it is ended first.
+        """
+        zygote.stop_shared()
         found = reaper.take_killed() + reaper.sweep()
         self.leftovers += found
         return found
@@ -63,7 +67,6 @@ def session(command: str, *, report_leftovers: bool = True) -> Iterator[Session]
             yield current
         finally:
             signals.disarm()  # from here on a signal is recorded only: the clean-up is never cut short
-            zygote.stop_shared()  # the bundled reference's fork server ends with the command, its children with it
             found = current.sweep()
             reaper.end_run()  # from now on a sweep goes by the marker only
             if current.folder is not None:
