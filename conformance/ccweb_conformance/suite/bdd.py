@@ -26,6 +26,7 @@ __all__ = [
     "EXAMPLE_PARAMETER",
     "STEP_LOOKUP",
     "FeatureScenario",
+    "KeywordSyntaxError",
     "compile_keyword",
     "parse_features",
     "scenario_reports",
@@ -105,8 +106,27 @@ def step_lookup_internals() -> tuple[Callable[..., Any], Callable[..., Any], dic
         return None
 
 
-def compile_keyword(expression: str) -> Any:
-    """pytest's ``-k`` expression, compiled (its ``evaluate(matcher)`` says whether a scenario matches)."""
-    from _pytest.mark.expression import Expression  # noqa: PLC0415 (pytest is imported only when -k is given)
+class KeywordSyntaxError(ValueError):
+    """A ``-k`` expression pytest cannot parse; ``message`` is pytest's own words, without the column."""
 
-    return Expression.compile(expression)
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def compile_keyword(expression: str) -> Any:
+    """pytest's ``-k`` expression, compiled (its ``evaluate(matcher)`` says whether a scenario matches).
+
+    Raises :class:`KeywordSyntaxError` on every supported pytest: 9.x raises ``SyntaxError`` (``msg``),
+    8.4 its own ``ParseError`` (``message``), which is no ``SyntaxError``.
+    """
+    module = importlib.import_module("_pytest.mark.expression")  # only when -k is given
+    parse_error = getattr(module, "ParseError", None)
+    errors: tuple[type[Exception], ...] = (SyntaxError,)
+    if isinstance(parse_error, type) and issubclass(parse_error, Exception):
+        errors += (parse_error,)
+    try:
+        return module.Expression.compile(expression)
+    except errors as error:
+        message = getattr(error, "msg", None) or getattr(error, "message", None) or str(error)
+        raise KeywordSyntaxError(str(message)) from None
