@@ -1,7 +1,10 @@
-"""pytest plugin (entry point ``pytest11``): runs the features against a target.
+"""pytest plugin: runs the features against a target.
 
-Inert unless the conformance suite is collected: it only adds ``--ccweb-*`` options and
-fixtures, and its hooks touch nothing but the suite's own scenarios.
+Loaded only where it is named: the runner's session passes ``-p ccweb_conformance.suite.plugin``
+(with auto-loading off), plain pytest the same ``-p``. There is no ``pytest11`` entry point, so a
+project's own pytest run in the same venv never imports it (nor, through it, the kit). Once
+loaded it adds the ``--ccweb-*`` options and fixtures, and its hooks touch nothing but the
+suite's own scenarios.
 """
 
 from __future__ import annotations
