@@ -33,8 +33,8 @@ DEPENDENCY_PLUGINS = ("pytest-bdd", "hypothesispytest", "anyio")
 """The ``pytest11`` entry-point names of the kit's dependencies (theirs, loaded wherever they are installed)."""
 
 
-def _check(command: list[str], timeout: float) -> str:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+def _check(command: list[str], timeout: float, cwd: Path | None = None) -> str:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
     if done.returncode != 0:
         raise SystemExit(f"bench_plugin_cost: {' '.join(command[:5])} ... failed:\n{done.stderr[-3000:]}")
     return done.stdout
@@ -87,7 +87,7 @@ def main() -> int:
         pytest_version = next(p["version"] for p in versions if p["name"].lower() == "pytest")
         bare = _venv(work / "bare", f"pytest=={pytest_version}")
         probe = "from importlib.metadata import entry_points as e; print(sorted(p.value for p in e(group='pytest11')))"
-        plugins = _check([str(kit), "-c", probe], 60).strip()
+        plugins = _check([str(kit), "-c", probe], 60, cwd=project).strip()  # not here: a checkout's egg-info
         print(f"pytest {pytest_version}; the pytest11 plugins of the kit's venv: {plugins}")
         blocked = [word for name in DEPENDENCY_PLUGINS for word in ("-p", f"no:{name}")]
         rows = [
