@@ -5,8 +5,9 @@ pip installs the newest versions, so a lower bound in ``[project].dependencies``
 tried unless something tries it. This script pins every direct dependency to its lower bound
 (``name>=X`` and ``name>=X,<Y`` become ``name==X``; ``name==X`` stays), installs the kit from
 this checkout into a fresh virtual environment under those constraints (their own
-dependencies as pip resolves them), and runs ``ccweb-conformance run`` there against the
-bundled reference over stdio and over HTTP. With ``--newest`` it installs without constraints
+dependencies as pip resolves them), checks that a malformed ``-k`` gives the same one-line
+usage error (exit 2) as at any other pytest, and runs ``ccweb-conformance run`` there against
+the bundled reference over stdio and over HTTP. With ``--newest`` it installs without constraints
 and with ``--upgrade``, so every dependency is at the newest version its range and the index
 allow (the versions are printed). ``--with REQ`` (repeatable) adds a requirement installed
 beside the kit, e.g. ``--with fastmcp`` or ``--with mcp==2.2.0``, to show the kit installs and
@@ -56,6 +57,27 @@ def _run(command: list[str], timeout: float, **options: object) -> subprocess.Co
 def _installed(python: Path) -> dict[str, str]:
     listing = _run([str(python), "-m", "pip", "list", "--format", "json"], 60)
     return {canonicalize_name(p["name"]): p["version"] for p in json.loads(listing.stdout)}
+
+
+USAGE_ERRORS = {
+    ("run", "--co", "-k", "a and ("): "-k 'a and (': expected not OR left parenthesis OR identifier; got end of input",
+    ("list", "-k", "a b"): "-k 'a b': expected end of input; got identifier",
+}
+"""Selections every supported pytest must reject with the same line (8.4 raised its own ParseError)."""
+
+
+def _usage_errors(env_bin: Path, work: Path) -> bool:
+    """Each of :data:`USAGE_ERRORS` exits 2 with exactly its one line on stderr."""
+    good = True
+    for arguments, message in USAGE_ERRORS.items():
+        done = _run([str(env_bin / "ccweb-conformance"), *arguments], RUN_TIMEOUT_S, cwd=work)
+        expected = (2, "", f"ccweb-conformance: error: {message}\n")
+        ok = (done.returncode, done.stdout, done.stderr) == expected
+        print(f"  {' '.join(arguments)}: exit {done.returncode}{'' if ok else ', not the expected one line'}")
+        if not ok:
+            print(done.stdout[-4000:], done.stderr[-4000:], sep="\n", file=sys.stderr)
+        good = good and ok
+    return good
 
 
 def _conformance(env_bin: Path, work: Path, label: str, *target: str) -> bool:
@@ -124,9 +146,12 @@ def main() -> int:
         if wrong:
             print(f"oldest_dependencies: not installed at the bound: {'; '.join(wrong)}", file=sys.stderr)
             return 1
-        print("ccweb-conformance run against the bundled reference:")
         env_bin = venv / "bin"
+        print("malformed selections (one-line usage errors):")
+        usage = _usage_errors(env_bin, work)
+        print("ccweb-conformance run against the bundled reference:")
         passed = [
+            usage,
             _conformance(env_bin, work, "stdio"),
             _conformance(env_bin, work, "http", "--http-cmd", HTTP_COMMAND, "--url", "http://127.0.0.1:{port}/mcp"),
         ]

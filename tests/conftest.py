@@ -3,7 +3,7 @@
 With ``CCWEB_TEST_CPU_LOG=FILE`` every test (its fixtures' set-up included) appends one JSON line
 to FILE: its node ID, wall seconds and CPU seconds (the test process's own and its waited-for
 children's). A test whose wall time far exceeds its CPU time waits; one heavy in CPU loads the
-machine: the figures the test loop's budget is kept with (README, "Tests").
+machine: the figures the test loop's budget is kept with (CONTRIBUTING.md, BENCHMARKS.md).
 """
 
 from __future__ import annotations

@@ -1,15 +1,19 @@
-"""The Node example's dependencies, installed once even when several test files (xdist workers) need them."""
+"""The Node servers' dependencies (the example's, bench/node-sdk-v2's), installed once even when several test
+files (xdist workers) need them."""
 
 from __future__ import annotations
 
 import fcntl
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from paths import REPO
 
 EXAMPLE = REPO / "examples" / "node-server"
+NODE_SDK_V2 = REPO / "bench" / "node-sdk-v2"
+"""The benchmark's server on the TypeScript SDK v2; it imports the example's tool logic (and its ajv)."""
 NPM_CI_TIMEOUT_S = 600
 
 
@@ -21,15 +25,15 @@ def require(program: str) -> str:
     return path
 
 
-def ensure_node_modules() -> None:
-    """``npm ci`` in the example when node_modules is missing, under a lock (two workers never race)."""
-    with open(EXAMPLE / ".npm-ci.lock", "w") as lock:
+def ensure_node_modules(folder: Path = EXAMPLE) -> None:
+    """``npm ci`` in ``folder`` when node_modules is missing, under a lock (two workers never race)."""
+    with open(folder / ".npm-ci.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if (EXAMPLE / "node_modules").is_dir():
+        if (folder / "node_modules").is_dir():
             return
         done = subprocess.run(
             [require("npm"), "ci", "--no-audit", "--no-fund"],
-            cwd=EXAMPLE, capture_output=True, text=True, timeout=NPM_CI_TIMEOUT_S, check=False,
+            cwd=folder, capture_output=True, text=True, timeout=NPM_CI_TIMEOUT_S, check=False,
         )
         if done.returncode != 0:
-            pytest.fail(f"npm ci failed in {EXAMPLE}:\n{done.stdout}\n{done.stderr}", pytrace=False)
+            pytest.fail(f"npm ci failed in {folder}:\n{done.stdout}\n{done.stderr}", pytrace=False)

@@ -83,7 +83,7 @@ def help_examples(*command: str) -> Block:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The README's own HTTP line, `ccweb-reference --sessions-dir DIR --http --port 8765`, DIR and port replaced."""
+    """The HTTP line of docs/reference-server.md, `ccweb-reference --sessions-dir DIR --http --port 8765`."""
     sessions = tmp_path_factory.mktemp("server-sessions")
     stderr = tmp_path_factory.mktemp("server-log") / "stderr.txt"
     with reference_over_http(sessions, stderr=stderr, command=[str(BIN / "ccweb-reference")]) as served:
@@ -171,4 +171,4 @@ def textwrap_dedent(text: str) -> str:
     return textwrap.dedent(text)
 
 
-SNIPPETS = [(d, s) for d in ("README.md", "README.zh-CN.md") for s in toml_snippets(d)]
+SNIPPETS = [(d, s) for d in DATA["documents"] for s in toml_snippets(d)]

@@ -169,7 +169,7 @@ class RunnerOptions:
     sessions_dir: Path | None = option(None, "--sessions-dir", group="target", metavar="DIR", commands=RUN_AND_PROFILE,
         help="sessions directory the server reads (with --url: the running server's; with --stdio or "
         "--http-cmd: a directory of yours the spawned server is given); the runner only adds and removes "
-        "its own ccwk-* files there")
+        "its own files there (UUIDs sharing the run's 12 hex digits)")
     header: tuple[str, ...] = option((), "--header", group="target", metavar="'NAME: VALUE'", commands=RUN_AND_PROFILE,
         help="HTTP header sent on every request, e.g. 'Authorization: Bearer T' (repeatable; values are "
         "redacted in reports)")

@@ -153,6 +153,33 @@ Feature: AC-2 The source conversation by default, any conversation by ID
     When I call the tool with a conversationId of 10000 characters "a"
     Then the error code is "conversation_not_found"
 
+  @SRC-6
+  Scenario: A dangling symbolic link is not found
+    Given no conversation "ghost" exists
+    And conversation "dangling" is a symbolic link to "{ghost}.json"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{dangling}"}
+      """
+    Then the error code is "conversation_not_found"
+
+  @SRC-6
+  Scenario Outline: A chain of symbolic links that ends nowhere is not found
+    Given no conversation "ghost" exists
+    And conversation "hop" is a symbolic link to "<hop>"
+    And conversation "chain" is a symbolic link to "{hop}.json"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{chain}"}
+      """
+    Then the error code is "conversation_not_found"
+
+    Examples:
+      | hop                         |
+      | {ghost}.json                |
+      | no-such-folder/{ghost}.json |
+      | {hop}.json                  |
+
   @SRC-7
   Scenario: A symbolic link that stays inside the sessions directory is followed
     Given conversation "link" is a symbolic link to conversation "alpha"

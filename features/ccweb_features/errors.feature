@@ -3,7 +3,7 @@ Feature: Errors are tool results with a registered code
   A failed call is an MCP tool-execution error: isError is true and the result object is
   {"ok": false, "error": {"code", "message"}} with a code from the closed registry. A
   success never sets isError. Calling a tool that does not exist is a JSON-RPC protocol
-  error, not a tool result.
+  error (any code; -32602 is recommended), never a tool result.
 
   @ERR-1
   Scenario Outline: Every error is flagged and shaped the same way
@@ -46,10 +46,17 @@ Feature: Errors are tool results with a registered code
       | field | value |
       | ok    | true  |
 
-  @ERR-3
-  Scenario Outline: An unknown tool is a JSON-RPC error -32602
+  @ERR-3 @ERR-4 @PROTO-2
+  Scenario Outline: An unknown tool is a JSON-RPC error, never a result, and the server keeps serving
+    Given a conversation "alpha" with 1 user messages "input 1" to "input 1"
     When I call the tool named "<name>" with no arguments
-    Then the reply is a JSON-RPC error with code -32602
+    Then the reply is a JSON-RPC error, never a tool result
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are "input 1" to "input 1"
+    And the unknown tool was answered with the JSON-RPC error -32602
 
     Examples:
       | name                     |

@@ -2,8 +2,9 @@
 Feature: The persisted conversation file is read safely
   The tool reads <sessions dir>/<id>.json as cc-web writes it: a UTF-8 JSON object whose
   messages field is an array. A leading byte-order mark is ignored; absent or null
-  messages mean no messages; fields the contract does not name are ignored. A file that
-  cannot be used is reported as conversation_unreadable, never as a crash. cc-web saves a
+  messages mean no messages; fields the contract does not name are ignored. A U+FFFD stored
+  in the file is an ordinary character. A file that cannot be used is reported as
+  conversation_unreadable, never as a crash. cc-web saves a
   session non-atomically (truncate, then write), so a call during a save should read again
   for at least 200 ms before it answers conversation_unreadable.
 
@@ -104,6 +105,36 @@ Feature: The persisted conversation file is read safely
       | content       |
       | 修复登录页的 bug 🐛 |
       | 再加一个单元测试 ✅  |
+
+  @STO-1
+  Scenario: A U+FFFD stored in the file is valid UTF-8, never a sign of an unreadable file
+    Given conversation "alpha" is stored as the bytes "{\"messages\":[{\"role\":\"user\",\"content\":\"a\xef\xbf\xbdb\"}]}"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the items are:
+      | content    | contentChars | originalChars | truncated |
+      | a\u{FFFD}b | 3            | 3             | false     |
+
+  @SEL-8 @RES-2 @BUD-2
+  Scenario Outline: A stored U+FFFD counts one code point and comes back as stored
+    Given a conversation "alpha" with the messages:
+      | role | content   |
+      | user | <content> |
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}", "maxChars": <maxChars>}
+      """
+    Then the items are:
+      | content    | contentChars | originalChars | truncated   |
+      | <returned> | <chars>      | <original>    | <truncated> |
+
+    Examples:
+      | content                   | maxChars | returned                  | chars | original | truncated |
+      | \u{FFFD}                  | 1000     | \u{FFFD}                  | 1     | 1        | false     |
+      | fix \u{FFFD} in the title | 1000     | fix \u{FFFD} in the title | 18    | 18       | false     |
+      | \u{FFFD}\u{FFFD}\u{FFFD}  | 2        | \u{FFFD}\u{FFFD}          | 2     | 3        | true      |
 
   @STO-1
   Scenario: A conversation past 64 KiB with characters across read-chunk boundaries is read

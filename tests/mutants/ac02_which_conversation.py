@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -284,3 +285,44 @@ def _() -> None:
         return found if found is not None else os.environ.get("CCWEB_SESSION_ID")
 
     server.Binding.source = source  # type: ignore[method-assign]
+
+
+@mutant(
+    "dangling_link_unreadable",
+    "SRC-6",
+    "A dangling symbolic link is not found",
+    "a symbolic link whose target is missing is reported as conversation_unreadable (the link exists, so the file"
+    " 'exists')",
+)
+def _() -> None:
+    original = store.SessionStore._resolve
+
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        path = os.path.join(self.root, f"{conversation_id}.json")
+        if os.path.lexists(path) and not os.path.exists(path):
+            raise _unreadable("the link's target cannot be read")
+        return original(self, conversation_id)
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "link_loop_unreadable",
+    "SRC-6",
+    "A chain of symbolic links that ends nowhere is not found [{hop}.json]",
+    "a loop of links (ELOOP) is reported as conversation_unreadable, as if the file could not be read",
+)
+def _() -> None:
+    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+        path = os.path.join(self.root, f"{conversation_id}.json")
+        try:
+            real = os.path.realpath(path, strict=True)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise _unreadable(f"the conversation file cannot be read: {error.strerror}") from None
+            raise self._not_found(conversation_id) from None
+        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
+            raise self._not_found(conversation_id)
+        return real
+
+    store.SessionStore._resolve = resolve  # type: ignore[method-assign]

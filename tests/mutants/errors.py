@@ -78,8 +78,8 @@ def _() -> None:
 @mutant(
     "unknown_tool_as_tool_error",
     "ERR-3",
-    "An unknown tool is a JSON-RPC error -32602",
-    "an unknown tool name is answered with an isError tool result instead of JSON-RPC -32602",
+    "An unknown tool is a JSON-RPC error, never a result, and the server keeps serving",
+    "an unknown tool name is answered with an isError tool result instead of a JSON-RPC error",
 )
 def _() -> None:
     def wrap(handler: Handler) -> Handler:
@@ -89,6 +89,44 @@ def _() -> None:
             except MCPError as error:
                 obj = {"ok": False, "error": {"code": "invalid_arguments", "message": str(error)}}
                 return types.CallToolResult(content=[_text(wire.dumps(obj))], structured_content=obj, is_error=True)
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "unknown_tool_as_success",
+    "ERR-3",
+    "An unknown tool is a JSON-RPC error, never a result, and the server keeps serving",
+    "an unknown tool name falls through to a default branch that answers a plain success (no isError)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            try:
+                return await handler(ctx, params)
+            except MCPError as error:
+                return types.CallToolResult(content=[_text(str(error))])
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "dies_after_unknown_tool",
+    "ERR-3 PROTO-2",
+    "An unknown tool is a JSON-RPC error, never a result, and the server keeps serving",
+    "the server ends the connection after a call to an unknown tool",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            try:
+                return await handler(ctx, params)
+            except MCPError:
+                raise SystemExit(1) from None
 
         return call
 

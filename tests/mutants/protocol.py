@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import mcp_types as types
-from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from ccweb_conformance.transport.versions import MODERN_VERSION
@@ -25,25 +24,6 @@ from mutants.registry import mutant
 def _() -> None:
     broken = types.TextContent.model_construct(type="text")
     _transform_call_result(lambda r: _result(r, content=[*r.content, broken]))
-
-
-@mutant(
-    "dies_after_unknown_tool",
-    "PROTO-2",
-    "The server keeps serving after errors",
-    "the server ends the connection after a call to an unknown tool",
-)
-def _() -> None:
-    def wrap(handler: Handler) -> Handler:
-        async def call(ctx: Any, params: Any) -> Any:
-            try:
-                return await handler(ctx, params)
-            except MCPError:
-                raise SystemExit(1) from None
-
-        return call
-
-    _wrap_handler("tools/call", wrap)
 
 
 @mutant(

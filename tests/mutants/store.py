@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -213,3 +214,35 @@ def _() -> None:
 )
 def _() -> None:
     store.TORN_WINDOW_S = 0.015
+
+
+@mutant(
+    "fffd_as_invalid_utf8",
+    "STO-1",
+    "A U+FFFD stored in the file is valid UTF-8, never a sign of an unreadable file",
+    "the file is decoded with replacement and any U+FFFD in the text is taken for invalid UTF-8"
+    " (toString('utf8').includes('\\uFFFD')), so the whole conversation is unreadable",
+)
+def _() -> None:
+    def parse(data: bytes) -> Any:
+        if "\ufffd" in data.decode("utf-8", errors="replace"):
+            raise _unreadable("the conversation file is not valid UTF-8")
+        return _ORIGINAL_PARSE_CONVERSATION(data)
+
+    store.parse_conversation = parse
+
+
+@mutant(
+    "fffd_dropped",
+    "SEL-8",
+    "A stored U+FFFD counts one code point and comes back as stored",
+    "U+FFFD, taken for debris of a bad decode, is removed from content before counting",
+)
+def _() -> None:
+    def drop(message: Any, candidate: Any) -> Any:
+        if candidate is None or "\ufffd" not in candidate.content:
+            return candidate
+        content = candidate.content.replace("\ufffd", "")
+        return dataclasses.replace(candidate, content=content) if content.strip() else None
+
+    _wrap_candidate(drop)

@@ -202,3 +202,23 @@ def _() -> None:
         return item
 
     _filter_incoming(internal_error)
+
+
+@variant(
+    "unknown_tool_method_not_found",
+    "an unknown tool name answered -32601 (method not found) by the framework's own handler, as fastmcp for"
+    " TypeScript does (D-9 as amended)",
+    warnings="ERR-4",
+)
+def _() -> None:
+    def method_not_found(item: Any) -> Any:
+        message = getattr(item, "message", None)
+        if isinstance(message, types.JSONRPCRequest) and message.method == "tools/call":
+            params = message.params
+            name = params.get("name") if isinstance(params, Mapping) else None
+            if isinstance(name, str) and name != ccweb_spec.TOOL_NAME:
+                error = types.ErrorData(code=-32601, message=f"Unknown tool: {name}")
+                return Reply(types.JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+        return item
+
+    _filter_incoming(method_not_found)

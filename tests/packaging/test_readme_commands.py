@@ -21,7 +21,9 @@ pytestmark = pytest.mark.slow
 
 def test_the_documents_have_the_commands_the_issue_names() -> None:
     everything = [c for b in BLOCKS for c in b.commands]
-    assert 'pip install "git+https://github.com/OWNER/REPO@TAG"' in everything
+    venv_install = 'python3 -m venv ~/.ccweb-kit && ~/.ccweb-kit/bin/pip install "git+https://github.com/OWNER/REPO@COMMIT"'
+    assert venv_install in everything  # the READMEs' isolated install
+    assert 'pip install "git+https://github.com/OWNER/REPO@COMMIT"' in everything  # the Node example's
     assert any("${GITHUB_STEP_SUMMARY:-" in c for c in everything)  # robust outside GitHub
     assert any("--stdio" in c and "--sessions-dir" in c and "--env" in c for c in everything)
     assert "ccweb-conformance run --json - | jq .counts" in help_examples("run").commands

@@ -30,8 +30,8 @@ def test_a_broken_example_fails(tmp_path: Path, server: dict[str, str]) -> None:
     ]
 
 
-def test_each_readme_shows_both_config_forms() -> None:
-    for document in ("README.md", "README.zh-CN.md"):
+def test_the_config_documents_show_both_forms() -> None:
+    for document in ("docs/runner.md", "README.zh-CN.md"):
         forms = {s.startswith("[tool.ccweb-conformance]") for d, s in SNIPPETS if d == document}
         assert forms == {True, False}, document
 

@@ -37,7 +37,7 @@ def test_chinese_readme_covers_node_binding_exit_codes_and_ci() -> None:
         "--protocol auto",
         "| 130 / 143 / 129 |",
         "artifacts:reports:junit",
-        "uses: your-org/ccweb-list-user-inputs-kit@v0.1.0",
+        "uses: your-org/ccweb-list-user-inputs-kit@COMMIT",
         "docs/SPEC.zh-CN.md",
     ):
         assert needed in text, needed

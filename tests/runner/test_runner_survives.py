@@ -2,7 +2,7 @@
 
 Each run is a subprocess with a hard timeout and selects the 13 AC-8 scenarios, which make
 one tools/call each, so the fakes' call N belongs to scenario N. For every run: the exit
-code DESIGN.md names, the affected scenarios fail with a clear message while the others
+code ``errors.py`` names, the affected scenarios fail with a clear message while the others
 pass (later ones against a restarted process), no process the run started is left, and
 nothing is left in the run's TMPDIR (its ``ccweb-conformance-*`` folders). Several faults
 share one run to keep the module fast; the runs go in parallel.

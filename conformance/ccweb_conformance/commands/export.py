@@ -18,7 +18,7 @@ reason each needs 'ccweb-conformance run'. docs/CASES.md tells a harness how to 
 
 examples:
   ccweb-conformance export --output cases.json
-  ccweb-conformance export --check examples/node-server/test/cases.json   (exit 1 when it drifted)
+  ccweb-conformance export --check examples/node-server/contract/cases.json   (exit 1 when it drifted)
   ccweb-conformance export | jq '.counts'
 """
 

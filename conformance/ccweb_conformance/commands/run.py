@@ -50,7 +50,8 @@ targets (choose one; none means the bundled reference server over stdio):
 
 The runner writes conversation files (cc-web session JSON) into the sessions directory:
 its own temporary one, passed to spawned servers as $SESSIONS_ENV and {sessions_dir},
-or DIR for --url, where it only creates files named ccwk-*.json and removes them after.
+or DIR for --url, where it only creates files <run prefix>-...json (UUIDs whose first
+12 hex digits are new in every run) and removes them after.
 
 examples:
   ccweb-conformance run
@@ -66,7 +67,8 @@ examples:
   ccweb-conformance run --json - | jq .counts       (a report path of - is stdout; the summary goes to stderr)
 
 --sessions-dir also works with --stdio and --http-cmd: the spawned server is given your
-directory (one your own service owns) and the runner only adds and removes its ccwk-* files.
+directory (one your own service owns) and the runner only adds and removes its own
+<run prefix>-...json files.
 
 config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
 current directory; keys are the long option names (stdio = "node server.js", header = [...]);

@@ -20,10 +20,13 @@ ABSENT: Final = _Absent()
 """An argument left out of the call."""
 BOM: Final = b"\xef\xbb\xbf"
 
-Storage = Literal["pretty", "raw", "compact", "bom", "surrogate bytes", "null messages", "no messages", "nan field"]
+Storage = Literal[
+    "pretty", "raw", "compact", "bom", "surrogate bytes", "null messages", "no messages", "nan field", "dangling link"
+]
 """How the file is written: ``pretty`` escapes every non-ASCII character; ``raw`` and ``compact`` are
 ``JSON.stringify(session, null, 2)`` and ``JSON.stringify(session)`` as cc-web writes them (raw UTF-8,
-a lone surrogate escaped); ``surrogate bytes`` writes a lone surrogate's three bytes (not UTF-8)."""
+a lone surrogate escaped); ``surrogate bytes`` writes a lone surrogate's three bytes (not UTF-8);
+``dangling link`` writes no file: ``<id>.json`` is a symbolic link to a name nothing holds (D-7)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -80,6 +83,10 @@ class FuzzCase:
             del session["messages"]
             session["history"] = self.messages
         return session
+
+    def link_target(self, conversation_id: str) -> str | None:
+        """For a ``dangling link``, the missing file ``<id>.json`` points at (beside it); else None."""
+        return f"{conversation_id}-moved.json" if self.storage == "dangling link" else None
 
     def file_bytes(self, conversation_id: str) -> bytes:
         """The conversation file's bytes, as cc-web (or an editor) would have written them."""

@@ -19,6 +19,8 @@ ZWJ: Final = ("👨\u200d👩\u200d👧\u200d👦", "🏳\ufe0f\u200d🌈", "�
 COMBINING: Final = ("e\u0301", "a\u0308\u0323", "\u0301", "ก\u0e49", "\u1100\u1161\u11a8")
 CJK: Final = ("你好", "漢字", "한국어", "日本語テキスト", "\u3000全角")
 LONE_SURROGATES: Final = ("\ud800", "\udbff", "\udc00", "\udfff")
+REPLACEMENT_CHARACTER: Final = "\ufffd"
+"""U+FFFD stored as such (raw EF BF BD): valid UTF-8 and one code point, never a sign of a broken file (D-8)."""
 EDGE_STRINGS: Final = ASTRAL + ZWJ + COMBINING + CJK
 REPEATS: Final = (1, 1, 1, 2, 3, 50, 333, 999, 1000, 1001, 2500)
 """How often a content's pattern repeats: small first (shrinking goes left), then around the budget."""

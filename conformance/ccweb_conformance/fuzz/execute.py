@@ -43,9 +43,12 @@ def run_case(case: FuzzCase, target: Target, files: ConversationFiles, conversat
 
     The fixture is stored under ``conversation_id`` (fresh per case) by ``files``, which removes it after.
     """
-    data = case.file_bytes(conversation_id)
     arguments = case.arguments(conversation_id)
-    files.write_bytes(conversation_id, data)
+    link = case.link_target(conversation_id)
+    if link is None:
+        files.write_bytes(conversation_id, case.file_bytes(conversation_id))
+    else:
+        files.make_link_text(conversation_id, link)
     expected = expected_answer(arguments, files.sessions_dir)
     try:
         exchange = target.client(None).call_tool(TOOL_NAME, arguments)

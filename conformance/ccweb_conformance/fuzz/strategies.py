@@ -2,9 +2,10 @@
 
 Most cases (:data:`ANSWERED_SHARE`) are calls that read user inputs: the conversation exists and is
 readable, the arguments are valid, and its newest message is a user input with characters that
-implementations miscount (astral, lone surrogates, combining marks, CJK), often past the budget, in
-files written as cc-web writes them (raw UTF-8). The rest are anything at all: invalid arguments,
-junk IDs, broken files, no candidate. ``tests/runner/fuzz/test_distribution.py`` shows the mix.
+implementations miscount (astral, lone surrogates, combining marks, CJK) or mistake for broken text
+(a stored U+FFFD), often past the budget, in files written as cc-web writes them (raw UTF-8). The rest
+are anything at all: invalid arguments, junk IDs, broken files, dangling links, no candidate.
+``tests/runner/fuzz/test_distribution.py`` shows the mix.
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def _rich(draw: st.DrawFn) -> str:
         pattern += draw(st.sampled_from(edges.LONE_SURROGATES))
     lead = draw(_BLANK) if draw(st.integers(0, 3)) == 3 else ""  # rare: a short budget still reaches the astral one
     trail = draw(_BLANK) if draw(st.integers(0, 5)) > 0 else ""
-    return lead + pattern * draw(st.sampled_from(edges.REPEATS)) + trail
+    repeats = draw(st.sampled_from(edges.REPEATS))
+    if draw(st.integers(0, 1)) == 1:  # a stored U+FFFD in about one input of two, near its start (D-8)
+        pattern = pattern[0] + edges.REPLACEMENT_CHARACTER + pattern[1:]
+    return lead + pattern * repeats + trail
 
 
 RICH_CONTENT = _rich()
@@ -203,7 +207,7 @@ def answered_cases(draw: st.DrawFn) -> FuzzCase:
 
 @st.composite
 def any_cases(draw: st.DrawFn) -> FuzzCase:
-    """Anything: invalid arguments, junk IDs, broken files, conversations without a candidate."""
+    """Anything: invalid arguments, junk IDs, broken files, dangling links, conversations without a candidate."""
     messages = draw(MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1])
@@ -211,16 +215,26 @@ def any_cases(draw: st.DrawFn) -> FuzzCase:
     budget_edges = [s + d for s in sums[:3] for d in (-1, 0, 1)]
     max_chars = _count(draw, 1, 1000, budget_edges)
     unknown = draw(st.sampled_from(edges.UNKNOWN_ARGUMENTS)) if draw(st.integers(0, 9)) == 9 else ABSENT
+    storage = draw(
+        st.sampled_from(
+            ("pretty", "raw") * 4
+            + ("bom", "compact", "surrogate bytes", "null messages", "no messages", "nan field", "dangling link")
+        )
+    )
+    conversation_id = draw(_id_plan())
+    if storage == "dangling link":  # the call reaches the file: valid arguments, the link's own ID (D-7)
+        return FuzzCase(messages=messages, storage=storage, limit=_valid(limit, 50), max_chars=_valid(max_chars, 1000))
     return FuzzCase(
         messages=messages,
-        storage=draw(
-            st.sampled_from(
-                ("pretty", "raw") * 4
-                + ("bom", "compact", "surrogate bytes", "null messages", "no messages", "nan field")
-            )
-        ),
-        conversation_id=draw(_id_plan()),
+        storage=storage,
+        conversation_id=conversation_id,
         limit=limit,
         max_chars=max_chars,
         unknown_argument=unknown,
     )
+
+
+def _valid(value: Any, high: int) -> Any:
+    """``value`` when it is a valid count from 1 to ``high`` (an integral float included), else absent."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return value if number and float(value).is_integer() and 1 <= value <= high else ABSENT

@@ -1,15 +1,21 @@
 """Every pytest-bdd (and pytest) internal the suite reads, in one module: an upgrade is this file.
 
-Written against pytest-bdd 9.0.1. Public pytest-bdd API (``given``, ``when``, ``then``,
-``parsers``, ``scenarios``) is used where it is needed; what is not public is here:
+The suite binds the features with pytest-bdd's public API: ``scenario()`` for each scenario (see
+:func:`bind_features`), ``given``/``when``/``then``/``parsers`` for the steps, and its documented
+hooks (``pytest_bdd_before_scenario``, ``_before_step``, ``_after_step``, ``_step_error``,
+``_after_scenario``) for what ran. What a scenario is (feature, name, line, steps, example rows)
+is read here with the Gherkin parser pytest-bdd itself uses (``gherkin-official``), so that
+listing does not import pytest (a test checks the reading equals pytest-bdd's own).
 
-- the features' scenarios for ``list``, ``spec`` and ``--tags``, read with the Gherkin parser
-  pytest-bdd itself uses (``gherkin-official``), so that listing does not import pytest
-  (a test checks the result equals pytest-bdd's own ``get_features``);
-- the registries the result collector reads (scenario templates, scenario reports) and the
-  parameter that carries an outline's example row;
-- the step lookup the memo in ``step_lookup`` wraps;
-- pytest's ``-k`` expression, for selecting scenarios without a pytest session.
+Three reads are not public; each is optional, for speed only, with a fallback:
+
+- the outline's example row of a collected item (pytest-bdd's ``_pytest_bdd_example``
+  parameter), to predict which stdio processes to start early; without it no early start;
+- the step lookup the memo in ``step_lookup`` wraps (pytest-bdd's ``find_fixturedefs_for_step``
+  and the registries it reads), installed only on the pytest-bdd major it was verified with;
+  elsewhere pytest-bdd's own lookup runs (about 1.7 ms a step slower);
+- pytest's ``-k`` expression (``_pytest.mark.expression``), for selecting scenarios without a
+  pytest session.
 
 Everything pytest-bdd or pytest is imported when first used, never at import of this module.
 """
@@ -17,36 +23,86 @@ Everything pytest-bdd or pytest is imported when first used, never at import of 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import re
+import weakref
+from collections.abc import Callable, Iterable, MutableMapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 __all__ = [
     "EXAMPLE_PARAMETER",
     "STEP_LOOKUP",
+    "VERIFIED_MAJOR",
+    "FeatureRef",
     "FeatureScenario",
+    "KeywordSyntaxError",
+    "bind_features",
+    "bound_scenario",
     "compile_keyword",
+    "example_row",
     "parse_features",
-    "scenario_reports",
-    "scenario_templates",
     "step_lookup_internals",
 ]
 
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
-"""The callspec parameter that holds the example row an outline's item runs."""
+"""The callspec parameter that holds the example row an outline's item runs (pytest-bdd 9)."""
 STEP_LOOKUP = ("pytest_bdd.scenario", "find_fixturedefs_for_step")
 """The module and the function pytest-bdd finds a step's definitions with."""
+VERIFIED_MAJOR = 9
+"""The pytest-bdd major version the non-public reads were verified with."""
+_PLACEHOLDER = re.compile(r"<(.+?)>")
+
+
+@dataclass(frozen=True)
+class FeatureRef:
+    """A feature: its name and its file's path."""
+
+    name: str
+    filename: str
+
+
+@dataclass(frozen=True)
+class StepText:
+    """A step as the lookahead reads it: its text."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class RenderedScenario:
+    """A scenario with an example row filled in."""
+
+    steps: list[StepText]
 
 
 @dataclass(frozen=True)
 class FeatureScenario:
-    """One scenario as pytest-bdd collects it: its feature file, name, tags and number of example rows."""
+    """One scenario as pytest-bdd collects it: its feature file, name, tags and number of example rows.
+
+    The other fields (not compared) are what the collector reads of a scenario: its feature, line,
+    step texts (background steps first, as pytest-bdd runs them) and example rows.
+    """
 
     feature_file: str
     name: str
     tags: frozenset[str]
     examples: int
+    feature: FeatureRef = field(default=FeatureRef("", ""), compare=False)
+    line_number: int = field(default=0, compare=False)
+    step_texts: tuple[str, ...] = field(default=(), compare=False)
+    rows: tuple[dict[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def steps(self) -> list[StepText]:
+        """The steps, placeholders unfilled."""
+        return [StepText(text) for text in self.step_texts]
+
+    def render(self, row: dict[str, str]) -> RenderedScenario:
+        """The steps with an example row's values in place of its ``<placeholders>``."""
+        return RenderedScenario(
+            [StepText(_PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), text)) for text in self.step_texts]
+        )
 
 
 def _tags(node: dict[str, Any]) -> frozenset[str]:
@@ -56,12 +112,25 @@ def _tags(node: dict[str, Any]) -> frozenset[str]:
 Node = dict[str, Any]
 
 
-def _scenarios(children: Iterable[Node]) -> Iterable[Node]:
+def _background(children: Iterable[Node]) -> list[str]:
+    return [step["text"] for child in children if "background" in child for step in child["background"]["steps"]]
+
+
+def _scenarios(children: list[Node], background: list[str]) -> Iterable[tuple[Node, list[str]]]:
     for child in children:
         if "scenario" in child:
-            yield child["scenario"]
+            yield child["scenario"], background
         elif "rule" in child:
-            yield from _scenarios(child["rule"].get("children", []))
+            rule_children = child["rule"].get("children", [])
+            yield from _scenarios(rule_children, background + _background(rule_children))
+
+
+def _rows(scenario: Node) -> tuple[dict[str, str], ...]:
+    rows = []
+    for examples in scenario.get("examples", []):
+        header = [cell["value"] for cell in examples.get("tableHeader", {}).get("cells", [])]
+        rows += [dict(zip(header, (c["value"] for c in row["cells"]), strict=True)) for row in examples["tableBody"]]
+    return tuple(rows)
 
 
 def parse_features(folder: Path) -> list[FeatureScenario]:
@@ -76,37 +145,100 @@ def parse_features(folder: Path) -> list[FeatureScenario]:
     for path in sorted(folder.glob("*.feature"), key=lambda p: p.name):
         document: Node = dict(Parser().parse(path.read_text(encoding="utf-8")))
         feature: Node = document.get("feature") or {}
+        ref = FeatureRef(feature.get("name", ""), str(path))
         by_name: dict[str, FeatureScenario] = {}
-        for scenario in _scenarios(feature.get("children", [])):
-            rows = sum(len(examples.get("tableBody", [])) for examples in scenario.get("examples", []))
-            tags = _tags(scenario) | _tags(feature)
-            by_name[scenario["name"]] = FeatureScenario(path.name, scenario["name"], tags, rows)
+        children = feature.get("children", [])
+        for scenario, background in _scenarios(children, _background(children)):
+            rows = _rows(scenario)
+            by_name[scenario["name"]] = FeatureScenario(
+                path.name,
+                scenario["name"],
+                _tags(scenario) | _tags(feature),
+                len(rows),
+                ref,
+                scenario["location"]["line"],
+                tuple(background + [step["text"] for step in scenario.get("steps", [])]),
+                rows,
+            )
         found += by_name.values()
     return found
 
 
-def scenario_templates() -> dict[Any, Any]:
-    """pytest-bdd's registry: test function -> the scenario template it was generated from."""
-    return importlib.import_module("pytest_bdd.scenario").scenario_wrapper_template_registry  # type: ignore[no-any-return]
+_BOUND: MutableMapping[Callable[..., Any], FeatureScenario] = weakref.WeakKeyDictionary()
 
 
-def scenario_reports() -> dict[Any, Any]:
-    """pytest-bdd's registry: item -> its scenario report (steps, their outcome and duration)."""
-    return importlib.import_module("pytest_bdd.reporting").scenario_reports_registry  # type: ignore[no-any-return]
+def _python_name(name: str) -> str:
+    """A scenario's test name as pytest-bdd's ``scenarios()`` makes it: ``test_`` and its words."""
+    words = re.sub(r"\W", "", name.replace(" ", "_"))
+    return "test_" + re.sub(r"^\d+_*", "", words).lower()
+
+
+def _unbound() -> None:
+    """The body of every bound scenario: its steps are the test."""
+
+
+def bind_features(namespace: dict[str, Any], folder: Path) -> None:
+    """Bind every scenario of ``folder`` into a test module's namespace with pytest-bdd's public ``scenario()``."""
+    from pytest_bdd import scenario  # noqa: PLC0415 (only in the suite's own module)
+
+    in_run_order = sorted(parse_features(folder), key=lambda s: s.feature.name or s.feature.filename)  # as pytest-bdd
+    for found in in_run_order:
+        test = scenario(found.feature.filename, found.name, features_base_dir=str(folder))(_unbound)
+        _BOUND[test] = found
+        name, number = _python_name(found.name), 0
+        while (name if number == 0 else f"{name}_{number}") in namespace:
+            number += 1
+        namespace[name if number == 0 else f"{name}_{number}"] = test
+
+
+def bound_scenario(function: Callable[..., Any] | None) -> FeatureScenario | None:
+    """The scenario a test function was bound to by :func:`bind_features`, or None."""
+    return None if function is None else _BOUND.get(function)
+
+
+def example_row(callspec: Any) -> dict[str, str]:
+    """The example row an outline's item runs, from its callspec ({} when unknown: nothing is started early)."""
+    if callspec is None:
+        return {}
+    row = callspec.params.get(EXAMPLE_PARAMETER, {})
+    return row if isinstance(row, dict) else {}
 
 
 def step_lookup_internals() -> tuple[Callable[..., Any], Callable[..., Any], dict[Any, Any]] | None:
-    """(get_fixture_names, getfixturedefs, step_function_context_registry), or None on a pytest-bdd without them."""
+    """(get_fixture_names, getfixturedefs, step_function_context_registry), or None on another pytest-bdd."""
     try:
+        from importlib.metadata import version  # noqa: PLC0415
+
+        if int(version("pytest-bdd").split(".")[0]) != VERIFIED_MAJOR:
+            return None
         compat = importlib.import_module("pytest_bdd.compat")
         steps = importlib.import_module("pytest_bdd.steps")
         return compat.get_fixture_names, compat.getfixturedefs, steps.step_function_context_registry
-    except (ImportError, AttributeError):  # another pytest-bdd: its own lookup is used as it is
+    except (ImportError, AttributeError, ValueError):  # another pytest-bdd: its own lookup is used as it is
         return None
 
 
-def compile_keyword(expression: str) -> Any:
-    """pytest's ``-k`` expression, compiled (its ``evaluate(matcher)`` says whether a scenario matches)."""
-    from _pytest.mark.expression import Expression  # noqa: PLC0415 (pytest is imported only when -k is given)
+class KeywordSyntaxError(ValueError):
+    """A ``-k`` expression pytest cannot parse; ``message`` is pytest's own words, without the column."""
 
-    return Expression.compile(expression)
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def compile_keyword(expression: str) -> Any:
+    """pytest's ``-k`` expression, compiled (its ``evaluate(matcher)`` says whether a scenario matches).
+
+    Raises :class:`KeywordSyntaxError` on every supported pytest: 9.x raises ``SyntaxError`` (``msg``),
+    8.4 its own ``ParseError`` (``message``), which is no ``SyntaxError``.
+    """
+    module = importlib.import_module("_pytest.mark.expression")  # only when -k is given
+    parse_error = getattr(module, "ParseError", None)
+    errors: tuple[type[Exception], ...] = (SyntaxError,)
+    if isinstance(parse_error, type) and issubclass(parse_error, Exception):
+        errors += (parse_error,)
+    try:
+        return module.Expression.compile(expression)
+    except errors as error:
+        message = getattr(error, "msg", None) or getattr(error, "message", None) or str(error)
+        raise KeywordSyntaxError(str(message)) from None

@@ -21,8 +21,10 @@ from ccweb_conformance.checks.attribution import (
 from ccweb_conformance.checks.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.bdd import EXAMPLE_PARAMETER, scenario_reports, scenario_templates
+from ccweb_conformance.suite.bdd import bound_scenario
+from ccweb_conformance.suite.bdd import example_row as _example_row
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
+from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
 
@@ -36,16 +38,13 @@ AUDIT_REQUIREMENT = "RO-2"
 
 
 def scenario_template(item: pytest.Item) -> Any:
-    """The pytest-bdd scenario template an item was generated from, or None."""
-    function = getattr(item, "function", None)
-    return None if function is None else scenario_templates().get(function)
+    """The scenario of the kit's features an item was generated from, or None."""
+    return bound_scenario(getattr(item, "function", None))
 
 
 def example_row(item: pytest.Item) -> dict[str, str]:
     """The outline example an item runs ({} for a plain scenario)."""
-    callspec = getattr(item, "callspec", None)
-    row: dict[str, str] = {} if callspec is None else callspec.params.get(EXAMPLE_PARAMETER, {})
-    return row
+    return _example_row(getattr(item, "callspec", None))
 
 
 def is_scenario(item: pytest.Item) -> bool:
@@ -135,6 +134,7 @@ class ResultCollector:
         self.started_at = ""
         self._scenario_number = 0
         self._worlds: dict[str, World] = {}
+        self._step_logs: dict[str, StepLog] = {}
         self._recorded: set[str] = set()
         self.startup_error: str | None = None
         self.bundled_reference = False
@@ -368,18 +368,14 @@ class ResultCollector:
         except Exception:  # the target may be down; the version is then unknown
             return None
 
-    @staticmethod
-    def _steps(item: pytest.Item) -> list[StepResult]:
-        report = scenario_reports().get(item)
-        if report is None:
-            return []
-        steps = []
-        for step, ran in zip(report.serialize()["steps"], report.step_reports, strict=True):
-            status = "failed" if step["failed"] else "passed"
-            table = ran.step.datatable
-            rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
-            line = step.get("line_number", 0)
-            steps.append(
-                StepResult(step["keyword"], step["name"], status, step["duration"], line, rows, ran.step.docstring)  # type: ignore[arg-type]
-            )
-        return steps
+    def scenario_started(self, item: Any, steps: list[Any]) -> None:
+        """pytest-bdd started a scenario of these steps (its ``pytest_bdd_before_scenario`` hook)."""
+        self._step_logs[item.nodeid] = StepLog(list(steps))
+
+    def step_log(self, item: Any) -> StepLog | None:
+        """The steps of a scenario that started, or None."""
+        return self._step_logs.get(item.nodeid)
+
+    def _steps(self, item: pytest.Item) -> list[StepResult]:
+        log = self._step_logs.pop(item.nodeid, None)
+        return [] if log is None else log.results()

@@ -1,7 +1,10 @@
-"""pytest plugin (entry point ``pytest11``): runs the features against a target.
+"""pytest plugin: runs the features against a target.
 
-Inert unless the conformance suite is collected: it only adds ``--ccweb-*`` options and
-fixtures, and its hooks touch nothing but the suite's own scenarios.
+Loaded only where it is named: the runner's session passes ``-p ccweb_conformance.suite.plugin``
+(with auto-loading off), plain pytest the same ``-p``. There is no ``pytest11`` entry point, so a
+project's own pytest run in the same venv never imports it (nor, through it, the kit). Once
+loaded it adds the ``--ccweb-*`` options and fixtures, and its hooks touch nothing but the
+suite's own scenarios.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ccweb_conformance.suite.collector import (
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
+from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
@@ -166,9 +170,39 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     collector.finish(f"not run: the run was interrupted by {name}" if name else "not run: the run stopped early")
 
 
+def _step_log(request: pytest.FixtureRequest) -> StepLog | None:
+    collector = request.config.stash.get(COLLECTOR_KEY, None)
+    return None if collector is None else collector.step_log(request.node)
+
+
+def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
+    """A scenario of the kit's features starts: its steps are logged from here (pytest-bdd's public hooks)."""
+    del feature
+    collector = request.config.stash.get(COLLECTOR_KEY, None)
+    if collector is not None and is_scenario(request.node):
+        collector.scenario_started(request.node, scenario.steps)
+
+
+def pytest_bdd_before_step(request: pytest.FixtureRequest, step: Any, **_ignored: Any) -> None:
+    """A step starts."""
+    log = _step_log(request)
+    if log is not None:
+        log.started(step)
+
+
+def pytest_bdd_after_step(request: pytest.FixtureRequest, **_ignored: Any) -> None:
+    """A step passed."""
+    log = _step_log(request)
+    if log is not None:
+        log.passed()
+
+
 def pytest_bdd_step_error(request: pytest.FixtureRequest, **_ignored: Any) -> None:
     """A step failed: its failure is the scenario's (pytest-bdd calls the after-scenario hook all the same)."""
     request.node.stash[STEP_FAILED_KEY] = True
+    log = _step_log(request)
+    if log is not None:
+        log.failed()
 
 
 def pytest_bdd_after_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:

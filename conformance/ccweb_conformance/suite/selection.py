@@ -10,7 +10,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.reports.model import ScenarioRef
-from ccweb_conformance.suite.bdd import compile_keyword
+from ccweb_conformance.suite.bdd import KeywordSyntaxError, compile_keyword
 
 __all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags", "select"]
 
@@ -79,8 +79,8 @@ def check_keyword(keyword: str) -> Any:
         raise UsageError(f"-k: nested deeper than {MAX_EXPRESSION_DEPTH} levels of 'not' and parentheses")
     try:
         return compile_keyword(keyword)
-    except SyntaxError as error:
-        raise UsageError(f"-k {keyword!r}: {error.msg}") from None
+    except KeywordSyntaxError as error:
+        raise UsageError(f"-k {keyword!r}: {error.message}") from None
 
 
 def _matcher(scenario: ScenarioRef) -> object:

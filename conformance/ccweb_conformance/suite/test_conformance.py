@@ -1,10 +1,10 @@
 """Binds every feature of ``ccweb_features`` to the step definitions."""
 
 from importlib.resources import files
-
-from pytest_bdd import scenarios
+from pathlib import Path
 
 from ccweb_conformance.suite import step_lookup
+from ccweb_conformance.suite.bdd import bind_features
 from ccweb_conformance.suite.steps.batch_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.concurrency_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.era_steps import *  # noqa: F403
@@ -15,4 +15,4 @@ from ccweb_conformance.suite.steps.then_steps import *  # noqa: F403
 from ccweb_conformance.suite.steps.when_steps import *  # noqa: F403
 
 step_lookup.install()
-scenarios(str(files("ccweb_features")))
+bind_features(globals(), Path(str(files("ccweb_features"))))

@@ -2,7 +2,7 @@
 
 Why not httpx-sse (0.4.3, re-checked for issue 23): it now splits lines at CR, LF and CRLF only
 (no longer at U+2028 / U+0085), but it parses the text httpx decoded, so the runner would not see
-what the server sent (DESIGN.md, "Raw wire"): bytes that are not UTF-8 become U+FFFD silently,
+what the server sent (ARCHITECTURE.md, "Raw wire"): bytes that are not UTF-8 become U+FFFD silently,
 and a response that declares ``charset=iso-8859-1`` is decoded as Latin-1 and looks valid (an
 event stream is always UTF-8; here both are a PROTO-1 problem, D-16); a leading byte-order mark
 is not removed, so the first event of such a stream is lost; after an ``id`` field every further

@@ -47,6 +47,11 @@ def environment(**changes: str | None) -> dict[str, str]:
             ["run", "--url", "http://127.0.0.1:1/mcp"],
             "--url without --http-cmd needs --sessions-dir: the directory the running server reads",
         ),
+        (
+            ["run", "--co", "-k", "a and ("],
+            "-k 'a and (': expected not OR left parenthesis OR identifier; got end of input",
+        ),
+        (["list", "-k", "a b"], "-k 'a b': expected end of input; got identifier"),
         (["run", "--expected-failures", "missing.yaml"], "--expected-failures 'missing.yaml' is not a file"),
         (
             ["run", "--junitxml", "no-such-dir/junit.xml"],

@@ -5,6 +5,8 @@ Each case is written to a folder and answered by the oracle, as the phase does, 
 - ``items``: the answer is a success with at least one item (the call reads user inputs);
 - ``astral``: a returned item's content holds a code point past U+FFFF (UTF-16 counting bugs);
 - ``lone surrogate``: a returned item's content holds one (D-3);
+- ``stored U+FFFD``: a returned item's content holds U+FFFD, stored as its raw bytes EF BF BD (D-8);
+- ``dangling link``: the conversation file is a symbolic link to a missing file (D-7);
 - ``raw UTF-8``: the file holds non-ASCII bytes (not ``\\uXXXX`` escapes only);
 - ``over budget``: a returned item is truncated (the budget cut a content);
 - ``blank input``: a user message's content is made only of whitespace (not a candidate, D-1);
@@ -33,8 +35,12 @@ def _surrogate(text: str) -> bool:
 def labels(case: FuzzCase, folder: Path) -> set[str]:
     """The labels of one case (its file written to ``folder``, then removed)."""
     path = folder / f"{ID}.json"
-    data = case.file_bytes(ID)
-    path.write_bytes(data)
+    link = case.link_target(ID)
+    data = b"" if link is not None else case.file_bytes(ID)
+    if link is None:
+        path.write_bytes(data)
+    else:
+        path.symlink_to(link)
     try:
         expected = expected_answer(case.arguments(ID), folder)
     finally:
@@ -48,6 +54,10 @@ def labels(case: FuzzCase, folder: Path) -> set[str]:
         found.add("astral")
     if any(_surrogate(text) for text in contents):
         found.add("lone surrogate")
+    if any("\ufffd" in text for text in contents) and "\ufffd".encode() in data:
+        found.add("stored U+FFFD")
+    if link is not None:
+        found.add("dangling link")
     if any(byte >= 0x80 for byte in data.removeprefix(BOM)):
         found.add("raw UTF-8")
     if any(item["truncated"] for item in items):

@@ -8,9 +8,12 @@ that returned an item, none with an astral character or over the budget, and no 
 from __future__ import annotations
 
 import hashlib
+import tempfile
+from pathlib import Path
 
-from runner.fuzz.census import WHITESPACE, census
+from runner.fuzz.census import ID, WHITESPACE, census
 
+from ccweb_conformance.checks.oracle import expected_answer
 from ccweb_conformance.fuzz import settings_for
 from ccweb_conformance.fuzz.phase import _case_digest_line, generated_cases
 from ccweb_conformance.options import RunnerOptions
@@ -22,48 +25,66 @@ CASES = generated_cases(DEFAULT.seed, DEFAULT.count)
 
 def test_the_default_phase_is_60_cases_of_seed_0_and_its_digest_is_the_runs():
     digest = hashlib.sha256(b"".join(_case_digest_line(case) for case in CASES)).hexdigest()
-    assert (DEFAULT.count, DEFAULT.seed, len(CASES), digest[:12]) == (60, 0, 60, "73889ce750cd")
+    assert (DEFAULT.count, DEFAULT.seed, len(CASES), digest[:12]) == (60, 0, 60, "4f6bc47ac767")
 
 
 def test_most_cases_read_user_inputs_with_astral_characters_lone_surrogates_raw_utf8_and_over_budget():
     counts = census(CASES)
     assert {k: v for k, v in counts.items() if not k.startswith("U+")} == {
-        "items": 52,
-        "astral": 50,
-        "lone surrogate": 10,
-        "raw UTF-8": 58,  # every fixture is written as cc-web writes it: raw UTF-8 (issue 21 item 5)
-        "over budget": 42,
+        "items": 47,
+        "astral": 46,
+        "lone surrogate": 12,
+        "stored U+FFFD": 9,  # returned as stored, from the raw bytes EF BF BD (D-8)
+        "raw UTF-8": 57,  # every fixture is written as cc-web writes it: raw UTF-8 (issue 21 item 5)
+        "over budget": 29,
         "blank input": 26,
     }
+
+
+def test_the_generator_makes_dangling_links_that_reach_the_file():
+    """A dangling link (D-7) is one storage of the 'anything' cases: valid arguments, the link's own ID."""
+    cases = [case for case in generated_cases(DEFAULT.seed, 600) if case.storage == "dangling link"]
+    counts = census(cases)
+    assert (len(cases), counts["dangling link"], counts["items"]) == (4, 4, 0)
+    with tempfile.TemporaryDirectory(prefix="ccweb-dangling-") as folder:
+        answers = []
+        for case in cases:
+            link = Path(folder) / f"{ID}.json"
+            link.symlink_to(case.link_target(ID) or "")
+            answers.append(expected_answer(case.arguments(ID), Path(folder)))
+            link.unlink()
+    assert [(a.is_error, a.result) for a in answers] == [
+        (True, {"ok": False, "error": {"code": "conversation_not_found"}})
+    ] * 4
 
 
 def test_every_whitespace_character_is_in_a_user_input_of_a_third_of_the_cases():
     counts = census(CASES)
     assert len(WHITESPACE) == 25
     assert {w: counts[f"U+{ord(w):04X}"] for w in WHITESPACE} == {
-        "\t": 29,
-        "\n": 25,
-        "\x0b": 21,
-        "\x0c": 22,
-        "\r": 27,
-        " ": 30,
-        "\xa0": 21,
-        "\u1680": 22,
-        "\u2000": 21,
-        "\u2001": 21,
-        "\u2002": 21,
-        "\u2003": 22,
-        "\u2004": 21,
-        "\u2005": 21,
-        "\u2006": 21,
-        "\u2007": 21,
-        "\u2008": 22,
-        "\u2009": 21,
-        "\u200a": 21,
-        "\u2028": 21,
-        "\u2029": 21,
-        "\u202f": 21,
-        "\u205f": 21,
-        "\u3000": 21,
-        "\ufeff": 21,
+        "\t": 35,
+        "\n": 37,
+        "\x0b": 34,
+        "\x0c": 36,
+        "\r": 38,
+        " ": 34,
+        "\xa0": 34,
+        "\u1680": 35,
+        "\u2000": 34,
+        "\u2001": 34,
+        "\u2002": 34,
+        "\u2003": 35,
+        "\u2004": 34,
+        "\u2005": 34,
+        "\u2006": 34,
+        "\u2007": 34,
+        "\u2008": 34,
+        "\u2009": 34,
+        "\u200a": 34,
+        "\u2028": 34,
+        "\u2029": 34,
+        "\u202f": 34,
+        "\u205f": 34,
+        "\u3000": 34,
+        "\ufeff": 34,
     }

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
-from runner.reports.mutant_console import block, console
+from paths import REPO
+from runner.reports.mutant_console import RUN_PY, block, console
 
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for, hints
@@ -43,6 +47,39 @@ def test_a_strip_bug_gets_the_whitespace_hint():
     assert all("as Python's str.strip() or a \\s regex does" in hint for hint in hints_shown)
 
 
+ERR4_CHECK = "ERR-4: the unknown tool was answered with the JSON-RPC error {code}, not -32602"
+
+
+def test_an_unknown_tool_answered_32601_passes_with_a_warning_that_names_fastmcp():
+    """D-9 as amended: -32601 (fastmcp for TypeScript) meets ERR-3; the ERR-4 warning says where it comes from."""
+    done = subprocess.run(
+        [sys.executable, str(RUN_PY), "variant", "unknown_tool_method_not_found", "run", "--in-process",
+         "--tags", "ERR-3"],
+        capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    head = "WARN errors.feature::An unknown tool is a JSON-RPC error, never a result, and the server keeps serving"
+    warned = [line for line in lines if line.startswith(head)]
+    names = ("ccweb_list_user_input", "CCWEB_LIST_USER_INPUTS", "list_user_inputs")
+    assert warned == [f"{head} [{name}]" for name in names]
+    shown = block(lines, warned[0])
+    assert shown[1] == (
+        "    requirement  ERR-4 (SHOULD): A call to an unknown tool name is answered with the JSON-RPC error -32602"
+        " (invalid params), as MCP specifies (fastmcp for TypeScript answers -32601 from its own handler, which"
+        " meets ERR-3 but not this)."
+    )
+    assert shown[2] == f"    check        {ERR4_CHECK.format(code=-32601)}"
+    assert shown[-1] == (
+        "    hint         -32601 is what fastmcp for TypeScript answers for an unknown tool from its own handler,"
+        " before your code runs: that meets ERR-3 (a MUST), and this SHOULD is only a warning; to meet it too,"
+        " answer -32602 (invalid params), as MCP specifies, where your framework lets you"
+    )
+    verdicts = [line for line in lines if line.startswith(("  PASS ", "  WARN ", "  FAIL "))]
+    assert verdicts == ["  PASS      ERR-3     MUST", "  WARN      ERR-4     SHOULD", "  PASS      PROTO-2   MUST"]
+    assert lines[-2].startswith("0 passed, 0 failed, 3 warnings in ")
+
+
 def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "", message: str = "",
           stored: tuple[str, ...] = ()) -> FailureFacts:
     return FailureFacts(requirements, check, message, found, stored)
@@ -68,6 +105,9 @@ def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "
         (facts(Difference("$.hasMore", True, MISSING)), None),
         (facts(requirements=("ARG-8",), check="ARG-8: rejected with -32603, not -32602"), "sdk-internal-error"),
         (facts(requirements=("ARG-8",), check="ARG-8: rejected with -32600, not -32602"), None),
+        (facts(requirements=("ERR-4",), check=ERR4_CHECK.format(code=-32601)), "fastmcp-ts-method-not-found"),
+        (facts(requirements=("ERR-4",), check=ERR4_CHECK.format(code=-32603)), None),
+        (facts(requirements=("ERR-3",), check="ERR-3: an unknown tool must be answered with a JSON-RPC error"), None),
     ],
 )
 def test_hints_match_their_mistakes_only(case, expected_hint):
@@ -79,7 +119,7 @@ def test_every_hint_is_one_line_with_an_id():
     assert [h.id for h in hints()] == [
         "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
         "stdout-logging", "handshake-wrong-id", "exited-at-start-up", "never-answered",
-        "cache-mtime-size", "prefix-path-check", "sdk-internal-error",
+        "cache-mtime-size", "prefix-path-check", "sdk-internal-error", "fastmcp-ts-method-not-found",
     ]
     assert all("\n" not in h.text and len(h.text) < 300 for h in hints())
 

@@ -69,3 +69,30 @@ def test_only_the_adapter_reaches_into_pytest_bdd():
                 names = [a.name for a in node.names if a.name.startswith("pytest_bdd.")]
                 reaching += [f"{path.relative_to(PACKAGE)}: {name}" for name in names]
     assert reaching == []
+
+
+def test_the_collectors_reading_of_each_scenario_is_pytest_bdds():
+    """Feature name, line, steps (background first) and example rows: what the collector and lookahead read."""
+    features = sorted(get_features([str(FEATURES)]), key=lambda f: Path(f.filename).name)
+    theirs = [
+        (
+            f.name,
+            s.line_number,
+            [step.name for step in s.steps],
+            [dict(c) for e in s.examples for c in e.as_contexts()],
+            [[step.name for step in s.render(dict(c)).steps] for e in s.examples for c in e.as_contexts()],
+        )
+        for f in features
+        for s in f.scenarios.values()
+    ]
+    ours = [
+        (
+            s.feature.name,
+            s.line_number,
+            [step.name for step in s.steps],
+            list(s.rows),
+            [[step.name for step in s.render(row).steps] for row in s.rows],
+        )
+        for s in parse_features(FEATURES)
+    ]
+    assert ours == theirs

@@ -7,6 +7,7 @@ expanded YAML bomb costs minutes of CPU whatever the load.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -123,6 +124,32 @@ def test_hostile_keywords_are_one_line_usage_errors(keyword: str, message: str) 
     with pytest.raises(UsageError) as caught:
         check_keyword(keyword)
     assert str(caught.value) == message
+
+
+class _ParseError(Exception):
+    """pytest 8.4's ``_pytest.mark.expression.ParseError``: no ``SyntaxError``, its text in ``message``."""
+
+    def __init__(self, column: int, message: str) -> None:
+        self.column = column
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"at column {self.column}: {self.message}"
+
+
+def test_a_keyword_pytest_8_4_rejects_is_the_same_one_line_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest 8.4 (the lowest allowed) raises its own ParseError where 9.x raises SyntaxError; CI runs
+    # the real one (scripts/oldest_dependencies.py), this stands in for it under any pytest.
+    expression = importlib.import_module("_pytest.mark.expression")
+
+    def compile_like_8_4(_input: str) -> None:
+        raise _ParseError(8, "expected not OR left parenthesis OR identifier; got end of input")
+
+    monkeypatch.setattr(expression, "ParseError", _ParseError, raising=False)
+    monkeypatch.setattr(expression.Expression, "compile", compile_like_8_4)
+    with pytest.raises(UsageError) as caught:
+        check_keyword("a and (")
+    assert str(caught.value) == "-k 'a and (': expected not OR left parenthesis OR identifier; got end of input"
 
 
 def test_keywords_within_the_bounds_compile() -> None:

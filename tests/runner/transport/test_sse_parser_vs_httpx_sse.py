@@ -1,6 +1,6 @@
 """Why the kit keeps its own SSE parser: what httpx-sse 0.4.3 gets wrong or hides, on the same bytes.
 
-DESIGN.md ("Raw wire"): the runner must see exactly what the server sent. httpx-sse parses the
+ARCHITECTURE.md ("Raw wire"): the runner must see exactly what the server sent. httpx-sse parses the
 text httpx decoded; the kit's parser (``transport/sse.py``) reads the bytes. Each case below is
 one stream, read by both; the test fails if httpx-sse starts to see what the kit sees (then the
 comment in ``transport/sse.py`` and this test should be revisited).

@@ -140,9 +140,12 @@ def folder_beside(world: World, folder: str, alias: str, content: str) -> None:
 
 @given(parsers.re(r'conversation "(?P<alias>\w+)" is a symbolic link to "(?P<text>.*)"'))
 def conversation_link_text(world: World, alias: str, text: str) -> None:
-    """A link ``<id>.json`` whose target is exactly ``text``; ``{sessions}`` is the sessions folder's own name."""
-    names = {**world.ids, "sessions": Path(os.path.realpath(world.target.sessions_dir)).name}
+    """A link ``<id>.json`` whose target is exactly ``text``; ``{sessions}`` is the sessions folder's own name.
+
+    The link's own alias is known in ``text`` too, so that a link can point at itself (a loop).
+    """
     conversation_id = _new(world, alias)
+    names = {**world.ids, "sessions": Path(os.path.realpath(world.target.sessions_dir)).name}
     world.files.make_link_text(conversation_id, aliases(text, names))
 
 

@@ -255,21 +255,48 @@ def not_flagged(world: World) -> None:
         )
 
 
-@then(parsers.parse("the reply is a JSON-RPC error with code {code:d}"))
-def jsonrpc_error(world: World, code: int) -> None:
-    """The last exchange was answered with a JSON-RPC error object of this code."""
-    exchange = world.exchanges[-1]
-    error = (exchange.response or {}).get("error")
-    actual = error.get("code") if isinstance(error, dict) else None
-    if actual != code:
-        raise fail(
-            "expected a JSON-RPC error", expected={"error": {"code": code}}, actual=exchange.response, exchange=exchange
-        )
-
-
 INVALID_PARAMS = -32602
 SDK_INTERNAL_ERROR = -32603
 """What the official TypeScript SDK answers to non-object arguments, from its own request validation."""
+
+
+@then("the reply is a JSON-RPC error, never a tool result")
+def jsonrpc_error_not_result(world: World) -> None:
+    """ERR-3 (D-9 as amended): an unknown tool gets a JSON-RPC error of any code, never a result."""
+    exchange = world.exchanges[-1]
+    if not isinstance((exchange.response or {}).get("error"), dict):
+        raise fail(
+            "ERR-3: an unknown tool must be answered with a JSON-RPC error, never a result",
+            expected="a JSON-RPC error (any code)",
+            actual=exchange.response,
+            exchange=exchange,
+            proves="ERR-3",
+        )
+
+
+def _unknown_tool_call(world: World) -> Exchange:
+    """The scenario's last tools/call of a tool name other than the contract's."""
+    for exchange in reversed(world.exchanges):
+        params = (exchange.request or {}).get("params")
+        if isinstance(params, dict) and params.get("name") != ccweb_spec.TOOL_NAME:
+            return exchange
+    raise AssertionError("the scenario made no call of an unknown tool")
+
+
+@then("the unknown tool was answered with the JSON-RPC error -32602")
+def unknown_tool_invalid_params(world: World) -> None:
+    """ERR-4 (SHOULD, D-9 as amended): -32602; fastmcp for TypeScript's -32601 is named in the hint."""
+    exchange = _unknown_tool_call(world)
+    error = (exchange.response or {}).get("error")
+    code: Any = error.get("code") if isinstance(error, dict) else None
+    if code != INVALID_PARAMS:
+        raise fail(
+            f"ERR-4: the unknown tool was answered with the JSON-RPC error {json.dumps(code)}, not -32602",
+            expected={"error": {"code": INVALID_PARAMS}},
+            actual=exchange.response,
+            exchange=exchange,
+            proves="ERR-4",
+        )
 
 
 def _rejected(world: World, exchange: Exchange) -> bool:
