@@ -44,6 +44,10 @@ Platforms: Linux and macOS (on Windows, run it inside WSL).
 """
 
 
+CONFIG_FILE_KEY = "config_file"
+"""Where the parsed arguments carry the path of the config file in use (named in the reports)."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(message)
@@ -113,11 +117,11 @@ def _config_defaults(parser: argparse.ArgumentParser, command: str) -> None:
         folder = Path.cwd()
     except OSError as error:  # removed under the runner (rmdir from another shell)
         raise EnvironmentFault(missing_working_directory(error)) from None
-    values = load_config(folder, command)
-    if not values:
+    path, values = load_config(folder, command)
+    if path is None:
         return
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    subparsers.choices[command].set_defaults(**values)
+    subparsers.choices[command].set_defaults(**values, **{CONFIG_FILE_KEY: str(path)})
 
 
 def _reopen_closed_standard_streams() -> None:

@@ -74,6 +74,8 @@ def _build(run: RunResult) -> dict[str, Any]:
         "interrupted": run.interrupted,
         "stopped": run.stopped,
         "leftoverProcesses": list(run.leftover_processes),
+        "configFile": run.config_file,
+        "expectedFailuresFile": run.expected_failures_file,
         "counts": {"total": len(run.scenarios), **counts},
         "requirements": [
             {

@@ -14,9 +14,10 @@ ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "s
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.2.0"
+REPORT_FORMAT_VERSION = "1.3.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
-1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint)."""
+1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
+1.3.0: runs carry configFile and expectedFailuresFile."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,10 @@ class RunResult:
     """Why only one era was tested: ``requested`` (``--protocol``) or ``server`` (it speaks one)."""
     bundled_reference: bool = False
     """True when the target was the kit's bundled reference (no --stdio, --url or --http-cmd)."""
+    config_file: str | None = None
+    """The config file whose values the run took (ccweb-conformance.toml or a pyproject.toml), or None."""
+    expected_failures_file: str | None = None
+    """The ``--expected-failures`` file the verdicts were read against, or None."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
