@@ -109,3 +109,16 @@ def test_a_huge_config_file_of_the_kit_is_a_usage_error(
         f"ccweb-conformance: error: {tmp_path / 'ccweb-conformance.toml'}: larger than 1,048,576 bytes, "
         "which no config file is\n"
     )
+
+
+def test_a_profile_names_its_config_file_in_its_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ccweb-conformance.toml").write_text("sizes = \"10\"\nrepeats = 1\nsettle = 0\n", encoding="utf-8")
+    assert main(["profile", "--no-reference", "--json", "p.json", "--markdown", "p.md"]) == 0
+    config = str(tmp_path / "ccweb-conformance.toml")
+    report = json.loads((tmp_path / "p.json").read_text("utf-8"))
+    assert (report["configFile"], report["formatVersion"]) == (config, "1.1.0")
+    assert f"Config file: `{config}`." in (tmp_path / "p.md").read_text("utf-8")
+    assert f"  config file: {config}" in capsys.readouterr().out.splitlines()
