@@ -20,7 +20,16 @@ from types import ModuleType
 
 from ccweb_conformance import kit_version
 from ccweb_conformance.commands import REGISTRY, entry
-from ccweb_conformance.errors import EXIT_FAILED, EXIT_USAGE, RunInterrupted, UsageError, interrupted_exit_code
+from ccweb_conformance.errors import (
+    EXIT_FAILED,
+    EXIT_USAGE,
+    EnvironmentFault,
+    RunInterrupted,
+    UsageError,
+    environment_problem,
+    interrupted_exit_code,
+    missing_working_directory,
+)
 
 PLATFORMS = "Linux and macOS (on Windows, run it inside WSL)"
 WINDOWS_MESSAGE = f"ccweb-conformance supports {PLATFORMS}; Windows itself is not supported"
@@ -33,6 +42,10 @@ examples:
 Run 'ccweb-conformance COMMAND --help' for a command's options and examples.
 Platforms: Linux and macOS (on Windows, run it inside WSL).
 """
+
+
+CONFIG_FILE_KEY = "config_file"
+"""Where the parsed arguments carry the path of the config file in use (named in the reports)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -100,11 +113,15 @@ def _config_defaults(parser: argparse.ArgumentParser, command: str) -> None:
     """Make the config file's values the defaults of the command being run (the command line wins)."""
     from ccweb_conformance.config import load_config  # noqa: PLC0415 (tomllib: only when a command runs)
 
-    values = load_config(Path.cwd(), command)
-    if not values:
+    try:
+        folder = Path.cwd()
+    except OSError as error:  # removed under the runner (rmdir from another shell)
+        raise EnvironmentFault(missing_working_directory(error)) from None
+    path, values = load_config(folder, command)
+    if path is None:
         return
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    subparsers.choices[command].set_defaults(**values)
+    subparsers.choices[command].set_defaults(**values, **{CONFIG_FILE_KEY: str(path)})
 
 
 def _reopen_closed_standard_streams() -> None:
@@ -138,6 +155,20 @@ def safe_console() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+def _dispatch(words: list[str]) -> int:
+    """Parse ``words`` (config file values as defaults) and run the command they name."""
+    chosen = _chosen(words)
+    parser = build_parser(chosen or "")
+    if chosen is not None:
+        _config_defaults(parser, chosen)
+    args = parser.parse_args(words)
+    if getattr(args, "handler", None) is None:
+        parser.print_help()
+        return EXIT_USAGE
+    code: int = command_module(args.handler).main(args)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: never a traceback for bad input."""
     if sys.platform == "win32":
@@ -147,17 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     safe_console()
     words = list(sys.argv[1:] if argv is None else argv)
     try:
-        chosen = _chosen(words)
-        parser = build_parser(chosen or "")
-        if chosen is not None:
-            _config_defaults(parser, chosen)
-        args = parser.parse_args(words)
-        if getattr(args, "handler", None) is None:
-            parser.print_help()
-            return EXIT_USAGE
-        code: int = command_module(args.handler).main(args)
-        return code
-    except UsageError as error:
+        return _dispatch(words)
+    except (UsageError, EnvironmentFault) as error:
         print(f"ccweb-conformance: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as interrupt:
@@ -167,6 +189,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+    except (OSError, RuntimeError) as error:  # the session's clean-up has run: what the command started is stopped
+        problem = environment_problem(error)
+        if problem is None:
+            raise
+        print(f"ccweb-conformance: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -4,11 +4,19 @@ Looked for in the current directory (``ccweb-conformance.toml`` first). Keys are
 option names without dashes (``stdio``, ``sessions-dir``, ``header = ["Authorization: ..."]``);
 values become the defaults the command line overrides. An unknown key or a value of the
 wrong type is a usage error naming the file and the key.
+
+Only the kit's own file and section are read, and at most :data:`MAX_CONFIG_BYTES` of either:
+a larger ``ccweb-conformance.toml`` is a usage error; a larger ``pyproject.toml`` is skipped with
+a note. A ``pyproject.toml`` whose text has no ``ccweb-conformance`` table or key
+(:data:`KIT_SECTION`, a plain text search before any parsing) is another project's and is not
+parsed at all: its own TOML errors are not the kit's business.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -20,21 +28,59 @@ __all__ = ["CONFIG_FILE", "find_config", "load_config"]
 
 CONFIG_FILE = "ccweb-conformance.toml"
 TABLE = "ccweb-conformance"
+MAX_CONFIG_BYTES = 1 << 20
+"""The most of a config file read (1 MiB; a config is a few hundred bytes, a pyproject.toml a few KiB)."""
+KIT_SECTION = re.compile(
+    rb"""(?m)^[ \t]*(?:\[+[ \t]*)?(?:tool[ \t]*\.[ \t]*)?["']?ccweb-conformance["']?[ \t]*[\].=]"""
+)
+"""The kit's table or key in a pyproject.toml: ``[tool.ccweb-conformance]``, ``tool.ccweb-conformance.x =``,
+or ``ccweb-conformance = {...}`` under ``[tool]`` (a dependency named ``ccweb-conformance`` does not match)."""
 
 
 def _key(row: TableRow) -> str:
     return row.spec.flags[-1].lstrip("-")
 
 
+def _bounded_text(path: Path) -> bytes | None:
+    """At most MAX_CONFIG_BYTES + 1 bytes of ``path``, or None when it is not a regular file."""
+    if not path.is_file():  # a named pipe would block the read: never a config file
+        return None
+    try:
+        with path.open("rb") as stream:
+            return stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read the config file ({error.strerror or error})") from None
+
+
+def _kit_text(path: Path, name: str) -> bytes | None:
+    """The text of ``path`` when it holds the kit's config, else None (a note when a pyproject.toml is skipped)."""
+    data = _bounded_text(path)
+    if data is None:
+        return None
+    if len(data) > MAX_CONFIG_BYTES:
+        if name == CONFIG_FILE:
+            raise UsageError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, which no config file is")
+        print(
+            f"ccweb-conformance: note: {path} is larger than {MAX_CONFIG_BYTES:,} bytes; "
+            f"not read for [tool.{TABLE}]",
+            file=sys.stderr,
+        )
+        return None
+    if name != CONFIG_FILE and KIT_SECTION.search(data) is None:
+        return None  # another project's file: never parsed
+    return data
+
+
 def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
     """The config file in ``folder`` and its table, or None when there is none."""
     for name in (CONFIG_FILE, "pyproject.toml"):
         path = folder / name
-        if not path.is_file():
+        data = _kit_text(path, name)
+        if data is None:
             continue
         try:
-            document = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            document = tomllib.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise UsageError(f"{path}: cannot read the config file ({error})") from None
         values = document if name == CONFIG_FILE else document.get("tool", {}).get(TABLE)
         if values is not None:
@@ -94,11 +140,11 @@ def _text(where: str, row: TableRow, base: Any, raw: Any) -> Any:
     return raw
 
 
-def load_config(folder: Path, command: str) -> dict[str, Any]:
-    """Option values from the config file in ``folder``, by field name ({} when there is no file)."""
+def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]]:
+    """The config file in ``folder`` (None when there is none) and its option values, by field name."""
     found = find_config(folder)
     if found is None:
-        return {}
+        return None, {}
     path, values = found
     rows = {_key(row): row for row in table()}
     converted: dict[str, Any] = {}
@@ -110,4 +156,4 @@ def load_config(folder: Path, command: str) -> dict[str, Any]:
         value = _convert(path, key, row, raw)
         if command in row.spec.commands:
             converted[row.name] = value
-    return converted
+    return path, converted

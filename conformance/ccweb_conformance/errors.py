@@ -8,6 +8,11 @@ error               raised when                                  outcome
 ==================  ===========================================  =====================================
 UsageError          parsing options, reading a file the user     message on stderr, exit 2
                     named (expected failures, config, reports)
+EnvironmentFault    the runner's own machine: no working         message on stderr, exit 2; the
+                    directory, a full disk, no descriptor,       line says it is not the
+                    thread or process left (also as the          implementation's fault
+                    OSError/RuntimeError environment_problem
+                    names)
 TargetError         starting or reaching the implementation:     message on stderr, exit 2
                     not found, exited, never answered, no
                     handshake
@@ -26,19 +31,23 @@ reaches the user, and the CLI turns every member into one line, never a tracebac
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ccweb_conformance.transport.exchange import Exchange
 
 __all__ = [
+    "EnvironmentFault",
     "HandshakeViolation",
     "ProtocolFailure",
     "RunInterrupted",
     "RunnerError",
     "TargetError",
     "UsageError",
+    "environment_problem",
     "interrupted_exit_code",
+    "missing_working_directory",
 ]
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -63,6 +72,13 @@ class UsageError(RunnerError):
     """
 
 
+class EnvironmentFault(RunnerError):
+    """The runner's own machine failed it (no working directory, a full disk, no descriptor or thread left).
+
+    One line naming the cause and saying it is not the implementation's, exit 2.
+    """
+
+
 class TargetError(RunnerError):
     """The implementation could not be started or reached (the CLI exits with code 2)."""
 
@@ -74,6 +90,68 @@ class HandshakeViolation(TargetError):
         super().__init__(message)
         self.exchanges = list(exchanges or [])
         """The handshake as it went, for the report's transcript."""
+
+
+NOT_THE_IMPLEMENTATION = "this is the runner's environment, not the implementation"
+FILE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT})
+"""A full or read-only disk, missing permissions: the runner could not write its own files."""
+LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
+"""Descriptor, process and memory limits of the runner's machine."""
+_CHAIN_LIMIT = 20
+
+
+def environment_problem(error: BaseException | None) -> str | None:
+    """One line when the runner's own machine failed it (the error or one it came from), else None.
+
+    A full disk, no descriptors, no threads or processes left: never the implementation's fault
+    (its answers arrive over the wire and never raise these in the runner). The line names the
+    cause, says so, and what to change.
+    """
+    seen = 0
+    while error is not None and seen < _CHAIN_LIMIT:
+        line = _environment_line(error)
+        if line is not None:
+            return line
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return None
+
+
+def _environment_line(error: BaseException) -> str | None:
+    if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
+        return (
+            f"the runner could not start a thread ({error}); {NOT_THE_IMPLEMENTATION}: raise the process limit "
+            "(ulimit -u) or free memory"
+        )
+    if not isinstance(error, OSError) or error.errno is None:
+        return None
+    where = f": {error.filename}" if error.filename else ""
+    cause = f"[Errno {error.errno}] {error.strerror or errno.errorcode.get(error.errno, '')}{where}"
+    if error.errno in (errno.EMFILE, errno.ENFILE):
+        return (
+            f"the runner ran out of file descriptors ({cause}); {NOT_THE_IMPLEMENTATION}: raise the limit "
+            "(ulimit -n)"
+        )
+    if error.errno in (errno.EAGAIN, errno.ENOMEM) and not isinstance(error, BlockingIOError):
+        return (
+            f"the runner could not start a process or thread ({cause}); {NOT_THE_IMPLEMENTATION}: raise the "
+            "process limit (ulimit -u) or free memory"
+        )
+    if error.errno in FILE_ERRNOS:
+        return (
+            f"the runner could not write its fixtures ({cause}); {NOT_THE_IMPLEMENTATION}: free space, or give "
+            "the runner a writable sessions directory"
+        )
+    return None
+
+
+def missing_working_directory(error: OSError) -> str:
+    """The line for a working directory that was removed under the runner (``Path.cwd()`` failed)."""
+    reason = error.strerror or str(error)
+    return (
+        f"the working directory no longer exists ({reason}); {NOT_THE_IMPLEMENTATION}: run it from a folder that "
+        "exists"
+    )
 
 
 class RunInterrupted(KeyboardInterrupt):

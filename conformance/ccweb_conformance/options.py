@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import os
 import re
+import stat
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,7 +41,8 @@ GROUPS: dict[str, str] = {
     "selection": "selection",
     "fuzzing": "differential fuzzing (after the scenarios)",
     "profile": "profile",
-    "reports": "reports",
+    "reports": "reports (FILE: a file, a device such as /dev/null, or - for stdout; a folder, a named pipe, a "
+    "socket or a missing folder is a usage error)",
 }
 """Help groups, in the order ``--help`` shows them."""
 
@@ -405,13 +408,58 @@ def path_word(word: str) -> Path:
 
 
 def write_target_problem(path: Path) -> str | None:
-    """Why a file cannot be written at ``path`` (its folder is missing, or it is a folder), or None."""
+    """Why a file cannot be written at ``path``, or None: the one check of every path the runner writes.
+
+    Refused: a missing folder, a folder, and a file that could block the command for ever, a named
+    pipe (FIFO), a socket or a block device (:func:`special_file`). A character device
+    (``/dev/null``, ``/dev/full``, a terminal) and the runner's own stdout or stderr (``/dev/stdout``
+    in a pipeline, ``/dev/fd/N`` from ``>(...)``) are accepted and written with a bounded wait
+    (:func:`ccweb_conformance.reports.output.write_atomically`).
+    """
     where = path.resolve()
     if not where.parent.is_dir():
         return f"cannot write {str(path)!r}: its folder does not exist"
     if where.is_dir():
         return f"cannot write {str(path)!r}: it is a folder; name a file in it"
+    kind = special_file(path, own=(1, 2))
+    if kind is not None:
+        return (
+            f"cannot write {str(path)!r}: it is {kind}, which could block the command; name a regular file, "
+            "or - for stdout"
+        )
     return None
+
+
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISBLK, "a block device"))
+_OWN_FD = re.compile(r"^/(?:dev/fd|proc/self/fd)/(\d+)$")
+
+
+def special_file(path: Path, *, own: Iterable[int] = (), status: os.stat_result | None = None) -> str | None:
+    """What ``path`` is when opening or using it could block for ever ("a named pipe (FIFO)"), else None.
+
+    None for a regular file, a folder, a character device, a path that does not exist, and a pipe
+    the runner itself holds open: one of its descriptors ``own`` (its stdout and stderr), or
+    ``/dev/fd/N`` for an open N. ``status``: the file's status when it is already open (``os.fstat``).
+    """
+    try:
+        found = status if status is not None else os.stat(path)
+    except (OSError, ValueError):
+        return None
+    kind = next((name for test, name in _SPECIAL_KINDS if test(found.st_mode)), None)
+    if kind is None:
+        return None
+    numbers = set(own)
+    named = _OWN_FD.match(str(path))
+    if named is not None:
+        numbers.add(int(named[1]))
+    for number in numbers:
+        try:
+            mine = os.fstat(number)
+        except OSError:
+            continue
+        if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+            return None
+    return kind
 
 
 def _converter(kind: Any) -> Callable[[str], Any] | None:

@@ -9,7 +9,6 @@ are passed by it only when their checks all ran: when the failed step was its la
 
 from __future__ import annotations
 
-import errno
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure
 from ccweb_conformance.checks.outcome import contract_differences
+from ccweb_conformance.errors import FILE_ERRNOS, LIMIT_ERRNOS, environment_problem
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
@@ -239,28 +239,14 @@ def difference_requirements(
     return touched if all(_field_name(d) in VALUE_FIELDS for d in differences) else ()
 
 
-ENVIRONMENT_ERRNOS = frozenset(
-    {errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT, errno.EMFILE, errno.ENFILE}
-)
-"""File-system errors of the runner's own machine: a full or read-only disk, missing permissions."""
+ENVIRONMENT_ERRNOS = FILE_ERRNOS | LIMIT_ERRNOS
+"""Errors of the runner's own machine: a full or read-only disk, missing permissions, no descriptors or processes."""
 
 
 def environment_fault(error: BaseException | None) -> str | None:
-    """One line when the runner's own file system failed it (writing a fixture), else None.
+    """One line when the runner's own machine failed a step (writing a fixture, starting a thread), else None.
 
     The server's answers arrive over the wire and never raise these locally; a step that failed
     with one of them failed the runner, and must not be blamed on the server.
     """
-    seen = 0
-    while error is not None and seen < _CHAIN_LIMIT:
-        if isinstance(error, OSError) and error.errno in ENVIRONMENT_ERRNOS:
-            where = f": {error.filename}" if error.filename else ""
-            reason = error.strerror or errno.errorcode.get(error.errno or 0, "")
-            return (
-                f"the runner could not write its fixtures ([Errno {error.errno}] {reason}{where}); "
-                "this is the runner's environment, not the implementation: free space, or give the runner "
-                "a writable sessions directory"
-            )
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return None
+    return environment_problem(error)

@@ -9,6 +9,8 @@ answers in a fraction of a second (``cli`` imports nothing else for it).
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +18,7 @@ from pathlib import Path
 from ccweb_conformance.checks.description_check import FactVerdict, check_description, quote
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.i18n import LANGUAGES, Messages, messages, pick_language
-from ccweb_conformance.options import path_word
+from ccweb_conformance.options import path_word, special_file
 
 __all__ = ["COMMAND", "configure", "main"]
 
@@ -45,7 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("text", nargs="?", metavar="TEXT", help="the description, or - to read it from stdin")
-    parser.add_argument("--file", metavar="FILE", type=path_word, help="read the description from FILE (UTF-8)")
+    parser.add_argument(
+        "--file", metavar="FILE", type=path_word,
+        help="read the description from FILE (UTF-8, at most 1 MiB; a named pipe or socket is a usage error)",
+    )
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=None, help="language of the output (default: from LC_ALL / LANG, else en)"
     )
@@ -63,7 +68,18 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _read_file(path: Path) -> bytes:
-    with path.open("rb") as stream:
+    """At most MAX_DESCRIPTION_BYTES + 1 bytes of ``path``; a named pipe or socket is refused, never waited on.
+
+    Opened non-blocking (a named pipe without a writer would block the open for ever), then
+    checked: only the runner's own stdin (``--file /dev/stdin``) may be a pipe.
+    """
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(handle, "rb") as stream:
+        kind = special_file(path, own=(0,), status=os.fstat(handle))
+        if kind is not None:
+            reason = f"it is {kind}, which could block the command; name a regular file, or - for stdin"
+            raise OSError(errno.EINVAL, reason)
+        os.set_blocking(handle, True)
         return stream.read(MAX_DESCRIPTION_BYTES + 1)
 
 

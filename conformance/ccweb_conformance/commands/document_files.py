@@ -19,7 +19,10 @@ __all__ = ["add_destination", "check_destination", "deliver"]
 def add_destination(parser: argparse.ArgumentParser, output_help: str, check_help: str) -> None:
     """``--output FILE`` or ``--check FILE`` (at most one); neither: the document goes to stdout."""
     destination = parser.add_mutually_exclusive_group()
-    destination.add_argument("--output", metavar="FILE", type=path_word, help=output_help)
+    destination.add_argument(
+        "--output", metavar="FILE", type=path_word,
+        help=f"{output_help} (a folder, a named pipe or a socket is a usage error, checked before any work)",
+    )
     destination.add_argument("--check", metavar="FILE", type=path_word, help=check_help)
 
 

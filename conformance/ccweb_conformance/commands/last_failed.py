@@ -78,7 +78,12 @@ class Record:
 
 
 def load(path: Path) -> Record | None:
-    """The record at ``path``, or None when there is none or it cannot be read (a broken cache is no record)."""
+    """The record at ``path``, or None when there is none or it cannot be read (a broken cache is no record).
+
+    Only a regular file is read: a named pipe put there would block the run for ever.
+    """
+    if not path.is_file():
+        return None
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):

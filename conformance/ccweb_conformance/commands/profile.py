@@ -74,6 +74,7 @@ def main(args: argparse.Namespace) -> int:
                 spec_version=ccweb_spec.contract_version(),
                 progress=_progress,
             )
+            profile.config_file = getattr(args, "config_file", None)
             signals.disarm()  # the reports get written whatever arrives now
             with reader_may_leave(console):
                 print(scrub(render_profile(profile, language), options.secrets()), file=console, flush=True)

@@ -72,7 +72,9 @@ directory (one your own service owns) and the runner only adds and removes its o
 
 config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
 current directory; keys are the long option names (stdio = "node server.js", header = [...]);
-the command line wins.
+the command line wins. The file in use and the --expected-failures file are named in every
+report (JSON configFile / expectedFailuresFile, JUnit properties, Markdown, console). At most
+1 MiB of either file is read; a pyproject.toml that names no ccweb-conformance table is not read.
 
 The run's own pytest session reads no pytest configuration but the kit's: PYTEST_ADDOPTS,
 PYTEST_PLUGINS, PYTEST_DEBUG and the other PYTEST_* settings, pytest.ini / pyproject.toml /
@@ -87,13 +89,17 @@ bounds (a CI gate always ends, and leaves no process and no file of the run behi
   --stop-after N          after N scenarios in a row in which the server died or timed out,
                           the rest is not run: "the implementation stopped answering" (default 3)
   Processes a server leaves behind (a daemon that called setsid) are stopped and named.
+  A report path that is a named pipe, a socket or a folder is refused before the run; a device
+  or the runner's own stdout whose reader takes nothing for 30 s (1 s after a signal) is given up.
 
 exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
 failed or was not run (--max-time, the implementation stopped answering), an expected
 failure passed, or the server broke the protocol (also during the handshake: PROTO-1
 fails); 2 usage error, the implementation could not be started, exited or never answered,
-or a report could not be written; 130 / 143 / 129 interrupted by SIGINT / SIGTERM / SIGHUP
-(every report still says INTERRUPTED with the scenarios not run; never 0).
+a report could not be written, or the runner's own machine failed it (its working directory
+removed, a full disk, no descriptor or thread left: one line that says so); 130 / 143 / 129
+interrupted by SIGINT / SIGTERM / SIGHUP (every report still says INTERRUPTED with the
+scenarios not run; never 0).
 """
 
 
@@ -115,7 +121,7 @@ def main(args: argparse.Namespace) -> int:
     if options.collect_only:
         return collect_only(options, chosen)
     with session("run", report_leftovers=False) as current:
-        return _run(options, current, chosen)
+        return _run(options, current, chosen, config_file=getattr(args, "config_file", None))
 
 
 def _options(args: argparse.Namespace) -> RunnerOptions:
@@ -199,7 +205,13 @@ def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> Sui
         return None
 
 
-def _run(options: RunnerOptions, current: Session, chosen: last_failed.LastFailed | None = None) -> int:
+def _run(
+    options: RunnerOptions,
+    current: Session,
+    chosen: last_failed.LastFailed | None = None,
+    *,
+    config_file: str | None = None,
+) -> int:
     state = current.state
     reports: list[Path | str] = list(requested(options, "run"))
     console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
@@ -241,6 +253,8 @@ def _run(options: RunnerOptions, current: Session, chosen: last_failed.LastFaile
         bundled_reference=collector is not None and collector.bundled_reference,
         processes=census.summary(census.take()),
         waits=waits.take(),
+        config_file=config_file,
+        expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
     )
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)

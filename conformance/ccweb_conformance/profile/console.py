@@ -49,6 +49,7 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
     ]
     width = max(len(i.name) for i in profile.implementations)
     lines += [f"  {i.name.ljust(width)}  {i.description}" for i in profile.implementations]
+    lines += [f"  config file: {profile.config_file}"] if profile.config_file else []
     rows = [
         size_row(i.name, size)
         for index in range(len(profile.sizes))

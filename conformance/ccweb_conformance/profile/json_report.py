@@ -9,7 +9,8 @@ from typing import Any
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.profile.model import Profile, SizeResult, median, p95
 
-FORMAT_VERSION = "1.0.0"
+FORMAT_VERSION = "1.1.0"
+"""1.1.0: configFile."""
 
 
 def _timing(samples: list[float]) -> dict[str, Any]:
@@ -48,6 +49,7 @@ def profile_json(profile: Profile) -> dict[str, Any]:
         "startedAt": profile.started_at,
         "durationSeconds": round(profile.duration_s, 3),
         "machine": profile.machine,
+        "configFile": profile.config_file,
         "sizes": list(profile.sizes),
         "wrong": profile.wrong,
         "implementations": [

@@ -102,6 +102,7 @@ def render_markdown(profile: Profile) -> str:
         "## ccweb_list_user_inputs performance profile",
         "",
         f"{names}; {len(profile.sizes)} sizes in {profile.duration_s:.1f} s.",
+        *([f"Config file: `{profile.config_file}`."] if profile.config_file else []),
         "",
         "**Verdict**",
         "",

@@ -160,6 +160,8 @@ class Profile:
     advisories: list[Advisory] = field(default_factory=list)
     duration_s: float = 0.0
     machine: dict[str, object] = field(default_factory=dict)
+    config_file: str | None = None
+    """The config file whose values the profile took, or None."""
 
     @property
     def wrong(self) -> bool:

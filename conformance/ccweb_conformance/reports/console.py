@@ -19,7 +19,7 @@ from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
-from ccweb_conformance.reports.what_ran import counted_line, reference_note
+from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note
 from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["render_summary"]
@@ -84,6 +84,7 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
             strict=say("console.strict") if run.strict else "",
         ),
         *reference_note(run, say),
+        *inputs_lines(run, say),
         *run_notes(run, say),
     ]
     width = max(display_width(say(f"verdict.{status}")) for status in _STATUSES)

@@ -76,6 +76,8 @@ def _build(run: RunResult) -> dict[str, Any]:
         "leftoverProcesses": list(run.leftover_processes),
         "processes": run.processes,
         "waits": dict(run.waits),
+        "configFile": run.config_file,
+        "expectedFailuresFile": run.expected_failures_file,
         "counts": {"total": len(run.scenarios), **counts},
         "requirements": [
             {

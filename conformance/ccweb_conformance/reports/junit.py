@@ -98,6 +98,8 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
         ("interrupted", run.interrupted or ""),
         ("stopped", run.stopped or ""),
         ("selection", run.selection or ""),
+        ("configFile", run.config_file or ""),
+        ("expectedFailuresFile", run.expected_failures_file or ""),
     ):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
     _statements(properties, scenarios)

@@ -17,7 +17,8 @@ Verdict = Literal["passed", "failed", "interrupted"]
 REPORT_FORMAT_VERSION = "1.3.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
 1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
-1.3.0: runs carry processes (what was started, and why) and waits (the contract's own, by kind)."""
+1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
+expectedFailuresFile."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,10 @@ class RunResult:
     """The processes the run started, by kind, with why (``transport.census.summary``)."""
     waits: dict[str, float] = field(default_factory=dict)
     """The contract's own waits, seconds by kind (``checks.waits``)."""
+    config_file: str | None = None
+    """The config file whose values the run took (ccweb-conformance.toml or a pyproject.toml), or None."""
+    expected_failures_file: str | None = None
+    """The ``--expected-failures`` file the verdicts were read against, or None."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""

@@ -10,17 +10,21 @@ fails (a full disk) leaves no partial file behind.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import select
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TypeVar
 
-from ccweb_conformance.options import REDACTED, STDOUT
+from ccweb_conformance.options import REDACTED, STDOUT, special_file
 from ccweb_conformance.reports.neutral import defuse_lines, neutral
+from ccweb_conformance.transport import signals
 
-__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "reader_may_leave", "scrub", "write_atomically"]
+__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "reader_may_leave", "scrub", "write_atomically", "write_special"]
 
 Document = TypeVar("Document")
 
@@ -46,14 +50,26 @@ def reader_may_leave(stream: IO[str]) -> Iterator[None]:
     and the exit code stays the run's (a passed run cut short by ``| head`` still exits 0).
     """
     try:
-        yield
-        stream.flush()
-    except BrokenPipeError:
+        with signals.console_bounded():  # after a signal, a reader that takes nothing cannot hold the command
+            yield
+            stream.flush()
+    except (BrokenPipeError, signals.ConsoleStalled):
+        number = stream.fileno()
+        also = [2] if number == 1 and _same_file(1, 2) else []  # 2>&1 into the same stalled pipe
         nowhere = os.open(os.devnull, os.O_WRONLY)
         try:
-            os.dup2(nowhere, stream.fileno())  # Python's final flush of the buffered rest goes nowhere, silently
+            for target in (number, *also):
+                os.dup2(nowhere, target)  # Python's final flush of the buffered rest goes nowhere, silently
         finally:
             os.close(nowhere)
+
+
+def _same_file(first: int, second: int) -> bool:
+    try:
+        one, two = os.fstat(first), os.fstat(second)
+    except OSError:
+        return False
+    return (one.st_dev, one.st_ino) == (two.st_dev, two.st_ino) and not os.isatty(first)
 
 
 def _permissions() -> int:
@@ -69,8 +85,8 @@ def write_atomically(path: Path, data: bytes) -> None:
     A target that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly.
     """
     target = Path(path)
-    if target.exists() and not target.is_file():  # /dev/stderr, a named pipe: nothing to rename over
-        target.write_bytes(data)
+    if target.exists() and not target.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
+        write_special(target, data)
         return
     handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
@@ -84,6 +100,54 @@ def write_atomically(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(staged)
         raise
+
+
+SPECIAL_WRITE_SECONDS = 30.0
+"""How long a pipe or device may take nothing before its write is given up (its reader stalled)."""
+AFTER_SIGNAL_SECONDS = 1.0
+"""How long it may take nothing once SIGINT, SIGTERM or SIGHUP has arrived: the command ends soon after."""
+_CHUNK = 1 << 16
+
+
+def write_special(target: Path, data: bytes, *, seconds: float | None = None) -> None:
+    """Write ``data`` to a file that is not a regular one (a device, the runner's own stdout), never blocking.
+
+    Opened non-blocking: a named pipe without a reader (one that became a pipe after the paths were
+    checked) fails at once, and one whose reader stops taking data is given up after ``seconds``
+    without progress (:data:`SPECIAL_WRITE_SECONDS`), or :data:`AFTER_SIGNAL_SECONDS` once a signal
+    arrived. Raises OSError naming what happened.
+    """
+    bound = SPECIAL_WRITE_SECONDS if seconds is None else seconds
+    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        handle = os.open(target, flags)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a named pipe that no process reads
+            raise OSError(errno.ENXIO, "it is a named pipe (FIFO) that nothing reads") from None
+        raise
+    try:
+        kind = special_file(target, own=(1, 2), status=os.fstat(handle))
+        if kind is not None:  # it became one after the paths were checked: a reader may come and go
+            raise OSError(errno.EINVAL, f"it is {kind}, which could block the command")
+        view = memoryview(data)
+        poller = select.poll()
+        poller.register(handle, select.POLLOUT)
+        waiting_since = time.monotonic()
+        while view:
+            state = signals.current()
+            allowed = AFTER_SIGNAL_SECONDS if state is not None and state.interrupted else bound
+            if time.monotonic() - waiting_since > allowed:
+                raise OSError(errno.ETIMEDOUT, f"its reader took nothing for {allowed:g} s; given up")
+            if not poller.poll(100):
+                continue
+            try:
+                written = os.write(handle, view[:_CHUNK])
+            except BlockingIOError:
+                continue
+            view = view[written:]
+            waiting_since = time.monotonic()
+    finally:
+        os.close(handle)
 
 
 def emit(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ccweb_conformance.i18n import Messages
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 
-__all__ = ["counted_line", "reference_note", "run_check"]
+__all__ = ["counted_line", "inputs_lines", "reference_note", "run_check"]
 
 _RUN_CHECKS = {"protocol.feature": "handshake", "audit": "audit", "fuzz": "fuzz"}
 """Feature files of results that are not Gherkin scenarios (line 0), and their names."""
@@ -24,6 +24,14 @@ def run_check(scenario: ScenarioResult) -> str | None:
 def reference_note(run: RunResult, say: Messages) -> list[str]:
     """One line when the target was the bundled reference: so, and how to point the kit at yours."""
     return [say("console.reference_note")] if run.bundled_reference else []
+
+
+def inputs_lines(run: RunResult, say: Messages) -> list[str]:
+    """The files the run read besides the features: the config file and the expected-failures file, if any."""
+    lines = [say("console.config_file", path=run.config_file)] if run.config_file else []
+    if run.expected_failures_file:
+        lines.append(say("console.expected_failures_file", path=run.expected_failures_file))
+    return lines
 
 
 def counted_line(run: RunResult, say: Messages) -> list[str]:

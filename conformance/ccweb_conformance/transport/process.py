@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import IO, Protocol
 
-from ccweb_conformance.errors import TargetError
+from ccweb_conformance.errors import LIMIT_ERRNOS, TargetError
 from ccweb_conformance.transport.reaper import MARKER_ENV, SERVER_ENV, kill_marked, marker
 from ccweb_conformance.transport.signals import shielded
 
@@ -91,7 +91,16 @@ class ServerProcess:
         drained = self.popen.stderr if stdio else self.popen.stdout
         assert drained is not None
         self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
-        self._drainer.start()
+        try:
+            self._drainer.start()
+        except BaseException:  # no thread left (RLIMIT_NPROC): the server started is stopped before the error goes up
+            self.popen.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(10)
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    stream.close()
+            raise
         self.readers.append(self._drainer)
 
     def _start(self, argv: list[str], env: Mapping[str, str], stdio: bool, launcher: Launcher | None) -> ProcessHandle:
@@ -110,6 +119,8 @@ class ServerProcess:
                 start_new_session=True,
             )
         except OSError as exc:
+            if exc.errno in LIMIT_ERRNOS:  # no descriptor or process left: the runner's machine, not the server
+                raise
             raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
 
     def _drain(self, fd: int) -> None:

@@ -11,6 +11,7 @@ raised when the block ends, never in the middle of it.
 
 from __future__ import annotations
 
+import errno
 import signal
 import threading
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from typing import Any
 
 from ccweb_conformance.errors import RunInterrupted
 
-__all__ = ["HANDLED", "InterruptState", "current", "interrupts", "shielded"]
+__all__ = ["HANDLED", "ConsoleStalled", "InterruptState", "console_bounded", "current", "interrupts", "shielded"]
 
 HANDLED: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -55,6 +56,14 @@ class InterruptState:
 
 
 _STATE: InterruptState | None = None
+_CONSOLE = False
+"""True inside :func:`console_bounded`: a signal arriving there starts the console's grace period."""
+CONSOLE_GRACE_SECONDS = 2.0
+"""Once a signal has arrived, how long a console write may block on a reader that takes nothing."""
+
+
+class ConsoleStalled(OSError):
+    """The console's reader took nothing for CONSOLE_GRACE_SECONDS after a signal: the write is cut short."""
 
 
 def current() -> InterruptState | None:
@@ -71,6 +80,8 @@ def _handler(signum: int, frame: FrameType | None) -> None:
         state.extra.append(signal.Signals(signum).name)
         return
     state.signum, state.name = signum, signal.Signals(signum).name
+    if _CONSOLE:
+        _start_grace()
     if not state.armed:
         return
     if state.shield_depth:
@@ -118,6 +129,40 @@ def shielded() -> Iterator[None]:
         state.pending = False
         state.raised = True
         raise state.error()
+
+
+def _start_grace() -> None:
+    signal.setitimer(signal.ITIMER_REAL, CONSOLE_GRACE_SECONDS)
+
+
+def _grace_over(signum: int, frame: FrameType | None) -> None:
+    del signum, frame
+    if _CONSOLE:
+        reason = f"the console took nothing for {CONSOLE_GRACE_SECONDS:g} s after a signal"
+        raise ConsoleStalled(errno.ETIMEDOUT, reason)
+
+
+@contextmanager
+def console_bounded() -> Iterator[None]:
+    """Console writes that a reader who takes nothing (``| stalled``) holds at most CONSOLE_GRACE_SECONDS
+    once SIGINT, SIGTERM or SIGHUP has arrived (before or during the block): then ConsoleStalled is raised.
+
+    Without a signal a slow reader is waited for, as any program does; with one, the command ends.
+    """
+    global _CONSOLE  # noqa: PLW0603 (the signal handler reads it)
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _grace_over)
+    _CONSOLE = True
+    try:
+        if _STATE is not None and _STATE.interrupted:
+            _start_grace()
+        yield
+    finally:
+        _CONSOLE = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def disarm() -> None:

@@ -96,3 +96,104 @@ def test_two_runs_sharing_one_sessions_directory_both_pass(tmp_path: Path) -> No
         report = json.loads((tmp_path / f"run{n}.json").read_text(encoding="utf-8"))
         assert report["counts"]["failed"] == 0
     assert sorted(p.name for p in shared.iterdir()) == ["someone-elses-conversation.json"]
+
+
+NOT_THE_IMPLEMENTATION = "this is the runner's environment, not the implementation: "
+
+
+def _installed_cli() -> str:
+    import sys  # noqa: PLC0415
+
+    return str(Path(sys.executable).parent / "ccweb-conformance")
+
+
+@pytest.mark.parametrize("command", [["list"], ["run", "--in-process", "--tags", "AC-3"], ["check-description", "x"]])
+def test_a_deleted_working_directory_is_one_line_and_exit_2(command: list[str], tmp_path: Path) -> None:
+    import subprocess  # noqa: PLC0415
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = f'cd "{gone}" && rmdir "{gone}" && exec "{_installed_cli()}" "$@"'
+    done = subprocess.run(
+        ["sh", "-c", script, "sh", *command], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stderr) == (
+        2,
+        "ccweb-conformance: error: the working directory no longer exists (No such file or directory); "
+        f"{NOT_THE_IMPLEMENTATION}run it from a folder that exists\n",
+    )
+
+
+def _own_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    import tempfile  # noqa: PLC0415
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_no_thread_left_while_starting_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import threading  # noqa: PLC0415
+
+    folder = _own_temporary_folder(tmp_path, monkeypatch)
+
+    def no_thread(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    assert main(["run", "--tags", "AC-3", "--fuzz", "0"]) == 2  # the bundled reference over stdio
+    lines = [line for line in capsys.readouterr().err.splitlines() if not line.endswith(" scenarios")]
+    assert lines == [
+        "ccweb-conformance: error: the runner could not start a thread (can't start new thread); "
+        f"{NOT_THE_IMPLEMENTATION}raise the process limit (ulimit -u) or free memory"
+    ]
+    assert list(folder.iterdir()) == []
+
+
+def test_no_file_descriptor_left_while_starting_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """``ulimit -n 16``: the server's pipes cannot be made (it said "cannot start '...python3'", blaming the target)."""
+    import os  # noqa: PLC0415
+    import resource  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+
+    def few_descriptors() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+
+    done = subprocess.run(
+        [_installed_cli(), "run", "--tags", "AC-3", "--fuzz", "0"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(folder)}, preexec_fn=few_descriptors,
+    )
+    lines = [line for line in done.stderr.splitlines() if not line.endswith(" scenarios")]
+    assert done.returncode == 2, done.stderr
+    assert lines == [
+        "ccweb-conformance: error: the runner ran out of file descriptors ([Errno 24] Too many open files); "
+        f"{NOT_THE_IMPLEMENTATION}raise the limit (ulimit -n)"
+    ]
+    assert list(folder.iterdir()) == []
+
+
+def test_a_full_temporary_folder_while_profiling_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``profile`` into a full TMPDIR ended after minutes with a traceback (ENOSPC in fixtures/conversations.py)."""
+    folder = _own_temporary_folder(tmp_path, monkeypatch)
+
+    def full(self: ConversationFiles, conversation_id: str, data: bytes) -> Path:
+        raise OSError(errno.ENOSPC, "No space left on device", str(self.path_of(conversation_id)))
+
+    monkeypatch.setattr(ConversationFiles, "write_bytes", full)
+    assert main(["profile", "--sizes", "10", "--repeats", "1", "--no-reference"]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("ccweb-conformance: error")]
+    assert len(lines) == 1
+    assert lines[0].startswith(
+        "ccweb-conformance: error: the runner could not write its fixtures ([Errno 28] No space left on device: "
+    )
+    assert lines[0].endswith(f"{NOT_THE_IMPLEMENTATION}free space, or give the runner a writable sessions directory")
+    assert list(folder.iterdir()) == []

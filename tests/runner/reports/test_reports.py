@@ -253,6 +253,8 @@ def test_json_report_values(run: RunResult) -> None:
         "leftoverProcesses": [],
         "processes": {"started": 0, "kinds": []},
         "waits": {},
+        "configFile": None,
+        "expectedFailuresFile": None,
         "counts": {
             "total": 6, "passed": 1, "failed": 1, "warning": 1, "xfailed": 1, "xpassed": 1, "skipped": 1, "notrun": 0
         },
