@@ -64,6 +64,8 @@ class ProcessHandle(Protocol):
 
     def wait(self, timeout: float | None = None) -> int: ...
 
+    def kill(self) -> None: ...
+
 
 Launcher = Callable[[list[str], Mapping[str, str]], ProcessHandle]
 """Starts a stdio server with pipes for its stdin, stdout and stderr, in a session of its own."""

@@ -109,6 +109,10 @@ class ForkedProcess:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signum)
 
+    def kill(self) -> None:
+        """SIGKILL, while it has not been waited for."""
+        self.send_signal(9)
+
     def _release(self) -> None:
         if not self._released:
             self._released = True
