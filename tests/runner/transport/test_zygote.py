@@ -168,11 +168,14 @@ def test_another_command_is_never_forked(tmp_path):
 
 
 def _zygote_children() -> list[int]:
-    return [
-        child.pid
-        for child in psutil.Process().children(recursive=True)
-        if "ccweb_reference.zygote" in " ".join(child.cmdline()) and not _gone(child.pid)
-    ]
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "ccweb_reference.zygote" in " ".join(child.cmdline()) and not _gone(child.pid):
+                found.append(child.pid)
+        except psutil.Error:  # gone, or a zombie, meanwhile
+            continue
+    return found
 
 
 def test_stopped_while_it_still_imports_it_ends_at_once():
