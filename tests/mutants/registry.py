@@ -39,6 +39,9 @@ class Mutant:
     should: bool = False
     http: bool = False
     """The bug shows only over HTTP (one server for every source): run against ``serve --http``, not in process."""
+    stdio: bool = False
+    """The bug shows only in a server process of its own: run against ``serve`` over stdio, not in process (a
+    root runner checks a permission error only against servers it starts without root's power over file modes)."""
 
     @property
     def feature(self) -> str:
@@ -110,12 +113,19 @@ VARIANTS: dict[str, Variant] = {}
 
 
 def mutant(
-    name: str, requirements: str, killed_by: str, description: str, *, should: bool = False, http: bool = False
+    name: str,
+    requirements: str,
+    killed_by: str,
+    description: str,
+    *,
+    should: bool = False,
+    http: bool = False,
+    stdio: bool = False,
 ) -> Callable[[Apply], Apply]:
     """Register the decorated patch function as a mutant."""
 
     def register(apply: Apply) -> Apply:
-        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should, http)
+        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should, http, stdio)
         return apply
 
     return register

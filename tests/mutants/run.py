@@ -84,6 +84,8 @@ def selected_params(request: Any, function_name: str) -> list[str]:
 
 def target_args(kind: str, name: str) -> list[str]:
     """In process, or, for a mutant whose bug needs one HTTP server for every source, ``serve --http``."""
+    if kind == "mutant" and MUTANTS[name].stdio:
+        return ["--stdio", f"{sys.executable} {RUN_PY} serve {kind} {name} --sessions-dir {{sessions_dir}}"]
     if kind != "mutant" or not MUTANTS[name].http:
         return ["--in-process"]
     serve = f"{sys.executable} {RUN_PY} serve {kind} {name} --http --port {{port}} --sessions-dir {{sessions_dir}}"

@@ -246,3 +246,24 @@ def _() -> None:
         return dataclasses.replace(candidate, content=content) if content.strip() else None
 
     _wrap_candidate(drop)
+
+
+@mutant(
+    "permission_denied_as_not_found",
+    "STO-1",
+    "A file the server has no permission to read is unreadable",
+    "a file the server may not read (EACCES) is answered conversation_not_found, as a missing one",
+    stdio=True,
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        try:
+            return original(self, conversation_id)
+        except ToolError as error:
+            if "Permission denied" in error.message:
+                raise self._not_found(conversation_id) from None
+            raise
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

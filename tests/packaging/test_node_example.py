@@ -18,7 +18,7 @@ import sys
 import pytest
 from node_example import ensure_node_modules, require
 from paths import REPO as ROOT
-from suite_size import ALL_PASSED
+from suite_size import ALL_PASSED_STDIO as ALL_PASSED
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 from node_example import EXAMPLE, NODE_SDK_V2, ensure_node_modules, require
-from suite_size import ALL_PASSED
+from suite_size import ALL_PASSED_STDIO as ALL_PASSED
 
 pytestmark = pytest.mark.slow
 

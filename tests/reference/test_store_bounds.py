@@ -104,3 +104,33 @@ def test_bytes_no_json_reader_takes_are_answered_without_decoding(
 def test_what_json_loads_may_read_still_goes_to_it() -> None:
     lone = b'{"messages": [{"role": "user", "content": "\\ud800"}]}'
     assert list(parse_conversation(lone)) == [{"role": "user", "content": "\ud800"}]
+
+
+def test_the_read_budget_makes_a_large_read_wait_and_lets_a_small_one_through() -> None:
+    """Held: 3 MiB of a 4 MiB budget. A 2 MiB read waits until it is released; a read under 1 MiB never waits;
+    a read larger than the whole budget takes all of it (it runs alone)."""
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from ccweb_reference.store import SMALL_READ_BYTES, ReadBudget  # noqa: PLC0415
+
+    budget = ReadBudget(4 << 20)
+    order: list[str] = []
+
+    def read(name: str, size: int) -> None:
+        with budget.hold(size):
+            order.append(name)
+
+    with budget.hold(3 << 20):
+        large = threading.Thread(target=read, args=("large", 2 << 20))
+        large.start()
+        read("small", SMALL_READ_BYTES - 1)
+        time.sleep(0.2)
+        assert order == ["small"]
+        assert budget.in_use == 3 << 20
+    large.join(timeout=5)
+    assert order == ["small", "large"]
+    assert budget.in_use == 0
+    with budget.hold(1 << 30):
+        assert budget.in_use == 4 << 20
+    assert budget.in_use == 0

@@ -19,7 +19,7 @@ from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import failure_blocks
 from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
-from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note
+from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["render_summary"]
@@ -99,7 +99,8 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
-    lines += ["", *counted_line(run, say), paint(colour, totals_line(run, say))]
+    skips = [paint("WARN", line) for line in skipped_lines(run, say)]
+    lines += ["", *skips, *counted_line(run, say), paint(colour, totals_line(run, say))]
     if run.interrupted is not None:
         lines[-1] = paint("FAIL", say("totals.interrupted", totals=totals_line(run, say)))
     return defuse_lines("\n".join(lines))

@@ -18,7 +18,7 @@ from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.markdown_text import cell, code
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
-from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note
+from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 
 __all__ = ["render_markdown", "write_markdown"]
 
@@ -51,6 +51,7 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
         ),
         say("markdown.scenarios", totals=totals_line(run, say)),
         *[f"  \n{cell(note)}" for note in reference_note(run, say) + inputs_lines(run, say) + counted_line(run, say)],
+        *[f"  \n{cell(note)}" for note in skipped_lines(run, say)],
         *[f"  \n**{cell(note)}**" for note in run_notes(run, say)],
     ]
     lines += _details(run, say)  # failures first: a step summary is read from the top

@@ -7,7 +7,7 @@ whole-run checks (the handshake when it broke, the RO-2 audit, the fuzz phase) a
 
 from __future__ import annotations
 
-from ccweb_conformance.i18n import Messages
+from ccweb_conformance.i18n import Messages, translated
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 
 __all__ = ["counted_line", "inputs_lines", "reference_note", "run_check"]
@@ -42,3 +42,16 @@ def counted_line(run: RunResult, say: Messages) -> list[str]:
     key = "console.counted_one" if len(checks) == 1 else "console.counted"
     scenarios = len(run.scenarios) - len(checks)
     return [say(key, total=len(run.scenarios), scenarios=scenarios, checks=len(checks), names=", ".join(checks))]
+
+
+def skipped_lines(run: RunResult, say: Messages) -> list[str]:
+    """One line per skipped scenario, with why: a skip is a check not made, never a pass, so it is named."""
+    lines = []
+    for scenario in run.scenarios:
+        if scenario.status != "skipped":
+            continue
+        reason = (scenario.message or "").removeprefix("skipped: ").strip() or say("console.skipped_no_reason")
+        lines.append(
+            say("console.skipped", scenario=scenario.nodeid, reason=translated(reason, say.language, "checks"))
+        )
+    return lines

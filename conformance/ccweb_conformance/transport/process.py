@@ -71,11 +71,36 @@ Launcher = Callable[[list[str], Mapping[str, str]], ProcessHandle]
 """Starts a stdio server with pipes for its stdin, stdout and stderr, in a session of its own."""
 
 
+PR_CAPBSET_DROP = 24
+DAC_CAPABILITIES = (1, 2)
+"""CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH: what lets root read a file whose mode forbids it."""
+
+
+def drop_file_permission_override() -> None:
+    """In a child about to exec (``preexec_fn``): the program runs without root's power to ignore file modes.
+
+    The capabilities leave the bounding set, so the program execs without them: root then reads a file only
+    as its mode allows its owner (a mode 000 file not at all). Linux only; raises OSError where refused.
+    """
+    import ctypes  # noqa: PLC0415 (only in the child)
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in DAC_CAPABILITIES:
+        if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) refused")
+
+
 class ServerProcess:
     """A child process in a new session; ``stop`` kills its whole process group and what it left."""
 
     def __init__(
-        self, argv: list[str], env: Mapping[str, str], *, stdio: bool, launcher: Launcher | None = None
+        self,
+        argv: list[str],
+        env: Mapping[str, str],
+        *,
+        stdio: bool,
+        launcher: Launcher | None = None,
+        restricted: bool = False,
     ) -> None:
         self.argv = argv
         self.stderr = RingBuffer()
@@ -88,7 +113,9 @@ class ServerProcess:
         environment = {**env, MARKER_ENV: marker(), SERVER_ENV: self.token}  # how leftovers are found (reaper)
         self.how = "exec"
         """``fork`` when the launcher (the bundled reference's fork server) started it, else ``exec``."""
-        self.popen: ProcessHandle = self._start(argv, environment, stdio, launcher)
+        self.restricted = restricted
+        """Started without root's power to ignore file modes (:func:`drop_file_permission_override`)."""
+        self.popen: ProcessHandle = self._start(argv, environment, stdio, None if restricted else launcher)
         self.pid = self.popen.pid
         drained = self.popen.stderr if stdio else self.popen.stdout
         assert drained is not None
@@ -119,6 +146,7 @@ class ServerProcess:
                 stderr=subprocess.PIPE if stdio else subprocess.STDOUT,
                 env=env,
                 start_new_session=True,
+                preexec_fn=drop_file_permission_override if self.restricted else None,  # noqa: PLW1509
             )
         except OSError as exc:
             if exc.errno in LIMIT_ERRNOS:  # no descriptor or process left: the runner's machine, not the server

@@ -149,6 +149,16 @@ class Target(ABC):
         """The process ID of the server that serves this binding, where this target spawned one."""
         return None
 
+    def without_permission_override(self) -> Target | None:
+        """The same implementation, whose servers cannot read a file their mode forbids even as root, or None.
+
+        A runner that is root cannot make a file its server cannot read: root ignores file modes. A
+        spawned stdio server can be started without that power (Linux capabilities), so a check of a
+        permission error still runs as root. None where it cannot: not root, not Linux, not spawned
+        over stdio (one HTTP server serves every binding; a running server is not the runner's).
+        """
+        return None
+
     def _connect(self, source: str | None, protocol: ProtocolMode | None = None) -> McpClient:
         client = self._new_client(source)
         client.protocol_mode = protocol or client.protocol_mode
@@ -235,6 +245,9 @@ class StdioTarget(Target):
         self.description = f"stdio server {shlex.join(self.argv)!r}"
         self.fork_reference = is_reference(self.argv)
         """Start the bundled reference as forks of one fork server (``transport.zygote``), where supported."""
+        self.restricted = False
+        """Servers start without root's power to ignore file modes (``without_permission_override``)."""
+        self._unprivileged: StdioTarget | None = None
 
     def environment(self, source: str | None) -> dict[str, str]:
         """The child's environment for this source binding."""
@@ -256,6 +269,34 @@ class StdioTarget(Target):
             return channel.io.process.popen.pid
         return None
 
+    def without_permission_override(self) -> Target | None:
+        """A sibling of this target whose servers are started without CAP_DAC_OVERRIDE (root only, Linux)."""
+        if not (sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0):
+            return None
+        if self._unprivileged is None:
+            sibling = StdioTarget(
+                self.command,
+                self.sessions_dir,
+                source_env=self.source_env,
+                protocol=self.protocol,
+                timeout=self.timeout,
+                env=self.extra_env,
+                limit=self.limit,
+            )
+            sibling.restricted, sibling.fork_reference = True, False
+            sibling.check_messages, sibling.other_era = self.check_messages, self.other_era
+            sibling.description = self.description
+            self._unprivileged = sibling
+        return self._unprivileged
+
+    def close(self) -> None:
+        """Close this target and the sibling started without the permission override, if one was made."""
+        try:
+            if self._unprivileged is not None:
+                self._unprivileged.close()
+        finally:
+            super().close()
+
     def _launcher(self) -> Launcher | None:
         """The bundled reference's fork server, where it runs; None: start the command the ordinary way."""
         if not self.fork_reference:
@@ -266,7 +307,9 @@ class StdioTarget(Target):
         return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)
 
     def _new_client(self, source: str | None) -> McpClient:
-        process = ServerProcess(self.argv, self.environment(source), stdio=True, launcher=self._launcher())
+        process = ServerProcess(
+            self.argv, self.environment(source), stdio=True, launcher=self._launcher(), restricted=self.restricted
+        )
         census.note("stdio server", process.how)
         self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)

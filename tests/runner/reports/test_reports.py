@@ -90,6 +90,11 @@ def test_summary_lists_requirement_statuses_and_failures(run: RunResult) -> None
     )
     assert "      XPASS ac07_unicode.feature::A flag counts as two: expected failure passed: flags are broken" in lines
     assert not any("The tool is listed" in line or "XFAIL ac07" in line for line in lines)
+    # a skip is a check not made: named with its reason, just above the totals
+    assert lines[-2:] == [
+        "SKIP ac02_which_conversation.feature::The HTTP header binds the source: needs the HTTP transport",
+        "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
+    ]
 
 
 def test_verbose_summary_shows_whole_messages_and_every_scenario(run: RunResult) -> None:

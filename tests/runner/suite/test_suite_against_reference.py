@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite_size import ALL_PASSED, ALL_PASSED_HTTP
+from suite_size import ALL_PASSED, ALL_PASSED_HTTP, ALL_PASSED_STDIO
 
 from ccweb_conformance.cli import main
 
@@ -29,7 +29,8 @@ def run_report(tmp_path: Path, *args: str) -> tuple[int, dict]:
 
 
 def assert_all_passed(code: int, report: dict, transport: str, version: str) -> None:
-    assert report["counts"] == (ALL_PASSED_HTTP if transport == "http" else ALL_PASSED)
+    expected = {"http": ALL_PASSED_HTTP, "stdio": ALL_PASSED_STDIO}.get(transport, ALL_PASSED)
+    assert report["counts"] == expected
     assert (code, report["outcome"], report["transport"], report["protocolVersion"]) == (
         0,
         "passed",
