@@ -25,13 +25,37 @@ from typing import Any
 
 import msgspec
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate in a ``str`` (a paired one is a single astral character there)."""
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """JSON text with every lone surrogate written as a ``\\uXXXX`` escape: UTF-8 encodable, the value unchanged."""
+    if LONE_SURROGATE.search(text) is None:
+        return text
+    return LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def replace_lone_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD, as a JSON writer that
+    cannot carry one does (strict parsers such as jq 1.6 refuse a lone ``\\udXXX`` escape)."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {replace_lone_surrogates(k): replace_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [replace_lone_surrogates(v) for v in value]
+    return value
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether ``value`` is a string holding a lone surrogate."""
+    return isinstance(value, str) and LONE_SURROGATE.search(value) is not None
 
 
 def compact(value: Any) -> str:
     """Compact JSON text of ``value``, non-ASCII kept raw, every lone surrogate escaped (UTF-8 encodable)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text) if _SURROGATE.search(text) else text
+    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def indented(value: Any, *, ensure_ascii: bool) -> str:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.jsontext import replace_lone_surrogates
 from ccweb_conformance.transport.exchange import Exchange
 
 
@@ -37,7 +38,8 @@ def json_equal(left: Any, right: Any) -> bool:
 
 def replaced_surrogates(text: str) -> str:
     """``text`` with every lone surrogate replaced by U+FFFD, as a JSON writer that cannot carry one does."""
-    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    replaced: str = replace_lone_surrogates(text)
+    return replaced
 
 
 def _same_leaf(expected: Any, actual: Any, intact: bool) -> bool:

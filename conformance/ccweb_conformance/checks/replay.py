@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -20,20 +19,11 @@ from typing import Any
 
 from ccweb_conformance.checks.outcome import contract_differences
 from ccweb_conformance.fixtures.tree import snapshot
+from ccweb_conformance.jsontext import replace_lone_surrogates
 
 ToolFunction = Callable[[Path, str | None, dict[str, Any] | None], dict[str, Any]]
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _fffd(value: Any) -> Any:
-    """D-3: a lone surrogate may come back as U+FFFD, so both sides are compared with it replaced."""
-    if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [_fffd(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _fffd(v) for k, v in value.items()}
-    return value
+_fffd = replace_lone_surrogates
+"""D-3: a lone surrogate may come back as U+FFFD, so both sides are compared with it replaced."""
 
 
 def call_problems(expect: dict[str, Any], got: Any) -> list[str]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
 from ccweb_conformance.commands.session import session
 from ccweb_conformance.errors import EXIT_FAILED, RunnerError
+from ccweb_conformance.jsontext import escape_lone_surrogates
 
 EPILOG = """
 The cases come from the features, recorded against the bundled reference (the oracle): the
@@ -21,8 +21,6 @@ examples:
   ccweb-conformance export --check examples/node-server/contract/cases.json   (exit 1 when it drifted)
   ccweb-conformance export | jq '.counts'
 """
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +43,7 @@ def render() -> str:
     from ccweb_conformance.suite.export import record_cases  # noqa: PLC0415
 
     text = json.dumps(export_document(record_cases()), ensure_ascii=False, indent=2) + "\n"
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return escape_lone_surrogates(text)
 
 
 def main(args: argparse.Namespace) -> int:

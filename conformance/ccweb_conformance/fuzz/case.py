@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
-from ccweb_conformance.jsontext import indented
 
 
 class _Absent:
@@ -27,17 +25,9 @@ Storage = Literal[
 ``JSON.stringify(session, null, 2)`` and ``JSON.stringify(session)`` as cc-web writes them (raw UTF-8,
 a lone surrogate escaped); ``surrogate bytes`` writes a lone surrogate's three bytes (not UTF-8);
 ``dangling link`` writes no file: ``<id>.json`` is a symbolic link to a name nothing holds (D-7)."""
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def stringify(session: Any, *, indent: bool) -> bytes:
     """The bytes of Node's ``JSON.stringify`` (2-space or compact): raw UTF-8, lone surrogates as ``\\udxxx``."""
-    text = (
-        indented(session, ensure_ascii=False)
-        if indent
-        else json.dumps(session, ensure_ascii=False, separators=(",", ":"))
-    )
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
+    return session_bytes(session, compact=not indent)
 
 
 @dataclass(frozen=True)

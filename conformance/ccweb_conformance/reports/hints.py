@@ -17,6 +17,7 @@ import yaml
 
 import ccweb_spec
 from ccweb_conformance.i18n import messages
+from ccweb_conformance.jsontext import has_lone_surrogate
 from ccweb_conformance.reports.diff import MISSING, Difference
 
 __all__ = ["FailureFacts", "Hint", "hint_for", "hints", "startup_line"]
@@ -71,8 +72,7 @@ def _size(value: Any) -> float | None:
     return None
 
 
-def _has_lone_surrogate(value: Any) -> bool:
-    return isinstance(value, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+_has_lone_surrogate = has_lone_surrogate
 
 
 def _trimmed(expected: Any, actual: Any) -> bool:

@@ -12,31 +12,19 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.jsontext import indented
+from ccweb_conformance.jsontext import indented, replace_lone_surrogates
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
 
 __all__ = ["build_json", "report_schema", "write_json"]
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str, a paired surrogate is one astral character
-REPLACEMENT = "\ufffd"
-
-
-def without_lone_surrogates(value: Any) -> Any:
-    """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _LONE_SURROGATE.sub(REPLACEMENT, value)
-    if isinstance(value, dict):
-        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [without_lone_surrogates(v) for v in value]
-    return value
+without_lone_surrogates = replace_lone_surrogates
+"""``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
 
 
 def _exchange(entry: dict[str, Any], received_text: str) -> dict[str, Any]:
