@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import shlex
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.reports.output import write_atomically
 
 __all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "run_selection", "update"]
 
@@ -175,7 +175,7 @@ def update(options: RunnerOptions, run: RunResult) -> str | None:
     try:
         _prepare(path.parent.parent)
         path.parent.mkdir(exist_ok=True)
-        _write_atomically(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        write_atomically(path, (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     except OSError as error:
         return f"could not record the failures for --last-failed in {path}: {error.strerror or error}"
     return None
@@ -189,14 +189,3 @@ def _prepare(folder: Path) -> None:
     (folder / ".gitignore").write_text(_GITIGNORE, encoding="utf-8")
     (folder / "CACHEDIR.TAG").write_text(_CACHEDIR_TAG, encoding="utf-8")
 
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder, so a reader never sees half a record."""
-    handle, temporary = tempfile.mkstemp(prefix=".record-", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

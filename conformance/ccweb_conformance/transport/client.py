@@ -11,6 +11,7 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOC
 
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.jsontext import compact
+from ccweb_conformance.options import Protocol
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     NO_RESPONSE,
@@ -27,7 +28,8 @@ from ccweb_conformance.transport.validate import message_violations, reply_id_vi
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
 
 Era = Literal["legacy", "modern"]
-ProtocolMode = Literal["auto", "legacy", "2026-07-28"]
+ProtocolMode = Protocol
+"""``--protocol``: the option table's type (``options.Protocol``), one literal for both."""
 
 METHOD_NOT_FOUND = -32601
 
