@@ -33,7 +33,7 @@ sit between it and the engines (suite, fuzz, profile)."""
 PYTEST_LAYERS = {"suite"}
 
 
-BASE = {"__init__", "options", "errors", "i18n", "textwidth", "jsontext"}
+BASE = {"__init__", "options", "errors", "i18n", "textwidth", "jsontext", "difftext"}
 """The package's own top modules below the CLI: the runner's shared vocabulary, one layer."""
 
 

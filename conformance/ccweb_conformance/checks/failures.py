@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ccweb_conformance.difftext import comparable, cut_pair, where
 from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.exchange import Exchange
 
@@ -30,10 +31,24 @@ class ConformanceFailure(AssertionError):
     marks expected unreadable: STO-3) is charged to its own requirements."""
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
 def shown(value: Any) -> str:
     """Compact JSON for a message, cut to a readable length."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=False)
-    return cut(text, MAX_SHOWN)
+    return cut(_text(value), MAX_SHOWN)
+
+
+def shown_pair(expected: Any, actual: Any) -> list[str]:
+    """The expected and actual lines of a message, cut around their first difference, and a line saying where
+    it is when they were cut (``first difference at character 1,230 ($.tools[0].description)``)."""
+    if not comparable(expected, actual):
+        return [f"  expected: {shown(expected)}", f"  actual:   {shown(actual)}"]
+    shown_expected, shown_actual, at = cut_pair(_text(expected), _text(actual), MAX_SHOWN)
+    lines = [f"  expected: {shown_expected}", f"  actual:   {shown_actual}"]
+    note = where(at, expected, actual)
+    return [*lines, f"  differs:  {note}"] if note else lines
 
 
 def fail(
@@ -51,7 +66,7 @@ def fail(
     The values are kept on the exception too, for the console's failure block; ``proves`` names
     the requirement(s) of the check, which the failure is charged to (see ``by_expectation``).
     """
-    lines = [what, f"  expected: {shown(expected)}", f"  actual:   {shown(actual)}"]
+    lines = [what, *shown_pair(expected, actual)]
     if exchange is not None:
         sent = exchange.request if exchange.request is not None else exchange.sent_text
         lines.append(f"  sent:     {shown(sent)}")

@@ -95,10 +95,22 @@ def runner_writing() -> bool:
     return any(thread.name in RUNNER_WRITER_THREADS and thread.is_alive() for thread in threading.enumerate())
 
 
+_FIELDS = ("kind", "size", "mtime_ns", "ctime_ns", "inode", "sha256")
+
+
+def changes(before: Fingerprint | None, after: Fingerprint | None) -> str:
+    """What moved, field by field (``ctime_ns 1700000000000000000 -> 1700000000500000000``), or ``gone`` /
+    ``appeared``: the difference first, whatever the length of the fingerprints."""
+    if before is None or after is None:
+        return "appeared" if before is None else "gone"
+    moved_fields = [f for f in _FIELDS if getattr(before, f) != getattr(after, f)]
+    return ", ".join(f"{f} {getattr(before, f)} -> {getattr(after, f)}" for f in moved_fields)
+
+
 def moved(before: dict[str, Fingerprint | None], after: dict[str, Fingerprint | None]) -> dict[str, str]:
-    """The entries whose fingerprint differs, each with both fingerprints."""
+    """The entries whose fingerprint differs, each with what changed first, then both fingerprints."""
     return {
-        name: f"before: {print_before}; after: {after.get(name)}"
+        name: f"changed: {changes(print_before, after.get(name))}; before: {print_before}; after: {after.get(name)}"
         for name, print_before in before.items()
         if after.get(name) != print_before
     }

@@ -35,7 +35,7 @@ from ccweb_conformance.reports.neutral import neutralise
 from ccweb_conformance.reports.output import is_stdout, reader_may_leave, scrub
 from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.expected_failures import load_expected_failures
+from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import canonical_tags, check_keyword
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
@@ -158,7 +158,10 @@ def _fuzz_phase(
         settings = dataclasses.replace(settings, time_limit=max_seconds)
     gc.freeze()  # Hypothesis collects garbage on first use: half a second over the suite's objects, none garbage
     try:
-        run = fuzz.run_fuzz(options, settings)
+        tolerated = frozenset() if options.expected_failures is None else load_expected_failures(
+            options.expected_failures
+        ).requirements
+        run = fuzz.run_fuzz(options, settings, tolerated=tolerated)
     finally:
         gc.unfreeze()
     scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
@@ -166,8 +169,9 @@ def _fuzz_phase(
 
 
 def _as_expected(scenario: ScenarioResult, options: RunnerOptions) -> ScenarioResult:
-    """A failed fuzz phase is an expected failure when a requirement it is charged to has an entry in the
-    expected-failures file, as a scenario tagged with it would be (a known UTF-16 bug shows in the phase too)."""
+    """A failed fuzz phase is an expected failure when every requirement it is charged to has an entry in the
+    expected-failures file, as a scenario's failure would be (a known UTF-16 bug shows in the phase too); the
+    phase ran all its cases past such differences, so it fails on any other."""
     if scenario.status != "failed" or options.expected_failures is None:
         return scenario
     entry = load_expected_failures(options.expected_failures).entry_for(scenario.nodeid, scenario.failed_requirements())
@@ -175,6 +179,17 @@ def _as_expected(scenario: ScenarioResult, options: RunnerOptions) -> ScenarioRe
         scenario.status = "xfailed"
         scenario.expected_failure_reason = entry.reason
     return scenario
+
+
+def _staleness(options: RunnerOptions, state: signals.InterruptState, run: RunResult) -> Staleness | None:
+    """The expected-failures entries that covered nothing (None without a file or after an interrupt); the
+    stale ones the run judged fail it (``run.stale_expected_failures``)."""
+    if options.expected_failures is None or state.interrupted:
+        return None
+    complete = run.selection is None and run.stopped is None
+    staleness = load_expected_failures(options.expected_failures).stale(run.scenarios, complete=complete)
+    run.stale_expected_failures = list(staleness.errors)
+    return staleness
 
 
 def _fuzz_after_scenarios(
@@ -259,6 +274,7 @@ def _run(
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
+    staleness = _staleness(options, state, run)
     not_recorded = last_failed.update(options, run)
     if not_recorded is not None:
         print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
@@ -268,11 +284,11 @@ def _run(
         print(scrub(summary, secrets), file=console)
         if fuzz_lines:
             print(scrub("\n".join(fuzz_lines), secrets), file=console)
-    if options.expected_failures is not None and not state.interrupted:
-        expected = load_expected_failures(options.expected_failures)
-        seen_requirements = {r for s in run.scenarios for r in s.requirements}
-        for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
+    if staleness is not None:
+        for line in staleness.warnings:
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
+        for line in staleness.errors:
+            print(f"ccweb-conformance: error: {line}", file=sys.stderr)
     if run.failed or run.counts()["warning"]:
         with reader_may_leave(console):
             print(reports_line(reports, language), file=console)

@@ -1,7 +1,9 @@
 """The fuzz phase of a run: the argument sweep, then hypothesis's cases in seeded batches.
 
 The phase is bounded by its number of cases: it ends when every sweep call and every generated
-case has run, or at the first mismatch. Time is only a safety bound (``--fuzz-time``, by default
+case has run, or at the first mismatch. A mismatch charged only to requirements the expected-failures
+file baselines (``tolerated``) is counted and kept, and the phase goes on: it still runs every case,
+and fails on any other difference. Time is only a safety bound (``--fuzz-time``, by default
 generous: :func:`safety_bound`); a phase that reaches it before its last case **fails**, as
 "incomplete: N of M cases". It never passes on fewer cases than asked: a WARN would leave the
 exit code 0, and a server slow enough (by accident, or on purpose on what it takes for fuzz
@@ -37,6 +39,7 @@ from ccweb_conformance.errors import TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, new_run_prefix, scenario_prefix
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
+from ccweb_conformance.fuzz.requirements import mismatch_requirements
 from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
@@ -123,6 +126,25 @@ class FuzzRun:
     timed_out: bool = False
     """The safety bound was reached before the last case."""
     target_description: str = ""
+    tolerated_by: frozenset[str] = frozenset()
+    """The requirements the expected-failures file baselines: a difference charged only to them is tolerated."""
+    tolerated: Mismatch | None = None
+    """The first tolerated difference (the phase went on past it)."""
+    tolerated_count: int = 0
+    """Calls (sweep and cases) whose only differences were tolerated."""
+    tolerated_requirements: tuple[str, ...] = ()
+    """The requirements the tolerated differences were charged to, in the order first seen."""
+
+    def tolerates(self, mismatch: Mismatch) -> bool:
+        """Record ``mismatch`` and say True when every requirement it is charged to is baselined."""
+        charged = mismatch_requirements(mismatch)
+        if not charged or not set(charged) <= self.tolerated_by:
+            return False
+        if self.mismatch is None:  # not while shrinking another difference
+            self.tolerated = self.tolerated or mismatch
+            self.tolerated_count += 1
+            self.tolerated_requirements = tuple(dict.fromkeys((*self.tolerated_requirements, *charged)))
+        return True
 
     @property
     def incomplete(self) -> bool:
@@ -224,7 +246,7 @@ class _Driver:
         except TargetError as error:
             self.run.error = str(error).splitlines()[0]
             return
-        if mismatch is not None:
+        if mismatch is not None and not self.run.tolerates(mismatch):
             if self.run.mismatch is None:
                 shrink = max(self.run.settings.shrink_time, self.run.settings.bound)
                 self.shrink_deadline = time.perf_counter() + shrink
@@ -252,7 +274,7 @@ class _Driver:
             except TargetError as error:
                 self.run.error = str(error).splitlines()[0]
                 return
-            if mismatch is not None:
+            if mismatch is not None and not self.run.tolerates(mismatch):
                 self.run.mismatch = mismatch
 
     def drive(self) -> None:
@@ -338,9 +360,12 @@ def _hypothesis_home() -> Iterator[None]:
         configuration.set_hypothesis_home_dir(None)
 
 
-def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings) -> FuzzRun:
-    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here)."""
-    run = FuzzRun(fuzz, replay_command(options, fuzz))
+def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings, *, tolerated: frozenset[str] = frozenset()) -> FuzzRun:
+    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
+
+    ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
+    """
+    run = FuzzRun(fuzz, replay_command(options, fuzz), tolerated_by=tolerated)
     own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-fuzz-"))
     sessions_dir = options.sessions_dir or own_dir
     assert sessions_dir is not None

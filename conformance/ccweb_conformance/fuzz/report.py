@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ccweb_conformance.checks.attribution import ORDER_REQUIREMENT, only_reordered, success_requirements
 from ccweb_conformance.fuzz.execute import Mismatch
 from ccweb_conformance.fuzz.phase import FuzzRun
-from ccweb_conformance.fuzz.requirements import fuzzed_requirements, touched_requirements
+from ccweb_conformance.fuzz.requirements import fuzzed_requirements, mismatch_requirements
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages
 from ccweb_conformance.reports.model import ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
@@ -54,6 +53,9 @@ def fuzz_message(run: FuzzRun, say: Messages | None = None) -> str | None:
         return f"{say('fuzz.could_not_run', error=run.error)}\n{say('fuzz.replay', command=run.replay)}"
     if run.mismatch is not None:
         return mismatch_text(run, run.mismatch, say)
+    if run.tolerated is not None:  # every case ran; the only differences are the baselined requirements'
+        tolerated = say("fuzz.tolerated", cases=run.tolerated_count, requirements=", ".join(run.tolerated_requirements))
+        return f"{tolerated}\n{mismatch_text(run, run.tolerated, say)}"
     if run.incomplete:
         calls = run.cases_run + run.sweep_calls
         incomplete = say(
@@ -81,27 +83,11 @@ def scenario_title(run: FuzzRun) -> str:
     return f"{scenario_name(settings.seed)} [{ran}]"
 
 
-def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
-    """Whom a difference is charged to, as the scenarios charge it: an error where the reference answered a
-    success by ``success_requirements`` (the file the reference read is valid), the exact items in another
-    order to SEL-7, else the differing fields' requirements."""
-    expected, actual = mismatch.expected, mismatch.actual
-    wanted = expected.get("result") if isinstance(expected, dict) else None
-    got = actual.get("result") if isinstance(actual, dict) else None
-    if only_reordered(wanted, got):
-        return (ORDER_REQUIREMENT,)
-    if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is False:
-        arguments = mismatch.case.arguments(mismatch.conversation_id)
-        charged = success_requirements(got, arguments, None)
-        if charged:
-            return charged
-    return touched_requirements(mismatch.differences)
-
-
 def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
     """One scenario result for every report."""
-    requirements = mismatch_requirements(run.mismatch) if run.mismatch else fuzzed_requirements()
-    transcript = [run.mismatch.exchange] if run.mismatch and run.mismatch.exchange else []
+    shown = run.mismatch or run.tolerated
+    requirements = mismatch_requirements(shown) if shown else fuzzed_requirements()
+    transcript = [shown.exchange] if shown and shown.exchange else []
     return ScenarioResult(
         feature=FEATURE,
         feature_file=FEATURE_FILE,
@@ -110,11 +96,18 @@ def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
         tags=("fuzz", *requirements),
         requirements=requirements,
         level="MUST",
-        status="passed" if run.passed else "failed",
+        status="passed" if run.passed and run.tolerated is None else "failed",
         message=fuzz_message(run),
         duration_s=run.duration_s,
         transcript=transcript,
+        baselined=run.tolerated_requirements,
     )
+
+
+def _verdict_key(run: FuzzRun) -> str:
+    if run.passed:
+        return "fuzz.passed" if run.tolerated is None else "fuzz.baselined"
+    return "fuzz.incomplete_verdict" if run.incomplete else "fuzz.failed"
 
 
 def throughput_line(run: FuzzRun, say: Messages | None = None) -> str:
@@ -130,7 +123,7 @@ def throughput_line(run: FuzzRun, say: Messages | None = None) -> str:
         digest=run.digest[:12],
         sweep=say("fuzz.sweep", calls=run.sweep_calls, total=run.settings.sweep_total) if run.settings.sweep else "",
         limit=say("fuzz.time_limit", limit=run.settings.bound) if run.timed_out else "",
-        verdict=say("fuzz.passed" if run.passed else "fuzz.incomplete_verdict" if run.incomplete else "fuzz.failed"),
+        verdict=say(_verdict_key(run)),
     )
 
 

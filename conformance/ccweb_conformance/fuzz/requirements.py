@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import ccweb_spec
-from ccweb_conformance.checks.attribution import field_requirements
+from ccweb_conformance.checks.attribution import (
+    ORDER_REQUIREMENT,
+    field_requirements,
+    only_reordered,
+    success_requirements,
+)
+from ccweb_conformance.fuzz.execute import Mismatch
 
 FUZZED_GROUPS = ("SEL", "BUD", "UNI", "RES")
 """What a passing fuzz phase vouches for."""
@@ -20,3 +26,20 @@ def touched_requirements(differences: Iterable[str]) -> tuple[str, ...]:
     """The requirements the differences (``$.items[0].content: ...``) point at, in spec order; all fuzzed ones
     when they point at none."""
     return field_requirements(differences) or fuzzed_requirements()
+
+
+def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
+    """Whom a difference is charged to, as the scenarios charge it: an error where the reference answered a
+    success by ``success_requirements`` (the file the reference read is valid), the exact items in another
+    order to SEL-7, else the differing fields' requirements."""
+    expected, actual = mismatch.expected, mismatch.actual
+    wanted = expected.get("result") if isinstance(expected, dict) else None
+    got = actual.get("result") if isinstance(actual, dict) else None
+    if only_reordered(wanted, got):
+        return (ORDER_REQUIREMENT,)
+    if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is False:
+        arguments = mismatch.case.arguments(mismatch.conversation_id)
+        charged = success_requirements(got, arguments, None)
+        if charged:
+            return charged
+    return touched_requirements(mismatch.differences)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.difftext import comparable, cut_pair, first_path
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import format_transcript
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
@@ -29,11 +30,13 @@ BLOCK_LIMIT = 12
 DIFFERENCE_LIMIT = 4
 VALUE_LIMIT = 80
 """Characters of a value shown (JSON, strings)."""
+PAIR_LIMIT = 200
+"""Characters of an expected/got pair shown on their own rows: a window around the first difference."""
 MESSAGE_LIMIT = 60
 """Code points of a stored message shown."""
 MESSAGES_SHOWN = 6
 CODE_POINTS_SHOWN = 6
-_LABELS = ("requirement", "check", "differences", "expected", "got", "sent", "source", "stored", "hint")
+_LABELS = ("requirement", "check", "differences", "expected", "got", "where", "sent", "source", "stored", "hint")
 _SHOWN_STATUSES = ("failed", "warning")
 _HEADS = {"failed": "FAIL", "warning": "WARN"}
 
@@ -85,7 +88,36 @@ def _difference_line(difference: Difference, say: Messages) -> str:
     expected = value(difference.expected, say)
     if difference.actual is MISSING:
         return say("block.difference_missing", path=difference.path, expected=expected)
-    return say("block.difference", path=difference.path, expected=expected, got=value(difference.actual, say))
+    got = value(difference.actual, say)
+    if comparable(difference.expected, difference.actual):
+        expected, got, at = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
+        if at is None:  # short: shown whole, with code points
+            expected, got = value(difference.expected, say), value(difference.actual, say)
+        else:
+            path = _path(difference.expected, difference.actual, difference.path) or difference.path
+            return say("block.difference_at", path=path, expected=expected, got=got, at=f"{at:,}")
+    return say("block.difference", path=difference.path, expected=expected, got=got)
+
+
+def _pair(expected: Any, actual: Any, limit: int) -> tuple[str, str, int | None]:
+    """Both values as JSON, cut around their first difference when they are of one kind, else each cut alone."""
+    if comparable(expected, actual):
+        return cut_pair(_json(expected), _json(actual), limit)
+    return _cut(_json(expected), limit), _cut(_json(actual), limit), None
+
+
+def _path(expected: Any, actual: Any, at: str = "$") -> str | None:
+    """The path of the first differing member of two JSON objects or lists, else None."""
+    if isinstance(expected, dict | list) and isinstance(actual, dict | list):
+        return first_path(expected, actual, at)
+    return None
+
+
+def _where(at: int, expected: Any, actual: Any, say: Messages) -> str:
+    path = _path(expected, actual)
+    if path is None:
+        return say("block.where", at=f"{at:,}")
+    return say("block.where_path", at=f"{at:,}", path=path)
 
 
 def _content(content: Any, say: Messages) -> str:
@@ -180,8 +212,11 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
         expected = detail.expected
         if isinstance(expected, str):
             expected = translated(expected, language, "expected")
-        out += row("expected", [_cut(_json(expected), 200)])
-        out += row("got", [_cut(_json(detail.actual), 200)])
+        shown_expected, shown_actual, at = _pair(expected, detail.actual, PAIR_LIMIT)
+        out += row("expected", [shown_expected])
+        out += row("got", [shown_actual])
+        if at is not None:
+            out += row("where", [_where(at, expected, detail.actual, say)])
     out += row("sent", [_sent(detail, say)])
     bound = say("block.source_bound", binding=detail.binding or "source", source=detail.source)
     out += row("source", [bound if detail.source is not None else say("block.source_none")])
@@ -225,8 +260,9 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
         expected = detail.expected
         if isinstance(expected, str):
             expected = translated(expected, language, "expected")
-        shown_expected, shown_actual = _cut(_json(expected), 80), _cut(_json(detail.actual), 80)
-        first = say("block.difference", path="$", expected=shown_expected, got=shown_actual)
+        shown_expected, shown_actual, _ = _pair(expected, detail.actual, VALUE_LIMIT)
+        path = _path(expected, detail.actual) or "$"
+        first = say("block.difference", path=path, expected=shown_expected, got=shown_actual)
         more = ""
     else:
         return f"{requirements}: {check}"

@@ -66,6 +66,7 @@ def _build(run: RunResult) -> dict[str, Any]:
         "waits": dict(run.waits),
         "configFile": run.config_file,
         "expectedFailuresFile": run.expected_failures_file,
+        "staleExpectedFailures": list(run.stale_expected_failures),
         "counts": {"total": len(run.scenarios), **counts},
         "requirements": [
             {

@@ -14,11 +14,12 @@ ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "s
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.3.0"
+REPORT_FORMAT_VERSION = "1.4.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
 1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
 1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
-expectedFailuresFile."""
+expectedFailuresFile.
+1.4.0: runs carry staleExpectedFailures; an expected failure's failedRequirements name what it is charged to."""
 
 
 @dataclass(frozen=True)
@@ -111,16 +112,19 @@ class ScenarioResult:
     ``requirements``). Empty: every requirement of the scenario (a failure nothing attributes)."""
     proved: tuple[str, ...] = ()
     """Of a failed or warning scenario, the other requirements whose checks all ran and passed."""
+    baselined: tuple[str, ...] = ()
+    """Requirements whose differences the expected-failures file let pass inside this scenario (the fuzz phase
+    runs on past a difference charged only to them)."""
 
     def failed_requirements(self) -> tuple[str, ...]:
-        """The requirements this scenario's failure, warning or unexpected pass counts against."""
-        if self.status not in ("failed", "warning", "xpassed"):
+        """The requirements this scenario's failure, warning, unexpected pass or expected failure counts against."""
+        if self.status not in _AGAINST:
             return ()
         return self.charged or self.requirements
 
     def bears_on(self, requirement: str) -> bool:
-        """True when this scenario says something about ``requirement`` (tagged or charged)."""
-        return requirement in self.requirements or requirement in self.charged
+        """True when this scenario says something about ``requirement`` (tagged, charged or baselined)."""
+        return requirement in self.requirements or requirement in self.charged or requirement in self.baselined
 
     @property
     def nodeid(self) -> str:
@@ -175,6 +179,8 @@ class RunResult:
     """The config file whose values the run took (ccweb-conformance.toml or a pyproject.toml), or None."""
     expected_failures_file: str | None = None
     """The ``--expected-failures`` file the verdicts were read against, or None."""
+    stale_expected_failures: list[str] = field(default_factory=list)
+    """Entries of the expected-failures file that covered nothing the run judged (each fails the run)."""
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
@@ -190,6 +196,7 @@ class RunResult:
         """True when the run fails: a failed, unexpectedly passing or unrun scenario, or an interrupt."""
         return (
             self.interrupted is not None
+            or bool(self.stale_expected_failures)
             or any(s.status in ("failed", "xpassed", "notrun") for s in self.scenarios)
             or (self.strict and any(s.status == "warning" for s in self.scenarios))
         )
@@ -206,6 +213,8 @@ class RunResult:
         return {status: sum(1 for s in self.scenarios if s.status == status) for status in _STATUSES}
 
 
+_AGAINST: tuple[ScenarioStatus, ...] = ("failed", "warning", "xpassed", "xfailed")
+"""Statuses that say something against the requirements charged (an expected failure is still one)."""
 _STATUSES: tuple[ScenarioStatus, ...] = ("passed", "failed", "warning", "xfailed", "xpassed", "skipped", "notrun")
 
 
@@ -215,10 +224,14 @@ def scenario_bearing(requirement: str, scenario: ScenarioResult) -> ScenarioStat
     A failure counts only against the requirements it is charged to (the failed check's);
     the scenario's other requirements are passed by it when their checks all ran, else untouched.
     """
-    if scenario.status in ("failed", "warning", "xpassed"):
+    if scenario.status in _AGAINST:
         if requirement in scenario.failed_requirements():
             return scenario.status
+        if requirement in scenario.baselined:  # a difference of it was let pass: never a pass
+            return "xfailed"
         return "passed" if requirement in scenario.proved else None
+    if requirement in scenario.baselined:
+        return "xfailed"
     return scenario.status if requirement in scenario.requirements else None
 
 

@@ -23,6 +23,7 @@ from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, Target
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.bdd import bound_scenario
 from ccweb_conformance.suite.bdd import example_row as _example_row
+from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
@@ -151,6 +152,8 @@ class ResultCollector:
         self.exit_first = False
         """--exitfirst: the first failed scenario stops the run (as pytest -x: a warning or an xfail does not)."""
         self._gone_in_a_row = 0
+        self.expected: ExpectedFailures | None = None
+        """The --expected-failures file: its requirement entries cover the failures charged to them."""
 
     def check_stop(self) -> str | None:
         """Why the next scenario must not start (the run's bound, the breaker), or None."""
@@ -271,7 +274,8 @@ class ResultCollector:
             status = "failed"
         else:
             status = "passed"
-            xfail_reason = None  # a requirement-level expected failure that passed: a plain pass
+            xfail_reason = None
+        status, xfail_reason = self._baselined(status, xfail_reason, charged or requirements, report)
         self._count_gone(call.excinfo.value if call.excinfo is not None else None, status)
         world = self._worlds.pop(item.nodeid, None)
         if world is not None and self.protocol_version is None:
@@ -305,10 +309,23 @@ class ResultCollector:
                 expected_failure_reason=xfail_reason,
                 steps=steps,
                 detail=detail,
-                charged=charged if failed else (),
-                proved=proved if failed else (),
+                charged=charged if failed or status == "xfailed" else (),
+                proved=proved if failed or status == "xfailed" else (),
             )
         )
+
+    def _baselined(
+        self, status: ScenarioStatus, reason: str | None, charged: tuple[str, ...], report: pytest.TestReport
+    ) -> tuple[ScenarioStatus, str | None]:
+        """A failure (or warning) every requirement of whose charge has a requirement entry: an expected failure,
+        whatever the scenario is tagged with."""
+        judged = self.expected is not None and status in ("failed", "warning")
+        covering = self.expected.covering(charged) if judged and self.expected is not None else ()
+        if not covering:
+            return status, reason
+        report.outcome = "skipped"
+        report.wasxfail = covering[0].reason
+        return "xfailed", covering[0].reason
 
     def _binding(self) -> str | None:
         if self.source_names is None:

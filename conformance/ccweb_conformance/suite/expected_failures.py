@@ -6,11 +6,16 @@
     expected_failures:
       - scenario: "ac07_unicode.feature::An emoji outside the BMP counts as one"
         reason: "we count UTF-16 units until #123 lands"
-      - requirement: UNI-1        # tolerates failures of every scenario tagged with it
+      - requirement: UNI-1        # tolerates every failure charged to UNI-1
         reason: "..."
 
 A scenario entry is strict (the run fails if that scenario passes: fix done, remove the
-entry); a requirement entry only tolerates failures (its passing scenarios pass).
+entry). A requirement entry covers every failure charged to that requirement
+(:attr:`ScenarioResult.charged <ccweb_conformance.reports.model.ScenarioResult.charged>`),
+whatever the scenario is tagged with: a failure is covered when every requirement it is charged
+to has an entry. Passing scenarios simply pass, but an entry that covered no failure of a run
+that reached its requirement is stale, and a stale entry of either kind fails the run
+(:meth:`ExpectedFailures.stale`), so a fixed bug never hides behind its entry.
 
 A ``scenario`` is a node id (``<feature file>::<scenario name>``) where ``*`` matches any
 run of characters (e.g. every row of an outline), matched in linear time (no regular
@@ -37,6 +42,7 @@ from jsonschema import Draft202012Validator, ValidationError
 
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
+from ccweb_conformance.reports.model import ScenarioResult
 
 __all__ = [
     "MAX_DEPTH",
@@ -44,6 +50,7 @@ __all__ = [
     "MAX_SCALAR_CHARS",
     "ExpectedFailure",
     "ExpectedFailures",
+    "Staleness",
     "glob_match",
     "load_expected_failures",
     "schema",
@@ -75,10 +82,18 @@ class ExpectedFailure:
         return f"requirement {self.requirement}"
 
     def matches(self, nodeid: str, requirements: Iterable[str]) -> bool:
-        """Whether the entry covers a scenario."""
+        """Whether the entry covers a scenario (a requirement entry: one charged to ``requirements``)."""
         if self.scenario is not None:
             return glob_match(self.scenario, nodeid)
         return self.requirement in tuple(requirements)
+
+
+@dataclass(frozen=True)
+class Staleness:
+    """Entries that covered nothing in a run: ``errors`` fail it, ``warnings`` (outside a selection) do not."""
+
+    errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,38 +104,67 @@ class ExpectedFailures:
     source: str | None = None
     """The file the entries came from, for messages."""
 
-    def reason_for(self, scenario_nodeid: str, requirements: tuple[str, ...]) -> str | None:
-        """The reason a scenario is expected to fail, or None.
+    @property
+    def requirements(self) -> frozenset[str]:
+        """The requirements with an entry."""
+        return frozenset(e.requirement for e in self.entries if e.requirement is not None)
 
-        Scenario entries win over requirement entries; within each kind, file order.
-        """
-        entry = self.entry_for(scenario_nodeid, requirements)
+    def scenario_entry_for(self, scenario_nodeid: str) -> ExpectedFailure | None:
+        """The first scenario entry naming a scenario, or None (strict: the scenario must fail)."""
+        named = (e for e in self.entries if e.scenario is not None and glob_match(e.scenario, scenario_nodeid))
+        return next(named, None)
+
+    def covering(self, charged: Iterable[str]) -> tuple[ExpectedFailure, ...]:
+        """The requirement entries that together cover a failure charged to ``charged``, in file order;
+        () unless every one of those requirements has an entry (a failure of another stays a failure)."""
+        against = set(charged)
+        entries = tuple(e for e in self.entries if e.requirement is not None and e.requirement in against)
+        return entries if against and against <= {e.requirement for e in entries} else ()
+
+    def reason_for(self, scenario_nodeid: str, charged: tuple[str, ...]) -> str | None:
+        """The reason a failure is expected, or None (see :meth:`entry_for`)."""
+        entry = self.entry_for(scenario_nodeid, charged)
         return None if entry is None else entry.reason
 
-    def entry_for(self, scenario_nodeid: str, requirements: tuple[str, ...]) -> ExpectedFailure | None:
-        """The entry that covers a scenario, or None (scenario entries first, then file order).
+    def entry_for(self, scenario_nodeid: str, charged: tuple[str, ...]) -> ExpectedFailure | None:
+        """The entry that covers a failed scenario, or None: a scenario entry naming it first, else the first
+        requirement entry when the requirements the failure is charged to all have one."""
+        entry = self.scenario_entry_for(scenario_nodeid)
+        return entry if entry is not None else next(iter(self.covering(charged)), None)
 
-        A scenario entry is strict: if the scenario passes, the run fails (XPASS). A requirement
-        entry only tolerates failures: the requirement's scenarios that pass simply pass.
+    def stale(self, scenarios: Iterable[ScenarioResult], *, complete: bool) -> Staleness:
+        """The entries that covered nothing in a run.
+
+        A scenario entry is stale when it names no scenario of the run; a requirement entry when no
+        expected failure of the run was charged to its requirement. Stale is an error (the run fails)
+        when the run was complete (no selection, nothing stopped it) or, for a requirement entry, when
+        the run reached the requirement (a scenario bearing on it ran); else a warning (a selection that
+        left the entry's scenarios out says nothing of it).
         """
-        ordered = [e for e in self.entries if e.scenario is not None] + [e for e in self.entries if e.scenario is None]
-        return next((e for e in ordered if e.matches(scenario_nodeid, requirements)), None)
-
-    def unmatched(self, seen_nodeids: Iterable[str], seen_requirements: Iterable[str]) -> list[str]:
-        """Entries that matched no scenario of the run, as one-line descriptions for a warning."""
-        nodeids = list(seen_nodeids)
-        seen = set(seen_requirements)
+        ran = [s for s in scenarios if s.status not in ("notrun", "skipped")]
+        nodeids = [s.nodeid for s in ran]
+        excused = {r for s in ran if s.status == "xfailed" for r in s.failed_requirements()}
+        excused.update(r for s in ran for r in s.baselined)
+        reached = {r for s in ran for r in (*s.requirements, *s.charged)}
         where = f"{self.source}: " if self.source else ""
-        result = []
+        errors: list[str] = []
+        warnings: list[str] = []
         for entry in self.entries:
+            at = f" (line {entry.line})" if entry.line else ""
             if entry.scenario is not None:
-                hit = any(glob_match(entry.scenario, n) for n in nodeids)
+                if any(glob_match(entry.scenario, n) for n in nodeids):
+                    continue
+                stale, judged = f"{where}{entry.label}{at} matched no scenario", complete
             else:
-                hit = entry.requirement in seen
-            if not hit:
-                at = f" (line {entry.line})" if entry.line else ""
-                result.append(f"{where}{entry.label}{at} matched no scenario")
-        return result
+                if entry.requirement in excused:
+                    continue
+                stale = f"{where}{entry.label}{at} matched no failure"
+                judged = complete or entry.requirement in reached
+            if judged:
+                errors.append(f"{stale}: a stale entry fails the run (the gap is closed: remove the entry)")
+            else:
+                warnings.append(stale)
+        return Staleness(tuple(errors), tuple(warnings))
 
 
 def glob_match(pattern: str, text: str) -> bool:

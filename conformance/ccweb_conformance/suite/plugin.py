@@ -96,6 +96,7 @@ def pytest_configure(config: pytest.Config) -> None:
     collector.max_time = options.max_time
     collector.exit_first = options.exitfirst
     collector.deadline = time.monotonic() + options.max_time
+    collector.expected = _expected_failures(config)
     config.stash[COLLECTOR_KEY] = collector
     config.stash[RUN_PREFIX_KEY] = new_suite_prefix(shared_directory=options.sessions_dir is not None)
     config.stash[SOURCES_KEY] = []
@@ -121,10 +122,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if wanted is not None and not wanted & tags:
             deselected.append(item)
             continue
-        if expected is not None:
-            entry = expected.entry_for(ResultCollector.nodeid_of(item), scenario_requirements(item))
-            if entry is not None:  # strict for a scenario entry only: see ExpectedFailures.entry_for
-                item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=entry.scenario is not None))
+        if expected is not None:  # a scenario entry is strict; requirement entries are judged on the charge
+            entry = expected.scenario_entry_for(ResultCollector.nodeid_of(item))
+            if entry is not None:
+                item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True))
         kept.append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from ccweb_conformance.checks.ledger import Audit, SessionsLedger, fingerprint
+from ccweb_conformance.checks.ledger import Audit, Fingerprint, SessionsLedger, changes, fingerprint
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session, session_bytes
 
 
@@ -73,7 +73,8 @@ def test_moved_names_each_entry_whose_fingerprint_changed_with_both(tmp_path: Pa
     before = fingerprints(tmp_path, entries)
     os.utime(tmp_path / "b.json", ns=(1, 1))
     after = fingerprints(tmp_path, entries)
-    assert moved(before, after) == {"b.json": f"before: {before['b.json']}; after: {after['b.json']}"}
+    changed = f"changed: {changes(before['b.json'], after['b.json'])}"
+    assert moved(before, after) == {"b.json": f"{changed}; before: {before['b.json']}; after: {after['b.json']}"}
     assert moved(before, before) == {}
     assert runner_writing() is False
 
@@ -183,3 +184,15 @@ def test_a_look_beside_a_live_writer_ends_within_its_bound(tmp_path: Path) -> No
         look.join(5)
         watch.close()
     assert (finished, found) == (True, [[]])
+
+
+def test_changes_names_the_fields_that_moved_first() -> None:
+    before = Fingerprint("file", 120, 1_700_000_000_000_000_000, 1_700_000_000_000_000_000, 42, "ab" * 32)
+    after = Fingerprint("file", 120, 1_700_000_000_000_000_000, 1_700_000_000_500_000_000, 42, "ab" * 32)
+    assert changes(before, after) == "ctime_ns 1700000000000000000 -> 1700000000500000000"
+    renamed = Fingerprint("file", 121, 1, 2, 43, "cd" * 32)
+    assert changes(before, renamed) == (
+        f"size 120 -> 121, mtime_ns 1700000000000000000 -> 1, ctime_ns 1700000000000000000 -> 2, inode 42 -> 43, "
+        f"sha256 {'ab' * 32} -> {'cd' * 32}"
+    )
+    assert (changes(before, None), changes(None, after)) == ("gone", "appeared")

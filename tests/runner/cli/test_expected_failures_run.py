@@ -83,21 +83,88 @@ def test_known_failures_of_a_broken_implementation_are_reported_and_do_not_fail_
     assert {s["expectedFailureReason"] for s in result["scenarios"]} == {"order fix pending"}
 
 
-def test_a_requirement_entry_only_tolerates_failures(tmp_path, capsys):
-    """A requirement-level entry whose scenarios pass: they simply pass (no XPASS, exit 0)."""
+def test_a_requirement_entry_that_covers_no_failure_fails_the_run(tmp_path, capsys):
+    """A requirement entry whose scenarios all pass is stale: they pass, and the run fails (exit 1) saying so."""
     yaml_text = 'version: 1\nexpected_failures:\n  - requirement: TOOL-1\n    reason: "not listed yet"\n'
     code, report = run(tmp_path, yaml_text, "--tags", "AC-1")
-    assert code == 0
-    assert (report["counts"]["passed"], report["counts"]["xpassed"]) == (6, 0)
+    assert code == 1
+    assert (report["counts"]["passed"], report["counts"]["xpassed"], report["counts"]["failed"]) == (6, 0, 0)
     assert all(s["expectedFailureReason"] is None for s in report["scenarios"])
     assert {r["id"]: r["status"] for r in report["requirements"]}["TOOL-1"] == "passed"
+    line = (
+        f"{tmp_path / 'known.yaml'}: requirement TOOL-1 (line 3) matched no failure: a stale entry fails the run "
+        "(the gap is closed: remove the entry)"
+    )
+    assert report["outcome"] == "failed"
+    assert report["staleExpectedFailures"] == [line]
+    assert f"ccweb-conformance: error: {line}" in capsys.readouterr().err
 
 
-def _readme_expected_failures() -> str:
-    """The expected-failures YAML block of docs/runner.md, as written there."""
-    text = (REPO / "docs" / "runner.md").read_text(encoding="utf-8")
-    block = text.split("--expected-failures FILE", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+def _readme_expected_failures(page: str = "runner.md", after: str = "--expected-failures FILE") -> str:
+    """The expected-failures YAML block of a docs page, as written there."""
+    text = (REPO / "docs" / page).read_text(encoding="utf-8")
+    block = text.split(after, 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     return textwrap.dedent(block)
+
+
+def _run_mutants(tmp_path: Path, mutants: tuple[str, ...], yaml_text: str, *extra: str):
+    known = tmp_path / "known.yaml"
+    known.write_text(yaml_text, encoding="utf-8")
+    script = (
+        "import sys; sys.path.insert(0, 'tests'); from mutants.catalogue import MUTANTS\n"
+        f"[MUTANTS[name].apply() for name in {list(mutants)!r}]\n"
+        "from ccweb_conformance.cli import main; sys.exit(main(sys.argv[1:]))\n"
+    )
+    report = tmp_path / "report.json"
+    argv = ["run", "--in-process", "--expected-failures", str(known), "--json", str(report), *extra]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv], cwd=REPO, capture_output=True, text=True, timeout=600, check=False
+    )
+    return done, json.loads(report.read_text(encoding="utf-8"))
+
+
+def test_the_ci_page_baseline_turns_the_utf16_run_green(tmp_path):
+    """docs/ci.md's file against UTF-16 counting: every failure charged to a listed requirement is expected,
+    a scenario tagged REG-1 but charged to UNI-1 included, and the fuzz phase runs all its cases."""
+    done, report = _run_mutants(tmp_path, ("utf16_units",), _readme_expected_failures("ci.md", "## Expected failures"))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert report["staleExpectedFailures"] == []
+    statuses = {s["name"]: (s["status"], s["requirements"], s["failedRequirements"]) for s in report["scenarios"]}
+    assert statuses["The same call gives the same result every time"] == ("xfailed", ["REG-1"], ["UNI-1"])
+    [fuzz] = [s for s in report["scenarios"] if s["id"].startswith("fuzz::")]
+    assert fuzz["status"] == "xfailed"
+    assert fuzz["name"] == "generated conversations, seed 0 [60 of 60 cases, argument sweep 63 of 63 calls]"
+    assert "fuzz: 60 of 60 cases" in done.stdout
+    assert "only differences the expected-failures file lists" in done.stdout
+    verdicts = {r["id"]: r["status"] for r in report["requirements"]}
+    assert {r for r, v in verdicts.items() if v == "xfailed"} == {"UNI-1", "UNI-2", "BUD-1", "BUD-2", "BUD-4", "SEL-8"}
+
+
+def test_a_baselined_fuzz_difference_still_fails_on_another(tmp_path):
+    """The same file, and items newest first too: the fuzz phase goes past the UTF-16 differences and fails on
+    the order (SEL-7), which no entry lists."""
+    baseline = _readme_expected_failures("ci.md", "## Expected failures")
+    done, report = _run_mutants(tmp_path, ("utf16_units", "newest_first"), baseline)
+    assert done.returncode == 1
+    [fuzz] = [s for s in report["scenarios"] if s["id"].startswith("fuzz::")]
+    assert fuzz["status"] == "failed"
+    assert fuzz["failedRequirements"] == ["SEL-7"]
+
+
+def test_a_stale_entry_turns_the_documented_run_red(tmp_path):
+    """docs/runner.md's file plus an entry for a requirement the bugs do not break: the run fails, naming it."""
+    stale = '  - requirement: SEL-2\n    reason: "fixed long ago"\n'
+    done, report = _run_mutants(
+        tmp_path, ("utf16_units", "cached_by_size_and_mtime"), _readme_expected_failures() + stale
+    )
+    assert done.returncode == 1
+    assert (report["counts"]["failed"], report["counts"]["xpassed"]) == (0, 0)
+    line = (
+        f"{tmp_path / 'known.yaml'}: requirement SEL-2 (line 17) matched no failure: a stale entry fails the run "
+        "(the gap is closed: remove the entry)"
+    )
+    assert report["staleExpectedFailures"] == [line]
+    assert f"ccweb-conformance: error: {line}" in done.stderr
 
 
 def test_the_readme_example_passes_on_the_bugs_it_describes(tmp_path):

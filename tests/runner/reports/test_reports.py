@@ -260,6 +260,7 @@ def test_json_report_values(run: RunResult) -> None:
         "waits": {},
         "configFile": None,
         "expectedFailuresFile": None,
+        "staleExpectedFailures": [],
         "counts": {
             "total": 6, "passed": 1, "failed": 1, "warning": 1, "xfailed": 1, "xpassed": 1, "skipped": 1, "notrun": 0
         },

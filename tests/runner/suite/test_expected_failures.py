@@ -8,7 +8,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from ccweb_conformance.errors import UsageError
-from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures, schema
+from ccweb_conformance.reports.model import ScenarioResult
+from ccweb_conformance.suite.expected_failures import ExpectedFailures, Staleness, load_expected_failures, schema
 
 EMOJI = "ac07_unicode.feature::An emoji outside the BMP counts as one"
 GOOD = f"""\
@@ -62,7 +63,10 @@ def test_reason_for(tmp_path: Path) -> None:
     loaded = load(tmp_path, GOOD)
     # the scenario entry wins over the requirement entry that also matches
     assert loaded.reason_for(EMOJI, ("UNI-1",)) == "we count UTF-16 units until #123 lands"
-    assert loaded.reason_for("ac07_unicode.feature::A flag", ("UNI-2", "UNI-1")) == "every Unicode scenario"
+    assert loaded.reason_for("ac07_unicode.feature::A flag", ("UNI-1",)) == "every Unicode scenario"
+    # a failure is covered only when every requirement it is charged to has an entry
+    assert loaded.reason_for("ac07_unicode.feature::A flag", ("UNI-2", "UNI-1")) is None
+    assert loaded.reason_for("ac10_regression.feature::Same call", ("UNI-1", "PROTO-3")) == "every Unicode scenario"
     assert loaded.reason_for("ac06_bounds.feature::limit 0 is rejected", ("ARG-1",)) == "outline rows"
     assert loaded.reason_for("ac06_bounds.feature::limit 0 is accepted", ("ARG-1",)) is None
     assert loaded.reason_for("ac07_unicode.feature::An emoji outside the BMP counts as one!", ()) is None
@@ -70,18 +74,61 @@ def test_reason_for(tmp_path: Path) -> None:
     assert ExpectedFailures().reason_for(EMOJI, ("UNI-1",)) is None
 
 
-def test_unmatched(tmp_path: Path) -> None:
+def _scenario(nodeid: str, status: str, tags: tuple[str, ...], charged: tuple[str, ...] = ()) -> ScenarioResult:
+    feature_file, name = nodeid.split("::", 1)
+    return ScenarioResult(
+        feature="f", feature_file=feature_file, scenario=name, line=1, tags=tags, requirements=tags,
+        level="MUST", status=status, charged=charged,  # type: ignore[arg-type]
+    )
+
+
+def test_covering_needs_every_charged_requirement(tmp_path: Path) -> None:
+    loaded = load(tmp_path, GOOD)
+    assert [e.requirement for e in loaded.covering(("UNI-1", "PROTO-3"))] == ["UNI-1", "PROTO-3"]
+    assert loaded.covering(("UNI-1", "UNI-2")) == ()
+    assert loaded.covering(()) == ()
+    assert loaded.requirements == frozenset({"UNI-1", "PROTO-3"})
+
+
+def test_stale_entries_fail_a_complete_run(tmp_path: Path) -> None:
     loaded = load(tmp_path, GOOD)
     name = str(tmp_path / "xfail.yaml")
-    assert loaded.unmatched([EMOJI, "ac06_bounds.feature::limit 51 is rejected"], ["UNI-1", "TOOL-1"]) == [
-        f"{name}: requirement PROTO-3 (line 9) matched no scenario"
+    tail = ": a stale entry fails the run (the gap is closed: remove the entry)"
+    ran = [
+        _scenario(EMOJI, "xfailed", ("UNI-1",), ("UNI-1",)),
+        # tagged REG-1, charged to UNI-1: the UNI-1 entry covered it
+        _scenario("ac10_regression.feature::Same call", "xfailed", ("REG-1",), ("UNI-1",)),
+        _scenario("ac06_bounds.feature::limit 51 is rejected", "xfailed", ("ARG-1",)),
+        _scenario("protocol.feature::SSE", "passed", ("PROTO-3",)),
     ]
-    assert loaded.unmatched([], []) == [
-        f'{name}: scenario "{EMOJI}" (line 3) matched no scenario',
-        f"{name}: requirement UNI-1 (line 5) matched no scenario",
-        f'{name}: scenario "ac06_bounds.feature::limit * is rejected" (line 7) matched no scenario',
-        f"{name}: requirement PROTO-3 (line 9) matched no scenario",
-    ]
+    stale = f"{name}: requirement PROTO-3 (line 9) matched no failure{tail}"
+    assert loaded.stale(ran, complete=True).errors == (stale,)
+    # the fuzz phase let a PROTO-3 difference pass: the entry covered it
+    fuzz = _scenario("fuzz::generated", "passed", ("SEL-1",))
+    fuzz.baselined = ("PROTO-3",)
+    assert loaded.stale([*ran, fuzz], complete=True) == Staleness()
+    assert loaded.stale([], complete=True).errors == (
+        f'{name}: scenario "{EMOJI}" (line 3) matched no scenario{tail}',
+        f"{name}: requirement UNI-1 (line 5) matched no failure{tail}",
+        f'{name}: scenario "ac06_bounds.feature::limit * is rejected" (line 7) matched no scenario{tail}',
+        f"{name}: requirement PROTO-3 (line 9) matched no failure{tail}",
+    )
+
+
+def test_a_selection_warns_about_what_it_did_not_reach(tmp_path: Path) -> None:
+    loaded = load(tmp_path, GOOD)
+    name = str(tmp_path / "xfail.yaml")
+    ran = [_scenario(EMOJI, "xfailed", ("UNI-1",), ("UNI-1",)), _scenario("p.feature::SSE", "passed", ("PROTO-3",))]
+    stale = loaded.stale(ran, complete=False)
+    rows = "ac06_bounds.feature::limit * is rejected"
+    assert stale.warnings == (f'{name}: scenario "{rows}" (line 7) matched no scenario',)
+    # PROTO-3 was reached (its scenario ran and passed): stale even in a selection
+    assert stale.errors == (
+        f"{name}: requirement PROTO-3 (line 9) matched no failure: a stale entry fails the run (the gap is closed: "
+        "remove the entry)",
+    )
+    not_run = [_scenario("p.feature::SSE", "notrun", ("PROTO-3",))]
+    assert len(loaded.stale(not_run, complete=False).warnings) == 4
 
 
 def test_an_empty_list_is_fine(tmp_path: Path) -> None:
