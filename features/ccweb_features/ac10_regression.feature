@@ -58,6 +58,46 @@ Feature: AC-10 Results depend only on the stored file
       | content |
       | bbbb    |
 
+  @REG-2
+  Scenario: An hours-old conversation saved in place is visible in the next call
+    Given a conversation "alpha" with the messages:
+      | role | content |
+      | user | before  |
+    And conversation "alpha" was last saved 3 hours ago
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And conversation "alpha" is saved in place with the user message "after"
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content |
+      | before  |
+      | after   |
+
+  @REG-2
+  Scenario: An hours-old conversation saved by rename is visible in the next call
+    Given a conversation "alpha" with the messages:
+      | role | content |
+      | user | before  |
+    And conversation "alpha" was last saved 3 hours ago
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And conversation "alpha" is saved by rename with the user message "after"
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content |
+      | before  |
+      | after   |
+
   @REG-3
   Scenario: A conversation saved after a call that did not find it is found
     Given no conversation "alpha" exists

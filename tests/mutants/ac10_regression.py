@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -134,3 +136,52 @@ def _() -> None:
         return last[key]
 
     store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]
+
+
+@mutant(
+    "trusts_old_files",
+    "REG-2",
+    "An hours-old conversation saved in place is visible in the next call",
+    "a file last modified more than 2 s before its first read is cached and never checked again",
+)
+def _() -> None:
+    original = store.SessionStore.read_messages
+    trusted: dict[str, Any] = {}
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> Any:
+        key = f"{self.root}/{conversation_id}"
+        if key in trusted:
+            return trusted[key]
+        try:
+            modified = os.stat(Path(self.root) / f"{conversation_id}.json").st_mtime
+        except OSError:
+            return original(self, conversation_id)
+        messages = original(self, conversation_id)
+        if time.time() - modified > 2:  # "an old file does not change any more"
+            trusted[key] = messages
+        return messages
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]
+
+
+@mutant(
+    "descriptor_per_file",
+    "REG-2",
+    "An hours-old conversation saved by rename is visible in the next call",
+    "one descriptor kept open per file and read again on each call: after a save by rename it reads the old file",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+    descriptors: dict[str, int] = {}
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        real = self._resolve(conversation_id)  # a deleted file is still not found
+        kept = descriptors.get(real)
+        if kept is not None:
+            return os.pread(kept, self.max_file_bytes + 1, 0)
+        data = original(self, conversation_id)
+        with contextlib.suppress(OSError):
+            descriptors[real] = os.open(real, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        return data
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ccweb_conformance.checks import waits
+from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 
 MAX_NAMED = 20
@@ -40,6 +41,23 @@ def listing(root: Path) -> set[str]:
         for name in (*directories, *names):
             found.add((base / name).as_posix())
     return found
+
+
+def unlistable(root: Path) -> str | None:
+    """One line when the runner cannot list the sessions directory (a write-only folder, to a runner not root).
+
+    The read-only audit lists the directory before and after the calls; without that it would see an empty
+    folder and blame the server (RO-2). The runner's environment, not the implementation's: exit 2.
+    """
+    try:
+        with os.scandir(root):
+            return None
+    except OSError as error:
+        cause = f"[Errno {error.errno}] {error.strerror}: {root}"
+        return (
+            f"the runner cannot list the sessions directory ({cause}); {NOT_THE_IMPLEMENTATION}: give the runner "
+            "read and search permission on it (the read-only checks list it)"
+        )
 
 
 @dataclass(frozen=True)

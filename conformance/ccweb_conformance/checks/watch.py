@@ -4,6 +4,12 @@ On Linux the directory tree is watched through ``watchfiles`` (inotify): every e
 changed or removed during the watch is seen, even one that lived a millisecond. Where that is
 not available, the modification times of the directory and of its folders stand in: an entry
 created and removed again moves its folder's time, though its name is then unknown.
+
+Only the directory's own tree is judged. inotify follows symbolic links into folders when it adds
+its watches, so a link in the directory (the kit's own link scenarios make some, into the folder
+that holds the directory) brings in events of whatever lies behind it: a server log beside the
+directory, another run's files. An event's folders are resolved: one that lies outside the tree is
+not the directory's.
 """
 
 from __future__ import annotations
@@ -81,6 +87,21 @@ class EntryWatch:
                 continue
         return path
 
+    def _in_tree(self, name: str) -> str | None:
+        """``name`` (relative, possibly through links) as a path of the tree itself; None when it lies outside.
+
+        The folders on the way are resolved, the entry itself is not: inotify keeps one watch per folder, so an
+        event of the directory may come named through a link that leads back into it.
+        """
+        path = Path(name) if Path(name).is_absolute() else self.root / name
+        if "/" not in name and not Path(name).is_absolute():
+            return name
+        real = Path(os.path.realpath(path.parent)) / path.name
+        try:
+            return real.relative_to(self._real).as_posix()
+        except ValueError:
+            return None
+
     def _drain(self) -> None:
         """Read the pending events until a read finds none or WATCH_DRAIN_MS have passed (bounded: see there)."""
         if self._notify is None:
@@ -91,7 +112,9 @@ class EntryWatch:
             if not isinstance(changes, set):
                 return
             for kind, path in changes:
-                self._events.setdefault(self._relative(path), set()).add(_KINDS.get(kind, "touched"))
+                name = self._in_tree(self._relative(path))
+                if name is not None:
+                    self._events.setdefault(name, set()).add(_KINDS.get(kind, "touched"))
             if time.monotonic() >= deadline:
                 self.still_changing = True
                 return

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import ccweb_spec
-from ccweb_conformance.checks.ledger import SessionsLedger
+from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import (
     ConversationFiles,
@@ -225,6 +225,14 @@ def pytest_runtest_makereport(
     return report
 
 
+def _listable_or_exit(sessions_dir: Path, collector: ResultCollector) -> None:
+    """Stop the run (exit 2, one line) when the runner cannot list the sessions directory: its environment, not RO-2."""
+    problem = unlistable(sessions_dir)
+    if problem is not None:
+        collector.startup_error = problem
+        pytest.exit(problem, returncode=2)
+
+
 @pytest.fixture(scope="session")
 def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     """The implementation under test, started once per run; stopped and cleaned up on every path."""
@@ -241,6 +249,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         sessions_dir = options.sessions_dir or (own_sessions_dir(own_dir) if own_dir is not None else None)
         assert sessions_dir is not None
         sessions_dir.mkdir(exist_ok=True)
+        _listable_or_exit(sessions_dir, collector)
         own_prefix = None if options.sessions_dir is None else run_prefix  # DIR is not ours: judge our entries only
         ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=own_prefix)
         target = make_target(options, sessions_dir, decoy_source=decoy_id(run_prefix))

@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import os
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import IO, Protocol
 
 from ccweb_conformance.errors import LIMIT_ERRNOS, TargetError
-from ccweb_conformance.transport.reaper import MARKER_ENV, SERVER_ENV, kill_marked, marker
+from ccweb_conformance.transport.reaper import SERVER_ENV, kill_marked, kill_pipe_holders, marker, marks
 from ccweb_conformance.transport.signals import shielded
 
 STDERR_LIMIT = 256_000
@@ -50,6 +51,32 @@ class RingBuffer:
 
 
 _NUMBERS = itertools.count(1)
+RUNNER_PREFIXES = ("CCWEB_CONFORMANCE_", "PYTEST_")
+"""Variables a server never gets from the runner's environment: the runner's own namespace (its settings, its
+markers: ``CCWEB_CONFORMANCE_RUN``, ``CCWEB_CONFORMANCE_SERVER``) and pytest's (``PYTEST_CURRENT_TEST``,
+``PYTEST_VERSION``, ...), set while the runner's suite runs. ``--env`` may still give any of them."""
+
+
+def server_environment(environ: Mapping[str, str], given: Mapping[str, str]) -> dict[str, str]:
+    """A server's environment: the user's own (``environ`` without the runner's and pytest's variables), then
+    what the user gave (``--env``, the binding), which wins; nothing a server could tell a test run by."""
+    own = {
+        name: value
+        for name, value in environ.items()
+        if not name.startswith(RUNNER_PREFIXES)
+    }
+    return {**own, **given}
+
+
+def pipe_inodes(*streams: IO[bytes] | None) -> set[int]:
+    """The inodes of the pipes among ``streams`` (a process holding one of them is the server's)."""
+    inodes = set()
+    for stream in streams:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            info = os.fstat(stream.fileno())  # type: ignore[union-attr]
+            if stat.S_ISFIFO(info.st_mode):
+                inodes.add(info.st_ino)
+    return inodes
 
 
 class ProcessHandle(Protocol):
@@ -110,13 +137,16 @@ class ServerProcess:
         """Threads reading its pipes; a pipe is closed only once its reader has ended."""
         self._stopped = False
         self._stop_lock = threading.Lock()
-        environment = {**env, MARKER_ENV: marker(), SERVER_ENV: self.token}  # how leftovers are found (reaper)
+        self.marks = marks(self.token)
+        """How what it leaves is found: nothing where the runner is a subreaper (reaper), else the env markers."""
+        environment = {**env, **self.marks}
         self.how = "exec"
         """``fork`` when the launcher (the bundled reference's fork server) started it, else ``exec``."""
         self.restricted = restricted
         """Started without root's power to ignore file modes (:func:`drop_file_permission_override`)."""
         self.popen: ProcessHandle = self._start(argv, environment, stdio, None if restricted else launcher)
         self.pid = self.popen.pid
+        self.pipes = pipe_inodes(self.popen.stdin, self.popen.stdout, self.popen.stderr)
         drained = self.popen.stderr if stdio else self.popen.stdout
         assert drained is not None
         self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
@@ -208,7 +238,10 @@ class ServerProcess:
         self.popen.wait()
         # Descendants that left the group (setsid) may still hold the pipes: stop them first,
         # so the readers see the end of their streams.
-        kill_marked(SERVER_ENV, self.token)
+        if SERVER_ENV in self.marks:
+            kill_marked(SERVER_ENV, self.token)
+        else:
+            kill_pipe_holders(self.pipes)
         if self.popen.stdin is not None:
             with contextlib.suppress(OSError):
                 self.popen.stdin.close()

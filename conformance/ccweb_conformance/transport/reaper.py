@@ -1,10 +1,13 @@
-"""Processes a server left behind: found by the run's marker and by parentage, stopped at the end of the run.
+"""Processes a server left behind: found by parentage (and, where that is not possible, by the run's marker),
+stopped at the end of the run.
 
-Every process the runner spawns gets ``CCWEB_CONFORMANCE_RUN=<marker>`` in its environment,
-and descendants inherit it. On Linux the runner also becomes a child subreaper
-(``prctl(PR_SET_CHILD_SUBREAPER)``), so a daemonised descendant (one that called ``setsid``
-and lost its parent) is re-parented to the runner instead of init, so it stays findable
-here even when it dropped the marker (an ``exec`` with an empty environment).
+On Linux the runner becomes a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``), so a daemonised
+descendant (one that called ``setsid`` and lost its parent) is re-parented to the runner instead of
+init, and stays findable by parentage and process group; what one server left still holding its pipes
+is found by those pipes (:func:`kill_pipe_holders`). The servers' environment then carries nothing of
+the runner's (a server must not be able to tell it is under test). Where the runner cannot be a
+subreaper (macOS), every process it spawns gets ``CCWEB_CONFORMANCE_RUN=<marker>`` (and each server
+``CCWEB_CONFORMANCE_SERVER``) in its environment instead, and descendants inherit it (:func:`marks`).
 
 :func:`sweep` walks the process table (psutil: Linux and macOS) after the servers were stopped
 and kills every live process of the run: those carrying the marker (both systems); on Linux also
@@ -34,7 +37,9 @@ __all__ = [
     "become_subreaper",
     "end_run",
     "kill_marked",
+    "kill_pipe_holders",
     "marker",
+    "marks",
     "sweep",
     "take_killed",
 ]
@@ -49,6 +54,8 @@ _MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
 _RUN_STARTED: list[int] = []
 """When the run began, in clock ticks since boot (the unit of a process's start time on Linux); empty outside a run."""
 _GONE = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+_SUBREAPING: list[bool] = []
+"""[True] once this process is a child subreaper: leftovers are found by parentage, servers carry no marker."""
 
 
 def marker() -> str:
@@ -68,9 +75,22 @@ def become_subreaper() -> bool:
         _RUN_STARTED[:] = [now]
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+        done = int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
+    _SUBREAPING[:] = [True] if done else []
+    return done
+
+
+def marks(server: str | None = None) -> dict[str, str]:
+    """The variables a spawned process carries so its leftovers are found: none where the runner is a subreaper
+    (parentage finds them); elsewhere the run's marker, and ``server``'s own mark when given."""
+    if _SUBREAPING:
+        return {}
+    found = {MARKER_ENV: _MARKER}
+    if server is not None:
+        found[SERVER_ENV] = server
+    return found
 
 
 def end_run() -> None:
@@ -165,6 +185,34 @@ def marked_processes(run_marker: str | None = None, name: str = MARKER_ENV) -> l
 def kill_marked(name: str, value: str) -> list[Leftover]:
     """Kill the live processes whose environment has ``name=value`` (what one server left); remember them."""
     leftovers = _kill(marked_processes(value, name))
+    with _KILLED_LOCK:
+        _KILLED.extend(leftovers)
+    return leftovers
+
+
+def _holding(pipes: set[int]) -> list[Leftover]:
+    """Live processes (the runner excluded) with one of these pipes (by inode) open: Linux's /proc."""
+    wanted = {f"pipe:[{inode}]" for inode in pipes}
+    found = []
+    for process in psutil.process_iter():
+        if process.pid == os.getpid() or _state(process.pid) in _GONE:
+            continue
+        try:
+            links = {os.readlink(f"/proc/{process.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{process.pid}/fd")}
+        except OSError:
+            continue
+        if links & wanted:
+            found.append(Leftover(process.pid, _command(process.pid)))
+    return found
+
+
+def kill_pipe_holders(pipes: set[int]) -> list[Leftover]:
+    """Kill the live processes that hold one of a stopped server's pipes (what it left that left its group, too).
+
+    A process of the server's that lost its parent and left its group is found here by the pipes it
+    inherited; one that closed them is found by the run's sweep (parentage: the runner is its subreaper).
+    """
+    leftovers = _kill(_holding(pipes)) if pipes and sys.platform.startswith("linux") else []
     with _KILLED_LOCK:
         _KILLED.extend(leftovers)
     return leftovers

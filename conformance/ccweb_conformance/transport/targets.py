@@ -28,7 +28,7 @@ from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.negotiate import other_era
 from ccweb_conformance.transport.pool import ClientPool
-from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line
+from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line, server_environment
 from ccweb_conformance.transport.signals import shielded
 
 SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
@@ -251,7 +251,7 @@ class StdioTarget(Target):
 
     def environment(self, source: str | None) -> dict[str, str]:
         """The child's environment for this source binding."""
-        env = {**os.environ, **self.extra_env, SESSIONS_ENV: str(self.sessions_dir)}
+        env = server_environment(os.environ, {**self.extra_env, SESSIONS_ENV: str(self.sessions_dir)})
         if source is None:
             env.pop(self.source_env, None)
         else:
@@ -386,7 +386,7 @@ class HttpCommandTarget(_HttpTarget):
             self.url = self.url.replace(placeholder, value)
         self.source_header = source_header
         self.description = f"HTTP server {shlex.join(self.argv)!r} at {self.url}"
-        env = {**os.environ, **(env or {}), SESSIONS_ENV: str(self.sessions_dir)}
+        env = server_environment(os.environ, {**(env or {}), SESSIONS_ENV: str(self.sessions_dir)})
         self.process = ServerProcess(self.argv, env, stdio=False)
         census.note("HTTP server", "exec")
         try:

@@ -34,7 +34,8 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from ccweb_conformance.transport import census
-from ccweb_conformance.transport.reaper import MARKER_ENV, marker
+from ccweb_conformance.transport.process import server_environment
+from ccweb_conformance.transport.reaper import marks
 
 __all__ = ["ForkedProcess", "Zygote", "shared", "start_in_background", "stop_shared", "supported"]
 
@@ -146,7 +147,7 @@ class Zygote:
         self._gone = threading.Event()
         self.stderr = bytearray()
         """The zygote's own output (its import errors), the newest 64 KiB."""
-        environment = {**(env if env is not None else os.environ), MARKER_ENV: marker()}
+        environment = {**server_environment(env if env is not None else os.environ, {}), **marks()}
         environment.pop("PYTHONSTARTUP", None)
         try:
             self.process = subprocess.Popen(

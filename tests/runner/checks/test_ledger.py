@@ -196,3 +196,22 @@ def test_changes_names_the_fields_that_moved_first() -> None:
         f"sha256 {'ab' * 32} -> {'cd' * 32}"
     )
     assert (changes(before, None), changes(None, after)) == ("gone", "appeared")
+
+
+def test_a_file_written_behind_a_link_into_the_parent_is_not_the_directory_s(tmp_path: Path) -> None:
+    from ccweb_conformance.checks.watch import EntryWatch  # noqa: PLC0415
+
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    (sessions / "9dc48383-dc34-4000-8000-000000000000.json").symlink_to("..")  # a link scenario's, kept to the end
+    log = tmp_path / "server.log"  # a server's log beside the sessions directory
+    log.write_text("started\n", encoding="utf-8")
+    watch = EntryWatch(sessions)
+    try:
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write("a line\n")
+        (sessions / "9dc48383-dc34-4000-8000-000000000000.json.lock").write_text("1", encoding="utf-8")
+        found = watch.foreign({"9dc48383-dc34-4000-8000-000000000000.json"})
+    finally:
+        watch.close()
+    assert [entry.split(" ", 1)[0] for entry in found] == ["9dc48383-dc34-4000-8000-000000000000.json.lock"]

@@ -197,3 +197,101 @@ def test_a_full_temporary_folder_while_profiling_is_one_line_and_exit_2(
     )
     assert lines[0].endswith(f"{NOT_THE_IMPLEMENTATION}free space, or give the runner a writable sessions directory")
     assert list(folder.iterdir()) == []
+
+
+
+def _as_another_user() -> list[str]:
+    """The command prefix that runs a program as an unprivileged user (nobody), or skips the test."""
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: no other user to run as")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def _open_folder() -> Path:
+    """A folder in /tmp every user can reach (pytest's tmp_path is the runner's alone)."""
+    import tempfile  # noqa: PLC0415
+
+    folder = Path(tempfile.mkdtemp(prefix="ccweb-test-shared-"))
+    folder.chmod(0o755)
+    return folder
+
+
+def test_a_sessions_folder_the_runner_cannot_list_is_one_line_and_exit_2_not_ro2() -> None:
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    prefix = _as_another_user()
+    folder = _open_folder()
+    sessions = folder / "sessions"
+    sessions.mkdir(mode=0o333)  # write-only: a drop box the runner may write into but not list
+    sessions.chmod(0o333)
+    try:
+        command = [
+            sys.executable,
+            "-m",
+            "ccweb_conformance.cli",
+            "run",
+            "--in-process",
+            "--sessions-dir",
+            str(sessions),
+        ]
+        done = subprocess.run(
+            [*prefix, *command, "--sessions-dir", str(sessions), "--tags", "RO-2", "--fuzz", "0"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            cwd=folder,
+            env={**os.environ, "HOME": str(folder)},
+        )
+    finally:
+        sessions.chmod(0o755)
+        shutil.rmtree(folder)
+    lines = [line for line in done.stderr.splitlines() if not line.endswith(" scenarios")]
+    assert (done.returncode, "FAIL" in done.stdout, len(lines)) == (2, False, 1)
+    assert lines[0] == (
+        f"ccweb-conformance: error: the runner cannot list the sessions directory ([Errno 13] Permission denied: "
+        f"{sessions}); {NOT_THE_IMPLEMENTATION}give the runner read and search permission on it (the read-only "
+        "checks list it)"
+    )
+
+
+def test_under_umask_077_a_server_running_as_another_user_reads_the_fixtures() -> None:
+    """cc-web's two-process shape: the server runs as its own user; the runner's umask must not hide the files."""
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to run the server as another user")
+    server_as = " ".join(_as_another_user())
+    folder = _open_folder()
+    sessions = folder / "sessions"
+    sessions.mkdir()
+    sessions.chmod(0o777)  # cc-web's folder: both users write there
+    run = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--fuzz", "0", "--tags", "STO-1,RO-1,RO-2"]
+    server = f"{server_as} {Path(sys.executable).parent / 'ccweb-reference'} --sessions-dir {sessions}"
+    report = folder / "report.json"
+    try:
+        done = subprocess.run(
+            [*run, "--stdio", server, "--sessions-dir", str(sessions), "--json", str(report)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            umask=0o077,
+        )
+        failed = [
+            r["id"] for r in json.loads(report.read_text(encoding="utf-8"))["requirements"] if r["status"] == "failed"
+        ]
+    finally:
+        shutil.rmtree(folder)
+    assert (done.returncode, failed) == (0, []), done.stdout[-3000:]

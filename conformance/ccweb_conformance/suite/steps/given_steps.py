@@ -194,3 +194,9 @@ def source_is_decoy(world: World, ccweb_decoy_id: str) -> None:
 def no_source(world: World) -> None:
     """No source binding at all: neither the variable nor the header (ccweb_spec.binding())."""
     world.source = None
+
+
+@given(parsers.parse('conversation "{alias}" was last saved {hours:d} hours ago'))
+def conversation_last_saved(world: World, alias: str, hours: int) -> None:
+    """Age the file (its modification time ``hours`` in the past), as a real user's conversations are aged."""
+    world.files.age(world.ids[alias], hours * 3600)

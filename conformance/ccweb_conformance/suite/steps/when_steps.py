@@ -89,13 +89,25 @@ def send_raw_text(world: World, text: str) -> None:
     world.record(exchange)
 
 
-@when(parsers.parse('conversation "{alias}" gains the user message "{content}"'))
-def conversation_gains_message(world: World, alias: str, content: str) -> None:
-    """Append a user message to the stored file, in place."""
-    conversation_id = world.ids[alias]
+def _with_message(world: World, conversation_id: str, content: str) -> bytes:
     session = json.loads(world.files.path_of(conversation_id).read_bytes())
     session["messages"].append({"role": "user", "content": content, "timestamp": "2026-11-30T10:00:00.000Z"})
-    world.files.rewrite(conversation_id, session_bytes(session))
+    return session_bytes(session)
+
+
+@when(parsers.parse('conversation "{alias}" gains the user message "{content}"'))
+@when(parsers.parse('conversation "{alias}" is saved in place with the user message "{content}"'))
+def conversation_gains_message(world: World, alias: str, content: str) -> None:
+    """Append a user message to the stored file, in place (truncate and write, as cc-web saves: the same inode)."""
+    conversation_id = world.ids[alias]
+    world.files.rewrite(conversation_id, _with_message(world, conversation_id, content))
+
+
+@when(parsers.parse('conversation "{alias}" is saved by rename with the user message "{content}"'))
+def conversation_saved_by_rename(world: World, alias: str, content: str) -> None:
+    """Append a user message by an atomic save: a temporary file, renamed over the old one (a new inode)."""
+    conversation_id = world.ids[alias]
+    world.files.save_by_rename(conversation_id, _with_message(world, conversation_id, content))
 
 
 @when(
