@@ -95,9 +95,15 @@ class SessionStore:
     """Read-only access to one cc-web sessions directory."""
 
     def __init__(self, sessions_dir: Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
-        self.root = Path(os.path.realpath(sessions_dir))
+        self.sessions_dir = os.path.abspath(sessions_dir)
         self.results = ResultCache()
         self.max_file_bytes = max_file_bytes
+
+    @property
+    def root(self) -> Path:
+        """The sessions directory's real path, resolved again on every use: a directory given as a
+        symbolic link is followed as it is repointed (a deploy that swaps a ``current`` link)."""
+        return Path(os.path.realpath(self.sessions_dir))
 
     def _too_large(self, size: int) -> ToolError:
         return ToolError(
@@ -121,7 +127,8 @@ class SessionStore:
 
     def _resolve(self, conversation_id: str) -> str:
         """The real path of ``<id>.json`` if it is a regular file inside the directory."""
-        path = os.path.join(self.root, f"{conversation_id}.json")
+        root = self.root
+        path = os.path.join(root, f"{conversation_id}.json")
         if not _NOT_ID_CHARACTER.search(conversation_id):  # a cleaned ID: no separator, the path stays inside
             try:
                 if not stat.S_ISLNK(os.lstat(path).st_mode):
@@ -132,7 +139,7 @@ class SessionStore:
             real = os.path.realpath(path, strict=True)
         except OSError:  # missing, name too long, a loop: there is no such conversation
             raise self._not_found(conversation_id) from None
-        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
+        if os.path.commonpath([real, root]) != str(root) or real == str(root):
             raise self._not_found(conversation_id)  # SRC-7: never read outside
         return real
 

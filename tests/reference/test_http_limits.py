@@ -490,3 +490,26 @@ def test_a_gigabyte_file_stalls_no_other_client_and_stays_small(tmp_path: Path) 
     }
     assert max(listing) < 1.0  # about 30 ms alone; the issue's figure is 100 ms, the bound is for a loaded machine
     assert peak < 300
+
+
+def test_a_symlinked_sessions_dir_is_followed_as_it_is_repointed(tmp_path: Path) -> None:
+    """``--sessions-dir current`` where ``current`` is a link a deploy repoints: the next call reads the new folder."""
+    releases = []
+    for number in (1, 2):
+        folder = tmp_path / f"release-{number}"
+        folder.mkdir()
+        message = {"role": "user", "content": f"release {number}"}
+        (folder / "c.json").write_text(json.dumps({"id": "c", "messages": [message]}))
+        releases.append(folder)
+    current = tmp_path / "current"
+    current.symlink_to(releases[0])
+    contents = []
+    with reference_over_http(current, stderr=tmp_path / "stderr.txt") as srv, httpx.Client() as client:
+        for number, release in enumerate(releases):
+            if number:
+                fresh = tmp_path / "current.new"
+                fresh.symlink_to(release)
+                fresh.replace(current)  # atomic, as a deploy does it
+            reply = client.post(srv.url, headers=MODERN_HEADERS, json=modern_call(number), timeout=CALL_TIMEOUT_S)
+            contents.append(reply.json()["result"]["structuredContent"]["items"][0]["content"])
+    assert contents == ["release 1", "release 2"]
