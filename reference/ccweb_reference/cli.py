@@ -110,8 +110,20 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("HTTP resource bounds")
     options: list[tuple[str, type[int] | type[float], str, str]] = [
         ("--header-timeout", float, "SECONDS", "close a connection whose request head is not complete in time"),
+        ("--body-timeout", float, "SECONDS", "close a connection whose request body is not complete in time"),
+        (
+            "--min-body-rate",
+            float,
+            "BYTES/S",
+            "close a connection whose request body arrives slower than this (averaged, judged each second)",
+        ),
         ("--idle-timeout", float, "SECONDS", "close a connection that sends nothing for this long"),
-        ("--max-connections", int, "N", "open connections; beyond it idle ones are closed, else 503"),
+        (
+            "--max-connections",
+            int,
+            "N",
+            "open connections; beyond it an idle one or a slow body is closed, else 503",
+        ),
         ("--max-header-bytes", int, "BYTES", "largest request head"),
         ("--max-sessions", int, "N", "open legacy (initialize) sessions; beyond it 503"),
         ("--session-idle-timeout", float, "SECONDS", "end a legacy session unused for this long"),
