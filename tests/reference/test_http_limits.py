@@ -629,3 +629,76 @@ def test_a_dripped_body_is_answered_408_and_closed(
     assert [reply for _, reply in replies.values()] == [TIMED_OUT_408] * 20
     assert closed_after - 0.1 <= times[0] <= times[-1] <= closed_after + 1.5
     assert_quiet(log)
+
+
+BIG_MIB = 48
+
+
+def write_long_session(path: Path, mib: int) -> int:
+    """A valid cc-web session of about ``mib`` MiB: alternating user and assistant messages of 4 KB, message N
+    saying ``"N xxxx..."``; the number of messages."""
+    filler = "x" * 4_000
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write('{"id": "big", "messages": [')
+        number = 0
+        while handle.tell() < mib << 20:
+            role = "user" if number % 2 == 0 else "assistant"
+            message = {"role": role, "content": f"{number} {filler}", "id": f"m{number}"}
+            handle.write(("," if number else "") + json.dumps(message))
+            number += 1
+        handle.write("]}")
+    return number
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_concurrent_calls_on_a_large_file_stay_within_the_read_budget(tmp_path: Path) -> None:
+    """12 concurrent calls on a 48 MiB session file, read budget 64 MiB (one such file at a time): every answer
+    exact, and the server's peak memory grows by less than 2 file sizes (unbounded, it grew by 9: about 440 MB)."""
+    psutil = pytest.importorskip("psutil")
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    count = write_long_session(sessions / "big.json", BIG_MIB)
+    size = (sessions / "big.json").stat().st_size
+    answers: dict[int, Any] = {}
+    options = ("--read-budget-bytes", str(64 << 20))
+    with reference_over_http(sessions, *options, stderr=tmp_path / "stderr.txt") as srv:
+        time.sleep(0.2)
+        baseline = peak_rss_mb(srv.process.pid)
+        resident = psutil.Process(srv.process.pid).memory_info().rss / 2**20
+
+        def big_call(number: int) -> None:
+            params = {  # each its own limit: no call is answered from the result cache
+                "name": TOOL,
+                "arguments": {"conversationId": "big", "limit": number + 1},
+                "_meta": modern_call(1)["params"]["_meta"],
+            }
+            request = {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
+            reply = httpx.post(srv.url, headers=MODERN_HEADERS, json=request, timeout=HARD_BOUND_S)
+            answers[number] = reply.json()["result"]["structuredContent"]
+
+        started = time.monotonic()
+        workers = [threading.Thread(target=big_call, args=(number,)) for number in range(12)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=HARD_BOUND_S)
+        elapsed = time.monotonic() - started
+        peak = peak_rss_mb(srv.process.pid)
+        log = srv.log()
+    grown = peak - baseline
+    print(
+        f"12 calls on {size / 2**20:.1f} MiB: {elapsed:.2f} s; rss before {resident:.0f} MB, peak {baseline:.0f} -> "
+        f"{peak:.0f} MB (+{grown:.0f} MB, {grown * 2**20 / size:.2f} file sizes)"
+    )
+    newest = (count - 1) // 2 * 2  # the newest user message's number
+    item = {
+        "messageId": f"m{newest}", "createdAt": None, "content": f"{newest} ".ljust(1_000, "x"), "contentChars": 1_000,
+        "originalChars": len(f"{newest} ") + 4_000, "truncated": True,
+    }  # fmt: skip
+    answer = {
+        "ok": True, "conversationId": "big", "maxChars": 1_000, "totalChars": 1_000, "returnedCount": 1,
+        "hasMore": True, "items": [item],
+    }  # fmt: skip
+    assert answers == {number: answer | {"requestedLimit": number + 1} for number in range(12)}
+    assert grown * 2**20 < 2 * size
+    assert_quiet(log)
