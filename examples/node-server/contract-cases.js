@@ -9,14 +9,22 @@
 // a fresh folder, its steps write files and links there, and each call's result must match
 // what the case expects (extra fields allowed, key order free, a lone surrogate may come back
 // as U+FFFD), and must change no file.
+//
+// Each case has a time bound (30 s, or $CCWEB_CASE_TIMEOUT_MS, or the `timeoutMs` option): a call
+// still unanswered then fails its case, and a run in which a call hung ends once its tests are
+// done, whatever the hung function left running. A stopped run (SIGINT, SIGTERM, SIGHUP, to the
+// process or its whole process group, as `timeout` and CI cancels send) removes every case folder.
 
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const FORMAT = 1;
+const DEFAULT_CASE_TIMEOUT_MS = 30_000;
+const HUNG_EXIT_GRACE_MS = 1_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** D-3: compare with every lone surrogate read as U+FFFD, on both sides. */
@@ -123,28 +131,83 @@ let parent;
 const liveRoots = new Set();
 let cleanupInstalled = false;
 
+// Removes the run's folder once the harness's process has ended, however it ended: it waits for the
+// end of its stdin, a pipe only the harness holds, which closes when the harness's process is gone.
+const WATCHDOG = `
+const fs = require('node:fs');
+const remove = () => fs.rmSync(process.argv[1], { recursive: true, force: true });
+process.stdin.on('error', remove).on('end', remove).resume();
+`;
+
+/** The run's own folder, made on first use, holding its case folders; removed by a watchdog process
+ * when this one ends, even when no handler of this process could run. */
+function runFolder() {
+  if (parent) return parent;
+  parent = fs.mkdtempSync(path.join(casesParent(), 'ccweb-cases-'));
+  const watchdog = spawn(process.execPath, ['-e', WATCHDOG, parent], {
+    detached: true, // its own process group: a signal to the harness's group does not end it
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  watchdog.on('error', () => {}); // no watchdog: the handlers below still remove the folders
+  watchdog.stdin.on('error', () => {});
+  watchdog.unref();
+  watchdog.stdin.unref(); // it keeps neither the event loop nor the process alive
+  return parent;
+}
+
 /** Remove every case folder still in use: on exit, and on SIGINT, SIGTERM or SIGHUP (the process then
- * dies of the signal as it would have), so a stopped run leaves no folder behind. */
+ * dies of the signal as it would have), so a stopped run leaves no folder behind.
+ *
+ * Under `node --test` a signal to the process group (what `timeout` and CI cancels send) also ends
+ * the runner at once, and node:test's own code in the test process then dies writing into the
+ * closed pipe (exit 7), often before any handler here runs: 185 folders were left 3 runs in 5. The
+ * watchdog (:func:`runFolder`) removes them then. The handlers run before node:test's; once the
+ * folders are gone every handler of the signal is removed, so its default action ends the process. */
 function installCleanup() {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
   const removeAll = () => {
     for (const root of liveRoots) fs.rmSync(root, { recursive: true, force: true });
     liveRoots.clear();
+    if (parent) fs.rmSync(parent, { recursive: true, force: true });
   };
   process.on('exit', removeAll);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.once(signal, () => {
-      removeAll();
-      process.kill(process.pid, signal);
-    });
-  }
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  let stopping = false;
+  const onSignal = (signal) => {
+    if (stopping) return; // already removing: the first signal decides how the process ends
+    stopping = true;
+    removeAll();
+    for (const name of signals) process.removeAllListeners(name);
+    process.kill(process.pid, signal);
+  };
+  for (const signal of signals) process.prependListener(signal, onSignal);
 }
 
-/** Replay one case against `call` in a fresh folder of its own; the problems found ([] when it passes). */
-export async function replayCase(kase, call, sessionsFolder = 'sessions') {
-  parent ??= casesParent();
+/** The case time bound: the `timeoutMs` option, else $CCWEB_CASE_TIMEOUT_MS, else 30 s. */
+function caseTimeout(timeoutMs) {
+  const value = Number(timeoutMs ?? process.env.CCWEB_CASE_TIMEOUT_MS ?? DEFAULT_CASE_TIMEOUT_MS);
+  if (!(value > 0 && Number.isFinite(value))) throw new Error(`the case time bound must be a positive number of ms, got ${timeoutMs ?? process.env.CCWEB_CASE_TIMEOUT_MS}`);
+  return value;
+}
+
+let hungCalls = 0;
+const HUNG = Symbol('hung');
+
+/** `promise`, or HUNG if it has not settled within `ms`. */
+function within(promise, ms) {
+  let timer;
+  const bound = new Promise((resolve) => { timer = setTimeout(resolve, ms, HUNG); });
+  return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
+}
+
+/** Replay one case against `call` in a fresh folder of its own; the problems found ([] when it passes).
+ * A call still unanswered when the case's time bound (`timeoutMs`) is spent fails the case there. */
+export async function replayCase(kase, call, sessionsFolder = 'sessions', { timeoutMs } = {}) {
+  runFolder();
   installCleanup();
+  const bound = caseTimeout(timeoutMs);
+  const deadline = Date.now() + bound;
   const root = fs.mkdtempSync(path.join(parent, 'ccweb-case-'));
   liveRoots.add(root);
   const problems = [];
@@ -155,7 +218,14 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions') {
       const before = snapshot(root);
       const sent = `call ${show(step.arguments ?? null)} with source ${show(step.source)}`;
       try {
-        const got = await call(path.join(root, sessionsFolder), step.source, step.arguments);
+        const pending = Promise.resolve().then(() => call(path.join(root, sessionsFolder), step.source, step.arguments));
+        const got = await within(pending, Math.max(0, deadline - Date.now()));
+        if (got === HUNG) {
+          hungCalls += 1;
+          pending.catch(() => {}); // it may still fail later: nobody is listening then
+          problems.push(`step ${number} (${sent}): no answer within the case's time bound of ${bound} ms`);
+          break;
+        }
         problems.push(...callProblems(step.expect, got).map((p) => `step ${number} (${sent}): ${p}`));
       } catch (error) {
         problems.push(`step ${number} (${sent}): the function threw ${error?.stack ?? error}`);
@@ -169,19 +239,26 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions') {
   return problems;
 }
 
-/** Register one node:test test per function-level case of the export at `casesFile`. */
-export function contractCases(casesFile, call, { only } = {}) {
+/** Register one node:test test per function-level case of the export at `casesFile`. Options: `only`
+ * (a filter of cases) and `timeoutMs` (each case's time bound; default $CCWEB_CASE_TIMEOUT_MS or 30 s). */
+export function contractCases(casesFile, call, { only, timeoutMs } = {}) {
   const document = JSON.parse(fs.readFileSync(casesFile, 'utf8'));
   if (document.format !== FORMAT) throw new Error(`cases format ${document.format}, this harness reads ${FORMAT}`);
   // Each case has a folder of its own, so every case runs at once: the function's waits overlap
   // (an unreadable file is read again for a quarter of a second, D-14), and the run takes about
   // as long as its slowest case.
   const concurrency = Math.max(1, document.cases.length);
+  const bound = caseTimeout(timeoutMs);
+  // A call that hung may have left timers or sockets that keep the process alive for ever: once
+  // every test of the file is done, such a run ends (its failures already reported).
+  after(() => {
+    if (hungCalls) setTimeout(() => process.exit(), HUNG_EXIT_GRACE_MS).unref();
+  });
   describe(`ccweb_list_user_inputs contract ${document.contractVersion} (kit ${document.kitVersion})`, { concurrency }, () => {
     for (const kase of document.cases) {
       if (only && !only(kase)) continue;
-      test(`${kase.id} [${kase.requirements.join(' ')}]`, async () => {
-        const problems = await replayCase(kase, call, document.sessionsDir);
+      test(`${kase.id} [${kase.requirements.join(' ')}]`, { timeout: bound + 5_000 }, async () => {
+        const problems = await replayCase(kase, call, document.sessionsDir, { timeoutMs: bound });
         if (problems.length) assert.fail(`${kase.id}\n  requirements ${kase.requirements.join(', ')}\n  ${problems.join('\n  ')}`);
       });
     }

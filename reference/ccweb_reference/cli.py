@@ -16,7 +16,7 @@ from mcp.server.lowlevel.server import Server
 import ccweb_spec
 from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
 from ccweb_reference.stdio import serve_stdio
-from ccweb_reference.store import DEFAULT_MAX_FILE_BYTES, SessionStore
+from ccweb_reference.store import DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_BUDGET_BYTES, SMALL_READ_BYTES, SessionStore
 
 SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
 USAGE_ERROR = 2
@@ -65,6 +65,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="largest conversation file read; a larger one is answered conversation_unreadable"
         f" (default: {DEFAULT_MAX_FILE_BYTES})",
     )
+    parser.add_argument(
+        "--read-budget-bytes",
+        type=_positive(int),
+        default=DEFAULT_READ_BUDGET_BYTES,
+        metavar="BYTES",
+        help="bytes of conversation files read and parsed at once, over stdio and HTTP; beyond it a call waits"
+        f" (files under {SMALL_READ_BYTES:,} bytes are not counted; default: {DEFAULT_READ_BUDGET_BYTES})",
+    )
     _add_limits(parser)
     parser.add_argument(
         "--source-env", default=SOURCE_ENV, type=_not_empty(str), help=f"stdio source variable (default: {SOURCE_ENV})"
@@ -110,8 +118,20 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("HTTP resource bounds")
     options: list[tuple[str, type[int] | type[float], str, str]] = [
         ("--header-timeout", float, "SECONDS", "close a connection whose request head is not complete in time"),
+        ("--body-timeout", float, "SECONDS", "close a connection whose request body is not complete in time"),
+        (
+            "--min-body-rate",
+            float,
+            "BYTES/S",
+            "close a connection whose request body arrives slower than this (averaged, judged each second)",
+        ),
         ("--idle-timeout", float, "SECONDS", "close a connection that sends nothing for this long"),
-        ("--max-connections", int, "N", "open connections; beyond it idle ones are closed, else 503"),
+        (
+            "--max-connections",
+            int,
+            "N",
+            "open connections; beyond it an idle one or a slow body is closed, else 503",
+        ),
         ("--max-header-bytes", int, "BYTES", "largest request head"),
         ("--max-sessions", int, "N", "open legacy (initialize) sessions; beyond it 503"),
         ("--session-idle-timeout", float, "SECONDS", "end a legacy session unused for this long"),
@@ -158,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"no sessions directory: pass --sessions-dir or set {SESSIONS_ENV}")
     if not sessions_dir.is_dir():
         return fail(f"sessions directory {str(sessions_dir)!r} does not exist or is not a directory")
-    store = SessionStore(sessions_dir, args.max_file_bytes)
+    store = SessionStore(sessions_dir, args.max_file_bytes, args.read_budget_bytes)
     if not args.http:
         server = build_server(store, Binding(fixed_source=os.environ.get(args.source_env)))
         anyio.run(serve_stdio, server)

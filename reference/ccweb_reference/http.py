@@ -26,6 +26,7 @@ from mcp.server.streamable_http import EventMessage, SSEEvent, StreamableHTTPSer
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -137,6 +138,23 @@ class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
         return transport
 
 
+class QuietDisconnect:
+    """Ends a request whose client went away (or whose body the server timed out) without a traceback.
+
+    The SDK reads a request's body with Starlette, which raises ``ClientDisconnect`` when the
+    connection is gone first; uncaught, every such request logged a traceback.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except ClientDisconnect:
+            LOGGER.debug("a request's client went away before its body was read")
+
+
 class BearerTokenGate:
     """Rejects HTTP requests without ``Authorization: Bearer <token>`` (constant-time compare).
 
@@ -189,7 +207,7 @@ def build_app(  # noqa: PLR0917  (the last two were added later, with defaults)
         routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))], lifespan=lambda _app: manager.run()
     )
     gated = HostGate(app, host, allowed_hosts or [])
-    return gated if auth_token is None else BearerTokenGate(gated, auth_token)
+    return QuietDisconnect(gated if auth_token is None else BearerTokenGate(gated, auth_token))
 
 
 def serve_http(app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None) -> None:

@@ -26,6 +26,8 @@ class HttpLimits:
     """The bounds, each a ``ccweb-reference`` option (see ``--help``)."""
 
     header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    min_body_rate: float = 1024.0
     idle_timeout: float = 5.0
     max_connections: int = 256
     max_header_bytes: int = 16_384

@@ -9,9 +9,16 @@ answers 503 only once a request's head is complete. :func:`bounded_protocol` mak
   a response): no byte within ``idle_timeout`` seconds and it is closed;
 - a **header timeout**: the request head must be complete within ``header_timeout`` seconds
   of the connection opening, or of the previous response's end;
+- a **body timeout** and a **minimum body rate**: a request body must be complete within
+  ``body_timeout`` seconds of its head, and, judged once a second from the head on, must have
+  arrived at ``min_body_rate`` bytes a second on average (not while the server itself has paused
+  reading); otherwise the request is answered ``408 Request Timeout`` and the connection closed.
+  uvicorn has no bound at all there: 260 connections dripping a body held every slot;
 - a **connection cap**: beyond ``max_connections`` open connections, the oldest one still
-  waiting for a request head is closed to make room; when every connection is busy with a
-  request, the new one gets a bare 503 and is closed, before any of its bytes are read;
+  waiting for a request head is closed to make room, else the oldest one whose body is arriving
+  slower than ``min_body_rate`` (answered 408); when every connection is busy with a request,
+  the new one gets a bare 503 and is closed, before any of its bytes are read. So connections
+  that send slowly, whether or not they carry the token, never hold a slot a new client needs;
 - a **request-head bound** for complete heads too: h11's ``max_incomplete_event_size`` only
   bounds a head still waiting for its end, so a 100 KB head sent in one write passed it. A
   parsed head longer than ``max_header_bytes`` is refused like an incomplete one, and both
@@ -36,7 +43,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ccweb_reference.http_limits import LOGGER, HttpLimits
 
 REFUSED_503 = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+TIMED_OUT_408 = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 HEAD_TOO_LARGE = 431
+BODY_CHECK_S = 1.0
+"""How often a request body's rate is judged (the first time this long after its head)."""
 
 
 def head_bytes(request: h11.Request) -> int:
@@ -78,8 +88,13 @@ class BoundedH11Protocol(H11Protocol):
     limits: ClassVar[HttpLimits] = HttpLimits()
     waiting: ClassVar[OrderedDict[BoundedH11Protocol, None]]
     """Open connections waiting for a request head, oldest first (one dict per server)."""
+    receiving: ClassVar[OrderedDict[BoundedH11Protocol, None]]
+    """Open connections receiving a request body, oldest first (one dict per server)."""
 
     _header_timer: asyncio.TimerHandle | None = None
+    _body_timer: asyncio.TimerHandle | None = None
+    _body_started = 0.0
+    _body_bytes = 0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -110,11 +125,19 @@ class BoundedH11Protocol(H11Protocol):
         self._await_request()
 
     def _make_room(self) -> bool:
-        """Close the oldest connection that is waiting for a request head; False if there is none."""
+        """Close the oldest connection waiting for a request head, else the oldest slow body; False if none."""
         for oldest in self.waiting:
             if oldest is not self:
                 LOGGER.warning("closed idle connections to admit new ones (limit %d)", self.limits.max_connections)
                 oldest._drop()
+                return True
+        now = self.loop.time()
+        for oldest in self.receiving:
+            if oldest is not self and oldest._body_is_slow(now):
+                LOGGER.warning(
+                    "closed slow request bodies to admit new connections (limit %d)", self.limits.max_connections
+                )
+                oldest._drop_body()
                 return True
         return False
 
@@ -134,6 +157,55 @@ class BoundedH11Protocol(H11Protocol):
         LOGGER.warning("closed connections without a complete request head after %g s", self.limits.header_timeout)
         self._drop()
 
+    def _start_body(self) -> None:
+        self._body_started = self.loop.time()
+        self._body_bytes = 0
+        self.receiving[self] = None
+        self._body_timer = self.loop.call_later(min(BODY_CHECK_S, self.limits.body_timeout), self._check_body)
+
+    def _end_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+        self.receiving.pop(self, None)
+
+    def _body_is_slow(self, now: float) -> bool:
+        """True if the body has arrived slower than ``min_body_rate`` on average since its head."""
+        return self._body_bytes < self.limits.min_body_rate * (now - self._body_started)
+
+    def _check_body(self) -> None:
+        """Close a body past its timeout or below the minimum rate; else look again in a second."""
+        self._body_timer = None
+        now = self.loop.time()
+        elapsed = now - self._body_started
+        if elapsed >= self.limits.body_timeout:
+            LOGGER.warning("closed requests whose body was not complete after %g s (408)", self.limits.body_timeout)
+            self._drop_body()
+            return
+        if self._body_is_slow(now) and not self.flow.read_paused:  # paused: the server is not reading
+            LOGGER.warning("closed request bodies arriving slower than %g bytes/s (408)", self.limits.min_body_rate)
+            self._drop_body()
+            return
+        delay = min(BODY_CHECK_S, self.limits.body_timeout - elapsed)
+        self._body_timer = self.loop.call_later(delay, self._check_body)
+
+    def _drop_body(self) -> None:
+        """Answer 408 (unless a response has begun) and close this connection, whose body is still arriving."""
+        self._end_body()
+        self.connections.discard(self)
+        if self.cycle is not None:
+            self.cycle.disconnected = True  # the application's receive() now gets http.disconnect
+            self.cycle.message_event.set()
+            if not self.cycle.response_started and not self.transport.is_closing():
+                self.transport.write(TIMED_OUT_408)
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self in self.receiving:
+            self._body_bytes += len(data)
+        super().data_received(data)
+
     def _drop(self) -> None:
         """Close this connection now; it has no request in progress."""
         self._cancel_header_timer()
@@ -146,14 +218,21 @@ class BoundedH11Protocol(H11Protocol):
         super().handle_events()
         if self._header_timer is not None and self.conn.their_state is not h11.IDLE:
             self._cancel_header_timer()  # a request head arrived
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            if self not in self.receiving:
+                self._start_body()  # a head announcing a body arrived; the body has not
+        elif self in self.receiving:
+            self._end_body()
 
     def on_response_complete(self) -> None:
+        self._end_body()
         if not self.transport.is_closing():
             self._await_request()
         super().on_response_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
+        self._end_body()
         super().connection_lost(exc)
 
 
@@ -167,5 +246,5 @@ def set_no_delay(transport: asyncio.BaseTransport) -> None:
 
 def bounded_protocol(limits: HttpLimits) -> type[BoundedH11Protocol]:
     """A protocol class for one server, with its own bounds and waiting list."""
-    attributes: dict[str, Any] = {"limits": limits, "waiting": OrderedDict()}
+    attributes: dict[str, Any] = {"limits": limits, "waiting": OrderedDict(), "receiving": OrderedDict()}
     return type("ServerH11Protocol", (BoundedH11Protocol,), attributes)

@@ -13,6 +13,12 @@ anything longer is only paid by every truly unreadable file.
 A call's memory is bounded: a file larger than the store's ``max_file_bytes`` (default
 :data:`DEFAULT_MAX_FILE_BYTES`, ``ccweb-reference --max-file-bytes``) is answered
 ``conversation_unreadable`` before it is read, and at most that many bytes are ever read.
+
+So is the memory of calls at once: a call on a file of :data:`SMALL_READ_BYTES` or more holds
+its size from the store's :class:`ReadBudget` (default :data:`DEFAULT_READ_BUDGET_BYTES`,
+``ccweb-reference --read-budget-bytes``) while it reads, parses and answers, and waits while the
+budget is spent. Twelve concurrent calls on a 127 MiB file took the process from 71 MB to
+1,343 MB before: nothing bounded them.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ import errno
 import os
 import re
 import stat
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +46,41 @@ TORN_WINDOW_S = 0.2
 """Reads go on until one starts this long after the first (D-14: at least 200 ms); 0: one read."""
 DEFAULT_MAX_FILE_BYTES = 128 * 1024 * 1024
 """The largest conversation file read (128 MiB; cc-web's longest sessions are tens of MB)."""
+DEFAULT_READ_BUDGET_BYTES = 2 * DEFAULT_MAX_FILE_BYTES
+"""The bytes of conversation files read and parsed at once (256 MiB: two of the largest files)."""
+SMALL_READ_BYTES = 1 << 20
+"""Files smaller than this (1 MiB) are not counted: they never wait behind a large one. At most as
+many as the server's worker threads (40) are read at once, so they add at most 40 MiB."""
 _LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
+
+
+class ReadBudget:
+    """The bytes of conversation files being read and parsed at once, at most ``limit``.
+
+    A read of ``size`` bytes takes ``min(size, limit)`` (a file larger than the budget is read
+    alone) and waits, on its worker thread, until that much is free.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.in_use = 0
+        self._changed = threading.Condition()
+
+    @contextmanager
+    def hold(self, size: int) -> Iterator[None]:
+        """Hold ``size`` bytes of the budget (nothing for a small file) for the ``with`` block."""
+        amount = min(size, self.limit) if size >= SMALL_READ_BYTES else 0
+        if amount:
+            with self._changed:
+                self._changed.wait_for(lambda: self.in_use + amount <= self.limit)
+                self.in_use += amount
+        try:
+            yield
+        finally:
+            if amount:
+                with self._changed:
+                    self.in_use -= amount
+                    self._changed.notify_all()
 
 
 def clean_id(raw: str) -> str:
@@ -94,10 +136,22 @@ def parse_conversation(data: bytes) -> Sequence[Any]:
 class SessionStore:
     """Read-only access to one cc-web sessions directory."""
 
-    def __init__(self, sessions_dir: Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
-        self.root = Path(os.path.realpath(sessions_dir))
+    def __init__(
+        self,
+        sessions_dir: Path,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        read_budget_bytes: int = DEFAULT_READ_BUDGET_BYTES,
+    ) -> None:
+        self.sessions_dir = os.path.abspath(sessions_dir)
         self.results = ResultCache()
         self.max_file_bytes = max_file_bytes
+        self.read_budget = ReadBudget(read_budget_bytes)
+
+    @property
+    def root(self) -> Path:
+        """The sessions directory's real path, resolved again on every use: a directory given as a
+        symbolic link is followed as it is repointed (a deploy that swaps a ``current`` link)."""
+        return Path(os.path.realpath(self.sessions_dir))
 
     def _too_large(self, size: int) -> ToolError:
         return ToolError(
@@ -121,7 +175,8 @@ class SessionStore:
 
     def _resolve(self, conversation_id: str) -> str:
         """The real path of ``<id>.json`` if it is a regular file inside the directory."""
-        path = os.path.join(self.root, f"{conversation_id}.json")
+        root = self.root
+        path = os.path.join(root, f"{conversation_id}.json")
         if not _NOT_ID_CHARACTER.search(conversation_id):  # a cleaned ID: no separator, the path stays inside
             try:
                 if not stat.S_ISLNK(os.lstat(path).st_mode):
@@ -132,7 +187,7 @@ class SessionStore:
             real = os.path.realpath(path, strict=True)
         except OSError:  # missing, name too long, a loop: there is no such conversation
             raise self._not_found(conversation_id) from None
-        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
+        if os.path.commonpath([real, root]) != str(root) or real == str(root):
             raise self._not_found(conversation_id)  # SRC-7: never read outside
         return real
 

@@ -40,8 +40,10 @@ def call_tool(
         cached = store.results.get(key) if version is not None else None
         if cached is not None:
             return cached, False
-        messages = store.read_messages(conversation_id)
-        result = list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars)
+        with store.read_budget.hold(version[2] if version is not None else 0):  # the messages keep the bytes alive
+            messages = store.read_messages(conversation_id)
+            result = list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars)
+            del messages
         if version is not None and settled(version) and store.version(conversation_id) == version:
             store.results.put(key, result)  # the file did not change while it was read
         return result, False

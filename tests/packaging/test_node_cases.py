@@ -6,6 +6,8 @@ item instead of in total. Each runs in a copy of the example (its node_modules l
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import signal
@@ -92,13 +94,90 @@ def test_a_signal_mid_run_leaves_no_case_folder(example, tmp_path, signal_name):
     )
     try:
         deadline = time.monotonic() + 60
-        while len(list(parent.iterdir())) < 5 and time.monotonic() < deadline and process.poll() is None:
+        while len(list(parent.glob("*/ccweb-case-*"))) < 5 and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.05)
-        assert len(list(parent.iterdir())) >= 5, "the cases never started"
+        assert len(list(parent.glob("*/ccweb-case-*"))) >= 5, "the cases never started"
         process.send_signal(getattr(signal, signal_name))
         returncode = process.wait(timeout=30)
     finally:
         process.kill()
         process.wait(timeout=30)
     assert returncode == -getattr(signal, signal_name)
+    assert sorted(parent.iterdir()) == []
+
+
+def _hanging_script(example: Path, tmp_path: Path) -> Path:
+    script = tmp_path / "hang.test.mjs"
+    script.write_text(
+        HANGING_TEST.format(
+            harness=(example / "contract-cases.js").as_uri(), cases=example / "contract" / "cases.json"
+        ),
+        encoding="utf-8",
+    )
+    return script
+
+
+def _processes_naming(text: str) -> list[str]:
+    """Command lines of live processes that name ``text`` (a watchdog left behind would)."""
+    import psutil  # noqa: PLC0415
+
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        cmdline = " ".join(process.info["cmdline"] or [])
+        if text in cmdline and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(cmdline)
+    return found
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_signal_to_the_process_group_of_node_test_leaves_no_case_folder(example, tmp_path, signal_name):
+    """``node --test`` stopped as ``timeout`` and CI cancels stop it (the signal to its whole process group), three
+    times: every case folder is gone and every process ended within 20 s (before: 185 folders left 3 runs in 5)."""
+    node = require("node")
+    script = _hanging_script(example, tmp_path)
+    for attempt in range(3):
+        parent = tmp_path / f"cases-parent-{attempt}"
+        parent.mkdir()
+        process = subprocess.Popen(
+            [node, "--test", str(script)], env={**os.environ, "CCWEB_CASES_TMPDIR": str(parent)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not list(parent.glob("*/ccweb-case-*")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert list(parent.glob("*/ccweb-case-*")), "the cases never started"
+            time.sleep(0.5)
+            os.killpg(process.pid, getattr(signal, signal_name))
+            process.wait(timeout=30)
+            deadline = time.monotonic() + 20
+            while (list(parent.iterdir()) or _processes_naming(str(parent))) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+        assert sorted(parent.iterdir()) == [], f"attempt {attempt}"
+        assert _processes_naming(str(parent)) == []
+
+
+def test_a_hanging_function_fails_each_case_at_its_time_bound_and_the_run_ends(example, tmp_path):
+    """Every call hangs (and leaves a timer running): with a 500 ms case bound, ``node --test`` ends in well under
+    a minute, every case failed saying so, no folder left (before: it never ended)."""
+    node = require("node")
+    parent = tmp_path / "cases-parent"
+    parent.mkdir()
+    env = {**os.environ, "CCWEB_CASES_TMPDIR": str(parent), "CCWEB_CASE_TIMEOUT_MS": "500"}
+    started = time.monotonic()
+    done = subprocess.run(
+        [node, "--test", str(_hanging_script(example, tmp_path))], env=env, capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    elapsed = time.monotonic() - started
+    print(f"a hanging function: node --test ended after {elapsed:.1f} s")
+    cases = len(json.loads((example / "contract" / "cases.json").read_text(encoding="utf-8"))["cases"])
+    assert done.returncode == 1
+    assert f"# fail {cases}\n" in done.stdout
+    assert done.stdout.count("no answer within the case's time bound of 500 ms") == cases
+    assert elapsed < 60
     assert sorted(parent.iterdir()) == []

@@ -190,11 +190,16 @@ def test_idle_and_slow_header_connections_do_not_lock_out_calls(tmp_path: Path, 
 
 
 def test_busy_connections_beyond_the_cap_are_refused_at_once(tmp_path: Path) -> None:
-    """At the cap with every connection mid-request, a new connection gets a bare 503 at once, then room frees."""
-    with server(tmp_path, "--max-connections", "4") as srv:
+    """At the cap with every connection mid-request, a new connection gets a bare 503 at once, then room frees.
+
+    Mid-request: half of a body sent, at a rate above ``--min-body-rate`` (a slower one would be closed instead).
+    """
+    with server(tmp_path, "--max-connections", "4", "--min-body-rate", "1") as srv:
         head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nContent-Type: application/json\r\n"
         busy = open_connections(srv.port, 4)
-        dribble(busy, f"{head}Content-Length: 100\r\n\r\n{{".encode())  # a body that never completes
+        dribble(busy, f"{head}Content-Length: 100\r\n\r\n".encode())
+        time.sleep(0.1)
+        dribble(busy, b"{" + b" " * 49)  # a body that never completes, but 50 bytes is above 1 byte/s for 50 s
         time.sleep(0.5)
         with socket.create_connection(("127.0.0.1", srv.port), timeout=5.0) as extra:
             started = time.monotonic()
@@ -336,6 +341,8 @@ def test_the_rate_limited_log_passes_one_record_per_kind_and_interval() -> None:
 def test_the_defaults_are_safe() -> None:
     assert HttpLimits() == HttpLimits(
         header_timeout=10.0,
+        body_timeout=10.0,
+        min_body_rate=1024.0,
         idle_timeout=5.0,
         max_connections=256,
         max_header_bytes=16_384,
@@ -490,3 +497,208 @@ def test_a_gigabyte_file_stalls_no_other_client_and_stays_small(tmp_path: Path) 
     }
     assert max(listing) < 1.0  # about 30 ms alone; the issue's figure is 100 ms, the bound is for a loaded machine
     assert peak < 300
+
+
+def test_a_symlinked_sessions_dir_is_followed_as_it_is_repointed(tmp_path: Path) -> None:
+    """``--sessions-dir current`` where ``current`` is a link a deploy repoints: the next call reads the new folder."""
+    releases = []
+    for number in (1, 2):
+        folder = tmp_path / f"release-{number}"
+        folder.mkdir()
+        message = {"role": "user", "content": f"release {number}"}
+        (folder / "c.json").write_text(json.dumps({"id": "c", "messages": [message]}))
+        releases.append(folder)
+    current = tmp_path / "current"
+    current.symlink_to(releases[0])
+    contents = []
+    with reference_over_http(current, stderr=tmp_path / "stderr.txt") as srv, httpx.Client() as client:
+        for number, release in enumerate(releases):
+            if number:
+                fresh = tmp_path / "current.new"
+                fresh.symlink_to(release)
+                fresh.replace(current)  # atomic, as a deploy does it
+            reply = client.post(srv.url, headers=MODERN_HEADERS, json=modern_call(number), timeout=CALL_TIMEOUT_S)
+            contents.append(reply.json()["result"]["structuredContent"]["items"][0]["content"])
+    assert contents == ["release 1", "release 2"]
+
+
+DRIPPERS = 300
+TOKEN = "s3cret"
+TIMED_OUT_408 = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+def body_head(port: int, authorization: str | None, length: int = 1_000) -> bytes:
+    """A tools/call head announcing a ``length``-byte body, which is then never sent whole."""
+    auth = f"Authorization: Bearer {authorization}\r\n" if authorization else ""
+    return (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{auth}Accept: application/json, text/event-stream\r\n"
+        f"Content-Type: application/json\r\nMCP-Protocol-Version: {MODERN}\r\nContent-Length: {length}\r\n\r\n{{"
+    ).encode()
+
+
+_RECEIVED: dict[socket.socket, bytes] = {}
+
+
+def closed_reply(sock: socket.socket) -> bytes | None:
+    """What the server sent on this connection before closing it, or None while it is open."""
+    try:
+        while chunk := sock.recv(4096):
+            _RECEIVED[sock] = _RECEIVED.get(sock, b"") + chunk
+    except BlockingIOError:
+        return None
+    except OSError:  # reset
+        pass
+    return _RECEIVED.pop(sock, b"")
+
+
+@pytest.mark.parametrize("token", [None, TOKEN])
+def test_slow_bodies_do_not_lock_out_calls(tmp_path: Path, token: str | None) -> None:
+    """300 connections drip a request body (1 byte per 2 s) for 5 s, each one the server closes opened again at
+    once: a new client is still answered within 1 s, loopback or authenticated alike, at the default bounds."""
+    need_descriptors(4_000)
+    options = ("--auth-token", token) if token else ()
+    headers = MODERN_HEADERS | ({"Authorization": f"Bearer {token}"} if token else {})
+    with server(tmp_path, *options) as srv:
+        head = body_head(srv.port, token)
+        drippers = open_connections(srv.port, DRIPPERS)
+        dribble(drippers, head)
+        latencies: list[float] = []
+        reopened = 0
+        started = last_drip = time.monotonic()
+        try:
+            while time.monotonic() - started < HOLD_S + 1:
+                if time.monotonic() - last_drip >= 2.0:
+                    dribble(drippers, b" ")
+                    last_drip = time.monotonic()
+                for index, sock in enumerate(drippers):
+                    if closed_reply(sock) is not None:  # the attacker comes back at once
+                        sock.close()
+                        drippers[index] = open_connections(srv.port, 1)[0]
+                        dribble([drippers[index]], head)
+                        reopened += 1
+                with httpx.Client() as client:
+                    begun = time.perf_counter()
+                    reply = client.post(srv.url, headers=headers, json=modern_call(len(latencies)), timeout=5.0)
+                    latencies.append(time.perf_counter() - begun)
+                assert reply.status_code == 200, (len(latencies), reply.status_code, reply.text)
+                assert reply.json()["result"]["structuredContent"] == EXPECTED
+                time.sleep(0.1)
+        finally:
+            close_all(drippers)
+        log = srv.log()
+    print(
+        f"token {token is not None}: {len(latencies)} calls while {DRIPPERS} connections dripped, median "
+        f"{statistics.median(latencies) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms; {reopened} reopened"
+    )
+    assert max(latencies) < 1.0
+    assert reopened >= DRIPPERS  # every dripper was closed at least once, well before the 10 s body timeout
+    assert "closed slow request bodies to admit new connections (limit 256)" in log
+    assert_quiet(log)
+
+
+@pytest.mark.parametrize(
+    ("options", "closed_after"),
+    [
+        (("--body-timeout", "2", "--min-body-rate", "0.1"), 2.0),  # the rate is met: the body timeout closes
+        (("--body-timeout", "30", "--min-body-rate", "64"), 1.0),  # the rate is not: closed at the first check
+    ],
+)
+def test_a_dripped_body_is_answered_408_and_closed(
+    tmp_path: Path, options: tuple[str, ...], closed_after: float
+) -> None:
+    """20 connections drip a body (1 byte per 0.5 s); each is answered 408 and closed when its bound is reached."""
+    with server(tmp_path, *options) as srv:
+        drippers = open_connections(srv.port, 20)
+        dribble(drippers, body_head(srv.port, None))
+        started = time.monotonic()
+        replies: dict[int, tuple[float, bytes]] = {}
+        try:
+            while len(replies) < len(drippers) and time.monotonic() - started < HARD_BOUND_S:
+                dribble([s for n, s in enumerate(drippers) if n not in replies], b" ")
+                for index, sock in enumerate(drippers):
+                    reply = None if index in replies else closed_reply(sock)
+                    if reply is not None:
+                        replies[index] = (time.monotonic() - started, reply)
+                time.sleep(0.05)
+        finally:
+            close_all(drippers)
+        fresh_call(srv.url)
+        log = srv.log()
+    times = sorted(elapsed for elapsed, _ in replies.values())
+    print(f"{options}: closed after {times[0]:.2f} to {times[-1]:.2f} s")
+    assert [reply for _, reply in replies.values()] == [TIMED_OUT_408] * 20
+    assert closed_after - 0.1 <= times[0] <= times[-1] <= closed_after + 1.5
+    assert_quiet(log)
+
+
+BIG_MIB = 48
+
+
+def write_long_session(path: Path, mib: int) -> int:
+    """A valid cc-web session of about ``mib`` MiB: alternating user and assistant messages of 4 KB, message N
+    saying ``"N xxxx..."``; the number of messages."""
+    filler = "x" * 4_000
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write('{"id": "big", "messages": [')
+        number = 0
+        while handle.tell() < mib << 20:
+            role = "user" if number % 2 == 0 else "assistant"
+            message = {"role": role, "content": f"{number} {filler}", "id": f"m{number}"}
+            handle.write(("," if number else "") + json.dumps(message))
+            number += 1
+        handle.write("]}")
+    return number
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_concurrent_calls_on_a_large_file_stay_within_the_read_budget(tmp_path: Path) -> None:
+    """12 concurrent calls on a 48 MiB session file, read budget 64 MiB (one such file at a time): every answer
+    exact, and the server's peak memory grows by less than 2 file sizes (unbounded, it grew by 9: about 440 MB)."""
+    psutil = pytest.importorskip("psutil")
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    count = write_long_session(sessions / "big.json", BIG_MIB)
+    size = (sessions / "big.json").stat().st_size
+    answers: dict[int, Any] = {}
+    options = ("--read-budget-bytes", str(64 << 20))
+    with reference_over_http(sessions, *options, stderr=tmp_path / "stderr.txt") as srv:
+        time.sleep(0.2)
+        baseline = peak_rss_mb(srv.process.pid)
+        resident = psutil.Process(srv.process.pid).memory_info().rss / 2**20
+
+        def big_call(number: int) -> None:
+            params = {  # each its own limit: no call is answered from the result cache
+                "name": TOOL,
+                "arguments": {"conversationId": "big", "limit": number + 1},
+                "_meta": modern_call(1)["params"]["_meta"],
+            }
+            request = {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
+            reply = httpx.post(srv.url, headers=MODERN_HEADERS, json=request, timeout=HARD_BOUND_S)
+            answers[number] = reply.json()["result"]["structuredContent"]
+
+        started = time.monotonic()
+        workers = [threading.Thread(target=big_call, args=(number,)) for number in range(12)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=HARD_BOUND_S)
+        elapsed = time.monotonic() - started
+        peak = peak_rss_mb(srv.process.pid)
+        log = srv.log()
+    grown = peak - baseline
+    print(
+        f"12 calls on {size / 2**20:.1f} MiB: {elapsed:.2f} s; rss before {resident:.0f} MB, peak {baseline:.0f} -> "
+        f"{peak:.0f} MB (+{grown:.0f} MB, {grown * 2**20 / size:.2f} file sizes)"
+    )
+    newest = (count - 1) // 2 * 2  # the newest user message's number
+    item = {
+        "messageId": f"m{newest}", "createdAt": None, "content": f"{newest} ".ljust(1_000, "x"), "contentChars": 1_000,
+        "originalChars": len(f"{newest} ") + 4_000, "truncated": True,
+    }  # fmt: skip
+    answer = {
+        "ok": True, "conversationId": "big", "maxChars": 1_000, "totalChars": 1_000, "returnedCount": 1,
+        "hasMore": True, "items": [item],
+    }  # fmt: skip
+    assert answers == {number: answer | {"requestedLimit": number + 1} for number in range(12)}
+    assert grown * 2**20 < 2 * size
+    assert_quiet(log)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -137,6 +138,36 @@ def test_symlink_inside_is_followed(store: SessionStore, sessions: Path) -> None
 def test_symlinked_sessions_dir_is_resolved(sessions: Path, tmp_path: Path) -> None:
     (tmp_path / "alias").symlink_to(sessions)
     assert call(SessionStore(tmp_path / "alias"), {"conversationId": "x"}) == hi("x")
+
+
+def one_input(conversation_id: str, content: str) -> bytes:
+    return json.dumps({"id": conversation_id, "messages": [{"role": "user", "content": content}]}).encode()
+
+
+def repoint(link: Path, target: Path) -> None:
+    """Point ``link`` at ``target`` atomically, as a deploy swaps a ``current`` link (a new link renamed over it)."""
+    fresh = link.with_name(f"{link.name}.new")
+    fresh.symlink_to(target)
+    os.replace(fresh, link)
+
+
+def test_a_symlinked_sessions_dir_is_followed_as_it_is_repointed(tmp_path: Path) -> None:
+    """The link is resolved on every call, not once: after a repoint the next call reads the new folder."""
+    first, second = tmp_path / "release-1", tmp_path / "release-2"
+    for folder, content in ((first, "from release 1"), (second, "from release 2")):
+        folder.mkdir()
+        (folder / "c.json").write_bytes(one_input("c", content))
+    (second / "only2.json").write_bytes(HI)
+    current = tmp_path / "current"
+    current.symlink_to(first)
+    store = SessionStore(current)
+    assert call(store, {"conversationId": "c"})["items"][0]["content"] == "from release 1"
+    assert call(store, {"conversationId": "only2"}) == error("conversation_not_found")
+    repoint(current, second)
+    assert call(store, {"conversationId": "c"})["items"][0]["content"] == "from release 2"
+    assert call(store, {"conversationId": "only2"}) == hi("only2")
+    repoint(current, tmp_path / "gone")  # dangling: no conversation, no error of the server's own
+    assert call(store, {"conversationId": "c"}) == error("conversation_not_found")
 
 
 @pytest.mark.parametrize("kind", ["outside", "dangling", "directory", "link-to-directory", "loop", "fifo"])

@@ -20,6 +20,18 @@ def test_the_default_bound_is_128_mib() -> None:
     assert SessionStore(Path()).max_file_bytes == DEFAULT_MAX_FILE_BYTES
 
 
+def test_the_default_read_budget_is_256_mib_and_shown_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from ccweb_reference.cli import parse_args  # noqa: PLC0415
+
+    assert SessionStore(Path()).read_budget.limit == 268_435_456
+    assert parse_args(["--read-budget-bytes", "1000"]).read_budget_bytes == 1000
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    assert "(files under 1,048,576 bytes are not counted; default: 268435456)" in " ".join(
+        capsys.readouterr().out.split()
+    )
+
+
 def test_a_file_at_the_bound_is_read_and_one_byte_more_is_unreadable(tmp_path: Path) -> None:
     (tmp_path / "at.json").write_bytes(SMALL)
     (tmp_path / "over.json").write_bytes(SMALL + b" ")

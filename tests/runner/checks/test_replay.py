@@ -63,3 +63,79 @@ def test_a_function_that_writes_or_throws_fails_the_case():
 
     assert replay_case(CASE, writes) == ["step 1: the call changed the files (RO-1, RO-2)"]
     assert replay_case(CASE, throws) == ["step 1: the function raised RuntimeError: boom"]
+
+
+def test_a_call_that_hangs_fails_its_case_at_the_time_bound_and_its_folder_goes():
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    release = threading.Event()
+    seen = []
+
+    def hangs(sessions, source, arguments):
+        seen.append(sessions.parent)
+        release.wait(30)
+        return {"ok": True, "conversationId": "a", "totalChars": 2}
+
+    started = time.monotonic()
+    problems = replay_case(CASE, hangs, timeout=0.3)
+    elapsed = time.monotonic() - started
+    release.set()
+    assert problems == ["step 1: no answer within the case's time bound of 0.3 s"]
+    assert 0.3 <= elapsed < 2.0
+    assert not seen[0].exists()
+
+
+def test_the_case_time_bound_comes_from_the_environment(monkeypatch):
+    import pytest  # noqa: PLC0415
+
+    from ccweb_conformance.checks.replay import case_timeout  # noqa: PLC0415
+
+    monkeypatch.delenv("CCWEB_CASE_TIMEOUT_MS", raising=False)
+    assert case_timeout() == 30.0
+    monkeypatch.setenv("CCWEB_CASE_TIMEOUT_MS", "250")
+    assert case_timeout() == 0.25
+    assert case_timeout(2.0) == 2.0
+    monkeypatch.setenv("CCWEB_CASE_TIMEOUT_MS", "-1")
+    with pytest.raises(ValueError, match="positive number of milliseconds"):
+        case_timeout()
+
+
+STOPPED_MID_CASE = """
+import sys, time
+from ccweb_conformance.checks.replay import replay_case
+CASE = {case!r}
+def hangs(sessions, source, arguments):
+    print(sessions.parent, flush=True)
+    time.sleep(60)
+replay_case(CASE, hangs)
+"""
+
+
+def test_sigterm_mid_case_removes_its_folder_then_the_process_dies_of_it(tmp_path):
+    """A harness stopped by SIGTERM or SIGHUP while a call hangs: its case folder is gone (it was left before)."""
+    import os  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        process = subprocess.Popen(
+            [sys.executable, "-c", STOPPED_MID_CASE.format(case=CASE)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TMPDIR": str(tmp_path)},
+        )
+        try:
+            assert process.stdout is not None
+            folder = Path(process.stdout.readline().strip())
+            assert folder.is_dir()
+            process.send_signal(signum)
+            returncode = process.wait(timeout=30)
+        finally:
+            process.kill()
+            process.wait(timeout=30)
+        assert returncode == -signum
+        assert not folder.exists()
+        assert sorted(tmp_path.iterdir()) == []
