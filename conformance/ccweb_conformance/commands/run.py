@@ -8,7 +8,9 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 import ccweb_spec
 from ccweb_conformance import kit_version
@@ -29,6 +31,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
+from ccweb_conformance.reports.github import annotation_lines, in_github_actions
 from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
@@ -205,6 +208,13 @@ def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> Sui
         return None
 
 
+def _annotate(run: RunResult, console: TextIO, secrets: Iterable[str], language: str) -> None:
+    """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
+    if in_github_actions():
+        for line in annotation_lines(run, language=language):
+            print(scrub(line, secrets), file=console)
+
+
 def _run(
     options: RunnerOptions,
     current: Session,
@@ -268,6 +278,7 @@ def _run(
         print(scrub(summary, secrets), file=console)
         if fuzz_lines:
             print(scrub("\n".join(fuzz_lines), secrets), file=console)
+        _annotate(run, console, secrets, language)
     if options.expected_failures is not None and not state.interrupted:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}

@@ -111,6 +111,10 @@ class ScenarioResult:
     ``requirements``). Empty: every requirement of the scenario (a failure nothing attributes)."""
     proved: tuple[str, ...] = ()
     """Of a failed or warning scenario, the other requirements whose checks all ran and passed."""
+    keyword: str | None = None
+    """A ``-k`` expression that selects this scenario alone from the whole suite (None when none was found)."""
+    reproducer: str | None = None
+    """Of a failed or warning scenario: the command that reruns it alone against the same target, secrets redacted."""
 
     def failed_requirements(self) -> tuple[str, ...]:
         """The requirements this scenario's failure, warning or unexpected pass counts against."""
