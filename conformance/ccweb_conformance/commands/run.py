@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import gc
 import os
+import shlex
 import sys
 import time
 from collections.abc import Iterable
@@ -28,7 +29,7 @@ from ccweb_conformance.errors import (
     interrupted_exit_code,
 )
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
-from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
+from ccweb_conformance.options import RunnerOptions, add_arguments, command_line, resolve
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
 from ccweb_conformance.reports.github import annotation_lines, in_github_actions
@@ -208,6 +209,23 @@ def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> Sui
         return None
 
 
+def reproducer(options: RunnerOptions, keyword: str) -> str:
+    """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
+    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it, as the
+    fuzz phase's replay line does)."""
+    words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding")), "-k", keyword]
+    hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
+    hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]
+    supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
+    return shlex.join(words) + supply
+
+
+def _add_reproducers(run: RunResult, options: RunnerOptions) -> None:
+    for scenario in run.scenarios:
+        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
+            scenario.reproducer = reproducer(options, scenario.keyword)
+
+
 def _annotate(run: RunResult, console: TextIO, secrets: Iterable[str], language: str) -> None:
     """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
     if in_github_actions():
@@ -266,6 +284,7 @@ def _run(
         config_file=config_file,
         expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
     )
+    _add_reproducers(run, options)
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE

@@ -18,7 +18,7 @@ REPORT_FORMAT_VERSION = "1.3.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
 1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
 1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
-expectedFailuresFile."""
+expectedFailuresFile; a failure's diagnosis carries its reproducer."""
 
 
 @dataclass(frozen=True)
