@@ -209,6 +209,28 @@ def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> Sui
         return None
 
 
+def starting_line(options: RunnerOptions) -> str:
+    """What a run starts, said at once (collecting the scenarios and starting the server take seconds).
+
+    On a terminal's stderr, beside the live counter, in English as every line there: stdout's first line
+    stays the verdict, and a log (not a terminal) keeps a start-up fault to its one line.
+    """
+    if options.stdio:
+        target = f"the stdio server {options.stdio!r}"
+    elif options.http_cmd:
+        target = f"the HTTP server {options.http_cmd!r} at {options.url}"
+    elif options.url:
+        target = f"the HTTP server at {options.url}"
+    elif options.in_process:
+        target = "the in-process reference server"
+    else:
+        target = "the bundled reference server (stdio)"
+    selection = selection_label(options, None)
+    chosen = f" (selection: {selection})" if selection else ""
+    fuzz = "" if options.fuzz == 0 or selection else ", then the fuzz phase"
+    return f"testing {target}{chosen}: the scenarios of ccweb_list_user_inputs {ccweb_spec.contract_version()}{fuzz}"
+
+
 def reproducer(options: RunnerOptions, keyword: str) -> str:
     """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
     (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it, as the
@@ -248,6 +270,8 @@ def _run(
     language = pick_language(options.lang)
     started = time.perf_counter()
     census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
+    if sys.stderr.isatty():  # a terminal sees at once what started; a log keeps a fault to its one line
+        print(f"ccweb-conformance: {scrub(starting_line(options), secrets)}", file=sys.stderr, flush=True)
     outcome = _suite(options, chosen)
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
@@ -293,19 +317,17 @@ def _run(
         print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
     written = write_reports(run, options, "run", language=language)
     with reader_may_leave(console):
-        summary = render_summary(run, color=color, verbose=options.verbose, language=language)
+        closing = [reports_line(reports, language)] if run.failed or run.counts()["warning"] else []
+        summary = render_summary(
+            run, color=color, verbose=options.verbose, language=language, before_totals=[*fuzz_lines, *closing]
+        )
         print(scrub(summary, secrets), file=console)
-        if fuzz_lines:
-            print(scrub("\n".join(fuzz_lines), secrets), file=console)
         _annotate(run, console, secrets, language)
     if options.expected_failures is not None and not state.interrupted:
         expected = load_expected_failures(options.expected_failures)
         seen_requirements = {r for s in run.scenarios for r in s.requirements}
         for line in expected.unmatched([s.nodeid for s in run.scenarios], seen_requirements):
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
-    if run.failed or run.counts()["warning"]:
-        with reader_may_leave(console):
-            print(reports_line(reports, language), file=console)
     # Lines on stderr (errors, warnings, this one) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
     if state.signum is not None:
