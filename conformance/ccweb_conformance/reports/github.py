@@ -71,7 +71,9 @@ def _short(statement: str) -> str:
     statement = " ".join(statement.split())
     if len(statement) <= TITLE_STATEMENT_LIMIT:
         return statement
-    return statement[: TITLE_STATEMENT_LIMIT - 1].rstrip() + "…"
+    cut = statement[: TITLE_STATEMENT_LIMIT]
+    cut = cut.rsplit(" ", 1)[0] if " " in cut else cut[: TITLE_STATEMENT_LIMIT - 1]  # at a word's end
+    return cut.rstrip(" ,;:") + "…"
 
 
 def _message(scenario: ScenarioResult, language: str) -> str:
