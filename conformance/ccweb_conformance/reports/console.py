@@ -117,8 +117,11 @@ def render_summary(
     blocks = [neutralise(block) for block in failure_blocks(raw, verbose=verbose, language=language)]
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
-    if before_totals:
-        lines += ["", *before_totals]
+    shown_before = list(before_totals)
+    while shown_before and not shown_before[0]:  # one blank line above, whatever the block starts with
+        shown_before.pop(0)
+    if shown_before:
+        lines += ["", *shown_before]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     lines += ["", *counted_line(run, say), paint(colour, totals_line(run, say))]

@@ -35,8 +35,9 @@ def test_the_first_line_says_what_is_started() -> None:
 
 
 def test_the_fuzz_block_comes_before_the_totals_which_are_last() -> None:
-    lines = render_summary(make_run(), color=False, verbose=False, before_totals=["fuzz: 60 of 60 cases: passed"])
-    assert lines.splitlines()[-3:] == [
+    lines = render_summary(make_run(), color=False, verbose=False, before_totals=["", "fuzz: 60 of 60 cases: passed"])
+    assert lines.splitlines()[-4:] == [
+        "",
         "fuzz: 60 of 60 cases: passed",
         "",
         "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
