@@ -60,7 +60,7 @@ def test_the_run_ends_with_its_verdict_and_leaves_nothing(outcomes: dict[str, Ou
 
 
 REPORTS_LINE = ("full reports: ", "whole transcripts: ")
-"""The console's last line after a failure says where the reports are (issue 13); the totals come just before."""
+"""After a failure the console says where the reports are (issue 13), just before the totals, which are last."""
 
 
 def _totals_line(stdout: str) -> str:

@@ -198,7 +198,7 @@ def test_run_survives(outcomes: dict[str, Outcome], name: str) -> None:
             assert scenario["message"] is None
     failed = len(case.failures)
     lines = outcome.stdout.splitlines()
-    totals = lines[-2] if failed else lines[-1]  # after a failure, a last line says where the reports are
+    totals = lines[-1]  # the totals are last; after a failure, where the reports are comes just before
     assert totals.startswith(f"{SCENARIOS - failed} passed, {failed} failed in ")
     if failed:
-        assert lines[-1].startswith("full reports: ")
+        assert lines[-3].startswith("full reports: ")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.reports.github import is_step_summary
 from ccweb_conformance.reports.output import emit
 
 __all__ = ["FORMATS", "ReportFormat", "formats", "write_reports"]
@@ -34,6 +35,9 @@ class ReportFormat:
     """``module:function``; the function takes (document, path, **keywords)."""
     keywords: tuple[str, ...] = ()
     """Which of ``flavour`` (--cucumber-flavour) and ``language`` (--lang) the writer takes."""
+    appends_to_step_summary: bool = False
+    """True when, written to the file ``GITHUB_STEP_SUMMARY`` names, the report is appended to it (an
+    earlier step's text stays, as GitHub's convention wants) instead of replacing it."""
 
     def write(self, document: Any, path: Path, context: dict[str, Any]) -> None:
         """Render ``document`` to ``path`` (a staging file; :func:`write_reports` places it)."""
@@ -48,9 +52,22 @@ FORMATS: tuple[ReportFormat, ...] = (
     ReportFormat(
         "cucumberjson", "Cucumber JSON", "run", "ccweb_conformance.reports.cucumber:write_cucumber", ("flavour",)
     ),
-    ReportFormat("markdown", "Markdown", "run", "ccweb_conformance.reports.markdown:write_markdown", ("language",)),
+    ReportFormat(
+        "markdown",
+        "Markdown",
+        "run",
+        "ccweb_conformance.reports.markdown:write_markdown",
+        ("language",),
+        appends_to_step_summary=True,
+    ),
     ReportFormat("json", "JSON", "profile", "ccweb_conformance.profile.json_report:write_profile_json"),
-    ReportFormat("markdown", "Markdown", "profile", "ccweb_conformance.profile.markdown:write_profile_markdown"),
+    ReportFormat(
+        "markdown",
+        "Markdown",
+        "profile",
+        "ccweb_conformance.profile.markdown:write_profile_markdown",
+        appends_to_step_summary=True,
+    ),
     ReportFormat("svg", "SVG", "profile", "ccweb_conformance.profile.svg:write_profile_svg"),
 )
 
@@ -78,7 +95,8 @@ def write_reports(document: Any, options: RunnerOptions, command: str, *, langua
         if path is None:
             continue
         try:
-            emit(functools.partial(_render, report, context=context), document, path, options.secrets())
+            append = report.appends_to_step_summary and is_step_summary(path)
+            emit(functools.partial(_render, report, context=context), document, path, options.secrets(), append=append)
         except Exception as error:
             written = False
             print(

@@ -6,9 +6,12 @@ import argparse
 import dataclasses
 import gc
 import os
+import shlex
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 import ccweb_spec
 from ccweb_conformance import kit_version
@@ -26,9 +29,10 @@ from ccweb_conformance.errors import (
     interrupted_exit_code,
 )
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
-from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
+from ccweb_conformance.options import RunnerOptions, add_arguments, command_line, resolve
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
+from ccweb_conformance.reports.github import annotation_lines, in_github_actions
 from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
@@ -220,6 +224,52 @@ def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> Sui
         return None
 
 
+def starting_line(options: RunnerOptions) -> str:
+    """What a run starts, said at once (collecting the scenarios and starting the server take seconds).
+
+    On a terminal's stderr, beside the live counter, in English as every line there: stdout's first line
+    stays the verdict, and a log (not a terminal) keeps a start-up fault to its one line.
+    """
+    if options.stdio:
+        target = f"the stdio server {options.stdio!r}"
+    elif options.http_cmd:
+        target = f"the HTTP server {options.http_cmd!r} at {options.url}"
+    elif options.url:
+        target = f"the HTTP server at {options.url}"
+    elif options.in_process:
+        target = "the in-process reference server"
+    else:
+        target = "the bundled reference server (stdio)"
+    selection = selection_label(options, None)
+    chosen = f" (selection: {selection})" if selection else ""
+    fuzz = "" if options.fuzz == 0 or selection else ", then the fuzz phase"
+    return f"testing {target}{chosen}: the scenarios of ccweb_list_user_inputs {ccweb_spec.contract_version()}{fuzz}"
+
+
+def reproducer(options: RunnerOptions, keyword: str) -> str:
+    """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
+    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it, as the
+    fuzz phase's replay line does)."""
+    words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding")), "-k", keyword]
+    hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
+    hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]
+    supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
+    return shlex.join(words) + supply
+
+
+def _add_reproducers(run: RunResult, options: RunnerOptions) -> None:
+    for scenario in run.scenarios:
+        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
+            scenario.reproducer = reproducer(options, scenario.keyword)
+
+
+def _annotate(run: RunResult, console: TextIO, secrets: Iterable[str], language: str) -> None:
+    """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
+    if in_github_actions():
+        for line in annotation_lines(run, language=language):
+            print(scrub(line, secrets), file=console)
+
+
 def _run(
     options: RunnerOptions,
     current: Session,
@@ -235,6 +285,8 @@ def _run(
     language = pick_language(options.lang)
     started = time.perf_counter()
     census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
+    if sys.stderr.isatty():  # a terminal sees at once what started; a log keeps a fault to its one line
+        print(f"ccweb-conformance: {scrub(starting_line(options), secrets)}", file=sys.stderr, flush=True)
     outcome = _suite(options, chosen)
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
@@ -271,6 +323,7 @@ def _run(
         config_file=config_file,
         expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
     )
+    _add_reproducers(run, options)
     if not run.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
@@ -280,18 +333,17 @@ def _run(
         print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
     written = write_reports(run, options, "run", language=language)
     with reader_may_leave(console):
-        summary = render_summary(run, color=color, verbose=options.verbose, language=language)
+        closing = [reports_line(reports, language)] if run.failed or run.counts()["warning"] else []
+        summary = render_summary(
+            run, color=color, verbose=options.verbose, language=language, before_totals=[*fuzz_lines, *closing]
+        )
         print(scrub(summary, secrets), file=console)
-        if fuzz_lines:
-            print(scrub("\n".join(fuzz_lines), secrets), file=console)
+        _annotate(run, console, secrets, language)
     if staleness is not None:
         for line in staleness.warnings:
             print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
         for line in staleness.errors:
             print(f"ccweb-conformance: error: {line}", file=sys.stderr)
-    if run.failed or run.counts()["warning"]:
-        with reader_may_leave(console):
-            print(reports_line(reports, language), file=console)
     # Lines on stderr (errors, warnings, this one) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
     if state.signum is not None:

@@ -1,9 +1,11 @@
 """The console summary printed at the end of a run.
 
-Requirements are listed under their group (acceptance criteria first, in spec order), each
-with its level and verdict; failing, warning and unexpectedly passing scenarios are listed
-under the requirement with their message (first line; the whole message when verbose).
-The last line is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``
+Requirements are listed under their group (acceptance criteria first, in spec order): without
+verbose, the passing ones of a group on one line (``PASS      TOOL-1 TOOL-2``), every other one
+with its level and verdict; verbose lists each with its level and verdict; failing, warning and
+unexpectedly passing scenarios are listed under the requirement with their message (first line;
+the whole message when verbose). The fuzz phase's block comes before the totals: the last line
+is the scenario totals, e.g. ``48 passed, 2 failed, 1 warnings in 3.21s``
 (``INTERRUPTED: 9 passed, 0 failed, 159 not run in 2.10s`` when a signal stopped the run);
 with colour it is wrapped in one ANSI colour, and stripping ANSI codes gives that exact text.
 The words come from the messages of the language (``locales/``); in Chinese each
@@ -12,6 +14,8 @@ character takes two columns), so they line up in a terminal.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
@@ -60,8 +64,19 @@ _COLOUR_OF: dict[RequirementStatus, str] = {
 }
 
 
-def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str = DEFAULT_LANGUAGE) -> str:
-    """The summary as text (no trailing newline), in ``language`` (en or zh-CN); server text neutralised."""
+def render_summary(
+    run: RunResult,
+    *,
+    color: bool,
+    verbose: bool,
+    language: str = DEFAULT_LANGUAGE,
+    before_totals: Sequence[str] = (),
+) -> str:
+    """The summary as text (no trailing newline), in ``language`` (en or zh-CN); server text neutralised.
+
+    ``before_totals``: lines shown after the failure blocks and before the totals (the fuzz phase's
+    block), so that the totals line is the last, as pytest ends.
+    """
     raw, run = run, neutral(run)  # the failure blocks read the raw values (their hints look at the characters)
     say = messages(language)
     paint = _Paint(color)
@@ -92,11 +107,21 @@ def render_summary(run: RunResult, *, color: bool, verbose: bool, language: str 
         if not results:
             continue
         lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
+        passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
+        if passed:  # compact: the passing requirements of a criterion on one line; the others in full
+            label = paint(_COLOUR_OF["passed"], ljust(say("verdict.passed"), width))
+            lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
         for result in results:
-            lines += _requirement_lines(result, width, paint, verbose, say)
+            if verbose or result.status != "passed":
+                lines += _requirement_lines(result, width, paint, verbose, say)
     blocks = [neutralise(block) for block in failure_blocks(raw, verbose=verbose, language=language)]
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
+    shown_before = list(before_totals)
+    while shown_before and not shown_before[0]:  # one blank line above, whatever the block starts with
+        shown_before.pop(0)
+    if shown_before:
+        lines += ["", *shown_before]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
     skips = [paint("WARN", line) for line in skipped_lines(run, say)]

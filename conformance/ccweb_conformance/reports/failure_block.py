@@ -36,7 +36,9 @@ MESSAGE_LIMIT = 60
 """Code points of a stored message shown."""
 MESSAGES_SHOWN = 6
 CODE_POINTS_SHOWN = 6
-_LABELS = ("requirement", "check", "differences", "expected", "got", "where", "sent", "source", "stored", "hint")
+_LABELS = (
+    "requirement", "check", "differences", "expected", "got", "where", "sent", "source", "stored", "hint", "rerun"
+)
 _SHOWN_STATUSES = ("failed", "warning")
 _HEADS = {"failed": "FAIL", "warning": "WARN"}
 
@@ -226,6 +228,8 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     hint = scenario_hint(scenario, language)
     if hint is not None:
         out += row("hint", [hint])
+    if scenario.reproducer is not None:
+        out += row("rerun", [scenario.reproducer])
     return out
 
 

@@ -109,10 +109,16 @@ def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
 
 
 def _diagnosis(scenario: ScenarioResult) -> dict[str, Any] | None:
-    """What the console's failure block says, for CI tools that read the JSON: one line, the block, the hint."""
+    """What the console's failure block says, for CI tools that read the JSON: one line, the block, the hint,
+    and the command that reruns the scenario alone (None when no ``-k`` selects it alone)."""
     if scenario.detail is None or scenario.status not in ("failed", "warning"):
         return None
-    return {"headline": headline(scenario), "block": scenario_block(scenario), "hint": scenario_hint(scenario)}
+    return {
+        "headline": headline(scenario),
+        "block": scenario_block(scenario),
+        "hint": scenario_hint(scenario),
+        "reproducer": scenario.reproducer,
+    }
 
 
 def write_json(run: RunResult, path: Path) -> None:

@@ -168,6 +168,8 @@ def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str
     charged = scenario.failed_requirements() or scenario.requirements
     block = [*scenario_block(scenario), ""] if scenario.detail is not None else []
     body = [*block, text, "", f"requirements: {', '.join(charged)} ({scenario.level})"]
+    if scenario.reproducer is not None and scenario.detail is None:  # the block holds it otherwise
+        body.append(f"rerun: {scenario.reproducer}")
     if scenario.transcript:
         body += ["", "transcript:", format_transcript(scenario.transcript)]
     failure.text = _clean("\n".join(body))

@@ -120,15 +120,25 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
         fence = "`" * max(3, _longest_backtick_run(text) + 1)
         charged = scenario.failed_requirements() or scenario.requirements
         summary = _html(f"{scenario.nodeid} ({', '.join(charged)})")
-        return ["<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
+        rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_code(scenario.reproducer)), ""]
+        return [*rerun, "<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
     text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
     shown = [f"- **{_html(scenario.nodeid)}**: {cell(headline(scenario, say.language))}"]
     hint = scenario_hint(scenario, say.language)
     if hint is not None:
         shown.append(f"  {say('markdown.hint', hint=cell(hint))}")
+    if scenario.reproducer is not None:
+        shown.append(f"  {say('markdown.rerun', command=_code(scenario.reproducer))}")
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
     details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", f"{fence}text", text, fence]
     return [*shown, "", *details, "", "</details>"]
+
+
+def _code(text: str) -> str:
+    """``text`` as inline code, whatever backticks it holds (a longer run of them around it)."""
+    ticks = "`" * (_longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def _longest_backtick_run(text: str) -> int:

@@ -18,7 +18,7 @@ REPORT_FORMAT_VERSION = "1.4.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
 1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
 1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
-expectedFailuresFile.
+expectedFailuresFile; a failure's diagnosis carries its reproducer.
 1.4.0: runs carry staleExpectedFailures; an expected failure's failedRequirements name what it is charged to."""
 
 
@@ -115,6 +115,10 @@ class ScenarioResult:
     baselined: tuple[str, ...] = ()
     """Requirements whose differences the expected-failures file let pass inside this scenario (the fuzz phase
     runs on past a difference charged only to them)."""
+    keyword: str | None = None
+    """A ``-k`` expression that selects this scenario alone from the whole suite (None when none was found)."""
+    reproducer: str | None = None
+    """Of a failed or warning scenario: the command that reruns it alone against the same target, secrets redacted."""
 
     def failed_requirements(self) -> tuple[str, ...]:
         """The requirements this scenario's failure, warning, unexpected pass or expected failure counts against."""

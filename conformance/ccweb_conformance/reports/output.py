@@ -24,7 +24,17 @@ from ccweb_conformance.options import REDACTED, STDOUT, special_file
 from ccweb_conformance.reports.neutral import defuse_lines, neutral
 from ccweb_conformance.transport import signals
 
-__all__ = ["REDACTED", "STDOUT", "emit", "is_stdout", "reader_may_leave", "scrub", "write_atomically", "write_special"]
+__all__ = [
+    "REDACTED",
+    "STDOUT",
+    "append_to",
+    "emit",
+    "is_stdout",
+    "reader_may_leave",
+    "scrub",
+    "write_atomically",
+    "write_special",
+]
 
 Document = TypeVar("Document")
 
@@ -156,8 +166,14 @@ def emit(
     path: Path,
     secrets: Iterable[str] = (),
     stdout: IO[bytes] | None = None,
+    *,
+    append: bool = False,
 ) -> None:
-    """Write one report with its writer, scrubbed of secrets, server text neutralised; ``-`` sends it to stdout."""
+    """Write one report with its writer, scrubbed of secrets, server text neutralised; ``-`` sends it to stdout.
+
+    ``append``: added at the end of the file (a blank line first when the file holds text), the file
+    kept as it is (same inode), as a step summary that earlier steps wrote to must be.
+    """
     with tempfile.TemporaryDirectory(prefix="ccweb-conformance-report-") as folder:
         staged = Path(folder) / "report"
         write(neutral(document), staged)
@@ -169,5 +185,23 @@ def emit(
         out = stdout or sys.stdout.buffer
         out.write(data)
         out.flush()
+    elif append:
+        append_to(Path(path), data)
     else:
         write_atomically(Path(path), data)
+
+
+def append_to(path: Path, data: bytes) -> None:
+    """Append ``data`` to a regular file (created when missing), a blank line first when it holds text."""
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        write_special(target, data)
+        return
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    handle = os.open(target, flags, 0o666)
+    with os.fdopen(handle, "ab") as out:
+        if os.fstat(out.fileno()).st_size:
+            data = b"\n" + data
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())

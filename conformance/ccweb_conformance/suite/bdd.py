@@ -41,6 +41,7 @@ __all__ = [
     "bound_scenario",
     "compile_keyword",
     "example_row",
+    "keyword_names",
     "parse_features",
     "step_lookup_internals",
 ]
@@ -216,6 +217,17 @@ def step_lookup_internals() -> tuple[Callable[..., Any], Callable[..., Any], dic
         return compat.get_fixture_names, compat.getfixturedefs, steps.step_function_context_registry
     except (ImportError, AttributeError, ValueError):  # another pytest-bdd: its own lookup is used as it is
         return None
+
+
+def keyword_names(item: Any) -> frozenset[str]:
+    """The names pytest's ``-k`` matches ``item`` by, casefolded: pytest's own ``KeywordMatcher`` when it has
+    one, else what it documents (the names of the item and its parents, extra keywords, markers)."""
+    matcher_class = getattr(importlib.import_module("_pytest.mark"), "KeywordMatcher", None)
+    names = getattr(matcher_class.from_item(item), "_names", None) if matcher_class is not None else None
+    if names is None:
+        names = {node.name for node in item.listchain()[1:]}
+        names |= set(item.listextrakeywords()) | {mark.name for mark in item.iter_markers()}
+    return frozenset(str(name).casefold() for name in names)
 
 
 class KeywordSyntaxError(ValueError):

@@ -25,6 +25,7 @@ from ccweb_conformance.suite.bdd import bound_scenario
 from ccweb_conformance.suite.bdd import example_row as _example_row
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
+from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.targets import Target
@@ -154,6 +155,8 @@ class ResultCollector:
         self._gone_in_a_row = 0
         self.expected: ExpectedFailures | None = None
         """The --expected-failures file: its requirement entries cover the failures charged to them."""
+        self.suite_keywords: list[tuple[str, frozenset[str]]] = []
+        """Every scenario collected, before any selection: (test name, the names ``-k`` matches it by)."""
 
     def check_stop(self) -> str | None:
         """Why the next scenario must not start (the run's bound, the breaker), or None."""
@@ -311,6 +314,7 @@ class ResultCollector:
                 detail=detail,
                 charged=charged if failed or status == "xfailed" else (),
                 proved=proved if failed or status == "xfailed" else (),
+                keyword=selecting_keyword(item.name, self.suite_keywords) if failed else None,
             )
         )
 

@@ -31,6 +31,7 @@ from ccweb_conformance.fixtures.conversations import (
     scenario_prefix,
 )
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
+from ccweb_conformance.suite.bdd import keyword_names
 from ccweb_conformance.suite.collector import (
     ResultCollector,
     example_row,
@@ -107,8 +108,13 @@ def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
     return None if path is None else load_expected_failures(path)
 
 
+@pytest.hookimpl(tryfirst=True)  # before -k and --lf deselect: the collector sees the whole suite
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
+    """Note what ``-k`` matches every scenario by (each failure's reproducer is a ``-k`` that selects it
+    alone), then apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
+    collector = config.stash.get(COLLECTOR_KEY, None)
+    if collector is not None:
+        collector.suite_keywords = [(item.name, keyword_names(item)) for item in items if is_scenario(item)]
     options = config.stash[OPTIONS_KEY]
     wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
     expected = _expected_failures(config)

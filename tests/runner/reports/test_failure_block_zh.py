@@ -40,11 +40,12 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         '            [0] user "😀"（U+1F600；1 个码点，2 个 UTF-16 码元）',
         "    提示  长度看起来是按 UTF-16 码元计算的（JavaScript 的 text.length）：应按码点计数，"
         '例如 [...text].length，截断时用 Array.from(text).slice(0, n).join("")',
+        "    复现  ccweb-conformance run --in-process -k 'test_characters_outside_the_bmp_count_as_one[ and -1]'",
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
     assert truncation[3] == '    差异  $[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
-    assert lines[-1] == "完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE"
-    assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-2])
+    assert lines[-3:-1] == ["完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE", ""]
+    assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-1])
 
 
 def a_failure(**changes: object) -> ScenarioResult:
