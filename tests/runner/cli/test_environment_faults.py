@@ -278,6 +278,9 @@ def test_under_umask_077_a_server_running_as_another_user_reads_the_fixtures() -
     sessions.mkdir()
     sessions.chmod(0o777)  # cc-web's folder: both users write there
     run = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--fuzz", "0", "--tags", "STO-1,RO-1,RO-2"]
+    # Not the permission scenario: as root the runner starts its server without root's power over file modes,
+    # and then setpriv's nobody cannot reach this venv's interpreter under /root (0700); it is tested on its own.
+    run += ["-k", "not permission"]
     server = f"{server_as} {Path(sys.executable).parent / 'ccweb-reference'} --sessions-dir {sessions}"
     report = folder / "report.json"
     try:

@@ -35,6 +35,7 @@ class Item:
 
     markers: list[Marker]
     nodeid: str = "features/x.feature::scenario"
+    name: str = "test_scenario"
 
     def iter_markers(self) -> list[Marker]:
         return self.markers
