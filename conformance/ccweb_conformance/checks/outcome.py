@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.jsontext import replace_lone_surrogates
@@ -21,6 +21,14 @@ class ToolOutcome:
     result: dict[str, Any]
     in_structured_content: bool
     json_text_blocks: int
+
+    def error_mismatch(self, code: str) -> Literal["code", "flag"] | None:
+        """How this answer falls short of the tool error ``code``: ``code`` (not that error object), ``flag``
+        (the object, but without ``isError: true``, ERR-1), or None when it is exactly that error."""
+        error = self.result.get("error")
+        if self.result.get("ok") is not False or (error.get("code") if isinstance(error, dict) else None) != code:
+            return "code"
+        return None if self.is_error else "flag"
 
 
 def json_equal(left: Any, right: Any) -> bool:

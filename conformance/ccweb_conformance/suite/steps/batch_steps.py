@@ -9,12 +9,11 @@ changes: each answer is still judged on its own, against its own file, and named
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_bdd import given, parsers, then, when
 
 from ccweb_conformance.checks.attribution import code_requirements
 from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.fixtures.notation import byte_string
 from ccweb_conformance.suite.world import World
 
@@ -62,12 +61,10 @@ def every_answer_has_the_error_code(world: World, code: str) -> None:
     """Each row's answer, in every era, is an error result (isError true) with this code."""
     if not world.together:
         raise AssertionError("the scenario made no call per row before this step")
-    wrong: list[tuple[int, str, Any]] = []
+    wrong: list[tuple[int, str, ToolOutcome]] = []
     for outcomes in world.together:
         for number, ((_, shown), outcome) in enumerate(zip(world.rows, outcomes, strict=True), start=1):
-            error = outcome.result.get("error")
-            actual_code = error.get("code") if isinstance(error, dict) else None
-            if outcome.result.get("ok") is not False or actual_code != code or not outcome.is_error:
+            if outcome.error_mismatch(code) is not None:
                 wrong.append((number, shown, outcome))
     if not wrong:
         return

@@ -166,9 +166,8 @@ def every_result_same(world: World) -> None:
 
 def _error(world: World, code: str) -> ToolOutcome:
     outcome = world.last_outcome()
-    error = outcome.result.get("error")
-    actual_code = error.get("code") if isinstance(error, dict) else None
-    if outcome.result.get("ok") is not False or actual_code != code:
+    mismatch = outcome.error_mismatch(code)
+    if mismatch == "code":
         raise fail(
             f"expected the error {code}",
             expected={"ok": False, "error": {"code": code}},
@@ -178,7 +177,7 @@ def _error(world: World, code: str) -> ToolOutcome:
             proves=code_requirements(code),
             by_expectation=True,
         )
-    if not outcome.is_error:
+    if mismatch == "flag":
         raise fail(
             "an error result must set isError: true (ERR-1)",
             expected=True,
