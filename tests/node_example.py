@@ -4,8 +4,10 @@ files (xdist workers) need them."""
 from __future__ import annotations
 
 import fcntl
+import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,15 @@ def ensure_node_modules(folder: Path = EXAMPLE) -> None:
         )
         if done.returncode != 0:
             pytest.fail(f"npm ci failed in {folder}:\n{done.stdout}\n{done.stderr}", pytrace=False)
+
+
+def whole_run(server: str, report_path: Path, *options: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """``ccweb-conformance run --stdio SERVER`` (a whole default run, bounded to 10 minutes) must exit 0: the
+    finished process (its console) and its JSON report."""
+    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", server, *options]
+    completed = subprocess.run(
+        [*command, "--json", str(report_path)], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report: dict = json.loads(report_path.read_text(encoding="utf-8"))
+    return completed, report

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
-import sys
 
 import pytest
-from node_example import ensure_node_modules, require
+from node_example import ensure_node_modules, require, whole_run
 from paths import REPO as ROOT
 from suite_size import ALL_PASSED_STDIO as ALL_PASSED
 
@@ -45,27 +43,7 @@ def node_server() -> str:
 
 @pytest.mark.parametrize("era", ["legacy", "auto"])
 def test_the_node_example_passes_the_whole_suite_over_stdio(tmp_path, node_server, era):
-    report_path = tmp_path / "report.json"
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ccweb_conformance.cli",
-            "run",
-            "--stdio",
-            node_server,
-            "--protocol",
-            era,
-            "--json",
-            str(report_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    report = json.loads(report_path.read_text(encoding="utf-8"))
+    completed, report = whole_run(node_server, tmp_path / "report.json", "--protocol", era)
     # The SDK as it comes answers non-object arguments -32603 (D-13): a warning on ARG-8 only.
     sdk_rows = [s["name"] for s in report["scenarios"] if "ARG-8" in s["requirements"]]
     assert len(sdk_rows) == 7

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
-import sys
 
 import pytest
-from node_example import EXAMPLE, NODE_SDK_V2, ensure_node_modules, require
+from node_example import EXAMPLE, NODE_SDK_V2, ensure_node_modules, require, whole_run
 from suite_size import ALL_PASSED_STDIO as ALL_PASSED
 
 pytestmark = pytest.mark.slow
@@ -33,16 +31,7 @@ def node_sdk_v2_server() -> str:
 
 
 def test_the_sdk_v2_server_passes_the_whole_suite_in_both_eras(tmp_path, node_sdk_v2_server):
-    report_path = tmp_path / "report.json"
-    completed = subprocess.run(
-        [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", node_sdk_v2_server, "--json", report_path],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    report = json.loads(report_path.read_text(encoding="utf-8"))
+    _, report = whole_run(node_sdk_v2_server, tmp_path / "report.json")
     not_passed = [(s["name"], s["status"]) for s in report["scenarios"] if s["status"] != "passed"]
     assert report["counts"]["failed"] == 0, not_passed
     assert report["counts"] == ALL_PASSED, not_passed  # no warning either
