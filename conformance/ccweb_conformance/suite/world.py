@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -274,20 +272,12 @@ class World:
 
 
 def answered_unreadable(exchange: Exchange) -> bool:
-    """Whether the reply is the tool error conversation_unreadable (structured, or as the JSON of a text block)."""
-    result = (exchange.response or {}).get("result")
-    if not isinstance(result, dict):
+    """Whether the reply is the tool error conversation_unreadable, wherever the result object was placed."""
+    try:
+        outcome = tool_outcome(exchange)
+    except AssertionError:  # no result object to read: nothing was waited for
         return False
-    candidates = [result.get("structuredContent")]
-    for block in result.get("content") or []:
-        text = block.get("text") if isinstance(block, dict) else None
-        if isinstance(text, str) and "conversation_unreadable" in text:
-            with contextlib.suppress(ValueError):
-                candidates.append(json.loads(text))
-    return any(
-        isinstance(c, dict) and isinstance(c.get("error"), dict) and c["error"].get("code") == "conversation_unreadable"
-        for c in candidates
-    )
+    return outcome.error_mismatch("conversation_unreadable") != "code"
 
 
 def audit_sessions_dir(world: World, when: str) -> None:
