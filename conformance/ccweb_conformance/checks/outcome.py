@@ -156,8 +156,9 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             proves="PLC-4",
         )
     _check_registered_code(exchange, structured)
-    problem, validator = _declared_validator(json.dumps(output_schema, sort_keys=True))
-    errors = [problem] if problem else schema_problems(validator, structured)
+    schema_text = json.dumps(output_schema, sort_keys=True)
+    problem, validator = _declared_validator(schema_text)
+    errors = [problem] if problem else _declared_problems(schema_text, validator, structured)
     if errors:
         raise fail(
             "PLC-4: structuredContent does not validate against the declared outputSchema: " + "; ".join(errors[:3]),
@@ -166,6 +167,27 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
             exchange=exchange,
             proves="PLC-4",
         )
+
+
+_SEEN_RESULTS: dict[tuple[str, str], list[str]] = {}
+"""What the declared schema said of each result already checked, by the schema's and the result's JSON text."""
+_SEEN_LIMIT = 1024
+
+
+def _declared_problems(schema_text: str, validator: Any, structured: dict[str, Any]) -> list[str]:
+    """:func:`schema_problems` of a result, judged once per distinct result: a run gets the same result in
+    both eras and from repeated calls, and validating costs far more than writing the result as JSON."""
+    try:
+        key = (schema_text, json.dumps(structured))
+    except (TypeError, ValueError):
+        return schema_problems(validator, structured)
+    found = _SEEN_RESULTS.get(key)
+    if found is None:
+        found = schema_problems(validator, structured)
+        if len(_SEEN_RESULTS) >= _SEEN_LIMIT:
+            _SEEN_RESULTS.clear()
+        _SEEN_RESULTS[key] = found
+    return list(found)
 
 
 def schema_problems(validator: Any, instance: Any) -> list[str]:

@@ -77,6 +77,8 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         "no:unraisableexception",  # its garbage collections at exit cost 0.1 s
         "-p",
         "no:threadexception",  # the reader threads end quietly at end of stream; workers report through futures
+        "-p",
+        "no:logging",  # no step logs: its handlers, set up three times per scenario, cost about 2 % of a run
         # Scenario names as written (Chinese stays Chinese, an emoji stays an emoji), not pytest's
         # ASCII escapes of outline example values.
         "-o",
