@@ -41,6 +41,7 @@ class Session:
     leftovers: list[reaper.Leftover] = field(default_factory=list)
     """Processes stopped by a sweep: left behind by a server, named in the reports and on stderr."""
     run_workspace: Workspace | None = None
+    """The run's workspace once :meth:`workspace` made it; closed when the session ends."""
 
     def temporary_directory(self) -> Path:
         """The session's own directory under the system's temporary folder, removed when the session ends."""
