@@ -77,3 +77,29 @@ def test_in_the_runners_own_directory_the_phase_leaves_no_folder(
     assert (run.passed, len(made)) == (True, CALLS)
     assert {p.parent.name for p in made} == {"sessions"}  # reached through the link, as the suite's
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_in_a_given_sessions_dir_names_the_suites_and_the_phases_files_with_one_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ccweb_conformance.cli import main  # noqa: PLC0415
+
+    sessions = _given(tmp_path)
+    made = _made(monkeypatch)
+    phase_parts: list[str] = []
+    original_part = Workspace.part
+
+    def part(self: Workspace, name: str) -> ConversationFiles:
+        phase_parts.append(name)
+        return original_part(self, name)
+
+    monkeypatch.setattr(Workspace, "part", part)
+    arguments = ["run", "--in-process", "--sessions-dir", str(sessions), "--tags", "AC-3", "--fuzz", str(CASES)]
+    assert main([*arguments, "--json", str(tmp_path / "report.json")]) == 0
+    capsys.readouterr()
+    ours = [p.name for p in made if p.parent == sessions]
+    fuzz = [name for name in phase_parts if name.startswith("fuzz")]
+    assert len(fuzz) == CALLS
+    assert len(ours) > CALLS  # the scenarios' files and the phase's
+    assert len({name[:14] for name in ours}) == 1  # one run prefix: 12 hex digits and their hyphens
+    assert [p.name for p in sessions.iterdir()] == [THEIRS]
