@@ -362,12 +362,11 @@ def examples(name: str) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Binding:
-    """The names that bind an implementation to cc-web: environment variables, header, fixture prefix."""
+    """The names that bind an implementation to cc-web: environment variables and header."""
 
     sessions_dir_env: str
     source_env: str
     source_header: str
-    fixture_prefix: str
 
 
 @cache

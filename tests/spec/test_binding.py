@@ -23,7 +23,6 @@ def test_the_binding_file_is_valid_and_gives_the_names_of_the_design():
         sessions_dir_env="CC_WEB_SESSIONS_DIR",
         source_env="CCWEB_SESSION_ID",
         source_header="X-CCWeb-Session-Id",
-        fixture_prefix="ccwk",
     )
 
 

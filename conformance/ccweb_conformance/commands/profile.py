@@ -69,7 +69,7 @@ def main(args: argparse.Namespace) -> int:
             profile = run_profile(
                 options,
                 settings,
-                own_dir=current.temporary_directory(),
+                workspace=current.workspace(options.sessions_dir),  # as run's: fixtures/workspace.py
                 kit_version=kit_version(),
                 spec_version=ccweb_spec.contract_version(),
                 progress=_progress,

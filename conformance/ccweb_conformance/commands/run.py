@@ -28,6 +28,7 @@ from ccweb_conformance.errors import (
     UsageError,
     interrupted_exit_code,
 )
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
 from ccweb_conformance.options import RunnerOptions, add_arguments, command_line, resolve
 from ccweb_conformance.reports.console import render_summary
@@ -146,8 +147,10 @@ def _fuzz_phase(
     verbose: bool,
     max_seconds: float,
     language: str = DEFAULT_LANGUAGE,
+    workspace: Workspace | None = None,
 ) -> list[str]:
-    """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
+    """Differential fuzzing after the scenarios, within ``max_seconds``, in the run's ``workspace``: appends its
+    scenario, returns its lines."""
     try:
         with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
             from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
@@ -165,7 +168,7 @@ def _fuzz_phase(
         tolerated = frozenset() if options.expected_failures is None else load_expected_failures(
             options.expected_failures
         ).requirements
-        run = fuzz.run_fuzz(options, settings, tolerated=tolerated)
+        run = fuzz.run_fuzz(options, settings, tolerated=tolerated, workspace=workspace)
     finally:
         gc.unfreeze()
     scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
@@ -204,22 +207,28 @@ def _fuzz_after_scenarios(
     started: float,
     *,
     language: str = DEFAULT_LANGUAGE,
+    workspace: Workspace | None = None,
 ) -> list[str]:
     """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
     left = options.max_time - (time.perf_counter() - started)
     if options.fuzz == 0 or state.interrupted or collector is None or collector.stop_reason is not None or left <= 0:
         return []
     try:
-        return _fuzz_phase(options, scenarios, verbose=options.verbose, max_seconds=left, language=language)
+        return _fuzz_phase(
+            options, scenarios, verbose=options.verbose, max_seconds=left, language=language, workspace=workspace
+        )
     except RunInterrupted:
         return [messages(language)("fuzz.interrupted")]
 
 
-def _suite(options: RunnerOptions, chosen: last_failed.LastFailed | None) -> SuiteOutcome | None:
+def _suite(
+    options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace | None = None
+) -> SuiteOutcome | None:
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
         zygote.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
     try:
-        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=chosen.plugins() if chosen else ())
+        plugins = chosen.plugins() if chosen else ()
+        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
     except RunInterrupted:  # a signal outside pytest's session (before it began)
         return None
 
@@ -287,7 +296,8 @@ def _run(
     census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
     if sys.stderr.isatty():  # a terminal sees at once what started; a log keeps a fault to its one line
         print(f"ccweb-conformance: {scrub(starting_line(options), secrets)}", file=sys.stderr, flush=True)
-    outcome = _suite(options, chosen)
+    workspace = current.workspace(options.sessions_dir)  # the suite's and the fuzz phase's (fixtures/workspace.py)
+    outcome = _suite(options, chosen, workspace)
     collector = outcome.collector if outcome is not None else None
     if not state.interrupted and outcome is not None:
         if outcome.startup_error is not None:
@@ -298,7 +308,9 @@ def _run(
             print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
             return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
-    fuzz_lines = _fuzz_after_scenarios(options, state, collector, scenarios, started, language=language)
+    fuzz_lines = _fuzz_after_scenarios(
+        options, state, collector, scenarios, started, language=language, workspace=workspace
+    )
     signals.disarm()  # from here on a signal is recorded, and the reports still get written
     leftovers = current.sweep()
     run = RunResult(

@@ -9,8 +9,10 @@ generous: :func:`safety_bound`); a phase that reaches it before its last case **
 exit code 0, and a server slow enough (by accident, or on purpose on what it takes for fuzz
 cases) would pass a gate that checked it on a fraction of its cases.
 
-Every case gets its conversation ID the way a scenario does (a fresh prefix per case, the
-``alpha`` alias, through :meth:`ConversationFiles.new_id`), so no ID tells a fuzz case apart.
+Every case gets its conversation ID the way a scenario does, from the run's workspace
+(:mod:`ccweb_conformance.fixtures.workspace`: a part of its own per case, ``fuzz<n>``, and the ``alpha``
+alias), so no ID tells a fuzz case apart, and in a ``--sessions-dir`` every file carries the run's prefix
+and is removed with the run's other entries.
 
 The scenarios' client names itself (``clientInfo.name`` ``ccweb-conformance``); the phase's client,
 a target of its own, introduces itself as :data:`PHASE_CLIENT_NAME`, the client cc-web's agents
@@ -25,7 +27,6 @@ import importlib
 import json
 import os
 import shlex
-import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -36,7 +37,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, configuration, given, seed, settings
 
 from ccweb_conformance.errors import TargetError
-from ccweb_conformance.fixtures.conversations import ConversationFiles, new_run_prefix, scenario_prefix
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
 from ccweb_conformance.fuzz.requirements import mismatch_requirements
@@ -66,6 +67,8 @@ SHRINK_TIME = 30.0
 """At most this long (or the safety bound, if longer) is spent shrinking a mismatch of ``--fuzz N``."""
 SHORT_SHRINK_TIME = 10.0
 """The short phase shrinks for at most this long."""
+FUZZ_PART = "fuzz"
+"""The workspace part of the ``n``-th call is ``fuzz<n>``: no scenario's (those are numbers)."""
 
 
 @dataclass(frozen=True)
@@ -207,11 +210,10 @@ def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
 class _Driver:
     """Runs batches against one target; remembers the smallest mismatch seen."""
 
-    def __init__(self, run: FuzzRun, target: Target, sessions_dir: Path) -> None:
+    def __init__(self, run: FuzzRun, target: Target, workspace: Workspace) -> None:
         self.run = run
         self.target = target
-        self.sessions_dir = sessions_dir
-        self.run_prefix = new_run_prefix()
+        self.workspace = workspace
         self.calls = 0
         self.started = time.perf_counter()
         self.shrink_deadline = 0.0
@@ -229,7 +231,7 @@ class _Driver:
     def _call(self, case: FuzzCase) -> Mismatch | None:
         """One call, on a conversation named as a scenario's would be."""
         self.calls += 1
-        files = ConversationFiles(self.sessions_dir, scenario_prefix(self.run_prefix, self.calls))
+        files = self.workspace.part(f"{FUZZ_PART}{self.calls}")
         return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
 
     def check(self, case: FuzzCase) -> None:
@@ -360,29 +362,37 @@ def _hypothesis_home() -> Iterator[None]:
         configuration.set_hypothesis_home_dir(None)
 
 
-def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings, *, tolerated: frozenset[str] = frozenset()) -> FuzzRun:
+def run_fuzz(
+    options: RunnerOptions,
+    fuzz: FuzzSettings,
+    *,
+    tolerated: frozenset[str] = frozenset(),
+    workspace: Workspace | None = None,
+) -> FuzzRun:
     """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
+    ``workspace``: the run's (the suite's), swept when the phase ends; None: one of the phase's own, closed.
     """
     run = FuzzRun(fuzz, replay_command(options, fuzz), tolerated_by=tolerated)
-    own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-fuzz-"))
-    sessions_dir = options.sessions_dir or own_dir
-    assert sessions_dir is not None
+    owned = workspace is None
+    space = Workspace(options.sessions_dir) if workspace is None else workspace
     started = time.perf_counter()
     census.set_phase("fuzz")
     try:
-        with _client_named(PHASE_CLIENT_NAME), make_target(options, sessions_dir) as target:
+        with _client_named(PHASE_CLIENT_NAME), make_target(options, space.open()) as target:
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
-                _Driver(run, target, sessions_dir).drive()
+                _Driver(run, target, space).drive()
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
         census.set_phase("suite")
-        if own_dir is not None:
-            shutil.rmtree(own_dir, ignore_errors=True)
+        if owned:
+            space.close()
+        else:
+            space.sweep()
     run.duration_s = time.perf_counter() - started
     return run
 

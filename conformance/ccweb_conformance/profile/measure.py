@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import ccweb_spec
 from ccweb_conformance.errors import ProtocolFailure
@@ -16,7 +15,7 @@ from ccweb_conformance.profile.model import SizeResult, WrongAnswer
 from ccweb_conformance.profile.proc import GroupSample, sample_group
 from ccweb_conformance.profile.settings import ProfileSettings
 from ccweb_conformance.profile.timing import TimedChannel
-from ccweb_conformance.profile.workspace import Workspace
+from ccweb_conformance.profile.writer import ProfileFiles
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.process import one_line
@@ -34,7 +33,6 @@ class Implementation:
 
     name: str
     options: RunnerOptions
-    sessions_dir: Path
     is_reference: bool
 
 
@@ -51,7 +49,7 @@ class Conversations:
 class Context:
     """What every session of a profile shares: the files, the oracle, the settings."""
 
-    workspace: Workspace
+    workspace: ProfileFiles
     oracle: Oracle
     settings: ProfileSettings
 
@@ -85,7 +83,7 @@ class SizeSession:
 
     def start(self) -> None:
         """Start (or reach) the server, time the floor, warm it up on the tiny conversation. TargetError escapes."""
-        self.target = make_target(self.implementation.options, self.implementation.sessions_dir)
+        self.target = make_target(self.implementation.options, self.workspace.sessions_dir)
         self.client = self.target.client(None)
         self.pid = self.target.server_pid(None)  # the server this run spawned (None: not ours)
         self.timer = TimedChannel(self.client.channel)

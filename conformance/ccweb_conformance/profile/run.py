@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ccweb_conformance.fixtures.conversations import new_run_prefix
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.budgets import advisories
 from ccweb_conformance.profile.check import Oracle
@@ -19,7 +19,7 @@ from ccweb_conformance.profile.growth import judge
 from ccweb_conformance.profile.measure import Context, Conversations, Implementation, SizeSession
 from ccweb_conformance.profile.model import ImplementationProfile, Profile, SizeResult
 from ccweb_conformance.profile.settings import ProfileSettings
-from ccweb_conformance.profile.workspace import Workspace
+from ccweb_conformance.profile.writer import ProfileFiles
 from ccweb_conformance.transport.targets import reference_command
 
 TINY_MESSAGES = 10
@@ -61,12 +61,14 @@ def reference_options(target: RunnerOptions) -> RunnerOptions:
     return RunnerOptions(protocol=target.protocol, timeout=target.timeout)
 
 
-def implementations(options: RunnerOptions, settings: ProfileSettings, own_dir: Path) -> list[Implementation]:
-    """The target, then the reference beside it (unless asked not to, or the target is the reference)."""
-    target_dir = options.sessions_dir if options.url and not options.http_cmd and options.sessions_dir else own_dir
-    found = [Implementation(label(options), options, target_dir, is_default_target(options))]
+def implementations(options: RunnerOptions, settings: ProfileSettings) -> list[Implementation]:
+    """The target, then the reference beside it (unless asked not to, or the target is the reference).
+
+    Both read the run's one sessions directory (the workspace's: the runner's own, or ``--sessions-dir``).
+    """
+    found = [Implementation(label(options), options, is_default_target(options))]
     if settings.reference and not is_default_target(options):
-        found.append(Implementation(REFERENCE, reference_options(options), own_dir, True))
+        found.append(Implementation(REFERENCE, reference_options(options), True))
     return found
 
 
@@ -107,15 +109,15 @@ def run_profile(
     options: RunnerOptions,
     settings: ProfileSettings,
     *,
-    own_dir: Path,
+    workspace: Workspace,
     kit_version: str,
     spec_version: str,
     progress: Progress,
 ) -> Profile:
     """Profile the target (and the reference) at every size; files and servers are gone when it returns.
 
-    ``own_dir`` is the runner's own sessions directory (the session's temporary directory);
-    the files it writes are removed, the directory itself is the caller's.
+    ``workspace`` is the run's (``fixtures/workspace.py``): the runner's own sessions directory, or the
+    user's ``--sessions-dir``; the files the profile writes are removed, the workspace is the caller's.
 
     TargetError escapes when an implementation cannot be started or reached.
     """
@@ -127,12 +129,12 @@ def run_profile(
         sizes=settings.sizes,
         machine=machine(),
     )
-    chosen = implementations(options, settings, own_dir)
+    chosen = implementations(options, settings)
     profile.implementations = [
         ImplementationProfile(i.name, description(i), _transport(i.options), i.is_reference) for i in chosen
     ]
-    workspace = Workspace([own_dir, *(i.sessions_dir for i in chosen)], new_run_prefix())
-    context = Context(workspace, Oracle(workspace.oracle_dir), settings)
+    files = ProfileFiles(workspace)
+    context = Context(files, Oracle(files.sessions_dir), settings)
     for number, messages in enumerate(settings.sizes, 1):
         size_started = time.perf_counter()
         results = _profile_size(messages, chosen, profile, context)

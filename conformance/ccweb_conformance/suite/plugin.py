@@ -9,9 +9,6 @@ suite's own scenarios.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
@@ -24,12 +21,8 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
-from ccweb_conformance.fixtures.conversations import (
-    ConversationFiles,
-    cc_web_session,
-    new_suite_prefix,
-    scenario_prefix,
-)
+from ccweb_conformance.fixtures.conversations import cc_web_session
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
 from ccweb_conformance.suite.bdd import keyword_names
 from ccweb_conformance.suite.collector import (
@@ -43,20 +36,21 @@ from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_exp
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
-from ccweb_conformance.transport import signals, zygote
+from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
 COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
-RUN_PREFIX_KEY = pytest.StashKey[str]()
+WORKSPACE_KEY = pytest.StashKey[Workspace]()
+"""The run's sessions directory and conversation names (``fixtures/workspace.py``)."""
+OWNS_WORKSPACE_KEY = pytest.StashKey[bool]()
+"""True when the plugin made the workspace (plain pytest, ``export``) and so closes it; a command closes its own."""
 SOURCES_KEY = pytest.StashKey[list[str | None]]()
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
 OBSERVER_KEY = pytest.StashKey[CallObserver]()
 STEP_FAILED_KEY = pytest.StashKey[bool]()
 """Set by ``ccweb-conformance export``'s recorder: it sees every tool call of every scenario."""
-OWN_SESSIONS_NAME = "sessions"
-"""The runner's own sessions directory is ``<temporary folder>/sessions``, so that siblings are its own too."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -73,6 +67,14 @@ class ResolvedOptions:
     """
 
     options: RunnerOptions
+
+
+@dataclass(frozen=True)
+class GivenWorkspace:
+    """The command's workspace, handed to the session as a plugin object: the suite writes into it and sweeps
+    it, the command's session closes it (after the fuzz phase, once every process of the run has stopped)."""
+
+    workspace: Workspace
 
 
 def options_from(config: pytest.Config) -> RunnerOptions:
@@ -99,7 +101,9 @@ def pytest_configure(config: pytest.Config) -> None:
     collector.deadline = time.monotonic() + options.max_time
     collector.expected = _expected_failures(config)
     config.stash[COLLECTOR_KEY] = collector
-    config.stash[RUN_PREFIX_KEY] = new_suite_prefix(shared_directory=options.sessions_dir is not None)
+    given = next((p.workspace for p in config.pluginmanager.get_plugins() if isinstance(p, GivenWorkspace)), None)
+    config.stash[WORKSPACE_KEY] = given or Workspace(options.sessions_dir)
+    config.stash[OWNS_WORKSPACE_KEY] = given is None
     config.stash[SOURCES_KEY] = []
 
 
@@ -150,7 +154,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     scenarios = [(scenario_template(item), example_row(item)) for item in session.items if is_scenario(item)]
     config.stash[COLLECTOR_KEY].planned = [item for item in session.items if is_scenario(item)]
-    config.stash[SOURCES_KEY] = upcoming_sources(scenarios, config.stash[RUN_PREFIX_KEY])
+    config.stash[SOURCES_KEY] = upcoming_sources(scenarios, config.stash[WORKSPACE_KEY].prefix)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -247,18 +251,14 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     if problems:
         raise pytest.UsageError("; ".join(problems))
     collector = request.config.stash[COLLECTOR_KEY]
-    run_prefix = request.config.stash[RUN_PREFIX_KEY]
-    own_dir: Path | None = None
+    workspace = request.config.stash[WORKSPACE_KEY]
+    owned = request.config.stash[OWNS_WORKSPACE_KEY]
     target: Target | None = None
     try:
-        own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-"))
-        sessions_dir = options.sessions_dir or (own_sessions_dir(own_dir) if own_dir is not None else None)
-        assert sessions_dir is not None
-        sessions_dir.mkdir(exist_ok=True)
+        sessions_dir = workspace.open()
         _listable_or_exit(sessions_dir, collector)
-        own_prefix = None if options.sessions_dir is None else run_prefix  # DIR is not ours: judge our entries only
-        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=own_prefix)
-        target = make_target(options, sessions_dir, decoy_source=decoy_id(run_prefix))
+        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix)
+        target = make_target(options, sessions_dir, decoy_source=decoy_id(workspace.prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         _note_eras(target, options, collector)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
@@ -266,15 +266,15 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     except HandshakeViolation as error:
         if target is not None:
             collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-        _clean_up(target, own_dir, options.sessions_dir, run_prefix)
+        _clean_up(target, workspace, owned=owned)
         collector.handshake_failed(error)
         pytest.exit(f"the implementation broke the protocol during the handshake: {error}", returncode=1)
     except TargetError as error:
-        _clean_up(target, own_dir, options.sessions_dir, run_prefix)
+        _clean_up(target, workspace, owned=owned)
         collector.startup_error = str(error).splitlines()[0] if str(error) else type(error).__name__
         pytest.exit(f"the implementation could not be started or reached: {error}", returncode=2)
     except BaseException:
-        _clean_up(target, own_dir, options.sessions_dir, run_prefix)
+        _clean_up(target, workspace, owned=owned)
         raise
     collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
     collector.bundled_reference = not (options.stdio or options.url or options.http_cmd)
@@ -286,7 +286,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
             target.close()
             collector.add_audit(settled.merged(ledger.audit()))  # and what the server did on its way out
             ledger.remove_retired()
-        _clean_up(None, own_dir, options.sessions_dir, run_prefix)
+        _clean_up(None, workspace, owned=owned)
 
 
 def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:
@@ -298,46 +298,17 @@ def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollecto
         collector.eras.append(target.other_client(None).protocol_version)
 
 
-def own_sessions_dir(own_dir: Path) -> Path:
-    """``<own>/sessions``, a link to ``<own>/sessions-data``: a server must resolve its root (macOS ``/tmp``)."""
-    real = own_dir / f"{OWN_SESSIONS_NAME}-data"
-    real.mkdir()
-    link = own_dir / OWN_SESSIONS_NAME
-    try:
-        link.symlink_to(real.name, target_is_directory=True)
-    except OSError:  # no symbolic links here (Windows without the privilege): the directory itself
-        return real
-    return link
-
-
-def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | None, run_prefix: str) -> None:
-    """Stop the target's processes; remove the run's own directory, or its own files in DIR."""
+def _clean_up(target: Target | None, workspace: Workspace, *, owned: bool) -> None:
+    """Stop the target's processes; sweep the run's entries (and close the workspace when the plugin made it)."""
     with signals.shielded():
         try:
             if target is not None:
                 target.close()
         finally:
-            if own_dir is not None:
-                shutil.rmtree(own_dir, ignore_errors=True)
-                if own_dir.exists():  # no descriptor left to walk it (ulimit -n): free the fork server's, then again
-                    zygote.stop_shared()
-                    shutil.rmtree(own_dir, ignore_errors=True)
-            if sessions_dir is not None:
-                remove_run_files(sessions_dir, run_prefix)
-
-
-def remove_run_files(sessions_dir: Path, run_prefix: str) -> None:
-    """Remove what is left of this run's conversation files in a directory that is not ours."""
-    try:
-        names = [name for name in os.listdir(sessions_dir) if name.startswith((f"{run_prefix}-", f"..{run_prefix}-"))]
-    except OSError:
-        return
-    for name in names:
-        path = sessions_dir / name
-        if path.is_symlink() or not path.is_dir():
-            path.unlink(missing_ok=True)
-        else:
-            shutil.rmtree(path, ignore_errors=True)
+            if owned:
+                workspace.close()
+            else:
+                workspace.sweep()
 
 
 @pytest.fixture(scope="session")
@@ -349,7 +320,7 @@ def ccweb_output_schema(ccweb_target: Target) -> dict[str, Any] | None:
 @pytest.fixture(scope="session")
 def ccweb_run_prefix(request: pytest.FixtureRequest) -> str:
     """This run's ID prefix for conversation files."""
-    return request.config.stash[RUN_PREFIX_KEY]
+    return request.config.stash[WORKSPACE_KEY].prefix
 
 
 @pytest.fixture(scope="session")
@@ -358,7 +329,8 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.
 
     Shared so that stdio scenarios needing "some other valid source" reuse one server process.
     """
-    files = ConversationFiles(ccweb_target.sessions_dir, f"{ccweb_run_prefix}-{SHARED_PREFIX}")
+    del ccweb_target  # the workspace's directory is made, and the server started, before the decoy is written
+    files = request.config.stash[WORKSPACE_KEY].part(SHARED_PREFIX)
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
     decoy = files.new_id(DECOY_ALIAS)
@@ -374,15 +346,12 @@ def ccweb_decoy_id(ccweb_target: Target, ccweb_run_prefix: str, request: pytest.
 @pytest.fixture
 def world(
     ccweb_target: Target,
-    ccweb_run_prefix: str,
     ccweb_output_schema: dict[str, Any] | None,
     request: pytest.FixtureRequest,
 ) -> Iterator[World]:
     """A scenario's state; its conversation files are removed when it ends."""
     collector = request.config.stash[COLLECTOR_KEY]
-    files = ConversationFiles(
-        ccweb_target.sessions_dir, scenario_prefix(ccweb_run_prefix, collector.next_scenario_number())
-    )
+    files = request.config.stash[WORKSPACE_KEY].scenario(collector.next_scenario_number())
     ledger = request.config.stash[LEDGER_KEY]
     ledger.register(files)
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)

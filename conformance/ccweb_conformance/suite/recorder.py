@@ -23,6 +23,7 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
 from ccweb_conformance.fixtures.tree import Entry, operations, snapshot
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.case_export import RecordedCase
 from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
 from ccweb_conformance.suite.lookahead import decoy_id
@@ -58,7 +59,7 @@ class CaseRecorder:
         """Fix the run prefix and watch every scenario's world."""
         from ccweb_conformance.suite import plugin  # noqa: PLC0415 (the plugin module registers first)
 
-        config.stash[plugin.RUN_PREFIX_KEY] = EXPORT_RUN_PREFIX
+        config.stash[plugin.WORKSPACE_KEY] = Workspace(None, prefix=EXPORT_RUN_PREFIX)  # the plugin's, not yet made
         config.stash[plugin.OBSERVER_KEY] = self
 
     def before_call(self, world: World, name: str, arguments: Any) -> None:

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.plugin import ResolvedOptions
+from ccweb_conformance.suite.plugin import GivenWorkspace, ResolvedOptions
 from ccweb_conformance.suite.progress import RunObserver
 
 __all__ = ["PYTEST_ENVIRONMENT", "SuiteOutcome", "pytest_arguments", "run_suite", "selection_label"]
@@ -129,15 +130,18 @@ def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str
     return None
 
 
-def run_suite(options: RunnerOptions, *, live: bool, extra_plugins: Sequence[object] = ()) -> SuiteOutcome:
-    """Run the selected scenarios against the target the options name.
+def run_suite(
+    options: RunnerOptions, *, live: bool, extra_plugins: Sequence[object] = (), workspace: Workspace | None = None
+) -> SuiteOutcome:
+    """Run the selected scenarios against the target the options name, in ``workspace`` (else one of the suite's own).
 
     pytest reads no configuration but this command line: not :data:`PYTEST_ENVIRONMENT`, no ini
     file (``-c`` the null device), no conftest.py, no auto-loaded plugin.
     """
     observer = RunObserver(verbose=options.verbose, live=live)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
-        plugins = [gate, observer, ResolvedOptions(options), *extra_plugins]
+        given = [] if workspace is None else [GivenWorkspace(workspace)]
+        plugins = [gate, observer, ResolvedOptions(options), *given, *extra_plugins]
         code = pytest.main(pytest_arguments(options, suite), plugins=plugins)
     broken = None
     if observer.startup_error is None and (

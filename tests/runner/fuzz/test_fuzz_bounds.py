@@ -16,7 +16,8 @@ import pytest
 from mutants.fuzz import limit_49_as_48, utf16_past_64_chars
 from mutants.patching import _ORIGINAL_LIST
 
-from ccweb_conformance.fixtures.conversations import ConversationFiles, new_run_prefix, scenario_prefix
+from ccweb_conformance.fixtures.conversations import ConversationFiles
+from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, phase, run_fuzz, settings_for
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
@@ -120,7 +121,7 @@ def test_cases_are_named_as_scenarios_are_with_no_mark_of_the_phase(monkeypatch,
 
     monkeypatch.setattr(phase, "run_case", spy)
     run = run_fuzz(IN_PROCESS, FuzzSettings(20, 3))
-    scenario_id = ConversationFiles(tmp_path, scenario_prefix(new_run_prefix(), 7)).new_id("alpha")
+    scenario_id = Workspace(None, root=tmp_path).scenario(7).new_id("alpha")
 
     def shape(conversation_id: str) -> str:
         return re.sub(r"[0-9a-f]", "x", conversation_id)

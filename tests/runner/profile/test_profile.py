@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import signal
 import tempfile
@@ -29,12 +30,13 @@ from ccweb_conformance.profile.growth import classify, exponent, judge
 from ccweb_conformance.profile.markdown import render_markdown
 from ccweb_conformance.profile.model import ImplementationProfile, Profile, SizeResult
 from ccweb_conformance.profile.svg import render_svg
-from ccweb_conformance.profile.workspace import Workspace
+from ccweb_conformance.profile.writer import ProfileFiles
 from ccweb_reference.core import list_user_inputs
 
 SVG = "{http://www.w3.org/2000/svg}"
 REPORT_SCHEMA = json.loads(files("ccweb_conformance").joinpath("schemas", "profile.schema.json").read_text("utf-8"))
 FAST = ["--settle", "0", "--repeats", "5"]
+UUID_FILE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json")
 CALLS_PER_SIZE = 13
 """Checked calls per size with FAST: tiny warm-up, large warm-up, 5 first, 1 priming, 5 repeated."""
 
@@ -385,14 +387,14 @@ def test_a_running_server_gets_only_its_own_files_which_are_removed(
     (sessions / "theirs.json").write_text('{"messages": []}')
     _, base = start_server(sessions, http=True)
     seen: set[str] = set()
-    real_create = Workspace.create
+    real_create = ProfileFiles.create
 
-    def create(self: Workspace, conversation_id: str, data: bytes) -> None:
+    def create(self: ProfileFiles, conversation_id: str, data: bytes) -> None:
         real_create(self, conversation_id, data)
         seen.update(p.name for p in sessions.iterdir())
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Workspace, "create", create)
+        patch.setattr(ProfileFiles, "create", create)
         code, report, _ = profile_json(
             tmp_path, capsys, "--url", base, "--sessions-dir", str(sessions), "--sizes", "10", "--no-reference", *FAST
         )
@@ -400,11 +402,44 @@ def test_a_running_server_gets_only_its_own_files_which_are_removed(
     assert sorted(p.name for p in sessions.iterdir()) == ["theirs.json"]
     assert (sessions / "theirs.json").read_text() == '{"messages": []}'
     ours = sorted(seen - {"theirs.json"})
-    assert len(ours) == 2 and all(name.startswith("ccwk-") and name.endswith(".json") for name in ours)
+    assert len(ours) == 2 and all(UUID_FILE.fullmatch(name) for name in ours)
+    assert ours[0][:14] == ours[1][:14]  # the run's prefix: 12 hex digits and their hyphens
     [implementation] = report["implementations"]
     assert (implementation["transport"], implementation["sampled"]) == ("http", False)
     assert implementation["sizes"][0]["readBytesPerRepeatedCall"] is None
     assert implementation["sizes"][0]["callsChecked"] == CALLS_PER_SIZE
+
+
+def test_a_spawned_server_reads_the_given_sessions_dir_as_run_gives_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """``profile --stdio X --sessions-dir D`` had ignored D (exit 0): the server and the oracle read the runner's
+    own directory."""
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    (sessions / "theirs.json").write_text('{"messages": []}')
+    seen: set[str] = set()
+    real_create = ProfileFiles.create
+
+    def create(self: ProfileFiles, conversation_id: str, data: bytes) -> None:
+        real_create(self, conversation_id, data)
+        seen.update(p.name for p in sessions.iterdir())
+
+    server = shlex.join([PYTHON, "-m", "ccweb_reference.cli", "--sessions-dir", "{sessions_dir}"])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ProfileFiles, "create", create)
+        code, report, _ = profile_json(
+            tmp_path, capsys, "--stdio", server, "--sessions-dir", str(sessions), "--sizes", "10", "--no-reference",
+            *FAST,
+        )
+    assert code == 0
+    ours = sorted(seen - {"theirs.json"})
+    assert len(ours) == 2 and all(UUID_FILE.fullmatch(name) for name in ours)
+    assert ours[0][:14] == ours[1][:14]
+    assert sorted(p.name for p in sessions.iterdir()) == ["theirs.json"]
+    [implementation] = report["implementations"]
+    assert implementation["sizes"][0]["callsChecked"] == CALLS_PER_SIZE
+    assert implementation["sizes"][0]["wrong"] == []
 
 
 @pytest.mark.parametrize(
@@ -455,7 +490,7 @@ def test_a_signal_stops_the_servers_removes_the_files_and_exits_130_or_143(tmp_p
         env,
         sig,
         ready=lambda servers: len(servers) >= 2,  # the fake and the reference
-        look=lambda: (len(list(state.glob("pid-*"))), len(list(temp.glob("ccweb-profile-*/ccwk-*.json")))),
+        look=lambda: (len(list(state.glob("pid-*"))), len(list(temp.glob("ccweb-profile-*/sessions/*.json")))),
     )
     assert len(done.servers) == 2
     assert done.seen == (1, 2)  # the fake's own pid; the tiny and the large conversation
