@@ -110,10 +110,9 @@ def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseEx
 
 
 def steps_run(steps: list[StepResult]) -> int:
-    """How many steps ran: up to the first failed one, which pytest-bdd follows with the rest marked failed.
+    """How many steps ran: up to the first failed one, which the step log follows with the rest (never run).
 
-    pytest-bdd reports every step after the failing one as failed too (never run), so the length of
-    the list would make any failure look like one in the last step.
+    The length of the list would make any failure look like one in the last step.
     """
     return next((number for number, step in enumerate(steps, 1) if step.status == "failed"), len(steps))
 
