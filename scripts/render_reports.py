@@ -115,9 +115,20 @@ def render(junit: Path, cucumber: Path, out: Path, node_modules: Path | None) ->
             script = f"require({json.dumps(str(reporter))}).generate({json.dumps(where)})"
             ok &= _run("multiple-cucumber-html-reporter", ["node", "-e", script])
         pages.append(out / "cucumber-html" / "index.html")
+        pages += failed_feature_pages(cucumber, out / "cucumber-html" / "features")
     else:
         print("multiple-cucumber-html-reporter: not found (npm install it beside xunit-viewer, and node): skipped")
     return pages, ok
+
+
+def failed_feature_pages(cucumber: Path, folder: Path) -> list[Path]:
+    """The reporter's page of the first feature with a failed step (its scenarios and steps), if any."""
+    features = json.loads(cucumber.read_text(encoding="utf-8"))
+    for feature in features:
+        steps = [s for e in feature.get("elements", []) for s in e.get("steps", [])]
+        if any(s.get("result", {}).get("status") == "failed" for s in steps):
+            return sorted(folder.glob(f"*-{feature['id']}.html"))[:1]
+    return []
 
 
 def smaller(shot: Path) -> None:

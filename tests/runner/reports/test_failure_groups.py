@@ -67,12 +67,13 @@ def test_the_console_shows_one_block_per_group_and_names_the_others() -> None:
         "",
     ]
     verbose = failure_blocks(stray_run(9), verbose=True)
-    assert [line for line in verbose if line.startswith("      f.feature::S")] == [f"      f.feature::S{n}" for n in range(2, 10)]
+    named = [line for line in verbose if line.startswith("      f.feature::S")]
+    assert named == [f"      f.feature::S{n}" for n in range(2, 10)]
 
 
 def test_the_console_in_chinese_names_the_group() -> None:
     lines = failure_blocks(stray_run(2), language="zh-CN")
-    assert "    另有 1 个场景以同样方式失败：" in lines
+    assert "    另有 1 个场景以同样方式失败：" in lines  # noqa: RUF001 (Chinese punctuation)
 
 
 def test_markdown_has_one_section_per_group_and_stays_small() -> None:
