@@ -195,8 +195,8 @@ class RunnerOptions:
     max_time: float = option(1800.0, "--max-time", group="binding", metavar="SECONDS", bounds=SECONDS_PER_RUN,
         help="whole-run bound: scenarios left at this point are not run, exit 1 (default: %(default)s)")
     stop_after: int = option(3, "--stop-after", group="binding", metavar="N", bounds=Bounds(1),
-        help="scenarios in a row in which the server died or timed out before the rest is not run"
-        " (default: %(default)s)")
+        help="scenarios in a row in which the server died or timed out, or broke the protocol the same way,"
+        " before the rest is not run (default: %(default)s)")
     # --- selection: which scenarios, and how their verdicts count -----------------------
     keyword: str | None = option(None, "-k", group="selection", metavar="EXPR", plugin="-k", commands=RUN_AND_LIST,
         help="only scenarios whose test name matches EXPR (pytest -k)")

@@ -47,7 +47,7 @@ class ReportFormat:
 
 
 FORMATS: tuple[ReportFormat, ...] = (
-    ReportFormat("junitxml", "JUnit XML", "run", "ccweb_conformance.reports.junit:write_junit"),
+    ReportFormat("junitxml", "JUnit XML", "run", "ccweb_conformance.reports.junit:write_junit", ("language",)),
     ReportFormat("json", "JSON", "run", "ccweb_conformance.reports.json_report:write_json"),
     ReportFormat(
         "cucumberjson", "Cucumber JSON", "run", "ccweb_conformance.reports.cucumber:write_cucumber", ("flavour",)

@@ -91,8 +91,9 @@ bounds (a CI gate always ends, and leaves no process and no file of the run behi
   --timeout S             per request, partial lines and SSE streams included (default 10)
   --max-message-bytes N   one incoming message, over stdio, JSON or SSE (default 16 MiB)
   --max-time S            the whole run; scenarios left are not run, exit 1 (default 1800)
-  --stop-after N          after N scenarios in a row in which the server died or timed out,
-                          the rest is not run: "the implementation stopped answering" (default 3)
+  --stop-after N          after N scenarios in a row in which the server died or timed out, or
+                          broke the protocol the same way (a stray line on stdout), the rest is
+                          not run, with the reason named once (default 3)
   Processes a server leaves behind (a daemon that called setsid) are stopped and named.
   A report path that is a named pipe, a socket or a folder is refused before the run; a device
   or the runner's own stdout whose reader takes nothing for 30 s (1 s after a signal) is given up.

@@ -17,13 +17,12 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.difftext import comparable, cut_pair, first_path
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
-from ccweb_conformance.reports.common import format_transcript
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
-from ccweb_conformance.reports.model import FailureDetail, RunResult, ScenarioResult, StoredConversation
+from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, StoredConversation
 from ccweb_conformance.textwidth import display_width, ljust
 
-__all__ = ["BLOCK_LIMIT", "failure_blocks", "headline", "reports_line", "scenario_block", "scenario_hint"]
+__all__ = ["BLOCK_LIMIT", "headline", "reports_line", "scenario_block", "scenario_hint"]
 
 BLOCK_LIMIT = 12
 """Failure blocks shown at most; the rest are counted."""
@@ -271,34 +270,6 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
     else:
         return f"{requirements}: {check}"
     return f"{requirements}: {check}: {first}{more}"
-
-
-def failure_blocks(run: RunResult, *, verbose: bool = False, language: str = DEFAULT_LANGUAGE) -> list[str]:
-    """Every failure block of a run under a heading (empty when nothing failed); verbose adds transcripts."""
-    shown = [s for s in run.scenarios if s.status in _SHOWN_STATUSES and s.detail is not None]
-    if not shown:
-        return []
-    say = messages(language)
-    lines = [_heading(shown, say)]
-    for scenario in shown if verbose else shown[:BLOCK_LIMIT]:
-        lines += ["", *scenario_block(scenario, language)]
-        if verbose and scenario.transcript:
-            lines += [
-                f"    {say('block.label.transcript')}",
-                *(f"      {t}" for t in format_transcript(scenario.transcript).splitlines()),
-            ]
-    if len(shown) > BLOCK_LIMIT and not verbose:
-        lines += ["", say("block.more_failures", count=len(shown) - BLOCK_LIMIT)]
-    return lines
-
-
-def _heading(shown: list[ScenarioResult], say: Messages) -> str:
-    """The section title says what it holds: failures, warnings, or both."""
-    failed = sum(s.status == "failed" for s in shown)
-    warnings = len(shown) - failed
-    if failed and warnings:
-        return say("block.both_heading", count=len(shown), failed=failed, warnings=warnings)
-    return say("block.failures_heading" if failed else "block.warnings_heading", count=len(shown))
 
 
 def reports_line(paths: list[Path | str], language: str = DEFAULT_LANGUAGE) -> str:

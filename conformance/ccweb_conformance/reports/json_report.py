@@ -18,6 +18,7 @@ from typing import Any
 
 from ccweb_conformance.jsontext import indented, replace_lone_surrogates
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
+from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
 
 __all__ = ["build_json", "report_schema", "write_json"]
@@ -43,8 +44,15 @@ def build_json(run: RunResult) -> dict[str, Any]:
     return report
 
 
+def _groups(run: RunResult) -> list[FailureGroup]:
+    """The groups of identical failures among the scenarios that carry a diagnosis."""
+    return failure_groups([s for s in run.scenarios if _diagnosis(s, None) is not None])
+
+
 def _build(run: RunResult) -> dict[str, Any]:
     counts = run.counts()
+    groups = _groups(run)
+    group_of = {id(s): g.number for g in groups for s in g.scenarios}
     return {
         "formatVersion": REPORT_FORMAT_VERSION,
         "kitVersion": run.kit_version,
@@ -67,6 +75,16 @@ def _build(run: RunResult) -> dict[str, Any]:
         "configFile": run.config_file,
         "expectedFailuresFile": run.expected_failures_file,
         "staleExpectedFailures": list(run.stale_expected_failures),
+        "failureGroups": [
+            {
+                "group": g.number,
+                "status": g.first.status,
+                "headline": headline(g.first),
+                "hint": scenario_hint(g.first),
+                "scenarios": [s.nodeid for s in g.scenarios],
+            }
+            for g in groups
+        ],
         "counts": {"total": len(run.scenarios), **counts},
         "requirements": [
             {
@@ -80,11 +98,11 @@ def _build(run: RunResult) -> dict[str, Any]:
             }
             for r in run.requirement_results()
         ],
-        "scenarios": [_scenario(s) for s in run.scenarios],
+        "scenarios": [_scenario(s, group_of.get(id(s))) for s in run.scenarios],
     }
 
 
-def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
+def _scenario(scenario: ScenarioResult, group: int | None) -> dict[str, Any]:
     return {
         "id": scenario.nodeid,
         "feature": scenario.feature,
@@ -104,21 +122,22 @@ def _scenario(scenario: ScenarioResult) -> dict[str, Any]:
             for s in scenario.steps
         ],
         "transcript": [e.to_json() for e in scenario.transcript],
-        "diagnosis": _diagnosis(scenario),
+        "diagnosis": _diagnosis(scenario, group),
     }
 
 
-def _diagnosis(scenario: ScenarioResult) -> dict[str, Any] | None:
+def _diagnosis(scenario: ScenarioResult, group: int | None) -> dict[str, Any] | None:
     """What the console's failure block says, for CI tools that read the JSON: one line, the block, the hint,
-    and the command that reruns the scenario alone (None when no ``-k`` selects it alone)."""
+    the command that reruns the scenario alone (None when no ``-k`` selects it alone) and its group's number."""
     if scenario.detail is None or scenario.status not in ("failed", "warning"):
         return None
-    return {
+    diagnosis = {
         "headline": headline(scenario),
         "block": scenario_block(scenario),
         "hint": scenario_hint(scenario),
         "reproducer": scenario.reproducer,
     }
+    return diagnosis if group is None else {**diagnosis, "group": group}
 
 
 def write_json(run: RunResult, path: Path) -> None:

@@ -1,7 +1,10 @@
 """JUnit XML, as GitHub and GitLab CI, Jenkins and most test dashboards read it.
 
 ``<testsuites>`` holds one ``<testsuite>`` per feature; each scenario is a ``<testcase>``
-with ``classname`` = the feature file and ``name`` = the scenario. How statuses map:
+with ``classname`` = the feature file and ``name`` = the scenario. Suites with a failure come
+first, and in each suite failed (and not-run) testcases, then warnings, then the rest, each in
+run order: viewers that keep the file's order (xunit-viewer, junit2html) show what broke at the
+top. How statuses map:
 
 * passed: a plain testcase.
 * failed: ``<failure message="first line" type="failure">`` with the whole message, the
@@ -16,16 +19,20 @@ with ``classname`` = the feature file and ``name`` = the scenario. How statuses 
 * xpassed: ``<failure type="xpass" message="expected failure passed: <reason>">``.
 * skipped: ``<skipped message="...">``.
 * notrun (the run stopped before it: a signal, ``--max-time``, the server stopped answering):
-  ``<error type="notrun" message="not run: <why>">`` - never a pass. Each ``<testsuite>``
-  has the properties ``interrupted`` (the signal, or empty) and ``stopped`` (why, or empty);
-  a run interrupted before any scenario was selected has one ``run`` testcase with the error.
+  ``<error type="notrun" message="not run: <why>">`` - never a pass. The suites' properties
+  then include ``interrupted`` (the signal) or ``stopped`` (why); a run interrupted before any
+  scenario was selected has one ``run`` testcase with the error.
 
 The file is valid against Jenkins xUnit's ``junit-10.xsd`` (the schema the GitHub, GitLab
 and Jenkins reporters accept): ``<testsuites>`` carries name, time and the counts but no
 timestamp or skipped count; a testcase carries no file or line.
 
-Each ``<testsuite>`` has ``statement_zh`` properties (``<ID>: <Chinese statement>``) for the
-requirements its testcases prove: junit-10.xsd has no room for properties on a testcase.
+Each ``<testsuite>`` has a few properties, the run's (target, transport, protocol, spec and kit
+versions) and only those of its options that were set (strict, selection, config file, …), so a
+viewer's properties table stays short. The report is written in the run's language (``--lang``):
+the failure's headline, hint and block, the target and the warning notes. A failure that says
+what an earlier one in the report said (:mod:`failure_groups`) points to it instead of repeating
+its block and transcript.
 
 Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
 ``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
@@ -37,9 +44,10 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import ccweb_spec
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, format_transcript, problem
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
+from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 
 __all__ = ["build_junit", "write_junit"]
@@ -57,14 +65,16 @@ def _seconds(value: float) -> str:
     return f"{value:.3f}"
 
 
-def build_junit(run: RunResult) -> ET.Element:
-    """The ``<testsuites>`` element for a run."""
+def build_junit(run: RunResult, language: str = DEFAULT_LANGUAGE) -> ET.Element:
+    """The ``<testsuites>`` element for a run, in ``language`` (en or zh-CN)."""
     features: dict[str, list[ScenarioResult]] = {}
     for scenario in run.scenarios:
         features.setdefault(scenario.feature_file, []).append(scenario)
     root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
-    for feature_file, scenarios in features.items():
-        root.append(_suite(run, feature_file, scenarios))
+    say = messages(language)
+    same_as = _same_as(run)
+    suites = [_suite(run, feature_file, scenarios, say, same_as) for feature_file, scenarios in features.items()]
+    root.extend(sorted(suites, key=lambda s: 0 if s.get("failures") != "0" or s.get("errors") != "0" else 1))
     if not run.scenarios and run.interrupted is not None:
         suite = ET.SubElement(root, "testsuite", name="ccweb-conformance")
         case = ET.SubElement(suite, "testcase", classname="ccweb-conformance", name="run")
@@ -74,41 +84,70 @@ def build_junit(run: RunResult) -> ET.Element:
     return root
 
 
-def write_junit(run: RunResult, path: Path) -> None:
-    """Write the JUnit XML report (UTF-8, with an XML declaration)."""
-    root = build_junit(run)
+def write_junit(run: RunResult, path: Path, language: str = DEFAULT_LANGUAGE) -> None:
+    """Write the JUnit XML report (UTF-8, with an XML declaration) in ``language``."""
+    root = build_junit(run, language)
     ET.indent(root)
     Path(path).write_bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n")
 
 
-def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -> ET.Element:
-    suite = ET.Element("testsuite", name=_clean(scenarios[0].feature))
-    suite.set("time", _seconds(sum(s.duration_s for s in scenarios)))
-    suite.set("timestamp", run.started_at)
-    suite.set("file", _clean(feature_file))
-    properties = ET.SubElement(suite, "properties")
-    for name, value in (
-        ("target", run.target),
-        ("transport", run.transport),
+def _same_as(run: RunResult) -> dict[int, ScenarioResult]:
+    """Each failure that says what an earlier one said, by ``id``: the first scenario of its group."""
+    shown = [s for s in run.scenarios if s.status in ("failed", "warning") and s.detail is not None]
+    return {id(other): group.first for group in failure_groups(shown) for other in group.others}
+
+
+def _properties(run: RunResult, say: Messages) -> list[tuple[str, str]]:
+    """The run's properties: always what was tested with what, then only the options that were set."""
+    always = [
+        ("target", translated(run.target, say.language, "targets")),
+        ("transport", translated(run.transport, say.language, "transports")),
         ("protocolVersion", run.protocol_version or ""),
-        ("protocolVersions", " ".join(run.eras)),
         ("specVersion", run.spec_version),
         ("kitVersion", run.kit_version),
-        ("strict", str(run.strict).lower()),
+    ]
+    when_set = [
+        ("protocolVersions", " ".join(run.eras) if len(run.eras) > 1 else ""),
+        ("strict", "true" if run.strict else ""),
         ("interrupted", run.interrupted or ""),
         ("stopped", run.stopped or ""),
         ("selection", run.selection or ""),
         ("configFile", run.config_file or ""),
         ("expectedFailuresFile", run.expected_failures_file or ""),
-    ):
+    ]
+    return always + [(name, value) for name, value in when_set if value]
+
+
+def _rank(scenario: ScenarioResult, strict: bool) -> int:
+    """Failures (and not-run scenarios) first, then warnings, then the rest."""
+    if scenario.status in ("failed", "xpassed", "notrun") or (scenario.status == "warning" and strict):
+        return 0
+    return 1 if scenario.status == "warning" else 2
+
+
+def _suite(
+    run: RunResult,
+    feature_file: str,
+    scenarios: list[ScenarioResult],
+    say: Messages,
+    same_as: dict[int, ScenarioResult],
+) -> ET.Element:
+    suite = ET.Element("testsuite", name=_clean(scenarios[0].feature))
+    suite.set("time", _seconds(sum(s.duration_s for s in scenarios)))
+    suite.set("timestamp", run.started_at)
+    suite.set("file", _clean(feature_file))
+    properties = ET.SubElement(suite, "properties")
+    for name, value in _properties(run, say):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
-    _statements(properties, scenarios)
     warnings = [s for s in scenarios if s.status == "warning" and not run.strict]
-    ET.SubElement(properties, "property", name="warnings", value=str(len(warnings)))
+    if warnings:
+        ET.SubElement(properties, "property", name="warnings", value=str(len(warnings)))
     for scenario in warnings:
-        note = f"{scenario.scenario}: {first_line(problem(scenario) or '')}"
+        said = headline(scenario, say.language) if scenario.detail is not None else problem(scenario, say) or ""
+        note = f"{scenario.scenario}: {first_line(said)}"
         ET.SubElement(properties, "property", name="warning", value=_clean(note[:_MESSAGE_LIMIT]))
-    cases = [_case(run, s) for s in scenarios]
+    ordered = sorted(scenarios, key=lambda s: _rank(s, run.strict))
+    cases = [_case(run, s, say, same_as.get(id(s))) for s in ordered]
     suite.extend(cases)
     _count(suite, cases)
     return suite
@@ -129,16 +168,17 @@ def _count(element: ET.Element, children: list[ET.Element]) -> None:
         element.set(key, str(value))
 
 
-def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
+def _case(run: RunResult, scenario: ScenarioResult, say: Messages, same_as: ScenarioResult | None) -> ET.Element:
     case = ET.Element("testcase", classname=_clean(scenario.feature_file), name=_clean(scenario.scenario))
     case.set("time", _seconds(scenario.duration_s))
-    text = problem(scenario) or ""
+    text = problem(scenario, say) or ""
     status = scenario.status
     if status == "failed" or (status == "warning" and run.strict):
-        message = headline(scenario) if scenario.detail is not None else first_line(text)
-        _failure(case, scenario, message, "failure" if status == "failed" else "warning", text)
+        message = headline(scenario, say.language) if scenario.detail is not None else first_line(text)
+        kind = "failure" if status == "failed" else "warning"
+        _failure(case, scenario, message, kind, text, say, same_as)
     elif status == "xpassed":
-        _failure(case, scenario, text, "xpass", text)
+        _failure(case, scenario, text, "xpass", text, say, None)
     elif status == "warning":
         ET.SubElement(case, "system-out").text = _clean(f"WARN (SHOULD, not failing the run): {text}")
     elif status == "xfailed":
@@ -152,24 +192,31 @@ def _case(run: RunResult, scenario: ScenarioResult) -> ET.Element:
     return case
 
 
-def _statements(properties: ET.Element, scenarios: list[ScenarioResult]) -> None:
-    """The Chinese statement of each requirement the suite's scenarios prove, as suite properties."""
-    chinese = {r.id: r.statement_zh for r in ccweb_spec.requirements()}
-    proved = dict.fromkeys(rid for s in scenarios for rid in s.requirements if chinese.get(rid))
-    for rid in proved:
-        ET.SubElement(properties, "property", name="statement_zh", value=_clean(f"{rid}: {chinese[rid]}"))
-
-
-def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:
-    hint = scenario_hint(scenario)
+def _failure(  # noqa: PLR0917 (one call site each, positional like the rest of the module)
+    case: ET.Element,
+    scenario: ScenarioResult,
+    message: str,
+    kind: str,
+    text: str,
+    say: Messages,
+    same_as: ScenarioResult | None,
+) -> None:
+    hint = scenario_hint(scenario, say.language)
     if hint is not None:
-        message = f"{message} | hint: {hint}"
+        message = f"{message} | {say('markdown.hint', hint=hint)}"
     failure = ET.SubElement(case, "failure", message=_clean(message[:_MESSAGE_LIMIT]), type=kind)
     charged = scenario.failed_requirements() or scenario.requirements
-    block = [*scenario_block(scenario), ""] if scenario.detail is not None else []
-    body = [*block, text, "", f"requirements: {', '.join(charged)} ({scenario.level})"]
+    requirements = f"requirements: {', '.join(charged)} ({scenario.level})"
+    if same_as is not None:  # an earlier testcase holds the block: name it, and what reruns this one
+        body = [say("junit.same_failure", scenario=same_as.nodeid), "", requirements]
+        if scenario.reproducer is not None:
+            body.append(say("markdown.rerun", command=scenario.reproducer))
+        failure.text = _clean("\n".join(body))
+        return
+    block = [*scenario_block(scenario, say.language), ""] if scenario.detail is not None else []
+    body = [*block, text, "", requirements]
     if scenario.reproducer is not None and scenario.detail is None:  # the block holds it otherwise
-        body.append(f"rerun: {scenario.reproducer}")
+        body.append(say("markdown.rerun", command=scenario.reproducer))
     if scenario.transcript:
         body += ["", "transcript:", format_transcript(scenario.transcript)]
     failure.text = _clean("\n".join(body))

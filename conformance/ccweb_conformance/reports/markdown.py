@@ -1,9 +1,10 @@
 """A compact Markdown report for a CI step summary (``$GITHUB_STEP_SUMMARY``).
 
-A header with the verdict, target, protocol and spec version and the totals; a table of
-requirements per group; then a collapsible section per failed (or unexpectedly passing)
-scenario and per warning, with the message code-fenced and cut to a readable length; and a
-list of the expected failures with their reasons. The words come from the messages of
+A header with the verdict, target, protocol and spec version and the totals; a collapsible
+section per failed (or unexpectedly passing) scenario and per warning, with the message
+code-fenced and cut to a readable length (identical failures once, the other scenarios named
+after it); a table of requirements per group; and a list of the expected failures with their
+reasons. The words come from the messages of
 the language (``locales/``); in Chinese the requirement table also carries each statement.
 """
 
@@ -16,6 +17,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, transla
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
+from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
 from ccweb_conformance.reports.markdown_text import cell, code
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
@@ -96,11 +98,22 @@ def _details(run: RunResult, say: Messages) -> list[str]:
         if not scenarios:
             continue
         lines += ["", say(title)]
-        for scenario in scenarios[:DETAILS_LIMIT]:
-            lines += ["", *_section(scenario, say)]
-        if len(scenarios) > DETAILS_LIMIT:
-            lines += ["", say("markdown.more", n=len(scenarios) - DETAILS_LIMIT)]
+        groups = failure_groups(scenarios)  # identical failures once, the others named
+        for group in groups[:DETAILS_LIMIT]:
+            lines += ["", *_section(group.first, say), *_others(group, say)]
+        if len(groups) > DETAILS_LIMIT:
+            lines += ["", say("markdown.more", n=sum(len(g.scenarios) for g in groups[DETAILS_LIMIT:]))]
     return lines
+
+
+def _others(group: FailureGroup, say: Messages) -> list[str]:
+    """The group's other scenarios, by name, after the first one's section."""
+    if not group.others:
+        return []
+    names = ", ".join(_code(s.nodeid) for s in group.others[:DETAILS_LIMIT])
+    if len(group.others) > DETAILS_LIMIT:
+        names += " " + say("markdown.more", n=len(group.others) - DETAILS_LIMIT)
+    return ["", say("markdown.same_failure", count=len(group.others), names=names)]
 
 
 def _expected_failures(run: RunResult, say: Messages) -> list[str]:

@@ -25,6 +25,7 @@ from ccweb_conformance.suite.bdd import bound_scenario
 from ccweb_conformance.suite.bdd import example_row as _example_row
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
+from ccweb_conformance.suite.repeated_fault import RepeatedFault
 from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
@@ -110,10 +111,9 @@ def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseEx
 
 
 def steps_run(steps: list[StepResult]) -> int:
-    """How many steps ran: up to the first failed one, which pytest-bdd follows with the rest marked failed.
+    """How many steps ran: up to the first failed one, which the step log follows with the rest (never run).
 
-    pytest-bdd reports every step after the failing one as failed too (never run), so the length of
-    the list would make any failure look like one in the last step.
+    The length of the list would make any failure look like one in the last step.
     """
     return next((number for number, step in enumerate(steps, 1) if step.status == "failed"), len(steps))
 
@@ -146,13 +146,15 @@ class ResultCollector:
         self.stop_reason: str | None = None
         """Set when the rest of the run is not run: why (each such scenario's message)."""
         self.stop_after = 3
-        """Scenarios in a row in which the server died or timed out before the rest is not run."""
+        """Scenarios in a row in which the server died or timed out, or broke the protocol the same way, before the
+        rest is not run."""
         self.deadline: float | None = None
         """time.monotonic() past which no scenario starts (--max-time)."""
         self.max_time = 0.0
         self.exit_first = False
         """--exitfirst: the first failed scenario stops the run (as pytest -x: a warning or an xfail does not)."""
         self._gone_in_a_row = 0
+        self._repeated = RepeatedFault()
         self.expected: ExpectedFailures | None = None
         """The --expected-failures file: its requirement entries cover the failures charged to them."""
         self.suite_keywords: list[tuple[str, frozenset[str]]] = []
@@ -365,7 +367,8 @@ class ResultCollector:
         )
 
     def _count_gone(self, error: BaseException | None, status: ScenarioStatus) -> None:
-        """The circuit breaker: after ``stop_after`` scenarios in a row lost the server, stop; --exitfirst too."""
+        """The circuit breaker: after ``stop_after`` scenarios in a row lost the server, or failed with the same
+        protocol fault, stop; --exitfirst too."""
         if self.exit_first and status in ("failed", "xpassed") and self.stop_reason is None:
             self.stop_reason = EXIT_FIRST_REASON
         self._gone_in_a_row = self._gone_in_a_row + 1 if server_gone(error) else 0
@@ -374,6 +377,8 @@ class ResultCollector:
                 f"not run: the implementation stopped answering ({self._gone_in_a_row} scenarios in a row "
                 "timed out or lost the server)"
             )
+        if self._repeated.observe(error, status == "failed") >= self.stop_after and self.stop_reason is None:
+            self.stop_reason = self._repeated.reason()
 
     @staticmethod
     def _xfail_reason(item: pytest.Item) -> str | None:

@@ -1,7 +1,8 @@
 """Which steps of a scenario ran, and how, from pytest-bdd's public hooks (never its report registry).
 
-As pytest-bdd's own report: one entry per step started, in order; a failed step is followed by
-the scenario's remaining steps, marked failed with no duration (they never ran).
+One entry per step started, in order; a failed step is followed by the scenario's remaining
+steps, marked skipped with no duration: they never ran (pytest-bdd's own report marks them
+failed, which Cucumber viewers show as red steps with no message).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class StepLog:
 
     steps: list[Any]
     ran: list[_Ran] = field(default_factory=list)
+    never_ran: int = 0
+    """How many steps after the failed one were not run (the last entries of ``ran``)."""
 
     def started(self, step: Any) -> None:
         """``pytest_bdd_before_step``."""
@@ -45,12 +48,15 @@ class StepLog:
             return
         self.ran[-1].stopped, self.ran[-1].failed = time.perf_counter(), True
         now = time.perf_counter()
-        self.ran += [_Ran(step, now, now, failed=True) for step in self.steps[len(self.ran) :]]
+        rest = self.steps[len(self.ran) :]
+        self.ran += [_Ran(step, now, now) for step in rest]
+        self.never_ran = len(rest)
 
     def results(self) -> list[StepResult]:
         """One :class:`StepResult` per entry."""
         results = []
-        for entry in self.ran:
+        first_skipped = len(self.ran) - self.never_ran
+        for number, entry in enumerate(self.ran):
             step = entry.step
             table = step.datatable
             rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
@@ -59,7 +65,7 @@ class StepLog:
                 StepResult(
                     step.keyword,
                     step.name,
-                    "failed" if entry.failed else "passed",
+                    "failed" if entry.failed else "skipped" if number >= first_skipped else "passed",
                     duration,
                     step.line_number or 0,
                     rows,

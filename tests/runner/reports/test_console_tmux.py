@@ -23,6 +23,7 @@ import pytest
 from paths import REPO
 
 import ccweb_spec
+from ccweb_conformance.i18n import messages
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.textwidth import display_width
 
@@ -148,12 +149,18 @@ def test_a_failing_run_shows_its_blocks_and_hints_in_chinese(failing_screen: tup
     assert sum(line.startswith("    提示  长度看起来是按 UTF-16 码元计算的") for line in lines) >= 1
 
 
+GROUP_LINES = tuple(f"    {messages(lang)('block.same_failure', count=0).split('0')[0]}" for lang in ("en", "zh-CN"))
+"""How the line naming a group's other scenarios starts: it ends the block above it."""
+
+
 def block_lines(lines: list[str]) -> list[str]:
-    """The lines of every failure block on screen, their heads (``FAIL ...``) left out."""
+    """The lines of every failure block on screen, their heads (``FAIL ...``) and groups' names left out."""
     inside, found = False, []
     for line in lines:
         if line.startswith(("FAIL ", "WARN ")):
             inside = True
+        elif line.startswith(GROUP_LINES):
+            inside = False
         elif inside and line.startswith("    "):
             found.append(line)
         else:

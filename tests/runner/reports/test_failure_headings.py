@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from runner.reports.sample_run import scenario
 
-from ccweb_conformance.reports.failure_block import failure_blocks, scenario_block
+from ccweb_conformance.reports.failure_block import scenario_block
+from ccweb_conformance.reports.failure_groups import failure_blocks
 from ccweb_conformance.reports.model import FailureDetail, RunResult, StoredConversation
 
 HEADINGS = {

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 import xml.etree.ElementTree as ET
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from runner.reports.sample_run import make_run
+from runner.reports.test_failure_block_zh import a_failure
 
 import ccweb_spec
 from ccweb_conformance.cli import main
@@ -190,18 +192,22 @@ def test_json_report_carries_the_chinese_statement() -> None:
         "长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，截断时也不会被拆成两个 UTF-16 代理项。"
     )
     assert report_schema()["$defs"]["requirement"]["properties"]["statementZh"]["type"] == "string"
-    assert report["formatVersion"] == "1.4.0"
+    assert report["formatVersion"] == "1.5.0"
 
 
-def test_junit_suite_carries_the_chinese_statements() -> None:
-    """junit-10.xsd has no properties on a testcase: the suite of the scenario carries them."""
-    root = build_junit(make_run())
-    suite = next(s for s in root.iter("testsuite") if any(c.get("name") == "Only the latest 15 inputs" for c in s))
-    values = [p.get("value") for p in suite.iterfind("properties/property") if p.get("name") == "statement_zh"]
-    assert values[:2] == [
-        "SEL-6: 只考虑最后 limit 条候选消息；使用默认值时就是最新的 15 条。",
-        "SEL-7: items 按从旧到新排列，也就是消息在文件中的存储顺序。",
-    ]
+def test_junit_in_chinese_says_the_failure_and_the_statement_in_chinese_and_has_no_statement_rows() -> None:
+    """The Chinese statements were 73 property rows on every suite (in an English report too); the failure
+    block of a Chinese report carries the statement of the requirement that failed."""
+    failing = make_run()
+    failing.scenarios[1] = dataclasses.replace(a_failure(scenario="S1"), feature_file="ac03_latest_fifteen.feature")
+    root = build_junit(failing, "zh-CN")
+    assert not [p for p in root.iter("property") if p.get("name") == "statement_zh"]
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None
+    assert failure.get("message") == 'UNI-2: items 不同: $：应有 2 个元素，实际有 1 个：[{"content": "a"}]'
+    statement = next(r for r in ccweb_spec.requirements() if r.id == "UNI-2").statement_zh
+    assert (failure.text or "").splitlines()[1] == f"    需求  UNI-2（MUST）：{statement}"
+    assert not [p for p in build_junit(make_run()).iter("property") if p.get("name") == "statement_zh"]
     ET.tostring(root)  # still serialisable
 
 

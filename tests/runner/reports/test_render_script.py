@@ -37,3 +37,13 @@ def test_without_reports_it_says_what_to_give_and_exits_2(tmp_path: Path) -> Non
         f"render_reports: no reports to render ({out / 'junit.xml'}, {out / 'cucumber.json'}): "
         "give --junit/--cucumber or --mutant\n"
     )
+
+
+def test_a_markdown_report_without_markdown_py_is_named_and_skipped(tmp_path: Path) -> None:
+    (tmp_path / "junit.xml").write_text("<testsuites/>", encoding="utf-8")
+    (tmp_path / "cucumber.json").write_text("[]", encoding="utf-8")
+    (tmp_path / "report.md").write_text("## run\n", encoding="utf-8")
+    done = render(str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 0
+    skipped = "markdown_py: not installed (pip install markdown, in a throwaway venv): skipped"
+    assert done.stdout.splitlines()[-1] == skipped

@@ -160,3 +160,19 @@ def test_the_run_checks_have_a_real_status(runs, flavour):
     for elements in checks.values():
         assert [[s["result"]["status"] for s in e["steps"]] for e in elements] == [["passed"]]
         assert elements[0]["steps"][0]["name"] == elements[0]["name"]
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_steps_after_a_failed_step_are_skipped_not_failed(runs, flavour):
+    """They never ran: a viewer shows them skipped, and only the failed step red (with its message)."""
+    document = json.loads((runs["failing"] / f"cucumber.json.{flavour}").read_text(encoding="utf-8"))
+    elements = {e["name"]: e for f in document for e in f["elements"]}
+    steps = elements["Truncation keeps whole emoji"]["steps"]
+    assert [(s["keyword"], s["result"]["status"]) for s in steps] == [
+        ("Given ", "passed"), ("When ", "passed"), ("Then ", "failed"), ("And ", "skipped")
+    ]
+    assert "error_message" in steps[2]["result"] and "error_message" not in steps[3]["result"]
+    for element in elements.values():
+        statuses = [s["result"]["status"] for s in element["steps"]]
+        if "failed" in statuses:
+            assert set(statuses[statuses.index("failed") + 1 :]) <= {"skipped"}, element["name"]
