@@ -1,8 +1,8 @@
-"""The Python harness of the exported cases: replays a case against a function, as docs/CASES.md says.
+"""The Python harness of the exported cases: replays a case against a function, as CASES.md says.
 
 The function under test takes ``(sessions_dir, source_id, arguments)`` (``arguments`` None when
 the call has none) and returns the result object (success or error). The Node harness
-(``examples/node-server/contract-cases.js``) does the same in JavaScript.
+(``ccweb_conformance/harness/contract-cases.js``) does the same in JavaScript.
 
 Like it, a case has a time bound (:data:`DEFAULT_CASE_TIMEOUT_S`, or ``$CCWEB_CASE_TIMEOUT_MS``, or
 ``timeout``): each call runs on a thread of its own, and one still unanswered when the bound is

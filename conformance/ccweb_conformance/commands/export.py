@@ -18,21 +18,22 @@ HARNESS = "contract-cases.js"
 GUIDES = ("CASES.md", "CASES.zh-CN.md")
 
 EPILOG = """
-The cases come from the features, recorded against the bundled reference (the oracle), and
-from the contract's hand-computed cases (spec/): the same data as 'run', never kept by hand.
-Function-level cases replay without MCP against a function (sessionsDir, sourceId, args) =>
-result; MCP-level scenarios are listed with the reason each needs 'ccweb-conformance run'.
+The cases come from the features, recorded against the bundled reference (the
+oracle), and from the contract's hand-computed cases (core_cases.yaml): never kept
+by hand. Function-level cases replay without MCP against a function
+(sessionsDir, sourceId, args) => result; MCP-level scenarios are listed with the
+reason each needs 'ccweb-conformance run'.
 
---output FILE also writes the Node harness ({harness}) beside FILE; --check FILE also checks a
-{harness} found beside it. The Python harness is in the kit: ccweb_conformance.checks.replay.
-How a harness runs a case (steps, what counts as equal, what only 'run' proves), shipped with
-this kit:
+--output FILE also writes the Node harness, {harness}, beside FILE;
+--check FILE also checks a {harness} found beside it. The Python harness
+is in the kit: ccweb_conformance.checks.replay.replay_case. How a harness runs a
+case, what counts as equal and what only 'run' proves, shipped with this kit:
   {guide}
   {guide_zh}
 
 examples:
-  ccweb-conformance export --output contract/cases.json     (and contract/{harness})
-  ccweb-conformance export --check contract/cases.json      (exit 1 when either drifted)
+  ccweb-conformance export --output contract/cases.json   (and contract/{harness})
+  ccweb-conformance export --check contract/cases.json    (exit 1 when either drifted)
   ccweb-conformance export | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"])'
 """
 

@@ -1,8 +1,8 @@
 """The suite's cases as language-neutral data (``ccweb-conformance export``), validated by its schema.
 
 The document holds the function-level cases (replayable without MCP) and names the MCP-level
-scenarios with the reason each needs an MCP client. ``docs/CASES.md`` tells a harness how to
-run it.
+scenarios with the reason each needs an MCP client. ``CASES.md`` (``ccweb_conformance/harness/``)
+tells a harness how to run it.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import pytest
 
 import ccweb_spec
 from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
-from ccweb_conformance.fixtures.tree import Entry, operations, snapshot
+from ccweb_conformance.fixtures.tree import Entry, StatKey, operations, snapshot
 from ccweb_conformance.reports.case_export import RecordedCase
 from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
 from ccweb_conformance.suite.lookahead import decoy_id
@@ -52,6 +52,8 @@ class CaseRecorder:
         self.not_passed: list[str] = []
         self._scenarios: dict[int, _Scenario] = {}
         self._lock = threading.Lock()
+        self._files: dict[str, tuple[StatKey, Entry]] = {}
+        """The bytes of files already read, while their times do not move (fixtures.tree.snapshot)."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -94,12 +96,11 @@ class CaseRecorder:
         state.tree = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.stat(sessions).st_mode))}
         return state
 
-    @staticmethod
-    def _view(world: World) -> dict[str, Entry]:
+    def _view(self, world: World) -> dict[str, Entry]:
         """The scenario's root folder as a harness makes it: a sessions folder reached through a link (the
         runner's own directory is, so that a server must resolve its root) is shown as the folder itself."""
         sessions = world.files.sessions_dir
-        tree = snapshot(sessions.parent)
+        tree = snapshot(sessions.parent, self._files)
         link = tree.get(sessions.name)
         if link is None or link.kind != "link":
             return tree
