@@ -28,6 +28,7 @@ import path from 'node:path';
 const FORMAT = 2;
 const DEFAULT_CASE_TIMEOUT_MS = 30_000;
 const HUNG_EXIT_GRACE_MS = 1_000;
+const BACKSTOP_MS = 30_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** D-3: compare with every lone surrogate read as U+FFFD, on both sides. */
@@ -350,7 +351,9 @@ export function contractCases(casesFile, call, { only, timeoutMs } = {}) {
   describe(`ccweb_list_user_inputs contract ${document.contractVersion} (kit ${document.kitVersion})`, { concurrency }, () => {
     for (const kase of document.cases) {
       if (only && !only(kase)) continue;
-      test(`${kase.id} [${kase.requirements.join(' ')}]`, { timeout: bound + 5_000 }, async () => {
+      // node:test's own timeout is only a backstop: the case's bound above fails a hung call with a message.
+      // Every case runs at once, so on a loaded machine a case's own file work can wait seconds for its turn.
+      test(`${kase.id} [${kase.requirements.join(' ')}]`, { timeout: bound + BACKSTOP_MS }, async () => {
         const problems = await replayCase(kase, call, document.sessionsDir, { timeoutMs: bound });
         if (problems.length) assert.fail(`${kase.id}\n  requirements ${kase.requirements.join(', ')}\n  ${problems.join('\n  ')}`);
       });
