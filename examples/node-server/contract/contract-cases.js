@@ -299,7 +299,9 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions', { time
   liveRoots.add(root);
   const problems = [];
   try {
-    fs.mkdirSync(path.join(root, sessionsFolder));
+    // The sessions folder is reached through a link, as the runner's is: "inside" is judged on its resolved path (D-7).
+    fs.mkdirSync(path.join(root, `${sessionsFolder}-data`));
+    fs.symlinkSync(`${sessionsFolder}-data`, path.join(root, sessionsFolder));
     for (const [number, step] of kase.steps.entries()) {
       if (step.op !== 'call') { applyStep(root, step); continue; }
       const before = snapshot(root);

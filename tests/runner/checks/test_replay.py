@@ -51,11 +51,12 @@ def test_a_case_replays_in_a_fresh_folder_and_passes_for_a_right_function():
     seen = []
 
     def function(sessions, source, arguments):
-        seen.append((sessions.name, source, arguments, sorted(p.name for p in sessions.iterdir())))
+        names = sorted(p.name for p in sessions.iterdir())
+        seen.append((sessions.name, sessions.resolve().name, source, arguments, names))
         return {"ok": True, "conversationId": source, "totalChars": 2}
 
     assert replay_case(CASE, function) == []
-    assert seen == [("sessions", "a", None, ["a.json"])]
+    assert seen == [("sessions", "sessions-data", "a", None, ["a.json"])]  # reached through a link (D-7)
 
 
 def test_a_function_that_writes_or_throws_fails_the_case():
@@ -69,7 +70,7 @@ def test_a_function_that_writes_or_throws_fails_the_case():
     problems = replay_case(CASE, writes)
     assert len(problems) == 1
     assert problems[0].startswith(
-        "step 1: the call changed the files (RO-1, RO-2): sessions/a.json changed: size 49 -> 20"
+        "step 1: the call changed the files (RO-1, RO-2): sessions-data/a.json changed: size 49 -> 20"
     )
     assert replay_case(CASE, throws) == ["step 1: the function raised RuntimeError: boom"]
 
@@ -105,9 +106,9 @@ def _lock_file(path):
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        (_chmod_same_mode, "sessions/a.json changed: ctime_ns "),
-        (_rename_same_bytes_same_mtime, "sessions/a.json changed: ctime_ns "),
-        (_lock_file, "sessions/a.json.lock (created, removed) (seen during the call)"),
+        (_chmod_same_mode, "sessions-data/a.json changed: ctime_ns "),
+        (_rename_same_bytes_same_mtime, "sessions-data/a.json changed: ctime_ns "),
+        (_lock_file, "sessions-data/a.json.lock (created, removed) (seen during the call)"),
     ],
     ids=["ctime only", "inode", "transient entry"],
 )
