@@ -35,6 +35,8 @@ __all__ = [
     "case_levels",
     "cases_validator",
     "contract_version",
+    "core_cases",
+    "core_cases_validator",
     "decisions",
     "description_corpus",
     "description_facts",
@@ -398,6 +400,8 @@ class CaseLevels:
     """Requirement ID or prefix -> reason key: never claimed by a function-level case."""
     scenarios: dict[str, str]
     """Scenario ID (file::name) -> reason key: MCP-level whatever it sends."""
+    runner_only: dict[str, str]
+    """Requirement ID -> the part of it only ``ccweb-conformance run`` proves (named in the export)."""
 
     @staticmethod
     def _lookup(table: dict[str, str], requirement: str) -> str | None:
@@ -417,8 +421,27 @@ def case_levels() -> CaseLevels:
     """The rules that split the suite into function-level cases and MCP-level scenarios."""
     data = _yaml("case_levels.yaml")
     return CaseLevels(
-        dict(data["reasons"]), dict(data["mcp_level"]), dict(data["mcp_only"]), dict(data["mcp_level_scenarios"])
+        dict(data["reasons"]),
+        dict(data["mcp_level"]),
+        dict(data["mcp_only"]),
+        dict(data["mcp_level_scenarios"]),
+        dict(data["runner_only"]),
     )
+
+
+@cache
+def core_cases() -> list[dict[str, Any]]:
+    """The contract's hand-computed cases (core_cases.yaml): stored messages, limit, budget, the exact result."""
+    # PyYAML's own loader: libyaml refuses the lone-surrogate escapes some cases store (D-3)
+    cases: list[dict[str, Any]] = yaml.safe_load(spec_files().joinpath("core_cases.yaml").read_text("utf-8"))["cases"]
+    return cases
+
+
+def core_cases_validator() -> Draft202012Validator:
+    """A validator for core_cases.yaml (schemas/core-cases.schema.json)."""
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
+
+    return Draft202012Validator(_json("schemas/core-cases.schema.json"), registry=_registry())
 
 
 def cases_validator() -> Draft202012Validator:

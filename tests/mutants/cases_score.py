@@ -24,16 +24,14 @@ from mutants.catalogue import MUTANTS, Mutant, scenario_matches
 ENVELOPE_ONLY = {
     "errors_not_flagged": "isError is a flag of the MCP result, not part of the object a function returns",
     "success_flagged": "isError is a flag of the MCP result, not part of the object a function returns",
-    "sessions_root_not_resolved": "the run reaches its sessions folder through a link; a harness's folder is plain",
     "env_fallback_over_http": "a fallback to the environment shows only over HTTP, where the source is a header",
     "newest_first_after_initialize": "wrong in the initialize era only: an era is MCP's, not a function's (D-16)",
     "debounced_mark_read": "a write 50-300 ms after the call: the run's settle delay sees it, a harness does not wait",
-    "trusts_old_files": "the exported cases record no file's age (hours-old mtimes): only the run makes them (REG-2)",
-    "descriptor_per_file": "the exported cases record no save by rename (a new inode): only the run makes one (REG-2)",
 }
 """Mutants whose scenario is a function-level case but whose bug lies outside the function: in the MCP
-envelope, the transport, the era, or a time after the call returned; or in what the case format does not
-record (a file's age, a save by rename), which only the run proves."""
+envelope, the transport, the era, or a time after the call returned, which only the run proves (the export's
+``runnerOnly``). Since format 2 the cases record a file's age and a save by rename (REG-2), and a harness
+reaches its sessions folder through a link, as the run does (D-7)."""
 
 
 def reference_function() -> Any:

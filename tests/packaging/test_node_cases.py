@@ -83,7 +83,7 @@ def test_a_signal_mid_run_leaves_no_case_folder(example, tmp_path, signal_name):
     script = tmp_path / "hang.test.mjs"
     script.write_text(
         HANGING_TEST.format(
-            harness=(example / "contract-cases.js").as_uri(), cases=example / "contract" / "cases.json"
+            harness=(example / "contract" / "contract-cases.js").as_uri(), cases=example / "contract" / "cases.json"
         ),
         encoding="utf-8",
     )
@@ -110,7 +110,7 @@ def _hanging_script(example: Path, tmp_path: Path) -> Path:
     script = tmp_path / "hang.test.mjs"
     script.write_text(
         HANGING_TEST.format(
-            harness=(example / "contract-cases.js").as_uri(), cases=example / "contract" / "cases.json"
+            harness=(example / "contract" / "contract-cases.js").as_uri(), cases=example / "contract" / "cases.json"
         ),
         encoding="utf-8",
     )
@@ -181,3 +181,111 @@ def test_a_hanging_function_fails_each_case_at_its_time_bound_and_the_run_ends(e
     assert done.stdout.count("no answer within the case's time bound of 500 ms") == cases
     assert elapsed < 60
     assert sorted(parent.iterdir()) == []
+
+
+DISHONEST_TEST = """
+import fs from 'node:fs';
+import path from 'node:path';
+import {{ contractCases }} from '{harness}';
+import {{ callTool, SessionStore }} from '{tool}';
+
+const stores = new Map();
+const right = async (sessionsDir, sourceId, args) => {{
+  if (!stores.has(sessionsDir)) stores.set(sessionsDir, new SessionStore(sessionsDir));
+  return (await callTool(stores.get(sessionsDir), args, sourceId ?? undefined)).result;
+}};
+const files = (dir) => fs.readdirSync(dir).filter((name) => name.endsWith('.json')).map((name) => path.join(dir, name));
+const BAD = {{
+  // chmod to the same mode: only the change time moves
+  ctime: (dir) => files(dir).forEach((file) => fs.chmodSync(file, fs.statSync(file).mode)),
+  // the same bytes saved by rename, the modification time put back: a new inode
+  inode: (dir) => files(dir).forEach((file) => {{
+    const before = fs.statSync(file);
+    fs.writeFileSync(`${{file}}.tmp`, fs.readFileSync(file));
+    fs.renameSync(`${{file}}.tmp`, file);
+    fs.utimesSync(file, before.atime, before.mtime);
+  }}),
+  // a lock file that lives only during the call
+  lock: (dir) => {{ fs.writeFileSync(path.join(dir, 'x.lock'), ''); fs.rmSync(path.join(dir, 'x.lock')); }},
+}};
+const bad = BAD[process.env.BAD];
+const readOnly = (kase) => kase.requirements.some((r) => r === 'RO-1' || r === 'RO-2');
+contractCases(new URL('{cases}', 'file://'), async (sessionsDir, sourceId, args) => {{
+  const result = await right(sessionsDir, sourceId, args);
+  bad(sessionsDir);
+  return result;
+}}, {{ only: readOnly }});
+"""
+
+
+@pytest.mark.parametrize("bad", ["ctime", "inode", "lock"])
+def test_a_function_that_moves_ctime_or_inode_or_makes_a_lock_file_fails_every_read_only_case(example, tmp_path, bad):
+    """Right results, the bytes, size, mode and mtime unchanged: every case claiming RO-1 or RO-2 fails, saying
+    what moved (before, the Node harness compared size, mtime and mode only, and all of these passed)."""
+    script = tmp_path / "dishonest.test.mjs"
+    script.write_text(
+        DISHONEST_TEST.format(
+            harness=(example / "contract" / "contract-cases.js").as_uri(),
+            tool=(example / "list-user-inputs.js").as_uri(),
+            cases=example / "contract" / "cases.json",
+        ),
+        encoding="utf-8",
+    )
+    parent = tmp_path / "cases-parent"
+    parent.mkdir()
+    done = subprocess.run(
+        [require("node"), "--test", str(script)], env={**os.environ, "BAD": bad, "CCWEB_CASES_TMPDIR": str(parent)},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    document = json.loads((example / "contract" / "cases.json").read_text(encoding="utf-8"))
+    claiming = [c for c in document["cases"] if {"RO-1", "RO-2"} & set(c["requirements"])]
+    assert len(claiming) == 7
+    assert done.returncode == 1
+    assert f"# fail {len(claiming)}\n" in done.stdout
+    assert "# pass 0\n" in done.stdout
+    moved = {"ctime": "ctimeNs ", "inode": "inode ", "lock": "x.lock: created and removed during the call"}[bad]
+    assert done.stdout.count("the call changed the files (RO-1, RO-2)") >= len(claiming)
+    assert moved in done.stdout
+    assert sorted(parent.iterdir()) == []
+
+
+SIZE_AND_MTIME_CACHE_TEST = """
+import fs from 'node:fs';
+import path from 'node:path';
+import {{ contractCases }} from '{harness}';
+import {{ callTool, SessionStore }} from '{tool}';
+
+// The REG-2 bug: a result cached on the file's size and modification time (a rewrite of the same size and
+// time is never seen). Five runs of the case: the harness must restore the time exactly every time.
+const cache = new Map();
+const cached = async (sessionsDir, sourceId, args) => {{
+  const file = path.join(sessionsDir, `${{args?.conversationId}}.json`);
+  const stat = fs.statSync(file, {{ throwIfNoEntry: false }});
+  const key = stat && `${{file}} ${{stat.size}} ${{stat.mtimeMs}}`;
+  if (key && cache.has(key)) return cache.get(key);
+  const result = (await callTool(new SessionStore(sessionsDir), args, sourceId ?? undefined)).result;
+  if (key) cache.set(key, result);
+  return result;
+}};
+const sameSizeAndTime = (kase) => kase.id === '{case}';
+for (let run = 0; run < 5; run += 1) contractCases(new URL('{cases}', 'file://'), cached, {{ only: sameSizeAndTime }});
+"""
+
+
+def test_a_cache_keyed_on_size_and_mtime_fails_the_same_size_and_time_case_every_time(example, tmp_path):
+    """Before, the harness restored mtime through a `Date` (millisecond rounding): caught in 4-5 runs of 10."""
+    script = tmp_path / "cache.test.mjs"
+    script.write_text(
+        SIZE_AND_MTIME_CACHE_TEST.format(
+            harness=(example / "contract" / "contract-cases.js").as_uri(),
+            tool=(example / "list-user-inputs.js").as_uri(),
+            cases=example / "contract" / "cases.json",
+            case="ac10_regression.feature::A rewrite of the same size and time is visible too",
+        ),
+        encoding="utf-8",
+    )
+    node = require("node")
+    done = subprocess.run([node, "--test", str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    assert "# fail 5\n" in done.stdout
+    assert '$.items[0].content: expected "bbbb", got "aaaa"' in done.stdout

@@ -127,3 +127,25 @@ def test_spec_renders_the_committed_copy(installed: Path, elsewhere: Path):
     result = run([str(installed / "ccweb-conformance"), "spec"], cwd=elsewhere)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == (REPO / "docs" / "SPEC.md").read_text(encoding="utf-8")
+
+
+def test_export_from_the_installed_kit_writes_the_harness_and_names_its_guides(installed: Path, elsewhere: Path):
+    """``export`` outside the repository: the cases, the Node harness beside them (the kit's own copy), and
+    ``export --help`` naming the installed CASES.md and CASES.zh-CN.md, which exist."""
+    kit = str(installed / "ccweb-conformance")
+    helped = run([kit, "export", "--help"], cwd=elsewhere)
+    assert (helped.returncode, helped.stderr) == (0, "")
+    site = next(installed.parent.glob("lib/python*/site-packages"))
+    guides = [site / "ccweb_conformance" / "harness" / name for name in ("CASES.md", "CASES.zh-CN.md")]
+    for guide in guides:
+        assert f"  {guide}\n" in helped.stdout
+        source = REPO / "conformance" / "ccweb_conformance" / "harness" / guide.name
+        assert guide.read_text(encoding="utf-8") == source.read_text(encoding="utf-8")
+    (elsewhere / "contract").mkdir()
+    exported = run([kit, "export", "--output", "contract/cases.json"], cwd=elsewhere)
+    assert exported.returncode == 0, exported.stderr[-2000:]
+    assert sorted(p.name for p in (elsewhere / "contract").iterdir()) == ["cases.json", "contract-cases.js"]
+    harness = (elsewhere / "contract" / "contract-cases.js").read_bytes()
+    assert harness == (REPO / "examples" / "node-server" / "contract" / "contract-cases.js").read_bytes()
+    committed = (REPO / "examples" / "node-server" / "contract" / "cases.json").read_text(encoding="utf-8")
+    assert (elsewhere / "contract" / "cases.json").read_text(encoding="utf-8") == committed

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +11,7 @@ import ccweb_spec
 from ccweb_reference.arguments import Arguments, parse_arguments
 from ccweb_reference.core import ToolError, list_user_inputs
 
-CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "data" / "core_cases.yaml").read_text("utf-8"))[
-    "cases"
-]
+CASES: list[dict[str, Any]] = ccweb_spec.core_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
@@ -25,6 +22,8 @@ def test_core_case(case: dict[str, Any]) -> None:
 
 def test_core_cases_are_well_formed() -> None:
     """The hand-computed expectations are themselves valid results citing real requirements."""
+    raw = yaml.safe_load(ccweb_spec.spec_files().joinpath("core_cases.yaml").read_text("utf-8"))
+    assert list(ccweb_spec.core_cases_validator().iter_errors(raw)) == []
     known = {r.id for r in ccweb_spec.requirements()}
     success = ccweb_spec.validator("success")
     names = [c["name"] for c in CASES]

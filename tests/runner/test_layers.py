@@ -25,11 +25,13 @@ RANKS = {
     "transport": 2,
     "config": 2,
     "base": 1,
+    "harness": 0,
 }
 """Layer -> rank: a module may import its own layer and layers of a lower rank.
 
 ``cli`` parses and dispatches; ``commands`` (run, list, spec, profile on one shared session)
-sit between it and the engines (suite, fuzz, profile)."""
+sit between it and the engines (suite, fuzz, profile). ``harness`` is data only (the Node harness and the
+guide for exported cases, shipped for ``export``): it imports nothing."""
 PYTEST_LAYERS = {"suite"}
 
 

@@ -1,8 +1,8 @@
-"""The Python harness of the exported cases: replays a case against a function, as docs/CASES.md says.
+"""The Python harness of the exported cases: replays a case against a function, as CASES.md says.
 
 The function under test takes ``(sessions_dir, source_id, arguments)`` (``arguments`` None when
 the call has none) and returns the result object (success or error). The Node harness
-(``examples/node-server/contract-cases.js``) does the same in JavaScript.
+(``ccweb_conformance/harness/contract-cases.js``) does the same in JavaScript.
 
 Like it, a case has a time bound (:data:`DEFAULT_CASE_TIMEOUT_S`, or ``$CCWEB_CASE_TIMEOUT_MS``, or
 ``timeout``): each call runs on a thread of its own, and one still unanswered when the bound is
@@ -10,15 +10,24 @@ spent fails the case there (the thread is left to finish, it cannot be stopped).
 is removed when the case ends, also on SIGINT (``KeyboardInterrupt``) and, when nothing else
 handles them, on SIGTERM and SIGHUP: the folder goes, then the process dies of the signal as it
 would have (the default action used to leave it behind).
+
+A call must change nothing (RO-1, RO-2): every entry under the case's root is fingerprinted
+before and after it (kind, size, exact modification and change times in nanoseconds, inode,
+SHA-256 of the bytes, link target), the harness first waits for the clock to pass the newest of
+those times (so a change during the call cannot keep a time it already had), and on Linux the
+folders are watched through inotify during the call, so an entry that lived only during it (a lock
+or temporary file) shows; elsewhere the folders' modification times stand in.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -27,13 +36,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ccweb_conformance.checks.ledger import Fingerprint, fingerprint, moved
 from ccweb_conformance.checks.outcome import contract_differences
-from ccweb_conformance.fixtures.tree import snapshot
+from ccweb_conformance.checks.watch import EntryWatch
 from ccweb_conformance.jsontext import replace_lone_surrogates
 
 ToolFunction = Callable[[Path, str | None, dict[str, Any] | None], dict[str, Any]]
 DEFAULT_CASE_TIMEOUT_S = 30.0
 TIMEOUT_ENV = "CCWEB_CASE_TIMEOUT_MS"
+_COARSE_CLOCK = 5 if sys.platform.startswith("linux") else None
+"""CLOCK_REALTIME_COARSE: the clock Linux stamps files with (one tick, 1-10 ms, behind the fine clock)."""
+CLOCK_WAIT_S = 0.05
+"""The longest wait for the clock to pass a case's newest file time (a file system with coarser times)."""
 _STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 _LIVE_ROOTS: set[Path] = set()
 
@@ -65,11 +79,7 @@ def apply_step(root: Path, step: dict[str, Any]) -> None:
         case "mkdir":
             path.mkdir()
         case "write":
-            data = step["utf8"].encode("utf-8") if "utf8" in step else base64.b64decode(step["base64"])
-            before = os.stat(path) if step.get("keepMtime") else None
-            path.write_bytes(data)
-            if before is not None:
-                os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+            _write(path, step)
         case "symlink":
             path.symlink_to(step["target"])
         case "chmod":
@@ -81,6 +91,59 @@ def apply_step(root: Path, step: dict[str, Any]) -> None:
                 path.unlink()
         case other:
             raise ValueError(f"unknown operation {other!r}")
+
+
+def _write(path: Path, step: dict[str, Any]) -> None:
+    """A ``write``: the bytes in place (the same inode) or, with ``replace``, through a new file renamed over it;
+    then the modification time: the old one with ``keepMtime``, else ``ageSeconds`` before the current second."""
+    data = step["utf8"].encode("utf-8") if "utf8" in step else base64.b64decode(step["base64"])
+    before = os.stat(path) if step.get("keepMtime") else None
+    if step.get("replace"):
+        temporary = path.with_name(f"{path.name}.ccweb-replace")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    else:
+        path.write_bytes(data)
+    if before is not None:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    else:
+        then = (time.time_ns() // 1_000_000_000 - int(step.get("ageSeconds", 0))) * 1_000_000_000
+        os.utime(path, ns=(then, then))
+
+
+def file_states(root: Path) -> dict[str, Fingerprint | None]:
+    """Every entry under ``root`` (links not followed) with what a call may not change: kind, size, exact times,
+    inode and the bytes' SHA-256 (a file nobody may read: its times, which any write moves), link targets."""
+    states: dict[str, Fingerprint | None] = {}
+    for folder, subfolders, names in os.walk(root):
+        for name in sorted(subfolders + names):
+            path = Path(folder) / name
+            state = fingerprint(path) or fingerprint(path, digest=False)
+            if state is not None and os.path.islink(path):
+                state = dataclasses.replace(state, sha256=f"link:{os.readlink(path)}")
+            states[path.relative_to(root).as_posix()] = state
+    return states
+
+
+def _wait_for_the_clock(states: dict[str, Fingerprint | None]) -> None:
+    """Wait (at most :data:`CLOCK_WAIT_S`) until the file clock is past the newest time of ``states``: a change
+    during the call then moves a time, whichever tick it lands in."""
+    newest = max((max(s.mtime_ns, s.ctime_ns) for s in states.values() if s is not None), default=0)
+    deadline = time.monotonic() + CLOCK_WAIT_S
+    while time.monotonic() < deadline:
+        now = time.clock_gettime_ns(_COARSE_CLOCK) if _COARSE_CLOCK is not None else time.time_ns()
+        if now > newest:
+            return
+        time.sleep(0.001)
+
+
+def call_changes(before: dict[str, Fingerprint | None], after: dict[str, Fingerprint | None], seen: list[str]) -> str:
+    """What the call changed under the root (RO-1, RO-2), one line, or "" when nothing."""
+    found = [f"{name} {what.split(';')[0]}" for name, what in moved(before, after).items()]
+    found += [f"{name} (appeared)" for name in sorted(after.keys() - before.keys())]
+    known = before.keys() | after.keys()
+    found += [f"{entry} (seen during the call)" for entry in seen if entry.split(" (")[0] not in known]
+    return "; ".join(found)
 
 
 def _remove(root: Path) -> None:
@@ -119,13 +182,15 @@ def _removed_on_stop_signals() -> Iterator[None]:
 
 
 @contextmanager
-def case_root() -> Iterator[Path]:
-    """A fresh root folder for one case, removed afterwards (also on SIGINT, SIGTERM and SIGHUP)."""
+def case_root(sessions_folder: str = "sessions") -> Iterator[Path]:
+    """A fresh root folder for one case, removed afterwards (also on SIGINT, SIGTERM and SIGHUP); its sessions
+    folder is a link to the folder ``sessions_folder + "-data"`` beside it, as the runner's own is (D-7)."""
     with _removed_on_stop_signals():
         root = Path(tempfile.mkdtemp(prefix="ccweb-case-"))
         _LIVE_ROOTS.add(root)
         try:
-            (root / "sessions").mkdir()
+            (root / f"{sessions_folder}-data").mkdir()
+            (root / sessions_folder).symlink_to(f"{sessions_folder}-data")
             yield root
         finally:
             _remove(root)
@@ -180,22 +245,30 @@ def replay_case(
     problems: list[str] = []
     bound = case_timeout(timeout)
     deadline = time.monotonic() + bound
-    with case_root() as root:
+    with case_root(sessions_folder) as root:
         sessions = root / sessions_folder
         for number, step in enumerate(case["steps"]):
             if step["op"] != "call":
                 apply_step(root, step)
                 continue
-            before = snapshot(root)
+            before = file_states(root)
+            _wait_for_the_clock(before)
+            watch = EntryWatch(root)
             try:
                 args = (sessions, step["source"], step.get("arguments"))
                 got = _call_within(function, args, deadline - time.monotonic())
                 problems += [f"step {number}: {p}" for p in call_problems(step["expect"], got)]
             except _Hung:
+                watch.close()
                 problems.append(f"step {number}: no answer within the case's time bound of {bound:g} s")
                 break
             except Exception as error:  # a harness reports a function that throws, it does not stop
                 problems.append(f"step {number}: the function raised {type(error).__name__}: {error}")
-            if snapshot(root) != before:
-                problems.append(f"step {number}: the call changed the files (RO-1, RO-2)")
+            try:
+                seen = watch.foreign(set())
+            finally:
+                watch.close()
+            changed = call_changes(before, file_states(root), seen)
+            if changed:
+                problems.append(f"step {number}: the call changed the files (RO-1, RO-2): {changed}")
     return problems

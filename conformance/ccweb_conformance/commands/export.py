@@ -4,23 +4,43 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.resources import files
+from pathlib import Path
 
 from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
 from ccweb_conformance.commands.session import session
-from ccweb_conformance.errors import EXIT_FAILED, RunnerError
+from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError, UsageError
 from ccweb_conformance.jsontext import escape_lone_surrogates
+from ccweb_conformance.reports.output import write_atomically
+
+HARNESS = "contract-cases.js"
+"""The Node harness, shipped in the kit and written beside the cases by ``--output``."""
+GUIDES = ("CASES.md", "CASES.zh-CN.md")
 
 EPILOG = """
-The cases come from the features, recorded against the bundled reference (the oracle): the
-same data as 'run', never kept by hand. Function-level cases replay without MCP against a
-function (sessionsDir, sourceId, args) => result; MCP-level scenarios are listed with the
-reason each needs 'ccweb-conformance run'. docs/CASES.md tells a harness how to run them.
+The cases come from the features, recorded against the bundled reference (the
+oracle), and from the contract's hand-computed cases (core_cases.yaml): never kept
+by hand. Function-level cases replay without MCP against a function
+(sessionsDir, sourceId, args) => result; MCP-level scenarios are listed with the
+reason each needs 'ccweb-conformance run'.
+
+--output FILE also writes the Node harness, {harness}, beside FILE;
+--check FILE also checks a {harness} found beside it. The Python harness
+is in the kit: ccweb_conformance.checks.replay.replay_case. How a harness runs a
+case, what counts as equal and what only 'run' proves, shipped with this kit:
+  {guide}
+  {guide_zh}
 
 examples:
-  ccweb-conformance export --output cases.json
-  ccweb-conformance export --check examples/node-server/contract/cases.json   (exit 1 when it drifted)
-  ccweb-conformance export | jq '.counts'
+  ccweb-conformance export --output contract/cases.json   (and contract/{harness})
+  ccweb-conformance export --check contract/cases.json    (exit 1 when either drifted)
+  ccweb-conformance export | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"])'
 """
+
+
+def shipped(name: str) -> Path:
+    """The installed path of a file of the kit's ``harness`` folder (the Node harness, the guides)."""
+    return Path(str(files("ccweb_conformance.harness").joinpath(name)))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Write the suite's cases as language-neutral JSON: function-level cases a harness replays "
         "without MCP, and the MCP-level scenarios left to 'run'."
     )
-    parser.epilog = EPILOG
+    guide, guide_zh = (shipped(name) for name in GUIDES)
+    parser.epilog = EPILOG.format(harness=HARNESS, guide=guide, guide_zh=guide_zh)
     add_destination(
         parser, "write the document to FILE (default: stdout)", "exit 1 if FILE differs from a fresh export"
     )
@@ -40,9 +61,10 @@ def render() -> str:
     import json  # noqa: PLC0415 (start-up: nothing heavy is imported before the command runs)
 
     from ccweb_conformance.reports.case_export import export_document  # noqa: PLC0415
+    from ccweb_conformance.reports.hand_cases import hand_cases  # noqa: PLC0415
     from ccweb_conformance.suite.export import record_cases  # noqa: PLC0415
 
-    text = json.dumps(export_document(record_cases()), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(export_document(record_cases() + hand_cases()), ensure_ascii=False, indent=2) + "\n"
     return escape_lone_surrogates(text)
 
 
@@ -59,4 +81,29 @@ def main(args: argparse.Namespace) -> int:
     if interrupted is not None:  # the recording stopped part-way: a partial export is never written nor checked
         print(f"ccweb-conformance: export interrupted by {current.state.name}; nothing written", file=sys.stderr)
         return interrupted
-    return deliver(args, text, f"ccweb-conformance export --output {args.check}")
+    code = deliver(args, text, f"ccweb-conformance export --output {args.check}")
+    return code if code else _harness_beside(args)
+
+
+def _harness_beside(args: argparse.Namespace) -> int:
+    """``--output``: write the Node harness beside the cases; ``--check``: compare one found there."""
+    harness = shipped(HARNESS).read_bytes()
+    if args.output is not None and args.output.is_file():  # not /dev/stdout or a pipe: a folder to write into
+        beside = args.output.parent / HARNESS
+        try:
+            write_atomically(beside, harness)
+        except OSError as error:
+            raise UsageError(f"cannot write {str(beside)!r}: {error.strerror}") from error
+    elif args.check is not None and _differs(args.check.parent / HARNESS, harness):
+        beside = args.check.parent / HARNESS
+        print(
+            f"ccweb-conformance: {beside} is out of date; run 'ccweb-conformance export --output {args.check}'",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return EXIT_PASSED
+
+
+def _differs(path: Path, data: bytes) -> bool:
+    """True when a file is at ``path`` and holds other bytes than ``data``."""
+    return path.is_file() and path.read_bytes() != data

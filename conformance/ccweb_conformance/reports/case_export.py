@@ -1,8 +1,8 @@
 """The suite's cases as language-neutral data (``ccweb-conformance export``), validated by its schema.
 
 The document holds the function-level cases (replayable without MCP) and names the MCP-level
-scenarios with the reason each needs an MCP client. ``docs/CASES.md`` tells a harness how to
-run it.
+scenarios with the reason each needs an MCP client. ``CASES.md`` (``ccweb_conformance/harness/``)
+tells a harness how to run it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance import kit_version
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SCHEMA_ID = "https://ccweb.dev/contracts/list-user-inputs/1/cases.schema.json"
 SESSIONS_FOLDER = "sessions"
 """The sessions directory's path inside a case's root folder."""
@@ -53,6 +53,10 @@ def export_document(cases: list[RecordedCase]) -> dict[str, Any]:
             {"id": c.id, "feature": c.feature, "scenario": c.scenario, "requirements": list(c.requirements),
              "steps": c.steps}
             for c in function_level
+        ],
+        "runnerOnly": [
+            {"requirement": requirement, "what": what}
+            for requirement, what in sorted(ccweb_spec.case_levels().runner_only.items())
         ],
         "mcpLevel": [
             {"id": c.id, "feature": c.feature, "scenario": c.scenario, "requirements": list(c.requirements),

@@ -22,7 +22,7 @@ import pytest
 
 import ccweb_spec
 from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
-from ccweb_conformance.fixtures.tree import Entry, operations, snapshot
+from ccweb_conformance.fixtures.tree import Entry, StatKey, operations, snapshot
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.case_export import RecordedCase
 from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
@@ -43,6 +43,8 @@ class _Scenario:
     calls: int = 0
     in_flight: int = 0
     reasons: list[str] = field(default_factory=list)
+    skip: frozenset[str] = frozenset()
+    """What the folder held when the scenario began (other scenarios' entries): never looked at again."""
 
 
 class CaseRecorder:
@@ -53,6 +55,8 @@ class CaseRecorder:
         self.not_passed: list[str] = []
         self._scenarios: dict[int, _Scenario] = {}
         self._lock = threading.Lock()
+        self._files: dict[str, tuple[StatKey, Entry]] = {}
+        """The bytes of files already read, while their times do not move (fixtures.tree.snapshot)."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -72,7 +76,7 @@ class CaseRecorder:
             reason = mcp_level_reason(name, arguments)
             if reason is not None:
                 state.reasons.append(reason)
-            now = self._view(world)
+            now = self._view(world, state.skip)
             state.steps.extend(operations(state.tree, now, state.root))
             state.tree = now
             call: dict[str, Any] = {"op": "call", "source": world.source}
@@ -84,9 +88,17 @@ class CaseRecorder:
     def started(self, world: World) -> None:
         """A scenario begins: what the folder holds now (other scenarios' files, kept for the run's audit) is
         not part of its case, except the run's shared decoy conversation, which any scenario may bind."""
-        state = self._scenarios[id(world)] = _Scenario(world.files.sessions_dir.parent)
-        state.tree = self._view(world)
-        state.tree.pop(f"{world.files.sessions_dir.name}/{decoy_id(EXPORT_RUN_PREFIX)}.json", None)
+        sessions = world.files.sessions_dir
+        state = self._scenarios[id(world)] = _Scenario(sessions.parent)
+        everything = snapshot(sessions.parent, self._files)
+        decoy = f"{decoy_id(EXPORT_RUN_PREFIX)}.json"
+        link = everything.get(sessions.name)
+        real = os.path.normpath(link.link) if link is not None and link.kind == "link" else sessions.name
+        state.skip = frozenset(
+            path for path in everything if path not in (sessions.name, real) and not path.endswith(f"/{decoy}")
+        )
+        state.tree = self._view(world, state.skip)
+        state.tree.pop(f"{sessions.name}/{decoy}", None)
 
     def _start(self, world: World) -> _Scenario:
         """A scenario whose start was not seen: everything but the sessions folder is its own."""
@@ -95,12 +107,11 @@ class CaseRecorder:
         state.tree = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.stat(sessions).st_mode))}
         return state
 
-    @staticmethod
-    def _view(world: World) -> dict[str, Entry]:
+    def _view(self, world: World, skip: frozenset[str] = frozenset()) -> dict[str, Entry]:
         """The scenario's root folder as a harness makes it: a sessions folder reached through a link (the
         runner's own directory is, so that a server must resolve its root) is shown as the folder itself."""
         sessions = world.files.sessions_dir
-        tree = snapshot(sessions.parent)
+        tree = snapshot(sessions.parent, self._files, skip)
         link = tree.get(sessions.name)
         if link is None or link.kind != "link":
             return tree
@@ -121,7 +132,7 @@ class CaseRecorder:
         with self._lock:
             state = self._scenarios[id(world)]
             state.in_flight -= 1
-            if self._view(world) != state.tree:  # the reference only reads: someone wrote during the call
+            if self._view(world, state.skip) != state.tree:  # the reference only reads: someone wrote during the call
                 state.reasons.append(MCP_LEVEL_REASONS["timing"])
             expected, reason = expected_object(exchange)
             if reason is not None:

@@ -1,5 +1,5 @@
 // The kit's exported cases against this example's tool function (npm test).
-import { contractCases } from '../contract-cases.js';
+import { contractCases } from '../contract/contract-cases.js';
 import { callTool, SessionStore } from '../list-user-inputs.js';
 
 const stores = new Map(); // one store per sessions folder, as one server process keeps one

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import time
+
+import pytest
+
 from ccweb_conformance.checks.replay import call_problems, replay_case
 
 SUCCESS = {"ok": True, "conversationId": "a", "totalChars": 1, "items": [{"content": "\ud800", "contentChars": 1}]}
@@ -46,11 +51,12 @@ def test_a_case_replays_in_a_fresh_folder_and_passes_for_a_right_function():
     seen = []
 
     def function(sessions, source, arguments):
-        seen.append((sessions.name, source, arguments, sorted(p.name for p in sessions.iterdir())))
+        names = sorted(p.name for p in sessions.iterdir())
+        seen.append((sessions.name, sessions.resolve().name, source, arguments, names))
         return {"ok": True, "conversationId": source, "totalChars": 2}
 
     assert replay_case(CASE, function) == []
-    assert seen == [("sessions", "a", None, ["a.json"])]
+    assert seen == [("sessions", "sessions-data", "a", None, ["a.json"])]  # reached through a link (D-7)
 
 
 def test_a_function_that_writes_or_throws_fails_the_case():
@@ -61,8 +67,77 @@ def test_a_function_that_writes_or_throws_fails_the_case():
     def throws(sessions, source, arguments):
         raise RuntimeError("boom")
 
-    assert replay_case(CASE, writes) == ["step 1: the call changed the files (RO-1, RO-2)"]
+    problems = replay_case(CASE, writes)
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        "step 1: the call changed the files (RO-1, RO-2): sessions-data/a.json changed: size 49 -> 20"
+    )
     assert replay_case(CASE, throws) == ["step 1: the function raised RuntimeError: boom"]
+
+
+def _reads_then(change):
+    """A right answer, after ``change(file)`` did something a read-only call may not do."""
+
+    def function(sessions, source, arguments):
+        change(sessions / "a.json")
+        return {"ok": True, "conversationId": "a", "totalChars": 2}
+
+    return function
+
+
+def _chmod_same_mode(path):
+    path.chmod(path.stat().st_mode)  # moves only the change time
+
+
+def _rename_same_bytes_same_mtime(path):
+    before = path.stat()
+    copy = path.with_name("a.json.tmp")
+    copy.write_bytes(path.read_bytes())
+    os.replace(copy, path)  # same bytes, same size: a new inode (and a temporary entry during the call)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def _lock_file(path):
+    lock = path.with_name("a.json.lock")
+    lock.write_bytes(b"")
+    lock.unlink()  # gone before the call returns
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (_chmod_same_mode, "sessions-data/a.json changed: ctime_ns "),
+        (_rename_same_bytes_same_mtime, "sessions-data/a.json changed: ctime_ns "),
+        (_lock_file, "sessions-data/a.json.lock (created, removed) (seen during the call)"),
+    ],
+    ids=["ctime only", "inode", "transient entry"],
+)
+def test_a_call_that_moves_ctime_or_inode_or_makes_a_transient_entry_fails_the_read_only_check(change, named):
+    """Bytes, size, mode and mtime unchanged each time: before, these passed (size, mtime and mode were compared)."""
+    problems = replay_case(CASE, _reads_then(change))
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("step 1: the call changed the files (RO-1, RO-2): ")
+    assert named in problems[0]
+    if change is _rename_same_bytes_same_mtime:
+        assert "inode " in problems[0]
+
+
+def test_a_rewrite_keeps_the_exact_mtime_a_rename_makes_a_new_inode_and_an_age_is_whole_seconds(tmp_path):
+    from ccweb_conformance.checks.replay import apply_step  # noqa: PLC0415
+
+    target = tmp_path / "a.json"
+    apply_step(tmp_path, {"op": "write", "path": "a.json", "utf8": "aaaa", "ageSeconds": 10800})
+    first = target.stat()
+    assert first.st_mtime_ns % 1_000_000_000 == 0
+    assert 10800 <= time.time() - first.st_mtime_ns / 1e9 < 10802
+    apply_step(tmp_path, {"op": "write", "path": "a.json", "utf8": "bbbb", "keepMtime": True})
+    second = target.stat()
+    assert (second.st_mtime_ns, second.st_ino, target.read_text()) == (first.st_mtime_ns, first.st_ino, "bbbb")
+    apply_step(tmp_path, {"op": "write", "path": "a.json", "utf8": "cccc", "replace": True, "keepMtime": True})
+    third = target.stat()
+    assert (third.st_mtime_ns, target.read_text()) == (first.st_mtime_ns, "cccc")
+    assert third.st_ino != first.st_ino
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
 
 
 def test_a_call_that_hangs_fails_its_case_at_the_time_bound_and_its_folder_goes():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from paths import REPO
@@ -17,6 +18,7 @@ from ccweb_conformance.reports.case_export import FORMAT_VERSION
 pytestmark = pytest.mark.slow
 
 COMMITTED = REPO / "examples" / "node-server" / "contract" / "cases.json"
+SHIPPED_HARNESS = REPO / "conformance" / "ccweb_conformance" / "harness" / "contract-cases.js"
 
 
 def _export(*args: str) -> subprocess.CompletedProcess[str]:
@@ -27,11 +29,50 @@ def _export(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def fresh(tmp_path_factory: pytest.TempPathFactory) -> str:
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh ``export --output FOLDER/cases.json``: the folder."""
     path = tmp_path_factory.mktemp("export") / "cases.json"
     done = _export("--output", str(path))
     assert done.returncode == 0, done.stderr[-2000:]
-    return path.read_text(encoding="utf-8")
+    return path.parent
+
+
+@pytest.fixture(scope="module")
+def fresh(exported: Path) -> str:
+    return (exported / "cases.json").read_text(encoding="utf-8")
+
+
+def test_output_writes_the_shipped_node_harness_beside_the_cases_and_the_example_holds_it(exported):
+    assert sorted(p.name for p in exported.iterdir()) == ["cases.json", "contract-cases.js"]
+    shipped = SHIPPED_HARNESS.read_bytes()
+    assert (exported / "contract-cases.js").read_bytes() == shipped
+    assert (COMMITTED.parent / "contract-cases.js").read_bytes() == shipped, (
+        "examples/node-server/contract/contract-cases.js drifted: run "
+        "'ccweb-conformance export --output examples/node-server/contract/cases.json'"
+    )
+
+
+def test_the_hand_computed_cases_are_exported_with_their_hand_computed_results(fresh):
+    document = json.loads(fresh)
+    by_id = {c["id"]: c for c in document["cases"]}
+    for case in ccweb_spec.core_cases():
+        exported = by_id[f"core_cases.yaml::{case['name']}"]
+        assert exported["requirements"] == case["requirements"]
+        calls = [s for s in exported["steps"] if s["op"] == "call"]
+        assert len(calls) == 1
+        assert calls[0]["expect"] == {"result": case["expected"]}
+        assert calls[0]["arguments"] == {
+            "conversationId": "c", **{k: case[k] for k in ("limit", "maxChars") if k in case}
+        }
+    assert document["counts"]["byFeature"]["core_cases.yaml"] == {
+        "functionLevel": len(ccweb_spec.core_cases()), "mcpLevel": 0
+    }
+
+
+def test_the_export_names_what_only_the_run_proves(fresh):
+    runner_only = json.loads(fresh)["runnerOnly"]
+    assert [entry["requirement"] for entry in runner_only] == ["RO-1", "RO-2"]
+    assert "after the call returned" in runner_only[0]["what"]
 
 
 def test_the_committed_cases_are_a_fresh_export(fresh):
@@ -59,7 +100,7 @@ def test_the_export_validates_and_its_counts_add_up(fresh):
 def test_every_scenario_of_the_suite_is_in_the_export_once(fresh):
     document = json.loads(fresh)
     names = [c["id"] for c in document["cases"]] + [s["id"] for s in document["mcpLevel"]]
-    assert len(names) == len(set(names)) == SCENARIOS
+    assert len(names) == len(set(names)) == SCENARIOS + len(ccweb_spec.core_cases())
 
 
 def test_no_function_level_case_claims_an_mcp_only_requirement(fresh):
@@ -95,6 +136,14 @@ def test_check_says_which_file_drifted_and_exits_1(fresh, tmp_path, monkeypatch,
         f"ccweb-conformance: {stale} is out of date; run 'ccweb-conformance export --output {stale}'"
     )
     stale.write_text(fresh, encoding="utf-8")
+    assert main(["export", "--check", str(stale)]) == 0
+    harness = tmp_path / "contract-cases.js"
+    harness.write_text("// an older harness\n", encoding="utf-8")
+    assert main(["export", "--check", str(stale)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"ccweb-conformance: {harness} is out of date; run 'ccweb-conformance export --output {stale}'"
+    )
+    harness.write_bytes(SHIPPED_HARNESS.read_bytes())
     assert main(["export", "--check", str(stale)]) == 0
 
 

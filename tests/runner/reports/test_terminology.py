@@ -61,7 +61,7 @@ def _sources() -> dict[str, str]:
     for d in ccweb_spec.decisions():
         found[f"decisions.yaml {d.id}"] = f"{d.title_zh} {d.statement_zh}"
     # docs/SPEC.zh-CN.md is rendered from the sources above (its English parts quote the features).
-    for name in ("README.zh-CN.md", "docs/CASES.zh-CN.md"):
+    for name in ("README.zh-CN.md", "conformance/ccweb_conformance/harness/CASES.zh-CN.md"):
         path = REPO / name
         if path.exists():
             found |= {f"{name}: {line[:40]}": line for line in _chinese_lines(path.read_text(encoding="utf-8"))}

@@ -5,10 +5,12 @@
 //   contractCases(new URL('./cases.json', import.meta.url), (sessionsDir, sourceId, args) => myTool(sessionsDir, sourceId, args));
 //
 // cases.json comes from `ccweb-conformance export` (the kit's features, recorded against its
-// reference). How a case runs is written in the kit's docs/CASES.md; in short: each case gets
+// reference). How a case runs is written in CASES.md, shipped with the kit (`ccweb-conformance export --help`
+// names its path); in short: each case gets
 // a fresh folder, its steps write files and links there, and each call's result must match
 // what the case expects (extra fields allowed, key order free, a lone surrogate may come back
-// as U+FFFD), and must change no file.
+// as U+FFFD), and must change nothing: no byte, size, time (exact, in nanoseconds), inode or mode of
+// any entry, and no entry created even for the length of the call (the folders are watched).
 //
 // Each case has a time bound (30 s, or $CCWEB_CASE_TIMEOUT_MS, or the `timeoutMs` option): a call
 // still unanswered then fails its case, and a run in which a call hung ends once its tests are
@@ -18,13 +20,15 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const FORMAT = 1;
+const FORMAT = 2;
 const DEFAULT_CASE_TIMEOUT_MS = 30_000;
 const HUNG_EXIT_GRACE_MS = 1_000;
+const BACKSTOP_MS = 30_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** D-3: compare with every lone surrogate read as U+FFFD, on both sides. */
@@ -77,15 +81,36 @@ export function callProblems(expect, got) {
 // The harness's own file work (steps, snapshots, the case folder) is synchronous: it is a few
 // small files per case, and kept off libuv's four-thread pool, which the function under test
 // needs when every case runs at once.
+
+/** A `write`: the bytes in place (the same inode) or, with `replace`, through a new file renamed over it;
+ * then the modification time, always a whole second (so it is restored exactly: a `Date` or a number of
+ * seconds carries no nanoseconds): the old one with `keepMtime`, else `ageSeconds` before the current second. */
+function writeFile(target, step) {
+  const data = 'utf8' in step ? Buffer.from(step.utf8, 'utf8') : Buffer.from(step.base64, 'base64');
+  const before = step.keepMtime ? fs.statSync(target, { bigint: true }) : null;
+  if (step.replace) {
+    const temporary = `${target}.ccweb-replace`;
+    fs.writeFileSync(temporary, data);
+    fs.renameSync(temporary, target);
+  } else {
+    fs.writeFileSync(target, data);
+  }
+  if (before) {
+    const seconds = (ns) => Number(ns / 1_000_000_000n) + Number(ns % 1_000_000_000n) / 1e9;
+    fs.utimesSync(target, seconds(before.atimeNs), seconds(before.mtimeNs));
+    const after = fs.statSync(target, { bigint: true });
+    if (after.mtimeNs !== before.mtimeNs) throw new Error(`${step.path}: could not restore its modification time exactly`);
+  } else {
+    const then = Math.floor(Date.now() / 1000) - (step.ageSeconds ?? 0);
+    fs.utimesSync(target, then, then);
+  }
+}
+
 function applyStep(root, step) {
   const target = path.join(root, step.path);
   switch (step.op) {
     case 'mkdir': return fs.mkdirSync(target);
-    case 'write': {
-      const before = step.keepMtime ? fs.statSync(target) : null;
-      fs.writeFileSync(target, 'utf8' in step ? Buffer.from(step.utf8, 'utf8') : Buffer.from(step.base64, 'base64'));
-      return before && fs.utimesSync(target, before.atime, before.mtime); // same size and time, new bytes (REG-2)
-    }
+    case 'write': return writeFile(target, step);
     case 'symlink': return fs.symlinkSync(step.target, target);
     case 'chmod': return fs.chmodSync(target, step.mode);
     case 'remove': return fs.rmSync(target, { recursive: true, force: false });
@@ -93,23 +118,85 @@ function applyStep(root, step) {
   }
 }
 
-/** Every entry under root with its bytes, link target and mode, as one text: a call must change none. */
+/** The SHA-256 of a file's bytes, or '-' when nobody may read it (its times still show any write). */
+function digest(file) {
+  try {
+    return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch (error) {
+    if (error.code === 'EACCES' || error.code === 'EPERM') return '-';
+    throw error;
+  }
+}
+
+/** Every entry under root, each with what a call may not change (RO-1, RO-2): kind, size, the exact
+ * modification and change times in nanoseconds, inode, mode, the bytes' SHA-256, a link's target. */
 function snapshot(root) {
-  const entries = [];
+  const entries = new Map();
   const walk = (folder) => {
     for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
       const full = path.join(folder, entry.name);
       const key = path.relative(root, full);
-      if (entry.isSymbolicLink()) entries.push(`${key} link:${fs.readlinkSync(full)}`);
-      else if (entry.isDirectory()) { entries.push(`${key} dir`); walk(full); }
-      else {
-        const stat = fs.lstatSync(full);
-        entries.push(`${key} file:${stat.size}:${stat.mtimeMs}:${stat.mode}`);
-      }
+      const stat = fs.lstatSync(full, { bigint: true });
+      const times = `size ${stat.size} mtimeNs ${stat.mtimeNs} ctimeNs ${stat.ctimeNs} inode ${stat.ino} mode ${stat.mode}`;
+      if (entry.isSymbolicLink()) entries.set(key, `link to ${fs.readlinkSync(full)}, ${times}`);
+      else if (entry.isDirectory()) { entries.set(key, `folder, ${times}`); walk(full); }
+      else entries.set(key, `file, ${times} sha256 ${digest(full)}`);
     }
   };
   walk(root);
-  return entries.join('\n');
+  return entries;
+}
+
+/** What changed between two snapshots, one entry each: `name: before -> after`. */
+function changes(before, after) {
+  const found = [];
+  for (const [key, was] of before) {
+    const now = after.get(key);
+    if (now === undefined) found.push(`${key}: removed`);
+    else if (now !== was) found.push(`${key}: ${was} -> ${now}`);
+  }
+  for (const key of after.keys()) if (!before.has(key)) found.push(`${key}: created`);
+  return found;
+}
+
+const CLOCK_MARGIN_NS = 12_000_000n; // more than one tick of the coarse clock Linux stamps files with
+const CLOCK_WAIT_MS = 50;
+
+/** Wait (at most CLOCK_WAIT_MS) until the clock is past the newest time in the snapshot by a clock tick, so
+ * that a change during the call moves a time whichever tick it lands in. */
+async function waitForTheClock(entries) {
+  let newest = 0n;
+  for (const text of entries.values()) {
+    for (const [, ns] of text.matchAll(/[mc]timeNs (\d+)/g)) if (BigInt(ns) > newest) newest = BigInt(ns);
+  }
+  const deadline = Date.now() + CLOCK_WAIT_MS;
+  while (BigInt(Date.now()) * 1_000_000n <= newest + CLOCK_MARGIN_NS && Date.now() < deadline) {
+    await new Promise((resolve) => { setTimeout(resolve, 1); });
+  }
+}
+
+/** Watch every folder under root (fs.watch: inotify on Linux, kqueue or FSEvents elsewhere) until the returned
+ * function is called; it returns the names of entries that something created, changed or removed meanwhile. */
+function watchFolders(root, entries) {
+  const seen = new Set();
+  const folders = [root, ...[...entries].filter(([, text]) => text.startsWith('folder')).map(([key]) => path.join(root, key))];
+  const watchers = [];
+  for (const folder of folders) {
+    try {
+      const watcher = fs.watch(folder, { persistent: false }, (_event, name) => {
+        seen.add(name ? path.relative(root, path.join(folder, String(name))) : path.relative(root, folder) || '.');
+      });
+      watcher.on('error', () => {});
+      watchers.push(watcher);
+    } catch { /* a platform without a watcher: the snapshots and the folders' times still compare */ }
+  }
+  return async () => {
+    // Events of the call are queued by the kernel when it returns; one turn of the event loop reads them.
+    await new Promise((resolve) => { setTimeout(resolve, 5); });
+    await new Promise((resolve) => { setImmediate(resolve); });
+    for (const watcher of watchers) watcher.close();
+    return [...seen].sort();
+  };
 }
 
 const MEMORY_BACKED = '/dev/shm';
@@ -212,10 +299,14 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions', { time
   liveRoots.add(root);
   const problems = [];
   try {
-    fs.mkdirSync(path.join(root, sessionsFolder));
+    // The sessions folder is reached through a link, as the runner's is: "inside" is judged on its resolved path (D-7).
+    fs.mkdirSync(path.join(root, `${sessionsFolder}-data`));
+    fs.symlinkSync(`${sessionsFolder}-data`, path.join(root, sessionsFolder));
     for (const [number, step] of kase.steps.entries()) {
       if (step.op !== 'call') { applyStep(root, step); continue; }
       const before = snapshot(root);
+      await waitForTheClock(before);
+      const stopWatching = watchFolders(root, before);
       const sent = `call ${show(step.arguments ?? null)} with source ${show(step.source)}`;
       try {
         const pending = Promise.resolve().then(() => call(path.join(root, sessionsFolder), step.source, step.arguments));
@@ -224,13 +315,18 @@ export async function replayCase(kase, call, sessionsFolder = 'sessions', { time
           hungCalls += 1;
           pending.catch(() => {}); // it may still fail later: nobody is listening then
           problems.push(`step ${number} (${sent}): no answer within the case's time bound of ${bound} ms`);
+          await stopWatching();
           break;
         }
         problems.push(...callProblems(step.expect, got).map((p) => `step ${number} (${sent}): ${p}`));
       } catch (error) {
         problems.push(`step ${number} (${sent}): the function threw ${error?.stack ?? error}`);
       }
-      if (snapshot(root) !== before) problems.push(`step ${number} (${sent}): the call changed the files (RO-1, RO-2)`);
+      const seen = await stopWatching();
+      const after = snapshot(root);
+      const changed = changes(before, after);
+      changed.push(...seen.filter((name) => !before.has(name) && !after.has(name)).map((name) => `${name}: created and removed during the call`));
+      if (changed.length) problems.push(`step ${number} (${sent}): the call changed the files (RO-1, RO-2): ${changed.join('; ')}`);
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -257,7 +353,9 @@ export function contractCases(casesFile, call, { only, timeoutMs } = {}) {
   describe(`ccweb_list_user_inputs contract ${document.contractVersion} (kit ${document.kitVersion})`, { concurrency }, () => {
     for (const kase of document.cases) {
       if (only && !only(kase)) continue;
-      test(`${kase.id} [${kase.requirements.join(' ')}]`, { timeout: bound + 5_000 }, async () => {
+      // node:test's own timeout is only a backstop: the case's bound above fails a hung call with a message.
+      // Every case runs at once, so on a loaded machine a case's own file work can wait seconds for its turn.
+      test(`${kase.id} [${kase.requirements.join(' ')}]`, { timeout: bound + BACKSTOP_MS }, async () => {
         const problems = await replayCase(kase, call, document.sessionsDir, { timeoutMs: bound });
         if (problems.length) assert.fail(`${kase.id}\n  requirements ${kase.requirements.join(', ')}\n  ${problems.join('\n  ')}`);
       });
