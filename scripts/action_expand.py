@@ -53,10 +53,7 @@ def expand_command(text: str, environ: Mapping[str, str], unset: list[str] | Non
             index += 2
             continue
         elif char in "'\"" and quote in ("", char):
-            if char == "'" and quote == "":
-                quote = "'"
-            else:
-                quote = "" if quote == '"' else '"'
+            quote = "" if quote else char  # opens a quote, or closes the double quote it matches
             out.append(char)
         elif char == "$" and (match := _NAME.match(text, index)) is not None:
             value = _lookup(match, environ, missing)
@@ -78,7 +75,7 @@ def expand_value(text: str, environ: Mapping[str, str], unset: list[str] | None 
 
 def main(argv: list[str]) -> int:
     """``command|value TEXT INPUT``: print the expansion (no newline), warn about unset variables."""
-    if len(argv) != 3 or argv[0] not in ("command", "value"):  # noqa: PLR2004
+    if len(argv) != 3 or argv[0] not in ("command", "value"):
         print("usage: action_expand.py command|value TEXT INPUT-NAME", file=sys.stderr)
         return 2
     mode, text, input_name = argv

@@ -207,8 +207,12 @@ def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
 class _Driver:
     """Runs batches against one target; remembers the smallest mismatch seen."""
 
-    def __init__(self, run: FuzzRun, target: Target, sessions_dir: Path) -> None:
+    def __init__(
+        self, run: FuzzRun, target: Target, sessions_dir: Path, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         self.run = run
+        self.progress = progress
+        """Told (calls done, differences found) after every call of the sweep and of the cases."""
         self.target = target
         self.sessions_dir = sessions_dir
         self.run_prefix = new_run_prefix()
@@ -230,7 +234,11 @@ class _Driver:
         """One call, on a conversation named as a scenario's would be."""
         self.calls += 1
         files = ConversationFiles(self.sessions_dir, scenario_prefix(self.run_prefix, self.calls))
-        return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+        try:
+            return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+        finally:
+            if self.progress is not None:
+                self.progress(self.run.sweep_calls + self.run.cases_run, 0 if self.run.mismatch is None else 1)
 
     def check(self, case: FuzzCase) -> None:
         """The property: the implementation answers like the reference core."""
@@ -360,10 +368,17 @@ def _hypothesis_home() -> Iterator[None]:
         configuration.set_hypothesis_home_dir(None)
 
 
-def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings, *, tolerated: frozenset[str] = frozenset()) -> FuzzRun:
+def run_fuzz(
+    options: RunnerOptions,
+    fuzz: FuzzSettings,
+    *,
+    tolerated: frozenset[str] = frozenset(),
+    progress: Callable[[int, int], None] | None = None,
+) -> FuzzRun:
     """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
+    ``progress``: told (calls done, differences found) after each call; of ``fuzz.sweep_total + fuzz.count``.
     """
     run = FuzzRun(fuzz, replay_command(options, fuzz), tolerated_by=tolerated)
     own_dir = None if options.sessions_dir is not None else Path(tempfile.mkdtemp(prefix="ccweb-conformance-fuzz-"))
@@ -376,7 +391,7 @@ def run_fuzz(options: RunnerOptions, fuzz: FuzzSettings, *, tolerated: frozenset
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
-                _Driver(run, target, sessions_dir).drive()
+                _Driver(run, target, sessions_dir, progress).drive()
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:

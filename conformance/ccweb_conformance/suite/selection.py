@@ -9,11 +9,12 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
+from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.bdd import KeywordSyntaxError, compile_keyword
 
-__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags", "select",
-           "selecting_keyword"]
+__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags",
+           "options_selection", "select", "selecting_keyword"]
 
 MAX_EXPRESSION_CHARS = 1000
 """Longest ``-k`` or ``--tags`` text accepted."""
@@ -82,6 +83,12 @@ def check_keyword(keyword: str) -> Any:
         return compile_keyword(keyword)
     except KeywordSyntaxError as error:
         raise UsageError(f"-k {keyword!r}: {error.message}") from None
+
+
+def options_selection(options: RunnerOptions) -> str | None:
+    """The selection the options make (``--tags AC-3 -k emoji``), or None for every scenario."""
+    chosen = [f"{flag} {value}" for flag, value in (("--tags", options.tags), ("-k", options.keyword)) if value]
+    return " ".join(chosen) or None
 
 
 def _matcher(scenario: ScenarioRef) -> object:
