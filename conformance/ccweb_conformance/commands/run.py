@@ -18,7 +18,7 @@ from ccweb_conformance.reports.output import scrub
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import feature_scenarios
-from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection
+from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection, pasted_scenarios
 
 RUN_EPILOG = """
 targets (choose one; none means the bundled reference server over stdio):
@@ -92,14 +92,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``: valid options, the first line at once, then the run (:mod:`.running`)."""
     options = _options(args)
-    if not options.collect_only:  # on stderr, terminal or log alike: what starts, before seconds of imports
-        line = f"ccweb-conformance: {scrub(starting_line(options), options.secrets())}"
-        print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     chosen = last_failed.choose(options)
+    if chosen is not None and chosen.names and options.fuzz is None:  # a narrow run: fuzz only when asked
+        options = dataclasses.replace(options, fuzz=0)
+    if not options.collect_only:  # on stderr, terminal or log alike: what starts, before seconds of imports
+        selection = chosen.label(options_selection(options)) if chosen is not None else options_selection(options)
+        line = f"ccweb-conformance: {scrub(starting_line(options, selection), options.secrets())}"
+        print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
-        if chosen.names and options.fuzz is None:  # a selection is a narrow run: fuzz only when asked
-            options = dataclasses.replace(options, fuzz=0)
     # pytest, the transports and the reports: imported after the first line
     from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
     from ccweb_conformance.commands.running import run  # noqa: PLC0415
@@ -115,14 +116,17 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
     options = resolve(vars(args))
     if options.tags:
         options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
-    if options.keyword:
+    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
+    if pasted is not None:  # --co's lines pasted back: named as --co names them (requirement column dropped)
+        options = dataclasses.replace(options, keyword="\n".join(sorted(pasted)))
+    elif options.keyword:
         check_keyword(options.keyword)  # bounded, one line, before pytest parses it
     if options.expected_failures is not None:
         load_expected_failures(options.expected_failures)  # fail early, with its own message
     return options
 
 
-def starting_line(options: RunnerOptions) -> str:
+def starting_line(options: RunnerOptions, selection: str | None = None) -> str:
     """What a run starts, said at once (collecting the scenarios and starting the server take seconds).
 
     On stderr, in English as every line there (stdout's first line stays the verdict), on a terminal and
@@ -138,7 +142,7 @@ def starting_line(options: RunnerOptions) -> str:
         target = "the in-process reference server"
     else:
         target = "the bundled reference server (stdio)"
-    selection = options_selection(options)
+    selection = selection or options_selection(options)
     chosen = f" (selection: {selection})" if selection else ""
     fuzz = "" if options.fuzz == 0 or selection else ", then the fuzz phase"
     return f"testing {target}{chosen}: the scenarios of ccweb_list_user_inputs {ccweb_spec.contract_version()}{fuzz}"

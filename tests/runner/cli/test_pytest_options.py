@@ -68,6 +68,8 @@ def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_p
     assert report["selection"] == "--last-failed (6 scenarios)"
     assert report["outcome"] == "failed"
     said = stderr.splitlines()
+    assert said.pop(0) == ("ccweb-conformance: testing the in-process reference server (selection: --last-failed "
+                           "(6 scenarios)): the scenarios of ccweb_list_user_inputs 1.0.0")
     assert said[0].startswith("ccweb-conformance: --last-failed: rerunning the 6 scenarios that failed in the "
                               "last runs against --in-process (recorded ")
     assert said[1:7] == [f"  {name}" for name in NEWEST_FIRST_FAILS]
