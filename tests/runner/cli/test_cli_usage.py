@@ -58,7 +58,7 @@ def environment(**changes: str | None) -> dict[str, str]:
             "cannot write '/dev/null/junit.xml': '/dev/null' is not a folder",
         ),
         (["spec", "--check", "missing.md"], "cannot check 'missing.md': no such file"),
-        (["spec", "--output", "/dev/null/x/SPEC.md"], "cannot write '/dev/null/x/SPEC.md': '/dev/null' is not a folder"),
+        (["spec", "--output", "/dev/null/x/S.md"], "cannot write '/dev/null/x/S.md': '/dev/null' is not a folder"),
         (["spec", "--output", "."], "cannot write '.': it is a folder; name a file in it"),
         (["spec", "--output", ""], "argument --output: expected a path, got an empty string"),
         (["export", "--output", "."], "cannot write '.': it is a folder; name a file in it"),

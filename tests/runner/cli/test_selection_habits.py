@@ -44,7 +44,8 @@ def test_a_co_line_pasted_into_k_selects_that_scenario(capsys: pytest.CaptureFix
     for pasted in (line, EMOJI_LINE, f"  {line}  \n"):
         assert main(["run", "--co", "-k", pasted]) == 0
         out = capsys.readouterr().out.splitlines()
-        assert out == [f"{EMOJI_LINE}  UNI-1", f"1 scenario would run (selection: -k {EMOJI_LINE}); nothing was started"]
+        count = f"1 scenario would run (selection: -k {EMOJI_LINE}); nothing was started"
+        assert out == [f"{EMOJI_LINE}  UNI-1", count]
 
 
 def test_an_outline_pasted_without_its_example_selects_every_example(capsys: pytest.CaptureFixture[str]) -> None:

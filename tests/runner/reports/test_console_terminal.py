@@ -130,7 +130,8 @@ def test_the_totals_line_is_last(failing: tuple[int, str]) -> None:
 def test_a_log_gets_the_first_line_too(tmp_path: Path) -> None:
     """Not a terminal (a CI log): the first line still comes first, and nothing is wrapped."""
     done = subprocess.run(
-        [str(Path(sys.executable).with_name("ccweb-conformance")), "run", "--in-process", "--tags", "AC-7", "--fuzz", "0"],
+        [str(Path(sys.executable).with_name("ccweb-conformance")), "run", "--in-process", "--tags", "AC-7",
+         "--fuzz", "0"],
         capture_output=True, text=True, timeout=WAIT_S, check=False, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -27,7 +27,8 @@ def test_a_short_line_is_left_alone():
 
 
 def test_chinese_breaks_between_characters_never_before_closing_punctuation():
-    line = "    提示  长度看起来是按 UTF-16 码元计算的：BMP 以外的字符算了两个；请用 Array.from(text).length 计数，每个字符算一个码位"
+    line = ("    提示  长度看起来是按 UTF-16 码元计算的：BMP 以外的字符算了两个；请用 Array.from(text).length 计数，"
+            "每个字符算一个码位")
     wrapped = wrap_line(line, 40)
     assert wrapped == [
         "    提示  长度看起来是按 UTF-16 码元计算",
@@ -51,7 +52,8 @@ def test_a_word_wider_than_the_line_is_left_whole():
 
 
 def test_a_command_is_cut_between_shell_words_and_stays_one_command():
-    line = "    rerun     ccweb-conformance run --stdio 'node my server.js' --sessions-dir ./sessions -k 'emoji and not zwj'"
+    line = ("    rerun     ccweb-conformance run --stdio 'node my server.js' --sessions-dir ./sessions "
+            "-k 'emoji and not zwj'")
     wrapped = wrap_line(line, 50)
     assert wrapped == [
         "    rerun     ccweb-conformance run --stdio \\",
