@@ -17,9 +17,10 @@ function (sessionsDir, sourceId, args) => result; MCP-level scenarios are listed
 reason each needs 'ccweb-conformance run'. docs/CASES.md tells a harness how to run them.
 
 examples:
-  ccweb-conformance export --output cases.json
-  ccweb-conformance export --check examples/node-server/contract/cases.json   (exit 1 when it drifted)
-  ccweb-conformance export | jq '.counts'
+  ccweb-conformance export --output contract/cases.json
+  ccweb-conformance export --check contract/cases.json   (exit 1 when it drifted)
+  ccweb-conformance export | python3 -c 'import json, sys; print(json.load(sys.stdin)["counts"])'
+      (the cases hold lone surrogates, \uD800-style escapes, which jq 1.6 refuses; jq 1.7 reads them)
 """
 
 
