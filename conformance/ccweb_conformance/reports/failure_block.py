@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.checks.attribution import placed
 from ccweb_conformance.difftext import comparable, cut_pair, first_path
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, describes, messages, translated
 from ccweb_conformance.reports.common import format_transcript
@@ -93,27 +94,33 @@ def _count(shown: Any) -> str:
     return str(len(shown)) if isinstance(shown, list | dict) else _json(shown)[:20]
 
 
-def _difference_line(difference: Difference, say: Messages) -> str:
+def rooted(path: str, at: str) -> str:
+    """A difference's path (``$[0].contentChars``, from the compared value) from the result's root, where the
+    compared value sits at ``at`` (``$.items[0].contentChars``): the one path style of the runner and the export."""
+    return path if at == "$" else placed([f"{path}:"], at)[0][:-1]
+
+
+def _difference_line(difference: Difference, say: Messages, at: str = "$") -> str:
     if difference.shape and isinstance(difference.expected, list):
         return say(
             "block.difference_shape",
-            path=difference.path,
+            path=rooted(difference.path, at),
             expected=_count(difference.expected),
             got=_count(difference.actual),
             value=value(difference.actual, say),
         )
     expected = value(difference.expected, say)
     if difference.actual is MISSING:
-        return say("block.difference_missing", path=difference.path, expected=expected)
+        return say("block.difference_missing", path=rooted(difference.path, at), expected=expected)
     got = value(difference.actual, say)
     if comparable(difference.expected, difference.actual):
-        expected, got, at = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
-        if at is None:  # short: shown whole, with code points
+        expected, got, offset = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
+        if offset is None:  # short: shown whole, with code points
             expected, got = value(difference.expected, say), value(difference.actual, say)
         else:
             path = _path(difference.expected, difference.actual, difference.path) or difference.path
-            return say("block.difference_at", path=path, expected=expected, got=got, at=f"{at:,}")
-    return say("block.difference", path=difference.path, expected=expected, got=got)
+            return say("block.difference_at", path=rooted(path, at), expected=expected, got=got, at=f"{offset:,}")
+    return say("block.difference", path=rooted(difference.path, at), expected=expected, got=got)
 
 
 def _pair(expected: Any, actual: Any, limit: int, language: str = DEFAULT_LANGUAGE) -> tuple[str, str, int | None]:
@@ -224,7 +231,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     out += row("check", [translated(detail.check, language)])
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
-        lines = [_difference_line(d, say) for d in found[:DIFFERENCE_LIMIT]]
+        lines = [_difference_line(d, say, detail.at) for d in found[:DIFFERENCE_LIMIT]]
         if len(found) > DIFFERENCE_LIMIT:
             lines.append(say("block.more_differences", count=len(found) - DIFFERENCE_LIMIT))
         out += row("differences", lines)
@@ -274,7 +281,7 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
         check = check[len(requirements) + 1 :].lstrip()
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
-        first = _difference_line(found[0], say)
+        first = _difference_line(found[0], say, detail.at)
         more = f" (+{len(found) - 1})" if len(found) > 1 else ""
     elif detail.expected is not None or detail.actual is not None:
         expected = detail.expected

@@ -32,8 +32,8 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    需求  UNI-1（MUST）：长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，"
         "截断时也不会被拆成两个 UTF-16 代理项。",
         "    检查  items 不同",
-        "    差异  $[0].contentChars：应为 1，实际为 2",
-        "          $[0].originalChars：应为 1，实际为 2",
+        "    差异  $.items[0].contentChars：应为 1，实际为 2",
+        "          $.items[0].originalChars：应为 1，实际为 2",
         '    请求  tools/call {"conversationId": "UUID"}',
         "    来源  未绑定",
         "    会话  alpha = UUID，共 1 条消息",
@@ -43,7 +43,7 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    复现  ccweb-conformance run --in-process -k 'test_characters_outside_the_bmp_count_as_one[ and -1]'",
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
-    assert truncation[3] == '    差异  $[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
+    assert truncation[3] == '    差异  $.items[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
     assert lines[-3:-1] == ["完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE", ""]
     assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-1])
 
