@@ -176,7 +176,8 @@ def _message_line(index: int, message: Any, say: Messages) -> str:
 def _stored_lines(conversation: StoredConversation, say: Messages) -> list[str]:
     alias = conversation.alias or "-"
     if conversation.messages is None:
-        return [say("block.stored_note", alias=alias, id=conversation.conversation_id, note=conversation.note or "")]
+        note = translated(conversation.note or "", say.language)
+        return [say("block.stored_note", alias=alias, id=conversation.conversation_id, note=note)]
     stored = conversation.messages
     head = say("block.stored_head", alias=alias, id=conversation.conversation_id, count=len(stored))
     indexed = list(enumerate(stored))
