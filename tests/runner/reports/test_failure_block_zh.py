@@ -43,7 +43,9 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    复现  ccweb-conformance run --in-process -k 'test_characters_outside_the_bmp_count_as_one[ and -1]'",
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
-    assert truncation[3] == '    差异  $.items[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
+    assert truncation[3] == (
+        '    差异  $.items[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
+    )
     assert lines[-3:-1] == ["完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE", ""]
     assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-1])
 
