@@ -76,7 +76,7 @@ def test_every_line_of_a_chinese_block_starts_its_value_at_one_display_column() 
         "    请求  （没有调用工具）",
         "    来源  未绑定",
         "    会话  alpha = c-1，共 1 条消息",
-        '            [0] user "你好"（U+4F60 U+597D；2 个码点）',
+        '            [0] user "你好"（2 个码点）',  # ordinary Chinese: no code points (issue 35, 9)
     ]
     labelled = [m for m in (re.match(r"^    \S+ +(?=\S)", line) for line in block[1:]) if m]
     assert [display_width(m.group()) for m in labelled] == [10] * 6  # the value after every label
