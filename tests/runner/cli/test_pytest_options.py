@@ -142,6 +142,7 @@ def test_a_broken_record_is_no_record_and_an_unwritable_cache_is_a_warning(
     monkeypatch.setenv(CACHE_ENV, str(blocker))
     assert main(["run", "--in-process", "--lf", "--tags", "TOOL-1", "--json", str(tmp_path / "r.json")]) == 0
     err = capsys.readouterr().err.splitlines()
+    assert err.pop(0).startswith("ccweb-conformance: testing the in-process reference server (selection: --tags ")
     assert err[0].startswith("ccweb-conformance: --last-failed: no record of a run against --in-process in ")
     warning = f"ccweb-conformance: warning: could not record the failures for --last-failed in {blocker}/"
     assert err[-1].startswith(warning)
