@@ -83,6 +83,12 @@ def translated(text: str, language: str, kind: str = "checks") -> str:
     return text
 
 
+def describes(text: str) -> bool:
+    """Whether ``text`` is one of the expected-value descriptions (``structuredContent or a text block holding
+    ...``): words to show as they are, never as a quoted JSON string with its quotes escaped."""
+    return any(pattern.fullmatch(text) for pattern, _ in _sentences("zh-CN", "expected"))
+
+
 @dataclass(frozen=True)
 class Term:
     """One entry of the terminology (locales/terms.yaml): how Chinese text names an English term."""

@@ -410,15 +410,21 @@ def path_word(word: str) -> Path:
 def write_target_problem(path: Path) -> str | None:
     """Why a file cannot be written at ``path``, or None: the one check of every path the runner writes.
 
-    Refused: a missing folder, a folder, and a file that could block the command for ever, a named
-    pipe (FIFO), a socket or a block device (:func:`special_file`). A character device
-    (``/dev/null``, ``/dev/full``, a terminal) and the runner's own stdout or stderr (``/dev/stdout``
-    in a pipeline, ``/dev/fd/N`` from ``>(...)``) are accepted and written with a bounded wait
-    (:func:`ccweb_conformance.reports.output.write_atomically`).
+    A missing folder is created when the file is written (as pytest does for ``--junitxml``), so it is
+    refused only under something that is not a folder, or where it cannot be created. Refused too: a
+    folder, and a file that could block the command for ever, a named pipe (FIFO), a socket or a block
+    device (:func:`special_file`). A character device (``/dev/null``, ``/dev/full``, a terminal) and
+    the runner's own stdout or stderr (``/dev/stdout`` in a pipeline, ``/dev/fd/N`` from ``>(...)``)
+    are accepted and written with a bounded wait (:func:`ccweb_conformance.reports.output.write_atomically`).
     """
     where = path.resolve()
-    if not where.parent.is_dir():
-        return f"cannot write {str(path)!r}: its folder does not exist"
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        return f"cannot write {str(path)!r}: {str(ancestor)!r} is not a folder"
+    if ancestor != path.parent and not os.access(ancestor, os.W_OK | os.X_OK):
+        return f"cannot write {str(path)!r}: its folder cannot be created in {str(ancestor)!r} (permission denied)"
     if where.is_dir():
         return f"cannot write {str(path)!r}: it is a folder; name a file in it"
     kind = special_file(path, own=(1, 2))

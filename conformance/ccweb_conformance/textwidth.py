@@ -7,10 +7,19 @@ count 2, combining marks and zero-width characters 0, everything else 1.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Literal
 
-__all__ = ["char_width", "display_width", "ljust", "rjust"]
+__all__ = ["char_width", "display_width", "ljust", "rjust", "wrap_line", "wrap_text"]
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+"""A colour code: it takes no column."""
+_COMMAND = "ccweb-conformance "
+"""Where a command starts in a line (a rerun or replay line): it is wrapped with `` \\`` continuations."""
+_SHELL_WORD = re.compile(r"""(?:'[^']*'|"(?:\\.|[^"\\])*"|\\.|[^\s'"\\])+""")
+_VALUE_COLUMN = re.compile(r"^( *\S+(?: \S+)?  +)(?=\S)")
+"""A labelled line (``    hint      text``): its value starts after the label's padding."""
 
 _ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
 """Format characters that take no column: zero-width space, (non-)joiners, word joiner, BOM."""
@@ -24,8 +33,8 @@ def char_width(char: str) -> int:
 
 
 def display_width(text: str) -> int:
-    """Columns a one-line text takes in a terminal."""
-    return sum(char_width(c) for c in text)
+    """Columns a one-line text takes in a terminal (colour codes take none)."""
+    return sum(char_width(c) for c in _ANSI.sub("", text))
 
 
 def _pad(text: str, width: int, side: Literal["left", "right"]) -> str:
@@ -41,3 +50,76 @@ def ljust(text: str, width: int) -> str:
 def rjust(text: str, width: int) -> str:
     """Spaces, then ``text``, up to ``width`` columns (unchanged when already wider)."""
     return _pad(text, width, "right")
+
+
+_NO_LINE_START = frozenset("，。、；：！？）」』】》〉…,.;:!?)]}")  # noqa: RUF001 (full-width punctuation is meant)
+"""Punctuation that never starts a line: it stays with what comes before it."""
+
+
+def _breakable(char: str) -> bool:
+    """A line may break before and after ``char``: a wide character of CJK text (an emoji is a word of its own)."""
+    return char_width(char) == 2 and unicodedata.category(char) not in ("So", "Sk")
+
+
+def _cjk_pieces(word: str) -> list[str]:
+    """``word`` split where a line may break: around each CJK character, never before closing punctuation
+    nor a character that takes no column (a joiner, a combining mark)."""
+    pieces: list[str] = []
+    for char in word:
+        if pieces and (
+            char in _NO_LINE_START or char_width(char) == 0 or not (_breakable(char) or _breakable(pieces[-1][-1]))
+        ):
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+    return pieces
+
+
+def _pieces(line: str) -> tuple[list[str], int]:
+    """The words of ``line`` (spaces kept in front of each) and where its command starts (a word index)."""
+    plain = _ANSI.sub("", line)
+    start = line.find(_COMMAND) if _COMMAND in plain else -1
+    prose = line if start < 0 else line[:start]
+    words: list[str] = []
+    for match in re.finditer(r"( *)(\S+)", prose):
+        spaces, word = match.groups()
+        parts = _cjk_pieces(word) if _ANSI.search(word) is None else [word]
+        words += [spaces + parts[0], *parts[1:]]
+    if start < 0:
+        return words, len(words)
+    trailing = prose[len(prose.rstrip(" ")) :]
+    command = [m.group(0) for m in re.finditer(r" *" + _SHELL_WORD.pattern, line[start:])]
+    return [*words, trailing + command[0], *command[1:]], len(words)
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """``line`` cut at spaces into lines of at most ``width`` columns, never inside a word.
+
+    Continuation lines start at the line's value column (after a label's padding), else two columns in.
+    In a command (from ``ccweb-conformance ``) cuts fall between shell words only, and each cut line
+    ends with `` \\``, so the lines pasted into a shell are still the one command. A word wider than
+    the line is left whole (the terminal cuts it; nothing else can).
+    """
+    if display_width(line) <= width:
+        return [line]
+    words, command_at = _pieces(line.rstrip(" "))
+    column = _VALUE_COLUMN.match(_ANSI.sub("", line))
+    indent = " " * (display_width(column.group(1)) if column else len(line) - len(line.lstrip(" ")) + 2)
+    if display_width(indent) > width // 2:
+        indent = "  "
+    lines: list[str] = []
+    current = ""
+    for index, word in enumerate(words):
+        mark = " \\" if index > command_at else ""
+        if current and display_width(current + word + mark) > width:
+            lines.append(current + (mark if index > command_at else ""))
+            current = indent + word.lstrip(" ")
+        else:
+            current += word
+    lines.append(current)
+    return lines
+
+
+def wrap_text(text: str, width: int) -> str:
+    """Every line of ``text`` wrapped by :func:`wrap_line`."""
+    return "\n".join(piece for line in text.split("\n") for piece in wrap_line(line, width))

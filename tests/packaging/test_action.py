@@ -163,7 +163,9 @@ def test_every_shell_step_is_valid_bash(tmp_path):
             assert subprocess.run(["bash", "-n", str(script)], timeout=30, check=False).returncode == 0, step["name"]
 
 
-def run_step(tmp_path: Path, inputs: dict[str, str]) -> tuple[int, dict[str, str], str]:
+def run_step(
+    tmp_path: Path, inputs: dict[str, str], environ: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], str]:
     """Execute the action's run step as the runner would: inputs through env, a fake GITHUB_OUTPUT."""
     step = next(step for step in ACTION["runs"]["steps"] if step.get("id") == "run")
     kit = tmp_path / "runner-temp" / "ccweb-kit" / "bin"
@@ -173,9 +175,10 @@ def run_step(tmp_path: Path, inputs: dict[str, str]) -> tuple[int, dict[str, str
     values = {name: spec["default"] for name, spec in ACTION["inputs"].items()} | inputs
     env = {key: re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: values[m[1]], value)
            for key, value in step["env"].items()}
+    env["ACTION_PATH"] = str(ROOT)
     output, summary = tmp_path / "github-output", tmp_path / "step-summary.md"
     env |= {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "RUNNER_TEMP": str(tmp_path / "runner-temp"),
-            "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(summary)}
+            "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(summary)} | (environ or {})
     done = subprocess.run(["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=300, check=False)
     lines = output.read_text(encoding="utf-8").splitlines() if output.exists() else []
@@ -224,3 +227,167 @@ def test_the_action_offers_every_report_format_of_run_as_an_input_and_an_output(
     script = next(step["run"] for step in ACTION["runs"]["steps"] if step.get("id") == "run")
     for option in reports:
         assert f"--{option} " in script, option
+
+
+def test_a_command_input_expands_environment_variables_as_a_shell_step_would(tmp_path):
+    """``stdio: $RUNNER_TEMP/server`` names the file a shell step would (it exited 2 as a literal ``$RUNNER_TEMP``)."""
+    code, outputs, log = run_step(tmp_path, {"stdio": '"$RUNNER_TEMP/my server" --dir ${SERVER_DIR}'},
+                                  {"SERVER_DIR": "/srv/x"})
+    assert (code, outputs["outcome"]) == (2, "error")
+    assert f"command not found or not executable: '{tmp_path}/runner-temp/my server'" in log
+    assert "$RUNNER_TEMP" not in log
+
+
+def test_an_unset_variable_in_a_command_expands_to_nothing_with_a_warning(tmp_path):
+    code, _, log = run_step(tmp_path, {"stdio": "$NOT_SET_ANYWHERE/server"})
+    assert code == 2
+    assert ("::warning title=ccweb conformance::stdio: $NOT_SET_ANYWHERE is not set; it expands to nothing, as in a "
+            "shell step") in log
+    assert "command not found or not executable: '/server'" in log
+
+
+def test_a_path_input_expands_too(tmp_path):
+    code, outputs, log = run_step(tmp_path, {"args": "--in-process --tags AC-1", "json": "$RUNNER_TEMP/out.json"})
+    assert code == 0, log
+    assert outputs["json"] == f"{tmp_path}/runner-temp/out.json"
+    assert (tmp_path / "runner-temp" / "out.json").is_file()
+
+
+def _expander() -> Any:
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("action_expand", ROOT / "scripts" / "action_expand.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("node $D/s.js", "node /a b/s.js"),  # unquoted: the value splits, as in bash
+    ('node "$D/s.js"', 'node "/a b/s.js"'),
+    ("node '$D/s.js'", "node '$D/s.js'"),  # single quotes: nothing expands
+    ("node ${D}x \\$D", "node /a bx $D"),
+    ('node "\\$D"', 'node "$D"'),
+    ("node $Q", "node it\\'s \\\"q\\\""),  # quote characters of a value stay literal
+    ('node "$Q"', 'node "it\'s \\"q\\""'),
+])
+def test_commands_expand_like_bash(text, expected):
+    environ = {"D": "/a b", "Q": "it's \"q\""}
+    expanded = _expander().expand_command(text, environ)
+    assert expanded == expected
+    bash = subprocess.run(["bash", "-c", f"printf '%s\\n' {text}"], env=environ | {"PATH": os.environ["PATH"]},
+                          capture_output=True, text=True, timeout=30, check=True).stdout.splitlines()
+    assert shlex.split(expanded) == bash  # the words the runner splits are the shell's
+
+
+def test_what_is_not_a_variable_name_is_kept_as_written():
+    assert _expander().expand_command("cost $5 $$ ${ x $", {}) == "cost $5 $$ ${ x $"
+
+
+def test_values_expand_without_quotes():
+    unset: list[str] = []
+    assert _expander().expand_value("$HOME/'x' \\$Y ${Z}", {"HOME": "/h"}, unset) == "/h/'x' $Y "
+    assert unset == ["Z"]
+
+
+def kit_step(tmp_path: Path, inputs: dict[str, str], environ: dict[str, str]) -> tuple[int, dict[str, str], str]:
+    """Run the step that names the kit's environment (what pip installs, the cache key)."""
+    step = next(step for step in ACTION["runs"]["steps"] if step.get("id") == "kit")
+    values = {name: spec["default"] for name, spec in ACTION["inputs"].items()} | inputs
+    env = {key: re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: values[m[1]], value)
+           for key, value in step["env"].items() if "inputs." in value}
+    output = tmp_path / "github-output"
+    output.unlink(missing_ok=True)
+    env |= {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GITHUB_OUTPUT": str(output), "RUNNER_OS": "Linux",
+            "KIT_PYTHON_VERSION": "3.12.9", "ACTION_REPOSITORY": ""} | environ
+    done = subprocess.run(["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    lines = output.read_text(encoding="utf-8").splitlines() if output.exists() else []
+    return done.returncode, dict(line.split("=", 1) for line in lines), done.stdout + done.stderr
+
+
+def _tiny_kit(folder: Path) -> Path:
+    for name in ("conformance/ccweb_conformance/a.py", "reference/r.py", "spec/s.yaml", "features/f.feature"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(name, encoding="utf-8")
+    (folder / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    return folder
+
+
+def test_the_actions_own_copy_is_cached_by_its_content_at_any_ref(tmp_path):
+    kit = _tiny_kit(tmp_path / "_actions" / "org" / "kit" / "feature-branch")
+    code, first, log = kit_step(tmp_path, {}, {"ACTION_PATH": str(kit)})
+    assert code == 0, log
+    assert first["requirement"] == str(kit)
+    assert re.fullmatch(r"ccweb-kit-venv-Linux-3\.12\.9-content-[0-9a-f]{16}", first["key"])
+    assert first["id"] == first["key"].removeprefix("ccweb-kit-venv-Linux-3.12.9-")
+    (kit / "features" / "__pycache__").mkdir()
+    (kit / "features" / "__pycache__" / "x.pyc").write_bytes(b"\0")  # not content
+    assert kit_step(tmp_path, {}, {"ACTION_PATH": str(kit)})[1] == first
+    (kit / "reference" / "r.py").write_text("changed", encoding="utf-8")  # the branch moved
+    assert kit_step(tmp_path, {}, {"ACTION_PATH": str(kit)})[1]["key"] != first["key"]
+
+
+def _git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30,
+                          check=True, env=os.environ | {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                                                         "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"},
+                          ).stdout.strip()
+
+
+@pytest.fixture
+def kit_remote(tmp_path: Path) -> tuple[Path, str]:
+    """A git server holding ``org/kit`` with a branch ``main``, a lightweight tag ``v1`` and an annotated ``v2``."""
+    repository = tmp_path / "server" / "org" / "kit"
+    repository.mkdir(parents=True)
+    _git(repository, "init", "-q", "-b", "main")
+    _git(repository, "commit", "-q", "--allow-empty", "-m", "one")
+    _git(repository, "tag", "v1")
+    _git(repository, "tag", "-a", "v2", "-m", "two")
+    return tmp_path / "server", _git(repository, "rev-parse", "HEAD")
+
+
+@pytest.mark.parametrize("ref", ["main", "v1", "v2", "commit"])
+def test_kit_version_installs_a_git_ref_and_caches_it_by_its_commit(tmp_path, kit_remote, ref):
+    server, commit = kit_remote
+    version = commit if ref == "commit" else ref
+    environ = {"ACTION_PATH": str(tmp_path / "_actions" / "org" / "kit" / "v0"), "GITHUB_SERVER_URL": f"file://{server}"}
+    code, outputs, log = kit_step(tmp_path, {"kit-version": version}, environ)
+    assert code == 0, log
+    assert outputs == {
+        "requirement": f"ccweb-list-user-inputs-kit @ git+file://{server}/org/kit@{version}",
+        "id": f"commit-{commit}",
+        "key": f"ccweb-kit-venv-Linux-3.12.9-commit-{commit}",
+    }
+
+
+def test_kit_version_of_an_unknown_ref_is_installed_without_a_cached_environment(tmp_path, kit_remote):
+    server, _ = kit_remote
+    environ = {"ACTION_PATH": str(tmp_path / "a"), "ACTION_REPOSITORY": "org/kit", "GITHUB_SERVER_URL": f"file://{server}"}
+    code, outputs, log = kit_step(tmp_path, {"kit-version": "no-such-branch"}, environ)
+    assert code == 0, log
+    assert outputs == {"requirement": f"ccweb-list-user-inputs-kit @ git+file://{server}/org/kit@no-such-branch",
+                       "id": "commit-unresolved", "key": ""}
+
+
+def test_kit_version_without_a_known_repository_is_an_error(tmp_path):
+    code, outputs, log = kit_step(tmp_path, {"kit-version": "main"}, {"ACTION_PATH": str(tmp_path)})
+    assert (code, outputs) == (2, {})
+    assert log.startswith("::error title=ccweb conformance::kit-version: the action's repository is unknown here")
+
+
+def test_kit_source_is_installed_as_given_and_never_cached(tmp_path):
+    code, outputs, _ = kit_step(tmp_path, {"kit-source": "./kit.whl", "kit-version": "main"}, {"ACTION_PATH": "/x"})
+    assert code == 0
+    assert (outputs["requirement"], outputs["key"]) == ("./kit.whl", "")
+    assert re.fullmatch(r"source-[0-9a-f]{16}", outputs["id"])
+
+
+def test_the_venv_cache_and_the_install_use_what_the_kit_step_named():
+    steps = {step.get("id") or step["name"]: step for step in ACTION["runs"]["steps"]}
+    assert steps["venv"]["if"] == "steps.kit.outputs.key != ''"
+    assert steps["venv"]["with"]["key"] == "${{ steps.kit.outputs.key }}"
+    install = next(step for step in ACTION["runs"]["steps"] if step["name"].startswith("Install"))
+    assert install["env"]["KIT_REQUIREMENT"] == "${{ steps.kit.outputs.requirement }}"
+    assert "action_ref" not in yaml.safe_dump(ACTION["runs"])

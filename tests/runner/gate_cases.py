@@ -235,7 +235,8 @@ class Outcome:
     def first_line(self) -> str:
         """The first line of stderr, else of the console, past the -v progress lines."""
         lines = [*self.stderr.splitlines(), *self.stdout.splitlines()]
-        return next((line for line in lines if line.strip() and not line.startswith(("PASSED ", "FAILED "))), "")
+        skipped = ("PASSED ", "FAILED ", "ccweb-conformance: testing ")  # -v progress, the line naming what started
+        return next((line for line in lines if line.strip() and not line.startswith(skipped)), "")
 
 
 def _marked(mark: str) -> list[str]:

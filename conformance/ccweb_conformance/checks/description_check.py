@@ -28,7 +28,7 @@ from functools import cache
 import ccweb_spec
 from ccweb_spec import DescriptionConcept, DescriptionFact, DescriptionLexicon
 
-__all__ = ["FactVerdict", "check_description", "read_number", "split_clauses", "unmet_facts"]
+__all__ = ["FactVerdict", "check_description", "clause_pairs", "read_number", "split_clauses", "unmet_facts"]
 
 _APOSTROPHES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'"})
 _BREAK = "\x1e"  # stands for a blank line or a line starting a list item while splitting
@@ -98,23 +98,56 @@ def _splits_at_dot(text: str, index: int, lexicon: DescriptionLexicon) -> bool:
     return True
 
 
-def split_clauses(text: str, lexicon: DescriptionLexicon | None = None) -> list[str]:
-    """The clauses of ``text`` (normalised, whitespace collapsed, leading list markers removed)."""
+def _aligned(text: str) -> tuple[str, list[int]]:
+    """``normalise(text)`` built piece by piece (a character with its combining marks), and for each of its
+    characters the index in ``text`` of the piece it came from: clauses are cut on the normalised text and
+    shown as written (full-width punctuation kept)."""
+    pieces = re.findall(r"\r\n|.[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]*", text, re.DOTALL)
+    out: list[str] = []
+    origin: list[int] = []
+    at = 0
+    for piece in pieces:
+        normal = normalise(piece)
+        out.append(normal)
+        origin += [at] * len(normal)
+        at += len(piece)
+    return "".join(out), origin
+
+
+def _blank(match: re.Match[str]) -> str:
+    return _BREAK * len(match.group(0))
+
+
+def clause_pairs(text: str, lexicon: DescriptionLexicon | None = None) -> list[tuple[str, str]]:
+    """The clauses of ``text`` as (normalised, as written) pairs, whitespace collapsed, list markers removed."""
     lexicon = lexicon or _lexicon()
-    text = _LIST_ITEM.sub(_BREAK, _PARAGRAPH.sub(_BREAK, normalise(text)))
-    clauses, start = [], 0
-    for index, char in enumerate(text):
-        numbered = char == "." and text[start:index].strip().isdigit()  # "2. " of a numbered list
+    normal, origin = _aligned(text)
+    cut = _LIST_ITEM.sub(_blank, _PARAGRAPH.sub(_blank, normal))  # one length: positions stay aligned
+    spans, start = [], 0
+    for index, char in enumerate(cut):
+        numbered = char == "." and cut[start:index].strip(_BREAK + " \t\n").isdigit()  # "2. " of a numbered list
         if (
             char in _ALWAYS_SPLIT
             or char in lexicon.bullets
-            or (char == "." and not numbered and _splits_at_dot(text, index, lexicon))
+            or (char == "." and not numbered and _splits_at_dot(cut, index, lexicon))
         ):
-            clauses.append(text[start:index])
+            spans.append((start, index))
             start = index + 1
-    clauses.append(text[start:])
-    cleaned = (_LIST_MARKER.sub("", " ".join(c.split())) for c in clauses)
-    return [c for c in cleaned if c]
+    spans.append((start, len(cut)))
+    pairs = []
+    for begin, end in spans:
+        clause = _LIST_MARKER.sub("", " ".join(cut[begin:end].replace(_BREAK, " ").split()))
+        if not clause:
+            continue
+        written_end = origin[end] if end < len(origin) else len(text)
+        written = text[origin[begin] : written_end] if begin < len(origin) else ""
+        pairs.append((clause, _LIST_MARKER.sub("", " ".join(written.split())) or clause))
+    return pairs
+
+
+def split_clauses(text: str, lexicon: DescriptionLexicon | None = None) -> list[str]:
+    """The clauses of ``text`` (normalised, whitespace collapsed, leading list markers removed)."""
+    return [normal for normal, _ in clause_pairs(text, lexicon)]
 
 
 def _guards(word: str, numerals: str) -> tuple[str, str]:
@@ -266,10 +299,11 @@ def _find(concept: DescriptionConcept, clause: str, fact_number: int | None) -> 
     return None
 
 
-def _verdict(fact: DescriptionFact, clauses: list[str]) -> FactVerdict:
+def _verdict(fact: DescriptionFact, clauses: list[tuple[str, str]]) -> FactVerdict:
+    """The fact's verdict over the (normalised, as written) clauses; the clause named is shown as written."""
     best: tuple[int, str, tuple[DescriptionConcept, ...], tuple[DescriptionConcept, str] | None] | None = None
-    for clause in clauses:
-        folded = clause.casefold()
+    for normal, clause in clauses:
+        folded = normal.casefold()
         missing = tuple(c for c in fact.concepts if _find(c, folded, fact.number) is None)
         contradiction = next(
             ((c, found) for c in fact.contradictions if (found := _find(c, folded, fact.number)) is not None), None
@@ -300,7 +334,7 @@ def _verdict(fact: DescriptionFact, clauses: list[str]) -> FactVerdict:
 
 def check_description(text: str) -> tuple[FactVerdict, ...]:
     """A verdict for every fact of D-11, in the order of description.yaml."""
-    clauses = split_clauses(text)
+    clauses = clause_pairs(text)
     return tuple(_verdict(fact, clauses) for fact in ccweb_spec.description_facts())
 
 

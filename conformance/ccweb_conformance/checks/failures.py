@@ -25,6 +25,9 @@ class ConformanceFailure(AssertionError):
     proves: tuple[str, ...] = ()
     """The requirement(s) the failed check proves, which the failure is charged to (empty: the
     scenario's own requirements)."""
+    at: str = "$"
+    """Where the compared values sit in the result object (``$.items``; ``$.items[].content`` for a list of
+    one field of each item): differences are named from the result's root, as the exported cases name them."""
     by_expectation: bool = False
     """True when ``proves`` names the requirements that define the expected value (an error code's
     registry entry), not the rule the scenario is about: a scenario about none of them (two byte-order
@@ -60,6 +63,7 @@ def fail(
     compared: bool = False,
     proves: tuple[str, ...] | str = (),
     by_expectation: bool = False,
+    at: str = "$",
 ) -> ConformanceFailure:
     """A failure naming the check, the expected and actual values, and the last exchange.
 
@@ -77,6 +81,7 @@ def fail(
     failure.exchange, failure.compared = exchange, compared
     failure.proves = (proves,) if isinstance(proves, str) else tuple(proves)
     failure.by_expectation = by_expectation
+    failure.at = at
     return failure
 
 

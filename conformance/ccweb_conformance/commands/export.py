@@ -17,7 +17,7 @@ HARNESS = "contract-cases.js"
 """The Node harness, shipped in the kit and written beside the cases by ``--output``."""
 GUIDES = ("CASES.md", "CASES.zh-CN.md")
 
-EPILOG = """
+EPILOG = r"""
 The cases come from the features, recorded against the bundled reference (the
 oracle), and from the contract's hand-computed cases (core_cases.yaml): never kept
 by hand. Function-level cases replay without MCP against a function
@@ -34,7 +34,8 @@ case, what counts as equal and what only 'run' proves, shipped with this kit:
 examples:
   ccweb-conformance export --output contract/cases.json   (and contract/{harness})
   ccweb-conformance export --check contract/cases.json    (exit 1 when either drifted)
-  ccweb-conformance export | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"])'
+  ccweb-conformance export | python3 -c 'import json, sys; print(json.load(sys.stdin)["counts"])'
+      (the cases hold lone surrogates, \uD800-style escapes, which jq 1.6 refuses; jq 1.7 reads them)
 """
 
 

@@ -7,15 +7,20 @@ folder). The folder is created with a ``.gitignore`` of ``*`` and a ``CACHEDIR.T
 target options (``--stdio``, ``--http-cmd``, ``--url``, ``--sessions-dir``, ``--in-process``; headers and
 ``--env`` hold secrets and do not change which server it is). After every run the record is updated
 as pytest updates its own: a scenario that ran and did not fail leaves it, one that failed (or an
-expected failure that passed) joins it, one that was not run keeps its place.
+expected failure that passed) joins it, one that was not run keeps its place. The folder stays small:
+records not updated for :data:`MAX_AGE_DAYS` days are removed, and only the :data:`MAX_RECORDS` most
+recently updated are kept (a batch of runs against many commands once left 89 files). A record names
+its target with paths under the current directory relative and the home folder as ``~``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shlex
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +41,10 @@ FAILED = ("failed", "xpassed")
 """The statuses that fail a run and that ``--last-failed`` reruns (a warning does not fail it)."""
 SHOWN = 10
 """Names listed in the note before "... and N more"."""
+MAX_RECORDS = 20
+"""Records kept in the folder (the most recently updated; one per target)."""
+MAX_AGE_DAYS = 30
+"""A record not updated for this long is removed."""
 _TARGET_KEYS = ("stdio", "http_cmd", "url", "sessions_dir", "in_process")
 _GITIGNORE = "# Created by ccweb-conformance (the --last-failed record).\n*\n"
 _CACHEDIR_TAG = (
@@ -168,7 +177,7 @@ def update(options: RunnerOptions, run: RunResult) -> str | None:
     failed = list(dict.fromkeys(kept + failed_now))
     document = {
         "version": RECORD_VERSION,
-        "target": describe_target(options),
+        "target": _portable(describe_target(options)),
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
         "failed": failed,
     }
@@ -178,7 +187,36 @@ def update(options: RunnerOptions, run: RunResult) -> str | None:
         write_atomically(path, (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     except OSError as error:
         return f"could not record the failures for --last-failed in {path}: {error.strerror or error}"
+    prune(path.parent, keep=path)
     return None
+
+
+def prune(folder: Path, *, keep: Path, now: float | None = None) -> list[Path]:
+    """Remove the records of ``folder`` older than :data:`MAX_AGE_DAYS` and all but the :data:`MAX_RECORDS`
+    newest (``keep``, just written, always stays); returns what was removed. Other files are left alone."""
+    moment = time.time() if now is None else now
+    records: list[tuple[float, Path]] = []
+    for entry in folder.glob("*.json"):
+        with contextlib.suppress(OSError):
+            if entry.is_file() and not entry.is_symlink():
+                records.append((entry.stat().st_mtime, entry))
+    records.sort(reverse=True)
+    oldest = moment - MAX_AGE_DAYS * 86400
+    doomed = [p for rank, (mtime, p) in enumerate(records) if p != keep and (mtime < oldest or rank >= MAX_RECORDS)]
+    removed = []
+    for record in doomed:
+        with contextlib.suppress(OSError):
+            record.unlink()
+            removed.append(record)
+    return removed
+
+
+def _portable(text: str) -> str:
+    """``text`` with the current directory's paths relative (``./x``) and the home folder written ``~``."""
+    here = str(Path.cwd())
+    out = text.replace(here + os.sep, "./") if here != os.sep else text
+    home = os.path.expanduser("~")
+    return out.replace(home + os.sep, "~/") if home not in ("", os.sep, "~") else out
 
 
 def _prepare(folder: Path) -> None:

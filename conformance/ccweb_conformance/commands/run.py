@@ -1,50 +1,24 @@
-"""``ccweb-conformance run``: every scenario against an implementation, then the fuzz phase and the reports."""
+"""``ccweb-conformance run``: every scenario against an implementation, then the fuzz phase and the reports.
+
+This module is what the command line imports: it validates the options and says at once what is
+being started; the run itself (pytest, the servers, the reports) is in :mod:`.running`, imported
+after that first line (its imports take seconds on a loaded machine).
+"""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import gc
-import os
-import shlex
 import sys
-import time
-from collections.abc import Iterable
-from pathlib import Path
-from typing import TextIO
 
 import ccweb_spec
-from ccweb_conformance import kit_version
-from ccweb_conformance.checks import waits
 from ccweb_conformance.commands import last_failed
-from ccweb_conformance.commands.collect_only import collect_only
-from ccweb_conformance.commands.report_formats import requested, write_reports
-from ccweb_conformance.commands.session import Session, session
-from ccweb_conformance.errors import (
-    EXIT_FAILED,
-    EXIT_PASSED,
-    EXIT_USAGE,
-    RunInterrupted,
-    UsageError,
-    interrupted_exit_code,
-)
-from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
-from ccweb_conformance.options import RunnerOptions, add_arguments, command_line, resolve
-from ccweb_conformance.reports.console import render_summary
-from ccweb_conformance.reports.failure_block import reports_line
-from ccweb_conformance.reports.github import annotation_lines, in_github_actions
-from ccweb_conformance.reports.hints import startup_line
-from ccweb_conformance.reports.model import RunResult, ScenarioResult
-from ccweb_conformance.reports.neutral import neutralise
-from ccweb_conformance.reports.output import is_stdout, reader_may_leave, scrub
-from ccweb_conformance.reports.terminal import colour_wanted
-from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
+from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
+from ccweb_conformance.reports.output import scrub
+from ccweb_conformance.reports.terminal import fit_to_terminal
+from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import feature_scenarios
-from ccweb_conformance.suite.selection import canonical_tags, check_keyword
-from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
-from ccweb_conformance.transport import census, signals, zygote
+from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection, pasted_scenarios
 
 RUN_EPILOG = """
 targets (choose one; none means the bundled reference server over stdio):
@@ -117,128 +91,47 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """``ccweb-conformance run``: signals handled, nothing of the run left behind on any path."""
+    """``ccweb-conformance run``: valid options, the first line at once, then the run (:mod:`.running`)."""
     options = _options(args)
     chosen = last_failed.choose(options)
+    if chosen is not None and chosen.names and options.fuzz is None:  # a narrow run: fuzz only when asked
+        options = dataclasses.replace(options, fuzz=0)
+    if not options.collect_only:  # on stderr, terminal or log alike: what starts, before seconds of imports
+        selection = chosen.label(options_selection(options)) if chosen is not None else options_selection(options)
+        line = f"ccweb-conformance: {scrub(starting_line(options, selection), options.secrets())}"
+        print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
-        if chosen.names and options.fuzz is None:  # a selection is a narrow run: fuzz only when asked
-            options = dataclasses.replace(options, fuzz=0)
+    # pytest, the transports and the reports: imported after the first line
+    from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
+    from ccweb_conformance.commands.running import run  # noqa: PLC0415
+    from ccweb_conformance.commands.session import session  # noqa: PLC0415
+
     if options.collect_only:
         return collect_only(options, chosen)
     with session("run", report_leftovers=False) as current:
-        return _run(options, current, chosen, config_file=getattr(args, "config_file", None))
+        return run(options, current, chosen, config_file=getattr(args, "config_file", None))
 
 
 def _options(args: argparse.Namespace) -> RunnerOptions:
     options = resolve(vars(args))
     if options.tags:
         options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
-    if options.keyword:
+    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
+    if pasted is not None:  # --co's lines pasted back: named as --co names them (requirement column dropped)
+        options = dataclasses.replace(options, keyword="\n".join(sorted(pasted)))
+    elif options.keyword:
         check_keyword(options.keyword)  # bounded, one line, before pytest parses it
     if options.expected_failures is not None:
         load_expected_failures(options.expected_failures)  # fail early, with its own message
     return options
 
 
-def _fuzz_phase(
-    options: RunnerOptions,
-    scenarios: list[ScenarioResult],
-    *,
-    verbose: bool,
-    max_seconds: float,
-    language: str = DEFAULT_LANGUAGE,
-    workspace: Workspace | None = None,
-) -> list[str]:
-    """Differential fuzzing after the scenarios, within ``max_seconds``, in the run's ``workspace``: appends its
-    scenario, returns its lines."""
-    try:
-        with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
-            from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
-    except ImportError as error:
-        raise UsageError(
-            f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
-        ) from None
-    settings = fuzz.settings_for(options)
-    if settings is None:
-        return []
-    if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
-        settings = dataclasses.replace(settings, time_limit=max_seconds)
-    gc.freeze()  # Hypothesis collects garbage on first use: half a second over the suite's objects, none garbage
-    try:
-        tolerated = frozenset() if options.expected_failures is None else load_expected_failures(
-            options.expected_failures
-        ).requirements
-        run = fuzz.run_fuzz(options, settings, tolerated=tolerated, workspace=workspace)
-    finally:
-        gc.unfreeze()
-    scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
-    return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
-
-
-def _as_expected(scenario: ScenarioResult, options: RunnerOptions) -> ScenarioResult:
-    """A failed fuzz phase is an expected failure when every requirement it is charged to has an entry in the
-    expected-failures file, as a scenario's failure would be (a known UTF-16 bug shows in the phase too); the
-    phase ran all its cases past such differences, so it fails on any other."""
-    if scenario.status != "failed" or options.expected_failures is None:
-        return scenario
-    entry = load_expected_failures(options.expected_failures).entry_for(scenario.nodeid, scenario.failed_requirements())
-    if entry is not None:
-        scenario.status = "xfailed"
-        scenario.expected_failure_reason = entry.reason
-    return scenario
-
-
-def _staleness(options: RunnerOptions, state: signals.InterruptState, run: RunResult) -> Staleness | None:
-    """The expected-failures entries that covered nothing (None without a file or after an interrupt); the
-    stale ones the run judged fail it (``run.stale_expected_failures``)."""
-    if options.expected_failures is None or state.interrupted:
-        return None
-    complete = run.selection is None and run.stopped is None
-    staleness = load_expected_failures(options.expected_failures).stale(run.scenarios, complete=complete)
-    run.stale_expected_failures = list(staleness.errors)
-    return staleness
-
-
-def _fuzz_after_scenarios(
-    options: RunnerOptions,
-    state: signals.InterruptState,
-    collector: ResultCollector | None,
-    scenarios: list[ScenarioResult],
-    started: float,
-    *,
-    language: str = DEFAULT_LANGUAGE,
-    workspace: Workspace | None = None,
-) -> list[str]:
-    """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
-    left = options.max_time - (time.perf_counter() - started)
-    if options.fuzz == 0 or state.interrupted or collector is None or collector.stop_reason is not None or left <= 0:
-        return []
-    try:
-        return _fuzz_phase(
-            options, scenarios, verbose=options.verbose, max_seconds=left, language=language, workspace=workspace
-        )
-    except RunInterrupted:
-        return [messages(language)("fuzz.interrupted")]
-
-
-def _suite(
-    options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace | None = None
-) -> SuiteOutcome | None:
-    if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
-        zygote.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
-    try:
-        plugins = chosen.plugins() if chosen else ()
-        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
-    except RunInterrupted:  # a signal outside pytest's session (before it began)
-        return None
-
-
-def starting_line(options: RunnerOptions) -> str:
+def starting_line(options: RunnerOptions, selection: str | None = None) -> str:
     """What a run starts, said at once (collecting the scenarios and starting the server take seconds).
 
-    On a terminal's stderr, beside the live counter, in English as every line there: stdout's first line
-    stays the verdict, and a log (not a terminal) keeps a start-up fault to its one line.
+    On stderr, in English as every line there (stdout's first line stays the verdict), on a terminal and
+    in a CI log alike: a start-up fault follows it as a second line.
     """
     if options.stdio:
         target = f"the stdio server {options.stdio!r}"
@@ -250,119 +143,9 @@ def starting_line(options: RunnerOptions) -> str:
         target = "the in-process reference server"
     else:
         target = "the bundled reference server (stdio)"
-    selection = selection_label(options, None)
+    selection = selection or options_selection(options)
     chosen = f" (selection: {selection})" if selection else ""
     fuzz = "" if options.fuzz == 0 or selection else ", then the fuzz phase"
     return f"testing {target}{chosen}: the scenarios of ccweb_list_user_inputs {ccweb_spec.contract_version()}{fuzz}"
 
 
-def reproducer(options: RunnerOptions, keyword: str) -> str:
-    """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
-    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it, as the
-    fuzz phase's replay line does)."""
-    words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding")), "-k", keyword]
-    hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
-    hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]
-    supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
-    return shlex.join(words) + supply
-
-
-def _add_reproducers(run: RunResult, options: RunnerOptions) -> None:
-    for scenario in run.scenarios:
-        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
-            scenario.reproducer = reproducer(options, scenario.keyword)
-
-
-def _annotate(run: RunResult, console: TextIO, secrets: Iterable[str], language: str) -> None:
-    """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
-    if in_github_actions():
-        for line in annotation_lines(run, language=language):
-            print(scrub(line, secrets), file=console)
-
-
-def _run(
-    options: RunnerOptions,
-    current: Session,
-    chosen: last_failed.LastFailed | None = None,
-    *,
-    config_file: str | None = None,
-) -> int:
-    state = current.state
-    reports: list[Path | str] = list(requested(options, "run"))
-    console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
-    color = colour_wanted(console, os.environ)
-    secrets = options.secrets()
-    language = pick_language(options.lang)
-    started = time.perf_counter()
-    census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
-    if sys.stderr.isatty():  # a terminal sees at once what started; a log keeps a fault to its one line
-        print(f"ccweb-conformance: {scrub(starting_line(options), secrets)}", file=sys.stderr, flush=True)
-    workspace = current.workspace(options.sessions_dir)  # the suite's and the fuzz phase's (fixtures/workspace.py)
-    outcome = _suite(options, chosen, workspace)
-    collector = outcome.collector if outcome is not None else None
-    if not state.interrupted and outcome is not None:
-        if outcome.startup_error is not None:
-            line = startup_line(outcome.startup_error, language)
-            print(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}", file=sys.stderr)
-            return EXIT_USAGE
-        if outcome.broken is not None or collector is None:
-            print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
-            return EXIT_USAGE
-    scenarios = list(collector.results) if collector is not None else []
-    fuzz_lines = _fuzz_after_scenarios(
-        options, state, collector, scenarios, started, language=language, workspace=workspace
-    )
-    signals.disarm()  # from here on a signal is recorded, and the reports still get written
-    leftovers = current.sweep()
-    run = RunResult(
-        kit_version=kit_version(),
-        spec_version=ccweb_spec.contract_version(),
-        target=collector.target_description if collector is not None else "not started",
-        transport=(collector.transport if collector is not None else "stdio"),  # type: ignore[arg-type]
-        protocol_version=collector.protocol_version if collector is not None else None,
-        started_at=collector.started_at if collector is not None else "",
-        duration_s=time.perf_counter() - started,
-        scenarios=scenarios,
-        strict=options.strict,
-        selection=last_failed.run_selection(chosen, selection_label(options, outcome), selection_label(options, None)),
-        interrupted=state.name,
-        stopped=collector.stop_reason if collector is not None else None,
-        leftover_processes=[leftover.describe() for leftover in leftovers],
-        eras=collector.eras if collector is not None else [],
-        one_era_reason=collector.one_era_reason if collector is not None else None,
-        bundled_reference=collector is not None and collector.bundled_reference,
-        processes=census.summary(census.take()),
-        waits=waits.take(),
-        config_file=config_file,
-        expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
-    )
-    _add_reproducers(run, options)
-    if not run.scenarios and not state.interrupted:
-        print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
-        return EXIT_USAGE
-    staleness = _staleness(options, state, run)
-    not_recorded = last_failed.update(options, run)
-    if not_recorded is not None:
-        print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
-    written = write_reports(run, options, "run", language=language)
-    with reader_may_leave(console):
-        closing = [reports_line(reports, language)] if run.failed or run.counts()["warning"] else []
-        summary = render_summary(
-            run, color=color, verbose=options.verbose, language=language, before_totals=[*fuzz_lines, *closing]
-        )
-        print(scrub(summary, secrets), file=console)
-        _annotate(run, console, secrets, language)
-    if staleness is not None:
-        for line in staleness.warnings:
-            print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
-        for line in staleness.errors:
-            print(f"ccweb-conformance: error: {line}", file=sys.stderr)
-    # Lines on stderr (errors, warnings, this one) stay English in every language: they are
-    # stable messages that scripts and CI logs grep for; the console summary above is translated.
-    if state.signum is not None:
-        not_run = run.counts()["notrun"]
-        print(f"ccweb-conformance: interrupted by {state.name}; {not_run} scenarios not run", file=sys.stderr)
-        return interrupted_exit_code(state.signum)
-    if run.failed:
-        return EXIT_FAILED
-    return EXIT_PASSED if written else EXIT_USAGE

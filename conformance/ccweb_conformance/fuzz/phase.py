@@ -210,8 +210,12 @@ def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
 class _Driver:
     """Runs batches against one target; remembers the smallest mismatch seen."""
 
-    def __init__(self, run: FuzzRun, target: Target, workspace: Workspace) -> None:
+    def __init__(
+        self, run: FuzzRun, target: Target, workspace: Workspace, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         self.run = run
+        self.progress = progress
+        """Told (calls done, differences found) after every call of the sweep and of the cases."""
         self.target = target
         self.workspace = workspace
         self.calls = 0
@@ -232,7 +236,11 @@ class _Driver:
         """One call, on a conversation named as a scenario's would be."""
         self.calls += 1
         files = self.workspace.part(f"{FUZZ_PART}{self.calls}")
-        return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+        try:
+            return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+        finally:
+            if self.progress is not None:
+                self.progress(self.run.sweep_calls + self.run.cases_run, 0 if self.run.mismatch is None else 1)
 
     def check(self, case: FuzzCase) -> None:
         """The property: the implementation answers like the reference core."""
@@ -368,11 +376,13 @@ def run_fuzz(
     *,
     tolerated: frozenset[str] = frozenset(),
     workspace: Workspace | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> FuzzRun:
     """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
     ``workspace``: the run's (the suite's), swept when the phase ends; None: one of the phase's own, closed.
+    ``progress``: told (calls done, differences found) after each call; of ``fuzz.sweep_total + fuzz.count``.
     """
     run = FuzzRun(fuzz, replay_command(options, fuzz), tolerated_by=tolerated)
     owned = workspace is None
@@ -384,7 +394,7 @@ def run_fuzz(
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
-                _Driver(run, target, space).drive()
+                _Driver(run, target, space, progress).drive()
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:

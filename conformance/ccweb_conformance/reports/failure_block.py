@@ -11,12 +11,14 @@ hint in that language too; labels are padded by display width, so Chinese ones l
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.checks.attribution import placed
 from ccweb_conformance.difftext import comparable, cut_pair, first_path
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, describes, messages, translated
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, StoredConversation
@@ -46,11 +48,25 @@ def _width(say: Messages) -> int:
     return max(display_width(say(f"block.label.{label}")) for label in _LABELS)
 
 
-def _code_points(value: str) -> str:
-    """Distinct non-ASCII code points of a text, e.g. ``U+1F600 U+200B``."""
-    seen = list(dict.fromkeys(c for c in value if ord(c) > 0x7E or ord(c) < 0x20))
+def _code_points(value: str, *, notable_only: bool = False) -> str:
+    """Distinct non-ASCII code points of a text, e.g. ``U+1F600 U+200B``; with ``notable_only`` only those a
+    reader cannot see or tell apart (:func:`notable`): ordinary Chinese or accented text gets none."""
+    seen = [c for c in dict.fromkeys(value) if (ord(c) > 0x7E or ord(c) < 0x20) and (notable(c) or not notable_only)]
     shown = " ".join(f"U+{ord(c):04X}" for c in seen[:CODE_POINTS_SHOWN])
     return shown + (" …" if len(seen) > CODE_POINTS_SHOWN else "")
+
+
+_INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"})
+"""Categories of characters a reader cannot see, or cannot see apart from their neighbour."""
+
+
+def notable(char: str) -> bool:
+    """Whether a character needs its code point shown: outside the BMP (it counts 1, UTF-16 makes it 2), a lone
+    surrogate, invisible (controls, format characters, spaces other than U+0020, combining marks), U+FFFD, or a
+    full-width digit or Latin letter (it looks like ASCII). Full-width punctuation is ordinary Chinese text."""
+    code = ord(char)
+    fullwidth_alphanumeric = 0xFF10 <= code <= 0xFF5A and unicodedata.category(char) in ("Nd", "Lu", "Ll")
+    return code > 0xFFFF or unicodedata.category(char) in _INVISIBLE or code == 0xFFFD or fullwidth_alphanumeric
 
 
 def _json(value: Any) -> str:
@@ -68,7 +84,7 @@ def value(shown: Any, say: Messages | None = None) -> str:
         return say("block.missing")
     if isinstance(shown, str):
         quoted = _cut(_json(shown))
-        points = _code_points(shown)
+        points = _code_points(shown, notable_only=True)
         return say("block.value_points", value=quoted, points=points) if points and len(shown) <= 12 else quoted
     return _cut(_json(shown))
 
@@ -77,31 +93,40 @@ def _count(shown: Any) -> str:
     return str(len(shown)) if isinstance(shown, list | dict) else _json(shown)[:20]
 
 
-def _difference_line(difference: Difference, say: Messages) -> str:
+def rooted(path: str, at: str) -> str:
+    """A difference's path (``$[0].contentChars``, from the compared value) from the result's root, where the
+    compared value sits at ``at`` (``$.items[0].contentChars``): the one path style of the runner and the export."""
+    return path if at == "$" else placed([f"{path}:"], at)[0][:-1]
+
+
+def _difference_line(difference: Difference, say: Messages, at: str = "$") -> str:
     if difference.shape and isinstance(difference.expected, list):
         return say(
             "block.difference_shape",
-            path=difference.path,
+            path=rooted(difference.path, at),
             expected=_count(difference.expected),
             got=_count(difference.actual),
             value=value(difference.actual, say),
         )
     expected = value(difference.expected, say)
     if difference.actual is MISSING:
-        return say("block.difference_missing", path=difference.path, expected=expected)
+        return say("block.difference_missing", path=rooted(difference.path, at), expected=expected)
     got = value(difference.actual, say)
     if comparable(difference.expected, difference.actual):
-        expected, got, at = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
-        if at is None:  # short: shown whole, with code points
+        expected, got, offset = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
+        if offset is None:  # short: shown whole, with code points
             expected, got = value(difference.expected, say), value(difference.actual, say)
         else:
             path = _path(difference.expected, difference.actual, difference.path) or difference.path
-            return say("block.difference_at", path=path, expected=expected, got=got, at=f"{at:,}")
-    return say("block.difference", path=difference.path, expected=expected, got=got)
+            return say("block.difference_at", path=rooted(path, at), expected=expected, got=got, at=f"{offset:,}")
+    return say("block.difference", path=rooted(difference.path, at), expected=expected, got=got)
 
 
-def _pair(expected: Any, actual: Any, limit: int) -> tuple[str, str, int | None]:
-    """Both values as JSON, cut around their first difference when they are of one kind, else each cut alone."""
+def _pair(expected: Any, actual: Any, limit: int, language: str = DEFAULT_LANGUAGE) -> tuple[str, str, int | None]:
+    """Both values as JSON, cut around their first difference when they are of one kind, else each cut alone; an
+    expected value that is a description (``describes``) is shown as words in ``language``, not as JSON."""
+    if isinstance(expected, str) and describes(expected):
+        return translated(expected, language, "expected"), _cut(_json(actual), limit), None
     if comparable(expected, actual):
         return cut_pair(_json(expected), _json(actual), limit)
     return _cut(_json(expected), limit), _cut(_json(actual), limit), None
@@ -133,7 +158,7 @@ def _content(content: Any, say: Messages) -> str:
     note = say("block.length_note", points=len(content))
     if units != len(content):
         note = say("block.length_note_utf16", points=len(content), units=units)
-    points = _code_points(content[:MESSAGE_LIMIT])  # only those of the text shown, never ones past the preview
+    points = _code_points(content[:MESSAGE_LIMIT], notable_only=True)  # of the text shown, never past the preview
     if not points:
         return say("block.content_length", content=shown, note=note)
     return say("block.content_note", content=shown, points=points, note=note)
@@ -150,7 +175,8 @@ def _message_line(index: int, message: Any, say: Messages) -> str:
 def _stored_lines(conversation: StoredConversation, say: Messages) -> list[str]:
     alias = conversation.alias or "-"
     if conversation.messages is None:
-        return [say("block.stored_note", alias=alias, id=conversation.conversation_id, note=conversation.note or "")]
+        note = translated(conversation.note or "", say.language)
+        return [say("block.stored_note", alias=alias, id=conversation.conversation_id, note=note)]
     stored = conversation.messages
     head = say("block.stored_head", alias=alias, id=conversation.conversation_id, count=len(stored))
     indexed = list(enumerate(stored))
@@ -205,15 +231,13 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     out += row("check", [translated(detail.check, language)])
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
-        lines = [_difference_line(d, say) for d in found[:DIFFERENCE_LIMIT]]
+        lines = [_difference_line(d, say, detail.at) for d in found[:DIFFERENCE_LIMIT]]
         if len(found) > DIFFERENCE_LIMIT:
             lines.append(say("block.more_differences", count=len(found) - DIFFERENCE_LIMIT))
         out += row("differences", lines)
     elif detail.expected is not None or detail.actual is not None:
         expected = detail.expected
-        if isinstance(expected, str):
-            expected = translated(expected, language, "expected")
-        shown_expected, shown_actual, at = _pair(expected, detail.actual, PAIR_LIMIT)
+        shown_expected, shown_actual, at = _pair(expected, detail.actual, PAIR_LIMIT, language)
         out += row("expected", [shown_expected])
         out += row("got", [shown_actual])
         if at is not None:
@@ -257,13 +281,11 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
         check = check[len(requirements) + 1 :].lstrip()
     found = differences(detail.expected, detail.actual) if detail.compared else []
     if found:
-        first = _difference_line(found[0], say)
+        first = _difference_line(found[0], say, detail.at)
         more = f" (+{len(found) - 1})" if len(found) > 1 else ""
     elif detail.expected is not None or detail.actual is not None:
         expected = detail.expected
-        if isinstance(expected, str):
-            expected = translated(expected, language, "expected")
-        shown_expected, shown_actual, _ = _pair(expected, detail.actual, VALUE_LIMIT)
+        shown_expected, shown_actual, _ = _pair(expected, detail.actual, VALUE_LIMIT, language)
         path = _path(expected, detail.actual) or "$"
         first = say("block.difference", path=path, expected=shown_expected, got=shown_actual)
         more = ""

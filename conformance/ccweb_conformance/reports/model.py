@@ -76,6 +76,8 @@ class FailureDetail:
     actual: Any = None
     compared: bool = False
     """True when ``expected`` and ``actual`` are the contract values compared field by field."""
+    at: str = "$"
+    """Where the compared values sit in the result object (``$.items``): paths are shown from its root."""
     arguments: Any = None
     """The arguments of the last tools/call (``MISSING`` when there was none)."""
     method: str | None = None

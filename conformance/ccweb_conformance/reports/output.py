@@ -92,12 +92,14 @@ def _permissions() -> int:
 def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``; nothing left on failure.
 
-    A target that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly.
+    A target that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly;
+    a missing folder of a regular file is created first (as pytest creates ``--junitxml``'s).
     """
     target = Path(path)
     if target.exists() and not target.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
         write_special(target, data)
         return
+    target.parent.mkdir(parents=True, exist_ok=True)
     handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as out:

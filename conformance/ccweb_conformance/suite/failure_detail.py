@@ -50,17 +50,20 @@ def failure_detail(world: World | None, error: BaseException | None, binding: st
         arguments = exchange.sent_text
     if isinstance(error, ConformanceFailure):
         check, expected, actual, compared = error.what, error.expected, error.actual, error.compared
+        at = error.at
     else:
         kind = f" ({error.kind})" if isinstance(error, ProtocolFailure) else ""
         text = first_line(str(error)) if error is not None else ""
         check = f"{text}{kind}" if text else (type(error).__name__ if error is not None else "")
         expected = actual = None
         compared = False
+        at = "$"
     return FailureDetail(
         check=check or first_line(str(error)),
         expected=expected,
         actual=actual,
         compared=compared,
+        at=at,
         arguments=arguments,
         method=method,
         source=None if world is None else world.source,

@@ -34,6 +34,8 @@ from ccweb_conformance.suite.collector import (
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
+from ccweb_conformance.suite.scenario_index import feature_scenarios
+from ccweb_conformance.suite.selection import pasted_match, pasted_scenarios
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
 from ccweb_conformance.transport import signals
@@ -116,10 +118,16 @@ def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Note what ``-k`` matches every scenario by (each failure's reproducer is a ``-k`` that selects it
     alone), then apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
+    for item in items:  # -k ac07 selects the scenarios of ac07_unicode.feature
+        if is_scenario(item):
+            item.extra_keyword_matches.add(ResultCollector.nodeid_of(item).split("::", 1)[0])
     collector = config.stash.get(COLLECTOR_KEY, None)
     if collector is not None:
         collector.suite_keywords = [(item.name, keyword_names(item)) for item in items if is_scenario(item)]
     options = config.stash[OPTIONS_KEY]
+    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
+    if pasted is not None:  # what --co printed, pasted into -k: those scenarios; pytest's -k must not parse it
+        config.option.keyword = ""
     wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
     expected = _expected_failures(config)
     kept: list[pytest.Item] = []
@@ -129,7 +137,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             kept.append(item)
             continue
         tags = {m.name.casefold() for m in item.iter_markers()}
-        if wanted is not None and not wanted & tags:
+        if (wanted is not None and not wanted & tags) or (
+            pasted is not None and not pasted_match(ResultCollector.nodeid_of(item), pasted)
+        ):
             deselected.append(item)
             continue
         if expected is not None:  # a scenario entry is strict; requirement entries are judged on the charge

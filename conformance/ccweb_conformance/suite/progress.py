@@ -1,21 +1,18 @@
 """Live progress for the CLI, and the hand-over of the collected results.
 
-On a terminal, one counter line rewritten in place. Elsewhere (a CI log), a plain line every
-:data:`CI_INTERVAL_S` seconds or every tenth of the scenarios, whichever comes first.
+On a terminal, one counter line rewritten in place, failures counted in it. Elsewhere (a CI log), a
+plain line every few seconds or every tenth of the scenarios (:class:`~ccweb_conformance.reports.live.LiveCounter`).
 """
 
 from __future__ import annotations
 
 import sys
-import time
 
 import pytest
 
+from ccweb_conformance.reports.live import LiveCounter
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.plugin import COLLECTOR_KEY
-
-CI_INTERVAL_S = 5.0
-"""Seconds between progress lines in a log."""
 
 
 class RunObserver:
@@ -24,14 +21,11 @@ class RunObserver:
     def __init__(self, *, verbose: bool, live: bool, log: bool = True) -> None:
         self.verbose = verbose
         self.live = live
-        self.log = log and not live
-        """Plain progress lines for a log (stderr is not a terminal)."""
+        self.counter = LiveCounter("scenarios", live=live and not verbose, log=log and not verbose)
         self.total = 0
         self.done = 0
         self.failed = 0
         self.collector: ResultCollector | None = None
-        self._last_line = time.monotonic()
-        self._last_done = 0
 
     @property
     def startup_error(self) -> str | None:
@@ -51,7 +45,9 @@ class RunObserver:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """Remember how many scenarios will run."""
         self.total = len(session.items)
-        self._last_line = time.monotonic()
+        self.counter.restart(self.total)
+        if self.total:
+            self.counter.update(0)  # a terminal shows 0/N while the server starts
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Advance the counter once per scenario."""
@@ -62,20 +58,9 @@ class RunObserver:
                 self.failed += 1
             if self.verbose and latest is not None:
                 print(f"{latest.status.upper():8} {latest.feature_file}::{latest.scenario}", file=sys.stderr)
-            elif self.live:
-                print(f"\r  {self.done}/{self.total} scenarios", end="", file=sys.stderr, flush=True)
-            elif self.log:
-                self._log_line()
-
-    def _log_line(self) -> None:
-        now = time.monotonic()
-        step = max(1, self.total // 10)
-        if self.done - self._last_done >= step or now - self._last_line >= CI_INTERVAL_S or self.done == self.total:
-            failed = f", {self.failed} failed" if self.failed else ""
-            print(f"ccweb-conformance: {self.done}/{self.total} scenarios{failed}", file=sys.stderr, flush=True)
-            self._last_line, self._last_done = now, self.done
+            else:
+                self.counter.update(self.done, self.failed)
 
     def pytest_sessionfinish(self) -> None:
         """End the progress line."""
-        if self.live and not self.verbose and self.done:
-            print(file=sys.stderr)
+        self.counter.finish()

@@ -9,11 +9,12 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
+from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.bdd import KeywordSyntaxError, compile_keyword
 
-__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags", "select",
-           "selecting_keyword"]
+__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags",
+           "options_selection", "pasted_match", "pasted_scenarios", "select", "selecting_keyword", "template_name"]
 
 MAX_EXPRESSION_CHARS = 1000
 """Longest ``-k`` or ``--tags`` text accepted."""
@@ -84,6 +85,49 @@ def check_keyword(keyword: str) -> Any:
         raise UsageError(f"-k {keyword!r}: {error.message}") from None
 
 
+_PASTED_LINE = re.compile(r"^(?P<name>\S[^\n]*?\.feature::.*?)(?:\s{2,}[A-Z]+-\d+(?:,[A-Z]+-\d+)*)?\s*$")
+"""A line ``--co`` prints: ``file.feature::Name [example]``, then maybe the requirement column."""
+
+
+def template_name(name: str) -> str:
+    """``file.feature::Name [example]`` -> ``file.feature::Name`` (an outline's scenario, every example)."""
+    return name.rsplit(" [", 1)[0] if name.endswith("]") else name
+
+
+def pasted_scenarios(keyword: str, scenarios: Iterable[ScenarioRef]) -> frozenset[str] | None:
+    """The scenario names a ``-k`` text holds when it is what ``--co`` prints pasted back (one or more lines
+    ``file.feature::Name [example]``, the requirement column kept or not); None for a ``-k`` expression.
+
+    A text that names a feature file's scenario (``.feature::``) but none of the suite's is a usage error:
+    as an expression it could match nothing.
+    """
+    if ".feature::" not in keyword:
+        return None
+    if len(keyword) > MAX_EXPRESSION_CHARS * 10:  # ten --co lines' worth of names at most
+        raise UsageError(f"-k: longer than {MAX_EXPRESSION_CHARS * 10:,} characters")
+    known = {f"{s.feature_file}::{s.name}" for s in scenarios}
+    chosen: set[str] = set()
+    for line in filter(str.strip, keyword.splitlines()):
+        match = _PASTED_LINE.match(line.strip())
+        name = match["name"].rstrip() if match else line.strip()
+        if template_name(name) not in known and name not in known:
+            raise UsageError(f"-k: {name!r} names no scenario of the suite (run --co to see their names)")
+        chosen.add(name)
+    return frozenset(chosen)
+
+
+def pasted_match(nodeid: str, pasted: frozenset[str]) -> bool:
+    """Whether the scenario ``nodeid`` is one the pasted names select (a name without an example: all of them)."""
+    return nodeid in pasted or template_name(nodeid) in pasted
+
+
+def options_selection(options: RunnerOptions) -> str | None:
+    """The selection the options make (``--tags AC-3 -k emoji``), or None for every scenario."""
+    keyword = "; ".join(filter(None, options.keyword.splitlines())) if options.keyword else None  # pasted lines
+    chosen = [f"{flag} {value}" for flag, value in (("--tags", options.tags), ("-k", keyword)) if value]
+    return " ".join(chosen) or None
+
+
 def _matcher(scenario: ScenarioRef) -> object:
     words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
     haystack = [w.casefold() for w in words]
@@ -102,6 +146,10 @@ def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | No
         wanted = set(canonical_tags(tags, scenarios).split(","))
         kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
     if keyword:
+        pasted = pasted_scenarios(keyword, scenarios)
+        if pasted is not None:  # what --co printed, pasted back: those scenarios (an example: its outline)
+            templates = {template_name(name) for name in pasted}
+            return [s for s in kept if f"{s.feature_file}::{s.name}" in templates]
         expression = check_keyword(keyword)
         kept = [s for s in kept if expression.evaluate(_matcher(s))]
     return kept

@@ -20,6 +20,7 @@ from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.plugin import GivenWorkspace, ResolvedOptions
 from ccweb_conformance.suite.progress import RunObserver
+from ccweb_conformance.suite.selection import options_selection
 
 __all__ = ["PYTEST_ENVIRONMENT", "SuiteOutcome", "pytest_arguments", "run_suite", "selection_label"]
 
@@ -122,7 +123,7 @@ def _gate() -> Iterator[_Gate]:
 
 def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str | None:
     """What the run selected, for every report: the options' selection, or what else deselected scenarios."""
-    chosen = " ".join(f"{flag} {value}" for flag, value in (("--tags", options.tags), ("-k", options.keyword)) if value)
+    chosen = options_selection(options)
     if chosen:
         return chosen
     if outcome is not None and outcome.deselected:

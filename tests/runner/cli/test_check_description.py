@@ -140,3 +140,11 @@ def test_the_console_script_answers_without_importing_the_runner() -> None:
     assert "ccweb_conformance.checks.description_check" in imported
     heavy = {"pytest", "pytest_bdd", "jsonschema", "ccweb_conformance.suite", "ccweb_conformance.reports"}
     assert imported & heavy == set()
+
+
+def test_a_chinese_clause_is_quoted_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """Full-width punctuation stays full-width in the quoted clause (the matcher reads it normalised)."""
+    text = "读取当前对话中最近的用户输入（默认 15 条），总长度不超过一千个字符：用于核对需求。"
+    assert main(["check-description", text, "--lang", "zh-CN"]) == 0
+    quoted = [line.strip() for line in capsys.readouterr().out.splitlines() if "子句" in line]
+    assert quoted == ["子句：“读取当前对话中最近的用户输入（默认 15 条），总长度不超过一千个字符：用于核对需求”"] * 4

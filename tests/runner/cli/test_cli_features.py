@@ -137,6 +137,18 @@ def test_force_color_colours_a_piped_summary(capsys, monkeypatch):
     assert "\x1b[32m" in capsys.readouterr().out
 
 
-def test_the_folder_of_a_report_must_exist(tmp_path: Path, capsys):
-    assert main(["run", "--in-process", "--json", str(tmp_path / "no" / "r.json")]) == 2
-    assert "its folder does not exist" in capsys.readouterr().err
+def test_a_missing_folder_of_a_report_is_created(tmp_path: Path, capsys):
+    """As pytest creates --junitxml's folder (it was a usage error, even with --co)."""
+    report = tmp_path / "no" / "such" / "r.json"
+    assert main(["run", "--in-process", "--tags", "TOOL-1", "--fuzz", "0", "--json", str(report)]) == 0
+    assert json.loads(report.read_text(encoding="utf-8"))["counts"]["passed"] == 1
+    assert main(["run", "--co", "--tags", "TOOL-1", "--junitxml", str(tmp_path / "other" / "j.xml")]) == 0
+    assert not (tmp_path / "other").exists()  # --co writes nothing, not even a folder
+
+
+def test_a_report_under_a_file_is_refused(tmp_path: Path, capsys):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["run", "--co", "--json", str(tmp_path / "file" / "r.json")]) == 2
+    assert capsys.readouterr().err == (
+        f"ccweb-conformance: error: cannot write '{tmp_path}/file/r.json': '{tmp_path}/file' is not a folder\n"
+    )

@@ -12,6 +12,14 @@ from ccweb_conformance.checks.attribution import environment_fault
 from ccweb_conformance.cli import main
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 
+STARTED = "ccweb-conformance: testing "
+"""The first line of a run (what it starts), said before anything can fail."""
+
+
+def said_by_the_run(line: str) -> bool:
+    """Not a progress line, nor the first line naming what starts."""
+    return not line.endswith(" scenarios") and not line.startswith(STARTED)
+
 
 @pytest.mark.parametrize(
     ("number", "reason"),
@@ -30,7 +38,7 @@ def test_a_fixture_the_runner_cannot_write_exits_2_with_one_line(
     monkeypatch.setattr(ConversationFiles, "write_bytes", full)
     assert main(["run", "--in-process", "--tags", "AC-3", "--fuzz", "0"]) == 2
     out, err = capsys.readouterr()
-    lines = [line for line in err.splitlines() if not line.endswith(" scenarios")]  # not the progress lines
+    lines = [line for line in err.splitlines() if said_by_the_run(line)]  # not the progress lines
     assert len(lines) == 1
     assert lines[0].startswith(f"ccweb-conformance: error: the runner could not write its fixtures ([Errno {number}] ")
     assert lines[0].endswith(
@@ -145,7 +153,7 @@ def test_no_thread_left_while_starting_is_one_line_and_exit_2(
 
     monkeypatch.setattr(threading.Thread, "start", no_thread)
     assert main(["run", "--tags", "AC-3", "--fuzz", "0"]) == 2  # the bundled reference over stdio
-    lines = [line for line in capsys.readouterr().err.splitlines() if not line.endswith(" scenarios")]
+    lines = [line for line in capsys.readouterr().err.splitlines() if said_by_the_run(line)]
     assert lines == [
         "ccweb-conformance: error: the runner could not start a thread (can't start new thread); "
         f"{NOT_THE_IMPLEMENTATION}raise the process limit (ulimit -u) or free memory"
@@ -170,7 +178,7 @@ def test_no_file_descriptor_left_while_starting_is_one_line_and_exit_2(tmp_path:
         capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
         env={**os.environ, "TMPDIR": str(folder)}, preexec_fn=few_descriptors,
     )
-    lines = [line for line in done.stderr.splitlines() if not line.endswith(" scenarios")]
+    lines = [line for line in done.stderr.splitlines() if said_by_the_run(line)]
     assert done.returncode == 2, done.stderr
     assert lines == [
         "ccweb-conformance: error: the runner ran out of file descriptors ([Errno 24] Too many open files); "
@@ -254,7 +262,7 @@ def test_a_sessions_folder_the_runner_cannot_list_is_one_line_and_exit_2_not_ro2
     finally:
         sessions.chmod(0o755)
         shutil.rmtree(folder)
-    lines = [line for line in done.stderr.splitlines() if not line.endswith(" scenarios")]
+    lines = [line for line in done.stderr.splitlines() if said_by_the_run(line)]
     assert (done.returncode, "FAIL" in done.stdout, len(lines)) == (2, False, 1)
     assert lines[0] == (
         f"ccweb-conformance: error: the runner cannot list the sessions directory ([Errno 13] Permission denied: "

@@ -33,7 +33,7 @@ def test_a_failed_requirement_is_an_error_annotation_after_the_summary(tmp_path:
         "::error file=features/ccweb_features/ac07_unicode.feature,line=49,"
         "title=SEL-7 (MUST)%3A Items are ordered oldest to newest%2C in the order the messages are…"
         "::ac07_unicode.feature::The budget counts an emoji once"
-        '%0ASEL-7: items differ: $[0].content: expected "ab", got "😀😀" (U+1F600) (+1)'
+        '%0ASEL-7: items differ: $.items[0].content: expected "ab", got "😀😀" (U+1F600) (+1)'
         "%0Arerun: ccweb-conformance run --in-process -k test_the_budget_counts_an_emoji_once"
     ]
     totals = next(i for i, line in enumerate(lines) if " passed, " in line and " failed in " in line)

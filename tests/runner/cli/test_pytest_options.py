@@ -68,6 +68,8 @@ def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_p
     assert report["selection"] == "--last-failed (6 scenarios)"
     assert report["outcome"] == "failed"
     said = stderr.splitlines()
+    assert said.pop(0) == ("ccweb-conformance: testing the in-process reference server (selection: --last-failed "
+                           "(6 scenarios)): the scenarios of ccweb_list_user_inputs 1.0.0")
     assert said[0].startswith("ccweb-conformance: --last-failed: rerunning the 6 scenarios that failed in the "
                               "last runs against --in-process (recorded ")
     assert said[1:7] == [f"  {name}" for name in NEWEST_FIRST_FAILS]
@@ -140,6 +142,7 @@ def test_a_broken_record_is_no_record_and_an_unwritable_cache_is_a_warning(
     monkeypatch.setenv(CACHE_ENV, str(blocker))
     assert main(["run", "--in-process", "--lf", "--tags", "TOOL-1", "--json", str(tmp_path / "r.json")]) == 0
     err = capsys.readouterr().err.splitlines()
+    assert err.pop(0).startswith("ccweb-conformance: testing the in-process reference server (selection: --tags ")
     assert err[0].startswith("ccweb-conformance: --last-failed: no record of a run against --in-process in ")
     warning = f"ccweb-conformance: warning: could not record the failures for --last-failed in {blocker}/"
     assert err[-1].startswith(warning)

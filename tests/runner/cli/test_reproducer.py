@@ -17,7 +17,7 @@ from pathlib import Path
 from paths import REPO
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.commands.run import reproducer
+from ccweb_conformance.commands.running import reproducer
 from ccweb_conformance.options import resolve
 
 RUN_PY = REPO / "tests" / "mutants" / "run.py"

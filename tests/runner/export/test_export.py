@@ -147,8 +147,9 @@ def test_check_says_which_file_drifted_and_exits_1(fresh, tmp_path, monkeypatch,
     assert main(["export", "--check", str(stale)]) == 0
 
 
-def test_an_output_in_a_missing_folder_is_a_usage_error_before_anything_runs(tmp_path):
-    target = tmp_path / "missing" / "cases.json"
+def test_an_output_under_a_file_is_a_usage_error_before_anything_runs(tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    target = tmp_path / "file" / "cases.json"
     done = _export("--output", str(target))
     assert done.returncode == 2
-    assert done.stderr == f"ccweb-conformance: error: cannot write '{target}': its folder does not exist\n"
+    assert done.stderr == f"ccweb-conformance: error: cannot write '{target}': '{tmp_path / 'file'}' is not a folder\n"

@@ -455,7 +455,7 @@ def test_a_spawned_server_reads_the_given_sessions_dir_as_run_gives_it(
         (["--repeats", "0"], "--repeats 0 must be at least 1"),
         (["--stdio", "no-such-server-xyz"], "command not found or not executable: 'no-such-server-xyz'"),
         (["--url", "http://127.0.0.1:9/mcp"], "--url without --http-cmd needs --sessions-dir"),
-        (["--json", "/no/such/folder/p.json"], "cannot write '/no/such/folder/p.json': its folder does not exist"),
+        (["--json", "/dev/null/folder/p.json"], "cannot write '/dev/null/folder/p.json': '/dev/null' is not a folder"),
     ],
 )
 def test_usage_and_start_up_errors_exit_2_with_one_line(

@@ -145,7 +145,7 @@ def test_a_failing_run_shows_its_blocks_and_hints_in_chinese(failing_screen: tup
     assert "失败（8）" in lines
     uni1 = next(r for r in ccweb_spec.requirements() if r.id == "UNI-1")
     assert f"    需求  UNI-1（MUST）：{uni1.statement_zh}" in lines
-    assert "    差异  $[0].contentChars：应为 1，实际为 2" in lines
+    assert "    差异  $.items[0].contentChars：应为 1，实际为 2" in lines
     assert sum(line.startswith("    提示  长度看起来是按 UTF-16 码元计算的") for line in lines) >= 1
 
 

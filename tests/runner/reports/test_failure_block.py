@@ -21,8 +21,8 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
         "    requirement  UNI-1 (MUST): Lengths are Unicode code points: a character outside the BMP (an emoji)"
         " counts 1 and is never split into UTF-16 halves when truncating.",
         "    check        items differ",
-        "    differences  $[0].contentChars: expected 1, got 2",
-        "                 $[0].originalChars: expected 1, got 2",
+        "    differences  $.items[0].contentChars: expected 1, got 2",
+        "                 $.items[0].originalChars: expected 1, got 2",
         '    sent         tools/call {"conversationId": "UUID"}',
         "    source       none bound",
         "    stored       alpha = UUID, messages: 1",
@@ -34,7 +34,7 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
     assert truncation[3] == (
-        '    differences  $[0].content: expected "😀😀😀" (U+1F600), got "😀\\ud83d" (U+1F600 U+D83D)'
+        '    differences  $.items[0].content: expected "😀😀😀" (U+1F600), got "😀\\ud83d" (U+1F600 U+D83D)'
     )
     # the summary line of the scenario names the check, not the requirement sentence again
     assert "      FAIL ac07_unicode.feature::Truncation keeps whole emoji: items differ" in lines

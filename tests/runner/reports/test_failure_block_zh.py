@@ -32,8 +32,8 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    需求  UNI-1（MUST）：长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，"
         "截断时也不会被拆成两个 UTF-16 代理项。",
         "    检查  items 不同",
-        "    差异  $[0].contentChars：应为 1，实际为 2",
-        "          $[0].originalChars：应为 1，实际为 2",
+        "    差异  $.items[0].contentChars：应为 1，实际为 2",
+        "          $.items[0].originalChars：应为 1，实际为 2",
         '    请求  tools/call {"conversationId": "UUID"}',
         "    来源  未绑定",
         "    会话  alpha = UUID，共 1 条消息",
@@ -43,7 +43,9 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    复现  ccweb-conformance run --in-process -k 'test_characters_outside_the_bmp_count_as_one[ and -1]'",
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
-    assert truncation[3] == '    差异  $[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
+    assert truncation[3] == (
+        '    差异  $.items[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
+    )
     assert lines[-3:-1] == ["完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE", ""]
     assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-1])
 
@@ -74,7 +76,7 @@ def test_every_line_of_a_chinese_block_starts_its_value_at_one_display_column() 
         "    请求  （没有调用工具）",
         "    来源  未绑定",
         "    会话  alpha = c-1，共 1 条消息",
-        '            [0] user "你好"（U+4F60 U+597D；2 个码点）',
+        '            [0] user "你好"（2 个码点）',  # ordinary Chinese: no code points (issue 35, 9)
     ]
     labelled = [m for m in (re.match(r"^    \S+ +(?=\S)", line) for line in block[1:]) if m]
     assert [display_width(m.group()) for m in labelled] == [10] * 6  # the value after every label

@@ -144,7 +144,7 @@ def test_a_failing_run_keeps_the_input_and_leads_with_the_diagnosis(runs, flavou
     failed = next(s for s in steps if s["result"]["status"] == "failed")
     message = failed["result"]["error_message"].splitlines()
     assert message[:3] == [
-        "UNI-1: items differ: $[0].contentChars: expected 1, got 2 (+1)",
+        "UNI-1: items differ: $.items[0].contentChars: expected 1, got 2 (+1)",
         "hint: lengths look like UTF-16 code units (JavaScript's text.length): count code points, e.g. "
         '[...text].length, and cut with Array.from(text).slice(0, n).join("")',
         "",

@@ -29,7 +29,7 @@ def test_a_bug_of_the_initialize_era_fails_the_order_check_on_that_era(tmp_path:
     assert isinstance(diagnosis, dict)
     assert result["failedRequirements"] == ["SEL-7", "PROTO-4"]  # the exact items in another order; the eras differ
     assert diagnosis["headline"] == (
-        'SEL-7, PROTO-4: item contents differ: $[0]: expected "input 6", got "input 20" (+13)'
+        'SEL-7, PROTO-4: item contents differ: $.items[0].content: expected "input 6", got "input 20" (+13)'
     )
 
 

@@ -46,7 +46,8 @@ def test_an_answer_under_another_id_is_named_with_its_hint(capsys: pytest.Captur
 
 def test_an_exit_at_start_up_is_one_line_with_its_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--stdio", command("exit")]) == 2
-    err = capsys.readouterr().err
+    first, err = capsys.readouterr().err.split("\n", 1)  # the first line names what starts
+    assert first.startswith("ccweb-conformance: testing the stdio server ")
     assert err == (
         f"ccweb-conformance: error: stdio server {command('exit')!r}: could not negotiate MCP: the process exited "
         "with code 3 at start-up; stderr: fatal: cannot open the configuration; hint: the server stopped before "
@@ -57,7 +58,7 @@ def test_an_exit_at_start_up_is_one_line_with_its_hint(capsys: pytest.CaptureFix
 
 def test_no_answer_to_initialize_is_one_line_with_its_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--stdio", command("silent"), "--timeout", "1"]) == 2
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err.split("\n", 1)[1]  # past the first line, naming what starts
     assert err.count("\n") == 1
     assert "initialize: no response within" in err
     assert err.endswith("; hint: initialize got no answer: an MCP stdio server reads JSON-RPC from stdin and writes "

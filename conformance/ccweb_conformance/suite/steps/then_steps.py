@@ -58,12 +58,13 @@ def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any, at: str 
     if differences:
         proves = difference_requirements(expected, actual, placed(differences, at), world.requirements)
         failure = fail(
-            f"{what}: " + "; ".join(differences[:8]),
+            f"{what}: " + "; ".join(placed(differences[:8], at)),
             expected=expected,
             actual=actual,
             exchange=outcome.exchange,
             compared=True,
             proves=proves,
+            at=at,
         )
         failure.what = what
         raise failure
