@@ -32,6 +32,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
+from ccweb_conformance.jsontext import finite_only
 from ccweb_conformance.reports.common import format_transcript, problem
 from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_hint
@@ -65,7 +66,8 @@ def build_cucumber(run: RunResult, flavour: str = "js") -> list[dict[str, Any]]:
 
 def write_cucumber(run: RunResult, path: Path, flavour: str = "js") -> None:
     """Write the Cucumber JSON report (UTF-8)."""
-    text = json.dumps(build_cucumber(run, flavour), ensure_ascii=False, indent=2)
+    features = finite_only(build_cucumber(run, flavour))[0]  # RFC 8259: no bare NaN or Infinity
+    text = json.dumps(features, ensure_ascii=False, indent=2, allow_nan=False)
     Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
 
 

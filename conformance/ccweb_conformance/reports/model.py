@@ -14,12 +14,14 @@ ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "s
 RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.4.0"
+REPORT_FORMAT_VERSION = "1.5.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
 1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
 1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
 expectedFailuresFile; a failure's diagnosis carries its reproducer.
-1.4.0: runs carry staleExpectedFailures; an expected failure's failedRequirements name what it is charged to."""
+1.4.0: runs carry staleExpectedFailures; an expected failure's failedRequirements name what it is charged to.
+1.5.0: an exchange names the non-finite numbers it held (nonFiniteNumbers, written as strings: RFC 8259 JSON only);
+a requirement whose scenarios ran but never reached its checks is notreached, never passed."""
 
 
 @dataclass(frozen=True)

@@ -190,7 +190,7 @@ def test_json_report_carries_the_chinese_statement() -> None:
         "长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，截断时也不会被拆成两个 UTF-16 代理项。"
     )
     assert report_schema()["$defs"]["requirement"]["properties"]["statementZh"]["type"] == "string"
-    assert report["formatVersion"] == "1.4.0"
+    assert report["formatVersion"] == "1.5.0"
 
 
 def test_junit_suite_carries_the_chinese_statements() -> None:
