@@ -24,6 +24,11 @@ The file is valid against Jenkins xUnit's ``junit-10.xsd`` (the schema the GitHu
 and Jenkins reporters accept): ``<testsuites>`` carries name, time and the counts but no
 timestamp or skipped count; a testcase carries no file or line.
 
+A requirement whose scenarios ran but stopped before any check of it is never a pass: each
+``<testsuite>`` holding such a scenario has a ``notReached`` property per requirement whose run verdict
+is "not reached" (``ARG-3: not reached: ...``), and a failure's text names the requirements its
+scenario did not reach.
+
 Each ``<testsuite>`` has ``statement_zh`` properties (``<ID>: <Chinese statement>``) for the
 requirements its testcases prove: junit-10.xsd has no room for properties on a testcase.
 
@@ -40,7 +45,7 @@ from pathlib import Path
 import ccweb_spec
 from ccweb_conformance.reports.common import first_line, format_transcript, problem
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
-from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RunResult, ScenarioResult, unreached_requirements
 
 __all__ = ["build_junit", "write_junit"]
 
@@ -63,8 +68,9 @@ def build_junit(run: RunResult) -> ET.Element:
     for scenario in run.scenarios:
         features.setdefault(scenario.feature_file, []).append(scenario)
     root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
+    unreached = {r.requirement.id for r in run.requirement_results() if r.status == "notreached"}
     for feature_file, scenarios in features.items():
-        root.append(_suite(run, feature_file, scenarios))
+        root.append(_suite(run, feature_file, scenarios, unreached))
     if not run.scenarios and run.interrupted is not None:
         suite = ET.SubElement(root, "testsuite", name="ccweb-conformance")
         case = ET.SubElement(suite, "testcase", classname="ccweb-conformance", name="run")
@@ -81,7 +87,7 @@ def write_junit(run: RunResult, path: Path) -> None:
     Path(path).write_bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n")
 
 
-def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -> ET.Element:
+def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult], unreached: set[str]) -> ET.Element:
     suite = ET.Element("testsuite", name=_clean(scenarios[0].feature))
     suite.set("time", _seconds(sum(s.duration_s for s in scenarios)))
     suite.set("timestamp", run.started_at)
@@ -103,6 +109,7 @@ def _suite(run: RunResult, feature_file: str, scenarios: list[ScenarioResult]) -
     ):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
     _statements(properties, scenarios)
+    _not_reached(properties, scenarios, unreached)
     warnings = [s for s in scenarios if s.status == "warning" and not run.strict]
     ET.SubElement(properties, "property", name="warnings", value=str(len(warnings)))
     for scenario in warnings:
@@ -160,6 +167,22 @@ def _statements(properties: ET.Element, scenarios: list[ScenarioResult]) -> None
         ET.SubElement(properties, "property", name="statement_zh", value=_clean(f"{rid}: {chinese[rid]}"))
 
 
+def _not_reached(properties: ET.Element, scenarios: list[ScenarioResult], unreached: set[str]) -> None:
+    """A ``notReached`` property per requirement not reached in the run that a scenario of this suite stopped before."""
+    stopped: dict[str, list[ScenarioResult]] = {}
+    for scenario in scenarios:
+        for requirement in unreached_requirements(scenario):
+            if requirement in unreached:
+                stopped.setdefault(requirement, []).append(scenario)
+    for requirement, before in stopped.items():
+        charged = ", ".join(dict.fromkeys(r for s in before for r in s.failed_requirements()))
+        note = (
+            f"{requirement}: not reached: {len(before)} scenario(s) of it stopped at a check of {charged} "
+            "before any check of it (never a pass)"
+        )
+        ET.SubElement(properties, "property", name="notReached", value=_clean(note))
+
+
 def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str, text: str) -> None:
     hint = scenario_hint(scenario)
     if hint is not None:
@@ -168,6 +191,9 @@ def _failure(case: ET.Element, scenario: ScenarioResult, message: str, kind: str
     charged = scenario.failed_requirements() or scenario.requirements
     block = [*scenario_block(scenario), ""] if scenario.detail is not None else []
     body = [*block, text, "", f"requirements: {', '.join(charged)} ({scenario.level})"]
+    unreached = unreached_requirements(scenario)
+    if unreached:
+        body.append(f"not reached: {', '.join(unreached)} (the scenario stopped before any check of them)")
     if scenario.reproducer is not None and scenario.detail is None:  # the block holds it otherwise
         body.append(f"rerun: {scenario.reproducer}")
     if scenario.transcript:

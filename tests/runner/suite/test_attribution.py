@@ -206,7 +206,7 @@ def test_a_wrong_value_field_outside_the_scenarios_tags_is_charged_to_the_field_
 
 def test_a_failed_scenario_fails_only_the_charged_requirement() -> None:
     assert statuses(scenario("failed", ("ARG-6", "ARG-8", "PROTO-2"), charged=("ARG-6",))) == {
-        "ARG-6": "failed", "ARG-8": "untested", "PROTO-2": "untested",
+        "ARG-6": "failed", "ARG-8": "notreached", "PROTO-2": "notreached",  # it stopped before their checks
     }
 
 
@@ -219,7 +219,8 @@ def test_a_requirement_charged_outside_the_tags_is_failed_and_listed() -> None:
     broken = scenario("failed", ("SEL-1",), charged=("PLC-1",))
     run = RunResult("0", "0", "t", "stdio", None, "", 0.0, [broken, scenario("passed", ("SEL-1",))])
     by_id = {r.requirement.id: r for r in run.requirement_results()}
-    assert (by_id["PLC-1"].status, by_id["SEL-1"].status) == ("failed", "passed")
+    # SEL-1's other scenario passes, but this one stopped before its checks: not reached, never a pass
+    assert (by_id["PLC-1"].status, by_id["SEL-1"].status) == ("failed", "notreached")
     assert by_id["PLC-1"].scenarios == [broken]
 
 
