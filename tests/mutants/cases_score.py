@@ -30,6 +30,7 @@ ENVELOPE_ONLY = {
     "debounced_mark_read": "a write 50-300 ms after the call: the run's settle delay sees it, a harness does not wait",
     "trusts_old_files": "the exported cases record no file's age (hours-old mtimes): only the run makes them (REG-2)",
     "descriptor_per_file": "the exported cases record no save by rename (a new inode): only the run makes one (REG-2)",
+    "sdk_v2_validation_text": "a plain-text validation error is the MCP result's content, not a function's object",
 }
 """Mutants whose scenario is a function-level case but whose bug lies outside the function: in the MCP
 envelope, the transport, the era, or a time after the call returned; or in what the case format does not
