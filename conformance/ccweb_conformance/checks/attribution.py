@@ -323,6 +323,14 @@ def _missing_requirement(missing: list[Any], expected: Mapping[str, Any], actual
     return "BUD-1" if _budget_bound(expected) or _budget_bound(actual) else "SEL-6"
 
 
+def _cut_elsewhere(extra: list[Any], missing: list[Any]) -> bool:
+    """Whether a returned content is the expected one cut at another length (one a prefix of the other), and not
+    merely trimmed of whitespace (SEL-8's)."""
+    pairs = [(a, e) for a in extra for e in missing if isinstance(a, str) and isinstance(e, str) and a != e]
+    cut = any(e.startswith(a) or a.startswith(e) for a, e in pairs)
+    return cut and not any(e.strip(_WHITESPACE) == a for a, e in pairs)
+
+
 def selection_requirements(expected: Any, actual: Any, stored: Sequence[Any] = ()) -> tuple[str, ...]:
     """The selection or budget rule that explains how the items of ``actual`` differ from those of ``expected``
     (both success objects), given the ``stored`` messages; () when the items hold the same contents.
@@ -341,10 +349,7 @@ def selection_requirements(expected: Any, actual: Any, stored: Sequence[Any] = (
         return ("SEL-6",)
     extra = [c for c in act if c not in exp]
     missing = [c for c in exp if c not in act]
-    cut = any(isinstance(a, str) and isinstance(e, str) and a != e and (e.startswith(a) or a.startswith(e))
-              for a in extra for e in missing)
-    if cut and not any(isinstance(a, str) and isinstance(e, str) and e.strip(_WHITESPACE) == a
-                       for a in extra for e in missing):
+    if _cut_elsewhere(extra, missing):
         return ("BUD-2",)
     if extra:
         return (_extra_requirement(extra, stored),)
