@@ -110,21 +110,7 @@ def render_summary(
         *inputs_lines(run, say),
         *run_notes(run, say),
     ]
-    grouped = grouped_requirements(run)
-    shown = {r.status for _, results in grouped for r in results}
-    padded = [s for s in _STATUSES if s != "notreached" or s in shown]  # its long label widens only tables that hold it
-    width = max(display_width(say(f"verdict.{status}")) for status in padded)
-    for group, results in grouped:
-        if not results:
-            continue
-        lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
-        passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
-        if passed:  # compact: the passing requirements of a criterion on one line; the others in full
-            label = paint(_COLOUR_OF["passed"], ljust(say("verdict.passed"), width))
-            lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
-        for result in results:
-            if verbose or result.status != "passed":
-                lines += _requirement_lines(result, width, paint, verbose, say)
+    lines += _requirement_table(run, paint, verbose, say)
     blocks = [neutralise(block) for block in failure_blocks(raw, verbose=verbose, language=language)]
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
@@ -140,6 +126,27 @@ def render_summary(
     if run.interrupted is not None:
         lines[-1] = paint("FAIL", say("totals.interrupted", totals=totals_line(run, say)))
     return defuse_lines("\n".join(lines))
+
+
+def _requirement_table(run: RunResult, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
+    """The requirements under their group: compact (the passing ones of a criterion on one line) unless verbose."""
+    grouped = grouped_requirements(run)
+    shown = {r.status for _, results in grouped for r in results}
+    padded = [s for s in _STATUSES if s != "notreached" or s in shown]  # its long label widens only tables that hold it
+    width = max(display_width(say(f"verdict.{status}")) for status in padded)
+    lines: list[str] = []
+    for group, results in grouped:
+        if not results:
+            continue
+        lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
+        passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
+        if passed:  # compact: the passing requirements of a criterion on one line; the others in full
+            label = paint(_COLOUR_OF["passed"], ljust(say("verdict.passed"), width))
+            lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
+        for result in results:
+            if verbose or result.status != "passed":
+                lines += _requirement_lines(result, width, paint, verbose, say)
+    return lines
 
 
 def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
