@@ -113,19 +113,34 @@ def unexpected_requirements(code: str, arguments: Any) -> tuple[str, ...]:
     return (found,) if found else ()
 
 
-def success_requirements(result: Mapping[str, Any], arguments: Any, source: str | None) -> tuple[str, ...]:
+ERRORS_NEVER_CACHED = "REG-3"
+"""Errors are never cached: an error where a success was due, in a scenario about it, breaks it."""
+
+
+def success_requirements(
+    result: Mapping[str, Any], arguments: Any, source: str | None, requirements: Sequence[str] = ()
+) -> tuple[str, ...]:
     """Whom to charge when a success was required and ``result`` is an error.
 
-    A lookup error (the runner wrote the conversation) means the server did not find it: the
-    cleaning (SRC-4) when the ID needed cleaning, else reading the explicit (SRC-2) or the source
-    conversation (SRC-1). Another registry error is charged as errors.yaml's ``unexpected`` says
-    (conversation_unreadable on the valid file the runner wrote: STO-1; invalid_arguments for valid
-    arguments: the requirement defining them as valid). Else: () (the scenario's own requirements).
+    In a scenario about errors never being cached (REG-3): REG-3. In a scenario about a requirement
+    that says when this code applies (the registry's ``requirements``: STO-2 for
+    ``conversation_unreadable`` on ``messages: null``, SRC-7 for ``conversation_not_found`` on a link
+    inside the folder): that requirement. Else a lookup error (the runner wrote the conversation) means
+    the server did not find it: the cleaning (SRC-4) when the ID needed cleaning, else reading the
+    explicit (SRC-2) or the source conversation (SRC-1). Another registry error is charged as
+    errors.yaml's ``unexpected`` says (conversation_unreadable on the valid file the runner wrote: STO-1;
+    invalid_arguments for valid arguments: the requirement defining them as valid). Else: () (the
+    scenario's own requirements).
     """
     error = result.get("error")
     code = error.get("code") if isinstance(error, dict) else None
     if not isinstance(code, str):
         return ()
+    if ERRORS_NEVER_CACHED in requirements and _registry_entry(code) is not None:
+        return (ERRORS_NEVER_CACHED,)
+    about = tuple(r for r in code_requirements(code) if r in requirements)
+    if about:
+        return about
     if code not in _LOOKUP_ERRORS:
         return unexpected_requirements(code, arguments)
     explicit = arguments.get("conversationId") if isinstance(arguments, dict) else None

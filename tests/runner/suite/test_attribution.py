@@ -316,3 +316,23 @@ def test_a_check_that_names_its_requirement_is_charged_to_it() -> None:
     assert len(checks) >= 12  # the scan finds the runner's checks (15 today)
     wrong = [(place, named, why) for place, named, why in checks if not named.startswith("D-") and named not in why]
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("code", "tags", "charged"),
+    [
+        # a negative cache: the conversation saved after a not-found call is still not found (REG-3, was SRC-2)
+        ("conversation_not_found", ("REG-3",), ("REG-3",)),
+        ("conversation_unreadable", ("REG-3",), ("REG-3",)),
+        # messages: null answered unreadable: the rule that says null is no messages (STO-2, was STO-1)
+        ("conversation_unreadable", ("STO-2",), ("STO-2",)),
+        # a link inside the folder answered not found: the link rule (SRC-7, was SRC-2)
+        ("conversation_not_found", ("SRC-7",), ("SRC-7",)),
+        # a scenario about neither: the registry's charge, as before
+        ("conversation_not_found", ("SEL-1",), ("SRC-2",)),
+        ("conversation_unreadable", ("SEL-1",), ("STO-1",)),
+    ],
+)
+def test_an_unexpected_error_in_a_scenario_about_its_rule_is_charged_to_that_rule(code, tags, charged) -> None:
+    result = {"ok": False, "error": {"code": code, "message": "m"}}
+    assert success_requirements(result, {"conversationId": "abc"}, None, tags) == charged

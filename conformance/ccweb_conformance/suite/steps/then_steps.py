@@ -40,7 +40,7 @@ def _success(world: World) -> ToolOutcome:
             expected='{"ok": true, ...} without isError',
             actual=outcome.result,
             exchange=outcome.exchange,
-            proves=success_requirements(outcome.result, _arguments(outcome), world.source),
+            proves=success_requirements(outcome.result, _arguments(outcome), world.source, world.requirements),
         )
     return outcome
 
