@@ -18,6 +18,7 @@ instead of silently accepted, and a value nested too deep is one clear error.
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from dataclasses import dataclass, field
@@ -48,6 +49,30 @@ def replace_lone_surrogates(value: Any) -> Any:
     return value
 
 
+NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""How a non-finite number is spelt in the non-JSON text a server may send (Python reads it as a float)."""
+
+
+def finite_only(value: Any, path: str = "$") -> tuple[Any, list[str]]:
+    """``value`` with every NaN or infinite number written as its spelling, a string (``"NaN"``, ``"Infinity"``,
+    ``"-Infinity"``), and the JSON paths where that was done: RFC 8259 has no such numbers, and a report holding one
+    bare is refused by strict parsers (jq, Go, serde_json)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return NON_FINITE[repr(value)], [path]
+    if isinstance(value, dict):
+        found: list[str] = []
+        cleaned: dict[Any, Any] = {}
+        for key, item in value.items():
+            cleaned[key], inner = finite_only(item, f"{path}.{key}")
+            found += inner
+        return (cleaned, found) if found else (value, [])
+    if isinstance(value, list | tuple):
+        pairs = [finite_only(item, f"{path}[{number}]") for number, item in enumerate(value)]
+        found = [where for _, inner in pairs for where in inner]
+        return ([item for item, _ in pairs], found) if found else (value, [])
+    return value, []
+
+
 def has_lone_surrogate(value: Any) -> bool:
     """Whether ``value`` is a string holding a lone surrogate."""
     return isinstance(value, str) and LONE_SURROGATE.search(value) is not None
@@ -58,13 +83,13 @@ def compact(value: Any) -> str:
     return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-def indented(value: Any, *, ensure_ascii: bool) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=ensure_ascii)``."""
-    one_line = json.dumps(value, ensure_ascii=ensure_ascii)
+def indented(value: Any, *, ensure_ascii: bool, allow_nan: bool = True) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)``."""
+    one_line = json.dumps(value, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
     try:
         return msgspec.json.format(one_line.encode("utf-8"), indent=2).decode("utf-8")
     except (UnicodeEncodeError, msgspec.DecodeError):  # a lone surrogate, raw or escaped
-        return json.dumps(value, indent=2, ensure_ascii=ensure_ascii)
+        return json.dumps(value, indent=2, ensure_ascii=ensure_ascii, allow_nan=allow_nan)
 
 
 MAX_DEPTH = 200

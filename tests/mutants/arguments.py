@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import mcp_types as types
+
 from ccweb_reference import server
 from ccweb_reference.core import ToolError
 from mutants.patching import (
@@ -16,6 +18,8 @@ from mutants.patching import (
     _filter_incoming,
     _invalid,
     _rewrite_field,
+    _text,
+    _transform_call_result,
     _wrap_parse,
 )
 from mutants.registry import mutant
@@ -228,3 +232,27 @@ def _() -> None:
         return _ORIGINAL_PARSE(arguments)
 
     _wrap_parse(parse)
+
+
+V2_VALIDATION_TEXT = (
+    "Input validation error: Invalid arguments for tool ccweb_list_user_inputs: "
+    '[{"code": "invalid_type", "expected": "integer", "path": ["limit"], "message": "Invalid input"}]'
+)
+"""What the TypeScript SDK v2's McpServer answers when a tool's input schema rejects the arguments."""
+
+
+@mutant(
+    "sdk_v2_validation_text",
+    "PLC-1",
+    "Arguments of the wrong type are rejected, not coerced",
+    "invalid arguments are answered as the TypeScript SDK v2 answers a failed input schema: a plain-text "
+    "isError result, no structuredContent, no code (D-13 note)",
+)
+def _() -> None:
+    def transform(result: types.CallToolResult) -> types.CallToolResult:
+        error = (result.structured_content or {}).get("error")
+        if result.is_error and isinstance(error, dict) and error.get("code") == "invalid_arguments":
+            return types.CallToolResult(content=[_text(V2_VALIDATION_TEXT)], is_error=True)
+        return result
+
+    _transform_call_result(transform)

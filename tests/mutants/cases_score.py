@@ -27,6 +27,7 @@ ENVELOPE_ONLY = {
     "env_fallback_over_http": "a fallback to the environment shows only over HTTP, where the source is a header",
     "newest_first_after_initialize": "wrong in the initialize era only: an era is MCP's, not a function's (D-16)",
     "debounced_mark_read": "a write 50-300 ms after the call: the run's settle delay sees it, a harness does not wait",
+    "sdk_v2_validation_text": "a plain-text validation error is the MCP result's content, not a function's object",
 }
 """Mutants whose scenario is a function-level case but whose bug lies outside the function: in the MCP
 envelope, the transport, the era, or a time after the call returned, which only the run proves (the export's

@@ -89,3 +89,20 @@ def _() -> None:
         return result
 
     _transform_call_result(transform)
+
+
+@mutant(
+    "tool_error_text_only",
+    "PLC-4",
+    'A tool that declares an output schema returns structured content valid against it [{"conversationId": "!!"}]',
+    "errors are the contract's object as JSON text only, no structuredContent, while the outputSchema is declared "
+    "(fastmcp for Python: a raised ToolError)",
+)
+def _() -> None:
+    def transform(result: types.CallToolResult) -> types.CallToolResult:
+        if not result.is_error:
+            return result
+        return types.CallToolResult(content=[_text(wire.dumps(result.structured_content))], is_error=True)
+
+    _transform_call_result(transform)
+

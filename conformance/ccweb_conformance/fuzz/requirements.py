@@ -9,6 +9,7 @@ from ccweb_conformance.checks.attribution import (
     ORDER_REQUIREMENT,
     field_requirements,
     only_reordered,
+    result_requirements,
     success_requirements,
 )
 from ccweb_conformance.fuzz.execute import Mismatch
@@ -31,7 +32,9 @@ def touched_requirements(differences: Iterable[str]) -> tuple[str, ...]:
 def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
     """Whom a difference is charged to, as the scenarios charge it: an error where the reference answered a
     success by ``success_requirements`` (the file the reference read is valid), the exact items in another
-    order to SEL-7, else the differing fields' requirements."""
+    order to SEL-7, two successes field by field (``result_requirements``: a count that agrees with the
+    server's own items, and the items themselves, to the selection or budget rule that chose them), else the
+    differing fields' requirements."""
     expected, actual = mismatch.expected, mismatch.actual
     wanted = expected.get("result") if isinstance(expected, dict) else None
     got = actual.get("result") if isinstance(actual, dict) else None
@@ -40,6 +43,10 @@ def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
     if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is False:
         arguments = mismatch.case.arguments(mismatch.conversation_id)
         charged = success_requirements(got, arguments, None)
+        if charged:
+            return charged
+    if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is True:
+        charged = result_requirements(wanted, got, mismatch.differences, mismatch.case.messages)
         if charged:
             return charged
     return touched_requirements(mismatch.differences)

@@ -27,6 +27,7 @@ REQUIREMENT_LABELS: dict[RequirementStatus, str] = {
     "failed": "FAIL",
     "warning": "WARN",
     "xfailed": "XFAIL",
+    "notreached": "not reached",
     "untested": "untested",
 }
 

@@ -21,7 +21,13 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, transla
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
 from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_groups import failure_blocks
-from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
+from ccweb_conformance.reports.model import (
+    RequirementResult,
+    RequirementStatus,
+    RunResult,
+    ScenarioResult,
+    not_reached,
+)
 from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 from ccweb_conformance.textwidth import display_width, ljust
@@ -36,6 +42,7 @@ _COLOURS = {
     "XFAIL": "\033[33m",
     "XPASS": "\033[31m",
     "untested": "\033[2m",
+    "not reached": "\033[33m",
     "SKIP": "\033[2m",
     "NOT RUN": "\033[31m",
     "INTERRUPTED": "\033[31m",
@@ -52,7 +59,7 @@ _SCENARIO_LABELS = {
 }
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
-_STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "untested")
+_STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "notreached", "untested")
 _ID_WIDTH, _LEVEL_WIDTH = 9, 6
 """Columns of the requirement ID and level (the longest: PROTO-1, SHOULD)."""
 _COLOUR_OF: dict[RequirementStatus, str] = {
@@ -60,6 +67,7 @@ _COLOUR_OF: dict[RequirementStatus, str] = {
     "failed": "FAIL",
     "warning": "WARN",
     "xfailed": "XFAIL",
+    "notreached": "not reached",
     "untested": "untested",
 }
 
@@ -102,18 +110,7 @@ def render_summary(
         *inputs_lines(run, say),
         *run_notes(run, say),
     ]
-    width = max(display_width(say(f"verdict.{status}")) for status in _STATUSES)
-    for group, results in grouped_requirements(run):
-        if not results:
-            continue
-        lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
-        passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
-        if passed:  # compact: the passing requirements of a criterion on one line; the others in full
-            label = paint(_COLOUR_OF["passed"], ljust(say("verdict.passed"), width))
-            lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
-        for result in results:
-            if verbose or result.status != "passed":
-                lines += _requirement_lines(result, width, paint, verbose, say)
+    lines += _requirement_table(run, paint, verbose, say)
     blocks = [neutralise(block) for block in failure_blocks(raw, verbose=verbose, language=language)]
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
@@ -131,6 +128,27 @@ def render_summary(
     return defuse_lines("\n".join(lines))
 
 
+def _requirement_table(run: RunResult, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
+    """The requirements under their group: compact (the passing ones of a criterion on one line) unless verbose."""
+    grouped = grouped_requirements(run)
+    shown = {r.status for _, results in grouped for r in results}
+    padded = [s for s in _STATUSES if s != "notreached" or s in shown]  # its long label widens only tables that hold it
+    width = max(display_width(say(f"verdict.{status}")) for status in padded)
+    lines: list[str] = []
+    for group, results in grouped:
+        if not results:
+            continue
+        lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
+        passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
+        if passed:  # compact: the passing requirements of a criterion on one line; the others in full
+            label = paint(_COLOUR_OF["passed"], ljust(say("verdict.passed"), width))
+            lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
+        for result in results:
+            if verbose or result.status != "passed":
+                lines += _requirement_lines(result, width, paint, verbose, say)
+    return lines
+
+
 def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
     label = say(f"verdict.{result.status}")
     requirement = result.requirement
@@ -143,9 +161,19 @@ def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, ver
     )
     lines = [line.rstrip(" ")]
     for scenario in result.scenarios:
-        if verbose or (scenario.status in _SHOWN and requirement.id in scenario.failed_requirements()):
+        if result.status == "notreached" and not_reached(requirement.id, scenario):
+            lines.append(_unreached_line(scenario, requirement.id, paint, say))
+        elif verbose or (scenario.status in _SHOWN and requirement.id in scenario.failed_requirements()):
             lines += _scenario_lines(scenario, paint, verbose, say)
     return lines
+
+
+def _unreached_line(scenario: ScenarioResult, requirement: str, paint: _Paint, say: Messages) -> str:
+    """A scenario of a requirement that stopped before its checks: where it stopped."""
+    label = _SCENARIO_LABELS[scenario.status]
+    head = say("console.scenario_line", label=paint(label, label), scenario=scenario.nodeid)
+    charged = ", ".join(scenario.failed_requirements())
+    return say("console.not_reached_by", head=head, charged=charged, requirement=requirement)
 
 
 def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say: Messages) -> list[str]:

@@ -12,7 +12,8 @@ warning or expected-failure status, so:
   the outcome and the message.
 
 The message goes in the failing step's ``error_message``, led by the diagnosis: the headline
-(requirement, check, first difference) and the hint when one applies. Steps keep their data
+(requirement, check, first difference) and the hint when one applies, and ends with the scenario's
+requirements none of whose checks it reached (``not reached: ARG-3``: never a pass). Steps keep their data
 table and doc string (``arguments`` with js, ``rows`` and ``doc_string`` with jvm and ruby),
 so viewers show the input. Run checks without Gherkin steps (the handshake, the whole-run
 audit, the fuzz phase) get one step carrying their outcome, so viewers count them (an
@@ -32,10 +33,11 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
+from ccweb_conformance.jsontext import finite_only
 from ccweb_conformance.reports.common import format_transcript, problem
 from ccweb_conformance.reports.eras import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_hint
-from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult
+from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult, unreached_requirements
 
 __all__ = ["build_cucumber", "write_cucumber"]
 
@@ -65,7 +67,8 @@ def build_cucumber(run: RunResult, flavour: str = "js") -> list[dict[str, Any]]:
 
 def write_cucumber(run: RunResult, path: Path, flavour: str = "js") -> None:
     """Write the Cucumber JSON report (UTF-8)."""
-    text = json.dumps(build_cucumber(run, flavour), ensure_ascii=False, indent=2)
+    features = finite_only(build_cucumber(run, flavour))[0]  # RFC 8259: no bare NaN or Infinity
+    text = json.dumps(features, ensure_ascii=False, indent=2, allow_nan=False)
     Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
 
 
@@ -90,7 +93,11 @@ def _outcome(run: RunResult, scenario: ScenarioResult) -> tuple[str, str | None]
 
 
 def _diagnosed(scenario: ScenarioResult, text: str) -> str:
-    """The message led by the headline and the hint (when the scenario has a failure block)."""
+    """The message led by the headline and the hint (when the scenario has a failure block), and followed by the
+    requirements of the scenario none of whose checks it reached."""
+    unreached = unreached_requirements(scenario)
+    if unreached:
+        text = f"{text}\n\nnot reached: {', '.join(unreached)} (the scenario stopped before any check of them)"
     if scenario.detail is None or scenario.status not in ("failed", "warning", "xfailed"):
         return text
     hint = scenario_hint(scenario)

@@ -1,7 +1,8 @@
 """GitHub Actions annotations: the failed requirements on the workflow run's page.
 
 When ``GITHUB_ACTIONS`` is ``true``, ``run`` prints, after the console summary, one ``::error``
-workflow command per failed requirement and one ``::warning`` per SHOULD-level warning (at most
+workflow command per failed requirement, one ``::warning`` per SHOULD-level warning and one ``::warning``
+per requirement not reached (its scenarios ran but stopped before any check of it: never a pass) (at most
 :data:`ANNOTATION_LIMIT` of each, GitHub's own limit per step, then one plain line counting the
 rest). Each points at the feature file and line of the first scenario charged to the
 requirement, is titled ``REQ-ID (LEVEL): statement`` and holds the scenario, the check with
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE
 from ccweb_conformance.reports.failure_block import headline, scenario_hint
-from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult, not_reached
 from ccweb_conformance.reports.neutral import neutral
 
 __all__ = ["ANNOTATION_LIMIT", "FEATURES_FOLDER", "annotation_lines", "in_github_actions", "is_step_summary"]
@@ -90,20 +91,28 @@ def _message(scenario: ScenarioResult, language: str) -> str:
     return "\n".join(lines)
 
 
-def _charged(result: RequirementResult, scenario: ScenarioResult) -> bool:
+def _bears(result: RequirementResult, scenario: ScenarioResult) -> bool:
+    """The scenario an annotation of the requirement points at: one charged to it, or one that did not reach it."""
+    if result.status == "notreached":
+        return not_reached(result.requirement.id, scenario)
     return result.requirement.id in scenario.failed_requirements()
 
 
 def _annotation(kind: str, result: RequirementResult, language: str) -> str:
     requirement = result.requirement
-    scenario = next(s for s in result.scenarios if requirement.id in s.failed_requirements())
-    properties = {
-        "file": f"{FEATURES_FOLDER}/{scenario.feature_file}",
-        "line": str(scenario.line),
-        "title": f"{requirement.id} ({requirement.level}): {_short(requirement.statement)}",
-    }
+    if result.status == "notreached":
+        scenario = next(s for s in result.scenarios if not_reached(requirement.id, s))
+        title = f"{requirement.id} ({requirement.level}) not reached: {_short(requirement.statement)}"
+        stopped = ", ".join(scenario.failed_requirements())
+        message = f"no check of {requirement.id} ran: the scenario stopped at a check of {stopped}\n"
+        message += _message(scenario, language)
+    else:
+        scenario = next(s for s in result.scenarios if requirement.id in s.failed_requirements())
+        title = f"{requirement.id} ({requirement.level}): {_short(requirement.statement)}"
+        message = _message(scenario, language)
+    properties = {"file": f"{FEATURES_FOLDER}/{scenario.feature_file}", "line": str(scenario.line), "title": title}
     shown = ",".join(f"{name}={escape_property(value)}" for name, value in properties.items() if value)
-    return f"::{kind} {shown}::{escape_data(_message(scenario, language))}"
+    return f"::{kind} {shown}::{escape_data(message)}"
 
 
 def annotation_lines(run: RunResult, *, language: str = DEFAULT_LANGUAGE, limit: int = ANNOTATION_LIMIT) -> list[str]:
@@ -111,8 +120,13 @@ def annotation_lines(run: RunResult, *, language: str = DEFAULT_LANGUAGE, limit:
     run = neutral(run)
     results = run.requirement_results()
     lines: list[str] = []
-    for kind, status, noun in (("error", "failed", "failed requirements"), ("warning", "warning", "warnings")):
-        charged = [r for r in results if r.status == status and any(_charged(r, s) for s in r.scenarios)]
+    kinds = (
+        ("error", "failed", "failed requirements"),
+        ("warning", "warning", "warnings"),
+        ("warning", "notreached", "requirements not reached"),
+    )
+    for kind, status, noun in kinds:
+        charged = [r for r in results if r.status == status and any(_bears(r, s) for s in r.scenarios)]
         lines += [_annotation(kind, result, language) for result in charged[:limit]]
         if len(charged) > limit:
             lines.append(f"ccweb-conformance: {len(charged) - limit} more {noun} not annotated (see the reports)")

@@ -6,6 +6,8 @@ removed or renamed field, or a changed meaning, is a major one.
 No string in the report holds a lone surrogate: strict JSON parsers (jq 1.6, Go, Rust's
 serde_json) reject a lone ``\\udXXX`` escape, so each one is written as U+FFFD. An exchange
 in which one was replaced keeps the text received as ``receivedTextBase64`` (see the schema).
+Nor does it hold a bare ``NaN`` or ``Infinity``, which RFC 8259 has no room for: a server's non-finite
+number is written as its spelling, a string (``"NaN"``), and the exchange names where in ``nonFiniteNumbers``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.jsontext import indented, replace_lone_surrogates
+from ccweb_conformance.jsontext import finite_only, indented, replace_lone_surrogates
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
@@ -33,15 +35,20 @@ def _exchange(entry: dict[str, Any], received_text: str) -> dict[str, Any]:
     if cleaned != entry:
         raw = received_text.encode("utf-8", errors="surrogatepass")
         cleaned["receivedTextBase64"] = base64.b64encode(raw).decode("ascii")
+    cleaned, spelt = finite_only(cleaned)
+    if spelt:
+        cleaned["nonFiniteNumbers"] = spelt
     return cleaned
 
 
 def build_json(run: RunResult) -> dict[str, Any]:
-    """The report as a JSON-ready dict (see ``report.schema.json``), free of lone surrogates."""
+    """The report as a JSON-ready dict (see ``report.schema.json``), free of lone surrogates and of non-finite
+    numbers (RFC 8259 JSON)."""
     report: dict[str, Any] = without_lone_surrogates(_build(run))
     for built, scenario in zip(report["scenarios"], run.scenarios, strict=True):
         built["transcript"] = [_exchange(e.to_json(), e.received_text) for e in scenario.transcript]
-    return report
+    strict: dict[str, Any] = finite_only(report)[0]
+    return strict
 
 
 def _groups(run: RunResult) -> list[FailureGroup]:
@@ -142,7 +149,7 @@ def _diagnosis(scenario: ScenarioResult, group: int | None) -> dict[str, Any] | 
 
 def write_json(run: RunResult, path: Path) -> None:
     """Write the report as UTF-8 JSON (no lone surrogate: each became U+FFFD, see the module docstring)."""
-    text = indented(build_json(run), ensure_ascii=False)
+    text = indented(build_json(run), ensure_ascii=False, allow_nan=False)
     Path(path).write_text(text + "\n", encoding="utf-8")
 
 

@@ -34,6 +34,11 @@ the failure's headline, hint and block, the target and the warning notes. A fail
 what an earlier one in the report said (:mod:`failure_groups`) points to it instead of repeating
 its block and transcript.
 
+A requirement whose scenarios ran but stopped before any check of it is never a pass: each
+``<testsuite>`` holding such a scenario has a ``notReached`` property per requirement whose run verdict
+is "not reached" (``ARG-3: not reached: ...``), and a failure's text names the requirements its
+scenario did not reach.
+
 Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
 ``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
 """
@@ -48,7 +53,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, transla
 from ccweb_conformance.reports.common import first_line, format_transcript, problem
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import failure_groups
-from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RunResult, ScenarioResult, unreached_requirements
 
 __all__ = ["build_junit", "write_junit"]
 
@@ -73,7 +78,10 @@ def build_junit(run: RunResult, language: str = DEFAULT_LANGUAGE) -> ET.Element:
     root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
     say = messages(language)
     same_as = _same_as(run)
-    suites = [_suite(run, feature_file, scenarios, say, same_as) for feature_file, scenarios in features.items()]
+    unreached = {r.requirement.id for r in run.requirement_results() if r.status == "notreached"}
+    suites = [
+        _suite(run, feature_file, scenarios, say, same_as, unreached) for feature_file, scenarios in features.items()
+    ]
     root.extend(sorted(suites, key=lambda s: 0 if s.get("failures") != "0" or s.get("errors") != "0" else 1))
     if not run.scenarios and run.interrupted is not None:
         suite = ET.SubElement(root, "testsuite", name="ccweb-conformance")
@@ -125,12 +133,13 @@ def _rank(scenario: ScenarioResult, strict: bool) -> int:
     return 1 if scenario.status == "warning" else 2
 
 
-def _suite(
+def _suite(  # noqa: PLR0917 (one call site)
     run: RunResult,
     feature_file: str,
     scenarios: list[ScenarioResult],
     say: Messages,
     same_as: dict[int, ScenarioResult],
+    unreached: set[str],
 ) -> ET.Element:
     suite = ET.Element("testsuite", name=_clean(scenarios[0].feature))
     suite.set("time", _seconds(sum(s.duration_s for s in scenarios)))
@@ -139,6 +148,7 @@ def _suite(
     properties = ET.SubElement(suite, "properties")
     for name, value in _properties(run, say):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
+    _not_reached(properties, scenarios, unreached)
     warnings = [s for s in scenarios if s.status == "warning" and not run.strict]
     if warnings:
         ET.SubElement(properties, "property", name="warnings", value=str(len(warnings)))
@@ -192,6 +202,22 @@ def _case(run: RunResult, scenario: ScenarioResult, say: Messages, same_as: Scen
     return case
 
 
+def _not_reached(properties: ET.Element, scenarios: list[ScenarioResult], unreached: set[str]) -> None:
+    """A ``notReached`` property per requirement not reached in the run that a scenario of this suite stopped before."""
+    stopped: dict[str, list[ScenarioResult]] = {}
+    for scenario in scenarios:
+        for requirement in unreached_requirements(scenario):
+            if requirement in unreached:
+                stopped.setdefault(requirement, []).append(scenario)
+    for requirement, before in stopped.items():
+        charged = ", ".join(dict.fromkeys(r for s in before for r in s.failed_requirements()))
+        note = (
+            f"{requirement}: not reached: {len(before)} scenario(s) of it stopped at a check of {charged} "
+            "before any check of it (never a pass)"
+        )
+        ET.SubElement(properties, "property", name="notReached", value=_clean(note))
+
+
 def _failure(  # noqa: PLR0917 (one call site each, positional like the rest of the module)
     case: ET.Element,
     scenario: ScenarioResult,
@@ -215,6 +241,9 @@ def _failure(  # noqa: PLR0917 (one call site each, positional like the rest of 
         return
     block = [*scenario_block(scenario, say.language), ""] if scenario.detail is not None else []
     body = [*block, text, "", requirements]
+    unreached = unreached_requirements(scenario)
+    if unreached:
+        body.append(f"not reached: {', '.join(unreached)} (the scenario stopped before any check of them)")
     if scenario.reproducer is not None and scenario.detail is None:  # the block holds it otherwise
         body.append(say("markdown.rerun", command=scenario.reproducer))
     if scenario.transcript:

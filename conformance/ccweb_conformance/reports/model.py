@@ -11,7 +11,9 @@ from ccweb_conformance.transport.exchange import Exchange
 
 ScenarioStatus = Literal["passed", "failed", "warning", "xfailed", "xpassed", "skipped", "notrun"]
 """notrun: the run stopped before the scenario (interrupt, --max-time, the server stopped answering)."""
-RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "untested"]
+RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "notreached", "untested"]
+"""notreached: a scenario tagged with the requirement ran, but stopped (failed on another requirement's check)
+before any check of it: never a pass. untested: no scenario of it ran."""
 Verdict = Literal["passed", "failed", "interrupted"]
 
 REPORT_FORMAT_VERSION = "1.5.0"
@@ -20,7 +22,9 @@ REPORT_FORMAT_VERSION = "1.5.0"
 1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
 expectedFailuresFile; a failure's diagnosis carries its reproducer.
 1.4.0: runs carry staleExpectedFailures; an expected failure's failedRequirements name what it is charged to.
-1.5.0: runs carry failureGroups (identical failures grouped); a diagnosis carries its group's number."""
+1.5.0: runs carry failureGroups (identical failures grouped); a diagnosis carries its group's number; an exchange
+names the non-finite numbers it held (nonFiniteNumbers, written as strings: RFC 8259 JSON only); a requirement whose
+scenarios ran but never reached its checks is notreached, never passed."""
 
 
 @dataclass(frozen=True)
@@ -242,18 +246,34 @@ def scenario_bearing(requirement: str, scenario: ScenarioResult) -> ScenarioStat
     return scenario.status if requirement in scenario.requirements else None
 
 
+def not_reached(requirement: str, scenario: ScenarioResult) -> bool:
+    """True when ``scenario``, tagged with ``requirement``, ran and stopped before any check of it: it failed (or
+    warned) on another requirement's check before its last step, so its checks of ``requirement`` never ran."""
+    return requirement in scenario.requirements and scenario.status in _AGAINST and (
+        scenario_bearing(requirement, scenario) is None
+    )
+
+
+def unreached_requirements(scenario: ScenarioResult) -> tuple[str, ...]:
+    """The requirements of ``scenario`` none of whose checks it reached (see :func:`not_reached`)."""
+    return tuple(r for r in scenario.requirements if not_reached(r, scenario))
+
+
 def _verdict(requirement: ccweb_spec.Requirement, scenarios: Iterable[ScenarioResult]) -> RequirementResult:
     listed = list(scenarios)
     statuses = {b for s in listed if (b := scenario_bearing(requirement.id, s)) not in (None, "skipped")}
+    unreached = any(not_reached(requirement.id, s) for s in listed)
     status: RequirementStatus
     if statuses & {"failed", "xpassed"}:
         status = "failed"
-    elif not statuses or "notrun" in statuses:  # not a pass while a scenario of it went unchecked
+    elif "notrun" in statuses or not (statuses or unreached):  # not a pass while a scenario of it went unchecked
         status = "untested"
     elif "warning" in statuses:
         status = "warning"
     elif "xfailed" in statuses:
         status = "xfailed"
+    elif unreached:  # a scenario of it ran but stopped before its checks: never a pass
+        status = "notreached"
     else:
         status = "passed"
     return RequirementResult(requirement, status, listed)

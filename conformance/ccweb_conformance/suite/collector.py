@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -20,7 +21,7 @@ from ccweb_conformance.checks.attribution import (
 )
 from ccweb_conformance.checks.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
-from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.bdd import bound_scenario
 from ccweb_conformance.suite.bdd import example_row as _example_row
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
@@ -116,6 +117,16 @@ def steps_run(steps: list[StepResult]) -> int:
     The length of the list would make any failure look like one in the last step.
     """
     return next((number for number, step in enumerate(steps, 1) if step.status == "failed"), len(steps))
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What the collector decided of a scenario: its status, why it was expected to fail, its level and charge."""
+
+    status: ScenarioStatus
+    xfail_reason: str | None
+    level: str
+    charged: tuple[str, ...]
 
 
 class ResultCollector:
@@ -255,69 +266,102 @@ class ResultCollector:
         self._recorded.add(item.nodeid)
         requirements = scenario_requirements(item)
         error = call.excinfo.value if report.failed and call.excinfo is not None else None
-        fault = environment_fault(error)
-        if fault is not None:  # the runner's machine failed it: stop the run, exit 2, blame nobody
-            self.startup_error = self.startup_error or fault
-            self.stop_reason = self.stop_reason or f"not run: {fault}"
-            report.outcome = "passed"
+        if self._runner_fault(error, report):
             return
         charged = self._charged(item, error, requirements)
         level = failure_level(charged, requirements)
-        status: ScenarioStatus
-        xfail_reason: str | None = getattr(report, "wasxfail", None)
-        if report.skipped and xfail_reason is not None:
-            status = "xfailed"
-        elif report.skipped:
-            status = "skipped"
-        elif report.failed and self._is_xpass(item, call):
-            status = "xpassed"
-            xfail_reason = self._xfail_reason(item)
-        elif report.failed and level == "SHOULD" and not self.strict:
-            status = "warning"
-            report.outcome = "passed"
-        elif report.failed:
-            status = "failed"
-        else:
-            status = "passed"
-            xfail_reason = None
+        status, xfail_reason = self._status(item, call, report, level)
         status, xfail_reason = self._baselined(status, xfail_reason, charged or requirements, report)
         self._count_gone(call.excinfo.value if call.excinfo is not None else None, status)
         world = self._worlds.pop(item.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
-        feature, feature_file, name, line = _feature_and_scenario(item)
-        failed = status in ("failed", "warning", "xpassed")
-        message = _explain(charged or requirements, call.excinfo) if failed and call.excinfo is not None else None
-        if status == "xpassed":
-            message = f"expected failure passed: {xfail_reason}"
-        detail = None
+        verdict = _Verdict(status, xfail_reason, level, charged)
+        self.results.append(self._result(item, call, report, world, verdict=verdict))
+
+    def _runner_fault(self, error: BaseException | None, report: pytest.TestReport) -> bool:
+        """True when the runner's own machine failed the scenario: the run stops (exit 2), nobody is blamed."""
+        fault = environment_fault(error)
+        if fault is None:
+            return False
+        self.startup_error = self.startup_error or fault
+        self.stop_reason = self.stop_reason or f"not run: {fault}"
+        report.outcome = "passed"
+        return True
+
+    def _status(
+        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport, level: str
+    ) -> tuple[ScenarioStatus, str | None]:
+        """The scenario's status from pytest's report, and its expected-failure reason (a warning passes in pytest)."""
+        xfail_reason: str | None = getattr(report, "wasxfail", None)
+        if report.skipped:
+            return ("xfailed" if xfail_reason is not None else "skipped"), xfail_reason
+        if report.failed and self._is_xpass(item, call):
+            return "xpassed", self._xfail_reason(item)
+        if report.failed and level == "SHOULD" and not self.strict:
+            report.outcome = "passed"
+            return "warning", xfail_reason
+        if report.failed:
+            return "failed", xfail_reason
+        return "passed", None
+
+    def _explained(
+        self,
+        call: pytest.CallInfo[None],
+        report: pytest.TestReport,
+        world: World | None,
+        *,
+        verdict: _Verdict,
+        against: tuple[str, ...],
+    ) -> tuple[str | None, FailureDetail | None]:
+        """The scenario's message and failure detail, by its status (``against``: what it counts against)."""
+        status = verdict.status
         if status in ("failed", "warning") and call.excinfo is not None:
-            detail = failure_detail(world, call.excinfo.value, self._binding())
+            message = _explain(against, call.excinfo)
+            return message, failure_detail(world, call.excinfo.value, self._binding())
+        if status == "xpassed":
+            return f"expected failure passed: {verdict.xfail_reason}", None
         if status == "skipped" and isinstance(report.longrepr, tuple):
-            message = f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}"
+            return f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}", None
+        return None, None
+
+    def _result(
+        self,
+        item: pytest.Item,
+        call: pytest.CallInfo[None],
+        report: pytest.TestReport,
+        world: World | None,
+        *,
+        verdict: _Verdict,
+    ) -> ScenarioResult:
+        """The scenario's result: what it proved and what it is charged to, its steps, message and transcript."""
+        requirements = scenario_requirements(item)
+        feature, feature_file, name, line = _feature_and_scenario(item)
+        status, charged = verdict.status, verdict.charged
+        failed = status in ("failed", "warning", "xpassed")
+        message, detail = self._explained(call, report, world, verdict=verdict, against=charged or requirements)
         steps = self._steps(item)
         template = scenario_template(item)
         proved = proved_requirements(requirements, charged, steps_run(steps), len(template.steps) if template else 0)
-        self.results.append(
-            ScenarioResult(
-                feature=feature,
-                feature_file=feature_file,
-                scenario=name,
-                line=line,
-                tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
-                requirements=requirements,
-                level=level,  # type: ignore[arg-type]
-                status=status,
-                message=message,
-                duration_s=report.duration,
-                transcript=list(world.exchanges) if world is not None else [],
-                expected_failure_reason=xfail_reason,
-                steps=steps,
-                detail=detail,
-                charged=charged if failed or status == "xfailed" else (),
-                proved=proved if failed or status == "xfailed" else (),
-                keyword=selecting_keyword(item.name, self.suite_keywords) if failed else None,
-            )
+        judged = failed or status == "xfailed"
+        return ScenarioResult(
+            feature=feature,
+            feature_file=feature_file,
+            scenario=name,
+            line=line,
+            tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
+            requirements=requirements,
+            level=verdict.level,  # type: ignore[arg-type]
+            status=status,
+            message=message,
+            duration_s=report.duration,
+            transcript=list(world.exchanges) if world is not None else [],
+            expected_failure_reason=verdict.xfail_reason,
+            steps=steps,
+            detail=detail,
+            charged=charged if judged else (),
+            proved=proved if judged else (),
+            keyword=selecting_keyword(item.name, self.suite_keywords) if failed else None,
         )
 
     def _baselined(

@@ -67,6 +67,10 @@ def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_p
     report = json.loads(again.read_text(encoding="utf-8"))
     assert report["selection"] == "--last-failed (6 scenarios)"
     assert report["outcome"] == "failed"
+    # the emoji scenario stopped at SEL-7's check, before any check of BUD-1 or UNI-1: not reached, never PASS
+    assert {r["id"]: r["status"] for r in report["requirements"]} == {
+        "SEL-6": "passed", "SEL-7": "failed", "ARG-1": "passed", "BUD-1": "notreached", "UNI-1": "notreached",
+    }
     said = stderr.splitlines()
     assert said.pop(0) == ("ccweb-conformance: testing the in-process reference server (selection: --last-failed "
                            "(6 scenarios)): the scenarios of ccweb_list_user_inputs 1.0.0")

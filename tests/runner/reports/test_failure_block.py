@@ -51,6 +51,8 @@ def test_a_strip_bug_gets_the_whitespace_hint():
 
 
 ERR4_CHECK = "ERR-4: the unknown tool was answered with the JSON-RPC error {code}, not -32602"
+PLC1_CHECK = "PLC-1: the result object is neither structuredContent nor the JSON text of a text block"
+PLC4_CHECK = "PLC-4: the tool declares an outputSchema, so every result must carry structuredContent (text-only ...)"
 
 
 def test_an_unknown_tool_answered_32601_passes_with_a_warning_that_names_fastmcp():
@@ -114,7 +116,18 @@ def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "
         (facts(requirements=("ARG-8",), check="ARG-8: rejected with -32600, not -32602"), None),
         (facts(requirements=("ERR-4",), check=ERR4_CHECK.format(code=-32601)), "fastmcp-ts-method-not-found"),
         (facts(requirements=("ERR-4",), check=ERR4_CHECK.format(code=-32603)), None),
-        (facts(requirements=("ERR-3",), check="ERR-3: an unknown tool must be answered with a JSON-RPC error"), None),
+        (facts(requirements=("ERR-3",), check="ERR-3: an unknown tool must be answered with a JSON-RPC error"),
+         "unknown-tool-as-result"),
+        (facts(check=PLC1_CHECK, message=f"{PLC1_CHECK}\n  actual: {{\"text\": \"Input validation error: ...\"}}"),
+         "sdk-v2-validation-text"),
+        (facts(check=PLC1_CHECK, message=f"{PLC1_CHECK}\n  actual: {{\"text\": \"Internal error\"}}"), None),
+        (facts(check=PLC4_CHECK, message=f'{PLC4_CHECK}\n  actual: {{"content": [], "isError": true}}'),
+         "fastmcp-tool-error-text"),
+        (facts(check=PLC4_CHECK, message=f'{PLC4_CHECK}\n  actual: {{"content": [], "isError": false}}'), None),
+        (facts(Difference("$.ok", False, True), requirements=("ARG-3",),
+               check="expected the error invalid_arguments"), "lax-coercion"),
+        (facts(Difference("$.error.code", "invalid_arguments", "conversation_not_found"), requirements=("ARG-3",),
+               check="expected the error invalid_arguments"), None),
     ],
 )
 def test_hints_match_their_mistakes_only(case, expected_hint):
@@ -127,6 +140,7 @@ def test_every_hint_is_one_line_with_an_id():
         "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
         "stdout-logging", "handshake-wrong-id", "exited-at-start-up", "never-answered",
         "cache-mtime-size", "prefix-path-check", "sdk-internal-error", "fastmcp-ts-method-not-found",
+        "sdk-v2-validation-text", "fastmcp-tool-error-text", "lax-coercion", "unknown-tool-as-result",
     ]
     assert all("\n" not in h.text and len(h.text) < 300 for h in hints())
 

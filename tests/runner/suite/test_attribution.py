@@ -206,7 +206,7 @@ def test_a_wrong_value_field_outside_the_scenarios_tags_is_charged_to_the_field_
 
 def test_a_failed_scenario_fails_only_the_charged_requirement() -> None:
     assert statuses(scenario("failed", ("ARG-6", "ARG-8", "PROTO-2"), charged=("ARG-6",))) == {
-        "ARG-6": "failed", "ARG-8": "untested", "PROTO-2": "untested",
+        "ARG-6": "failed", "ARG-8": "notreached", "PROTO-2": "notreached",  # it stopped before their checks
     }
 
 
@@ -219,7 +219,8 @@ def test_a_requirement_charged_outside_the_tags_is_failed_and_listed() -> None:
     broken = scenario("failed", ("SEL-1",), charged=("PLC-1",))
     run = RunResult("0", "0", "t", "stdio", None, "", 0.0, [broken, scenario("passed", ("SEL-1",))])
     by_id = {r.requirement.id: r for r in run.requirement_results()}
-    assert (by_id["PLC-1"].status, by_id["SEL-1"].status) == ("failed", "passed")
+    # SEL-1's other scenario passes, but this one stopped before its checks: not reached, never a pass
+    assert (by_id["PLC-1"].status, by_id["SEL-1"].status) == ("failed", "notreached")
     assert by_id["PLC-1"].scenarios == [broken]
 
 
@@ -315,3 +316,23 @@ def test_a_check_that_names_its_requirement_is_charged_to_it() -> None:
     assert len(checks) >= 12  # the scan finds the runner's checks (15 today)
     wrong = [(place, named, why) for place, named, why in checks if not named.startswith("D-") and named not in why]
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("code", "tags", "charged"),
+    [
+        # a negative cache: the conversation saved after a not-found call is still not found (REG-3, was SRC-2)
+        ("conversation_not_found", ("REG-3",), ("REG-3",)),
+        ("conversation_unreadable", ("REG-3",), ("REG-3",)),
+        # messages: null answered unreadable: the rule that says null is no messages (STO-2, was STO-1)
+        ("conversation_unreadable", ("STO-2",), ("STO-2",)),
+        # a link inside the folder answered not found: the link rule (SRC-7, was SRC-2)
+        ("conversation_not_found", ("SRC-7",), ("SRC-7",)),
+        # a scenario about neither: the registry's charge, as before
+        ("conversation_not_found", ("SEL-1",), ("SRC-2",)),
+        ("conversation_unreadable", ("SEL-1",), ("STO-1",)),
+    ],
+)
+def test_an_unexpected_error_in_a_scenario_about_its_rule_is_charged_to_that_rule(code, tags, charged) -> None:
+    result = {"ok": False, "error": {"code": code, "message": "m"}}
+    assert success_requirements(result, {"conversationId": "abc"}, None, tags) == charged

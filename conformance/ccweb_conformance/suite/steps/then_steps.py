@@ -40,7 +40,7 @@ def _success(world: World) -> ToolOutcome:
             expected='{"ok": true, ...} without isError',
             actual=outcome.result,
             exchange=outcome.exchange,
-            proves=success_requirements(outcome.result, _arguments(outcome), world.source),
+            proves=success_requirements(outcome.result, _arguments(outcome), world.source, world.requirements),
         )
     return outcome
 
@@ -56,7 +56,7 @@ def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any, at: str 
     the requirements of the differing fields (SEL-7 when only the order differs)."""
     differences = contract_differences(expected, actual)
     if differences:
-        proves = difference_requirements(expected, actual, placed(differences, at), world.requirements)
+        proves = difference_requirements(expected, actual, placed(differences, at), world.requirements, outcome.result)
         failure = fail(
             f"{what}: " + "; ".join(placed(differences[:8], at)),
             expected=expected,

@@ -1,0 +1,72 @@
+"""The JSON and Cucumber reports are RFC 8259 JSON: a server's NaN or Infinity is written as a string, noted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from runner.reports.sample_run import make_run
+
+from ccweb_conformance.jsontext import finite_only
+from ccweb_conformance.reports.cucumber import write_cucumber
+from ccweb_conformance.reports.json_report import report_schema, write_json
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(f"{name} is not RFC 8259 JSON")
+
+
+def strict_load(path: Path) -> Any:
+    """The file read as a strict parser (jq, Go, serde_json) reads it: NaN and Infinity refused."""
+    return json.loads(path.read_text(encoding="utf-8"), parse_constant=_refuse)
+
+
+def _run_with_non_finite_numbers() -> Any:
+    """A run whose transcript holds what a line client's plain json.loads makes of a server's NaN and Infinity."""
+    run = make_run()
+    exchange = run.scenarios[1].transcript[0]
+    exchange.response = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "result": {"_meta": {"score": float("nan")}, "items": [float("inf"), 1.5, float("-inf")]},
+    }
+    exchange.received_text = '{"jsonrpc":"2.0","id":3,"result":{"_meta":{"score":NaN}}}'
+    return run
+
+
+def test_finite_only_spells_each_non_finite_number_and_names_where() -> None:
+    value = {"a": [1, float("nan"), {"b": float("-inf")}], "c": True, "d": 1.5, "e": float("inf")}
+    assert finite_only(value) == (
+        {"a": [1, "NaN", {"b": "-Infinity"}], "c": True, "d": 1.5, "e": "Infinity"},
+        ["$.a[1]", "$.a[2].b", "$.e"],
+    )
+    assert finite_only([1, "NaN", None]) == ([1, "NaN", None], [])
+
+
+def test_the_json_report_holds_no_bare_nan_and_names_the_spelt_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    write_json(_run_with_non_finite_numbers(), path)
+    report = strict_load(path)
+    Draft202012Validator(report_schema()).validate(report)
+    exchange = report["scenarios"][1]["transcript"][0]
+    assert exchange["response"]["result"] == {"_meta": {"score": "NaN"}, "items": ["Infinity", 1.5, "-Infinity"]}
+    assert exchange["nonFiniteNumbers"] == [
+        "$.response.result._meta.score",
+        "$.response.result.items[0]",
+        "$.response.result.items[2]",
+    ]
+    assert exchange["receivedText"] == '{"jsonrpc":"2.0","id":3,"result":{"_meta":{"score":NaN}}}'
+    assert all("nonFiniteNumbers" not in e for e in report["scenarios"][0]["transcript"])
+
+
+def test_the_cucumber_report_holds_no_bare_nan(tmp_path: Path) -> None:
+    """The transcript is text there: the server's NaN stays visible inside a string, never a bare number."""
+    path = tmp_path / "cucumber.json"
+    write_cucumber(_run_with_non_finite_numbers(), path)
+    features = strict_load(path)
+    messages = [
+        step["result"].get("error_message", "") for f in features for e in f["elements"] for step in e["steps"]
+    ]
+    assert any('"score":NaN' in m for m in messages)
