@@ -80,8 +80,6 @@ class FailureDetail:
     actual: Any = None
     compared: bool = False
     """True when ``expected`` and ``actual`` are the contract values compared field by field."""
-    at: str = "$"
-    """Where the compared values sit in the result object (``$.items``): paths are shown from its root."""
     arguments: Any = None
     """The arguments of the last tools/call (``MISSING`` when there was none)."""
     method: str | None = None
@@ -90,6 +88,8 @@ class FailureDetail:
     binding: str | None = None
     """How the source is bound: the environment variable or header name."""
     conversations: tuple[StoredConversation, ...] = ()
+    at: str = "$"
+    """Where the compared values sit in the result object (``$.items``): paths are shown from its root."""
 
 
 @dataclass

@@ -105,7 +105,9 @@ def test_a_server_that_dies_at_start_up_has_its_stderr_neutralised_and_scrubbed(
     command += ["--env", f"SECRET={ENV_SECRET}", "--json", str(tmp_path / "r.json")]
     done = subprocess.run(command, capture_output=True, timeout=120, check=False)
     assert done.returncode == 2
-    [line] = done.stderr.decode().splitlines()
+    started, line = done.stderr.decode().splitlines()  # what starts, said at once; then the one error line
+    assert started.startswith("ccweb-conformance: testing the stdio server ")
+    assert ENV_SECRET not in started
     assert line.startswith("ccweb-conformance: error: ")
     assert (  # one line: the commands are mid-line, so no longer commands; the escapes are shown; then the hint
         "stderr: leaky: token *** | ::error title=owned::owned | ::add-mask::x | ##[error]owned"
