@@ -28,6 +28,7 @@ from ccweb_conformance.suite.failure_detail import failure_detail, handshake_det
 from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
+from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target
 
 _FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
@@ -253,7 +254,7 @@ class ResultCollector:
         self._recorded.add(item.nodeid)
         requirements = scenario_requirements(item)
         error = call.excinfo.value if report.failed and call.excinfo is not None else None
-        fault = environment_fault(error)
+        fault = environment_fault(error) or (process_limit_problem(error) if server_gone(error) else None)
         if fault is not None:  # the runner's machine failed it: stop the run, exit 2, blame nobody
             self.startup_error = self.startup_error or fault
             self.stop_reason = self.stop_reason or f"not run: {fault}"

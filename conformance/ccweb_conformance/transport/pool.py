@@ -10,7 +10,9 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from ccweb_conformance.errors import environment_problem
 from ccweb_conformance.transport.client import McpClient
+from ccweb_conformance.transport.limits import note_exhausted
 
 __all__ = ["ClientPool"]
 
@@ -41,7 +43,9 @@ class ClientPool:
             return None
         try:
             return future.result()
-        except Exception:  # connect again in the foreground, which reports its own error
+        except Exception as error:  # connect again in the foreground, which reports its own error
+            if environment_problem(error) is not None:  # no thread or process left: remembered, as the limit's
+                note_exhausted(f"{type(error).__name__}: {error}")
             return None
 
     def client(self, source: str | None) -> McpClient:

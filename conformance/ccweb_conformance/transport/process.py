@@ -164,8 +164,12 @@ class ServerProcess:
 
     def _start(self, argv: list[str], env: Mapping[str, str], stdio: bool, launcher: Launcher | None) -> ProcessHandle:
         if launcher is not None and stdio:
-            with contextlib.suppress(OSError):  # the launcher is gone: started the ordinary way
+            try:
                 handle = launcher(argv, env)
+            except OSError as exc:  # the launcher is gone: started the ordinary way; no process left: the limit's
+                if exc.errno in LIMIT_ERRNOS:
+                    raise
+            else:
                 self.how = "fork"
                 return handle
         try:

@@ -234,6 +234,8 @@ class Zygote:
                     reply = self._replies.get(timeout=REPLY_DEADLINE)
                 except queue.Empty:
                     raise ZygoteGone("the fork server did not answer") from None
+                if "spawned" not in reply and isinstance(reply.get("errno"), int):  # its fork failed (EAGAIN)
+                    raise OSError(reply["errno"], str(reply.get("error", "cannot fork")))
                 if "spawned" not in reply:
                     raise ZygoteGone(str(reply.get("error", reply)))
                 child = ForkedProcess(self, int(reply["spawned"]), argv, ours)
