@@ -16,7 +16,7 @@ import pytest
 CLI = str(Path(sys.executable).parent / "ccweb-conformance")
 
 
-@pytest.mark.parametrize("home", ["a-file", "missing/folder/under/a-file"])
+@pytest.mark.parametrize("home", ["a-file", "a-file/inside"])
 def test_with_an_unusable_home_the_hypothesis_folder_is_removed(tmp_path: Path, home: str) -> None:
     temporary, work = tmp_path / "tmp", tmp_path / "work"
     temporary.mkdir()
