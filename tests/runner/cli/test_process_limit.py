@@ -4,8 +4,7 @@ The tester's attack: ``ulimit -u 60`` aborted the runner (exit 134, "Fatal Pytho
 file watcher's thread) and left its temporary folder and servers for seconds; ``ulimit -u 25`` gave
 exit 1 ("can't start new thread"), the lost servers blamed on the implementation. The limit counts
 every process and thread of a user, and root's are never limited: as root the run is started as a
-user no one else uses (uid 54321), keeping only the right to read files (the interpreter of this
-virtual environment may live in root's home), never CAP_SYS_RESOURCE, so the limit holds.
+user no one else uses (tests/other_user.py), never with CAP_SYS_RESOURCE, so the limit holds.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from other_user import OTHER_UID, as_other_user
 
 from ccweb_conformance.transport.limits import tasks_of_user
 
@@ -29,7 +29,6 @@ pytestmark = pytest.mark.slow
 
 CLI = str(Path(sys.executable).parent / "ccweb-conformance")
 BOUND = 180
-LIMITED_UID = 54321
 ENDING = "this is the runner's environment, not the implementation: raise the process limit (ulimit -u) or free memory"
 
 
@@ -42,14 +41,9 @@ def _limited(nproc: int) -> tuple[list[str], Callable[[], None] | None, int]:
             resource.setrlimit(resource.RLIMIT_NPROC, (headroom, headroom))
 
         return [], limit, os.getuid()
-    if shutil.which("setpriv") is None or shutil.which("prlimit") is None:
-        pytest.skip("running as root without setpriv and prlimit: RLIMIT_NPROC is not enforced for root")
-    caps = "+dac_override,+dac_read_search"
-    prefix = [
-        "prlimit", f"--nproc={nproc}", "setpriv", f"--reuid={LIMITED_UID}", f"--regid={LIMITED_UID}",
-        "--clear-groups", "--securebits=+no_setuid_fixup", f"--inh-caps={caps}", f"--ambient-caps={caps}",
-    ]  # fmt: skip
-    return prefix, None, LIMITED_UID
+    if shutil.which("prlimit") is None:
+        pytest.skip("running as root without prlimit: RLIMIT_NPROC is not enforced for root")
+    return ["prlimit", f"--nproc={nproc}", *as_other_user()], None, OTHER_UID
 
 
 def _processes_naming(folder: Path) -> list[str]:
@@ -86,7 +80,7 @@ def test_a_process_limit_is_one_line_and_exit_2_with_nothing_left(nproc: int) ->
         elapsed = time.monotonic() - started
         left_files = sorted(p.name for p in temporary.iterdir())
         left_processes = _processes_naming(temporary)
-        left_tasks = tasks_of_user(uid) if uid == LIMITED_UID else 0
+        left_tasks = tasks_of_user(uid) if uid == OTHER_UID else 0
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"RLIMIT_NPROC {nproc}: exit {done.returncode} after {elapsed:.1f} s")
