@@ -18,17 +18,19 @@ Root's processes are not limited, and no limit means nothing to check.
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 from pathlib import Path
 
-from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION, EnvironmentFault
+from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION, EnvironmentFault, NoProcessLeft
 
 __all__ = [
     "DESCRIPTOR_FLOOR",
     "SPARE",
     "check_thread_headroom",
     "ensure_descriptors",
+    "no_thread_or_process",
     "note_exhausted",
     "process_limit_problem",
     "reset",
@@ -98,6 +100,13 @@ def check_thread_headroom(spare: int, what: str) -> None:
             f"can't start new thread: {used} of the {limit} processes and threads the user may have are running, "
             f"{what} needs {spare} more"
         )
+
+
+def no_thread_or_process(error: BaseException) -> bool:
+    """Whether ``error`` says a thread or process could not be started (RLIMIT_NPROC, memory)."""
+    if isinstance(error, RuntimeError):
+        return "can't start new thread" in str(error)
+    return isinstance(error, NoProcessLeft) or (isinstance(error, OSError) and error.errno == errno.ENOMEM)
 
 
 def note_exhausted(detail: str) -> None:

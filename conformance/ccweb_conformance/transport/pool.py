@@ -10,9 +10,8 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from ccweb_conformance.errors import environment_problem
 from ccweb_conformance.transport.client import McpClient
-from ccweb_conformance.transport.limits import note_exhausted
+from ccweb_conformance.transport.limits import no_thread_or_process, note_exhausted
 
 __all__ = ["ClientPool"]
 
@@ -44,7 +43,7 @@ class ClientPool:
         try:
             return future.result()
         except Exception as error:  # connect again in the foreground, which reports its own error
-            if environment_problem(error) is not None:  # no thread or process left: remembered, as the limit's
+            if no_thread_or_process(error):  # remembered: a server lost later was lost to the limit
                 note_exhausted(f"{type(error).__name__}: {error}")
             return None
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ccweb_conformance.errors import no_process_left
 from ccweb_conformance.transport import limits
 
 END = "this is the runner's environment, not the implementation: raise the process limit (ulimit -u) or free memory"
@@ -80,3 +81,38 @@ def test_the_users_tasks_are_counted_from_proc() -> None:
         for thread in extra:
             thread.join(5)
     assert during - before >= 3  # other processes of the user may start or end meanwhile, never ours
+
+
+def test_only_a_thread_or_process_that_could_not_start_is_noted_as_the_limit() -> None:
+    import errno  # noqa: PLC0415
+
+    assert limits.no_thread_or_process(RuntimeError("can't start new thread"))
+    assert limits.no_thread_or_process(no_process_left(OSError(errno.EAGAIN, "Resource temporarily unavailable")))
+    assert limits.no_thread_or_process(OSError(errno.ENOMEM, "Cannot allocate memory"))
+    assert not limits.no_thread_or_process(BlockingIOError(errno.EAGAIN, "would block"))
+    assert not limits.no_thread_or_process(PermissionError(errno.EPERM, "Operation not permitted"))
+    assert not limits.no_thread_or_process(RuntimeError("the server broke"))
+
+
+def test_a_fork_that_failed_is_the_runners_environment_and_a_read_that_would_block_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``OSError(EAGAIN)`` is built as a BlockingIOError, a failed fork too: it was never the environment's."""
+    import errno  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    from ccweb_conformance.errors import NoProcessLeft, environment_problem  # noqa: PLC0415
+    from ccweb_conformance.transport.process import ServerProcess  # noqa: PLC0415
+
+    def no_process_left_to_fork(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(subprocess, "Popen", no_process_left_to_fork)
+    with pytest.raises(NoProcessLeft) as raised:
+        ServerProcess(["server"], {}, stdio=True)
+    assert environment_problem(raised.value) == (
+        "the runner could not start a process or thread ([Errno 11] cannot start a process: Resource temporarily "
+        "unavailable); "
+        "this is the runner's environment, not the implementation: raise the process limit (ulimit -u) or free memory"
+    )
+    assert environment_problem(BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")) is None
