@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EnvironmentFault",
     "HandshakeViolation",
+    "NoProcessLeft",
     "ProtocolFailure",
     "RunInterrupted",
     "RunnerError",
@@ -48,6 +49,7 @@ __all__ = [
     "environment_problem",
     "interrupted_exit_code",
     "missing_working_directory",
+    "no_process_left",
 ]
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -92,6 +94,21 @@ class HandshakeViolation(TargetError):
         """The handshake as it went, for the report's transcript."""
 
 
+class NoProcessLeft(OSError):
+    """A process could not be started: no process left (EAGAIN, RLIMIT_NPROC) or no memory (ENOMEM).
+
+    ``OSError(EAGAIN, ...)`` becomes a :class:`BlockingIOError`, the same as a non-blocking read that
+    would wait; a failed fork is raised as this instead, so it is told apart.
+    """
+
+
+def no_process_left(error: OSError) -> OSError:
+    """``error`` as a :class:`NoProcessLeft` when it says a process could not be started, else itself."""
+    if error.errno in (errno.EAGAIN, errno.ENOMEM) and not isinstance(error, NoProcessLeft):
+        return NoProcessLeft(error.errno, f"cannot start a process: {error.strerror or error}")
+    return error
+
+
 NOT_THE_IMPLEMENTATION = "this is the runner's environment, not the implementation"
 FILE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT})
 """A full or read-only disk, missing permissions: the runner could not write its own files."""
@@ -132,7 +149,7 @@ def _environment_line(error: BaseException) -> str | None:
             f"the runner ran out of file descriptors ({cause}); {NOT_THE_IMPLEMENTATION}: raise the limit "
             "(ulimit -n)"
         )
-    if error.errno in (errno.EAGAIN, errno.ENOMEM) and not isinstance(error, BlockingIOError):
+    if isinstance(error, NoProcessLeft) or error.errno == errno.ENOMEM:  # EAGAIN alone: a read that would block
         return (
             f"the runner could not start a process or thread ({cause}); {NOT_THE_IMPLEMENTATION}: raise the "
             "process limit (ulimit -u) or free memory"

@@ -138,6 +138,35 @@ def _end(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
+def _spawn(
+    request: dict[str, Any], fds: list[int], control: socket.socket, children: _Children, wake: tuple[int, int]
+) -> None:
+    """Fork the child the request asks for and answer its pid; a fork that fails is answered with its errno.
+
+    Out of processes (RLIMIT_NPROC: EAGAIN) or memory, the fork server keeps serving: had the error
+    ended it, its children (every running server of the run) would have been killed with it.
+    """
+    try:
+        settled_read, settled_write = os.pipe()
+    except OSError as error:
+        _send(control, {"error": f"cannot fork: {error}", "errno": error.errno})
+        return
+    try:
+        pid = os.fork()
+    except OSError as error:
+        os.close(settled_read)
+        os.close(settled_write)
+        _send(control, {"error": f"cannot fork: {error}", "errno": error.errno})
+        return
+    if pid == 0:
+        _run_child(request, fds, control, (*wake, settled_read), settled_write)
+    os.close(settled_write)
+    os.read(settled_read, 1)  # end of file once the child has its own session (or died)
+    os.close(settled_read)
+    children.running.add(pid)
+    _send(control, {"spawned": pid})
+
+
 def serve(control: socket.socket) -> None:
     """Answer spawn and release requests until the control channel closes."""
     wake_read, wake_write = os.pipe()
@@ -170,15 +199,7 @@ def serve(control: socket.socket) -> None:
             if request.get("op") == "release":
                 children.release(int(request["pid"]))
             elif request.get("op") == "spawn" and len(fds) == 3:
-                settled_read, settled_write = os.pipe()
-                pid = os.fork()
-                if pid == 0:
-                    _run_child(request, fds, control, (wake_read, wake_write, settled_read), settled_write)
-                os.close(settled_write)
-                os.read(settled_read, 1)  # end of file once the child has its own session (or died)
-                os.close(settled_read)
-                children.running.add(pid)
-                _send(control, {"spawned": pid})
+                _spawn(request, fds, control, children, (wake_read, wake_write))
             else:
                 _send(control, {"error": f"unknown request {str(request)[:200]!r}"})
             for fd in fds:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.checks.ledger import listing
+from ccweb_conformance.transport.limits import check_thread_headroom
 
 WATCH_DEBOUNCE_MS = 50
 """How long one read of the watcher may group events for."""
@@ -31,6 +32,8 @@ WATCH_DRAIN_MS = 500
 """The longest one look at the events reads for. Beside a live writer (cc-web saving every 20 ms,
 another run) the directory is never quiet for WATCH_TIMEOUT_MS, so reading until it is never
 ended; every event queued before the look is in its first read (at most WATCH_DEBOUNCE_MS)."""
+WATCH_THREADS = 4
+"""Threads that must remain below the process limit before the watcher (one thread of its own) starts."""
 _KINDS = {1: "created", 2: "changed", 3: "removed"}
 
 
@@ -38,6 +41,8 @@ def _notify(root: Path) -> Any | None:
     """A started inotify watcher of the tree, or None where there is none."""
     if not sys.platform.startswith("linux"):
         return None
+    # Its thread starts in Rust, which aborts the process (exit 134, servers and folder left) when it cannot.
+    check_thread_headroom(WATCH_THREADS, "the sessions directory's watcher")
     try:
         from watchfiles._rust_notify import RustNotify  # noqa: PLC0415 - optional: Linux only
 

@@ -58,6 +58,11 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _interrupted(name: str | None, signum: int) -> int:
+    print(f"ccweb-conformance: profile interrupted by {name}; servers stopped, files removed", file=sys.stderr)
+    return interrupted_exit_code(signum)
+
+
 def main(args: argparse.Namespace) -> int:
     """Profile, print the table, write the reports; 0 profiled, 1 a wrong answer, 2 start-up, 128 + a signal."""
     options = resolve(vars(args))
@@ -80,14 +85,12 @@ def main(args: argparse.Namespace) -> int:
                 print(scrub(render_profile(profile, language), options.secrets()), file=console, flush=True)
             written = write_reports(profile, options, "profile", language=language)
     except RunInterrupted as interrupted:
-        print(
-            f"ccweb-conformance: profile interrupted by {interrupted.name}; servers stopped, files removed",
-            file=sys.stderr,
-        )
-        return interrupted_exit_code(interrupted.signum)
+        return _interrupted(interrupted.name, interrupted.signum)
     except TargetError as error:
         print(f"ccweb-conformance: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if current.state.signum is not None:  # it arrived while the results were printed or written: never a pass
+        return _interrupted(current.state.name, current.state.signum)
     if profile.wrong:
         return EXIT_FAILED
     return EXIT_PASSED if written else EXIT_USAGE

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ccweb_conformance.errors import interrupted_exit_code
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.transport import reaper, signals, zygote
+from ccweb_conformance.transport import limits, reaper, signals, zygote
 
 __all__ = ["Session", "session"]
 
@@ -74,7 +74,11 @@ class Session:
 
 @contextmanager
 def session(command: str, *, report_leftovers: bool = True) -> Iterator[Session]:
-    """Signals, subreaping, sweep and the temporary directory for the length of one command."""
+    """Signals, subreaping, sweep and the temporary directory for the length of one command.
+
+    First, the descriptors the command and its servers need (a limit below them is exit 2 before anything starts).
+    """
+    limits.ensure_descriptors()
     with signals.interrupts() as state:
         current = Session(command, state)
         reaper.become_subreaper()  # daemonised descendants of the servers come back to us

@@ -27,6 +27,7 @@ import importlib
 import json
 import os
 import shlex
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -358,16 +359,19 @@ def _hypothesis_home() -> Iterator[None]:
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or vars(configuration).get(home) is not None:
         yield  # the user chose a place
         return
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ccweb-conformance" / "hypothesis"
+    own: Path | None = None
     try:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ccweb-conformance" / "hypothesis"
         cache.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        cache = Path(tempfile.gettempdir()) / f"ccweb-conformance-hypothesis-{os.getuid()}"
+    except (OSError, RuntimeError):  # no usable home (unwritable, a file, unknown): a folder of this phase's own
+        cache = own = Path(tempfile.mkdtemp(prefix="ccweb-conformance-hypothesis-"))
     configuration.set_hypothesis_home_dir(cache)
     try:
         yield
     finally:
         configuration.set_hypothesis_home_dir(None)
+        if own is not None:  # it was left in the temporary folder, one per user, whenever HOME was unusable
+            shutil.rmtree(own, ignore_errors=True)
 
 
 def run_fuzz(

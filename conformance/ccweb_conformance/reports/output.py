@@ -94,6 +94,9 @@ def write_atomically(path: Path, data: bytes) -> None:
 
     A target that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly;
     a missing folder of a regular file is created first (as pytest creates ``--junitxml``'s).
+    A regular file the rename may not replace but the runner may write (another user's 0666 file in a
+    sticky folder such as /tmp, where only a file's owner may rename over it) is written in place, as
+    a shell's ``>`` would: whole, once the staged copy proved the data fits, and emptied if that fails.
     """
     target = Path(path)
     if target.exists() and not target.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
@@ -107,11 +110,32 @@ def write_atomically(path: Path, data: bytes) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(staged, _permissions())
-        os.replace(staged, target)
+        try:
+            os.replace(staged, target)
+        except PermissionError:
+            if not (target.is_file() and os.access(target, os.W_OK)):
+                raise
+            os.unlink(staged)
+            _write_in_place(target, data)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(staged)
         raise
+
+
+def _write_in_place(target: Path, data: bytes) -> None:
+    """Overwrite an existing regular file (no rename); a write that fails leaves it empty, never part-written."""
+    flags = os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)  # never created: it exists
+    handle = os.open(target, flags)
+    with os.fdopen(handle, "wb") as out:
+        try:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):
+                out.truncate(0)
+            raise
 
 
 SPECIAL_WRITE_SECONDS = 30.0

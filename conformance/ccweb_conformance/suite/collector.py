@@ -30,6 +30,7 @@ from ccweb_conformance.suite.repeated_fault import RepeatedFault
 from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
+from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target
 
 _FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
@@ -281,7 +282,7 @@ class ResultCollector:
 
     def _runner_fault(self, error: BaseException | None, report: pytest.TestReport) -> bool:
         """True when the runner's own machine failed the scenario: the run stops (exit 2), nobody is blamed."""
-        fault = environment_fault(error)
+        fault = environment_fault(error) or (process_limit_problem(error) if server_gone(error) else None)
         if fault is None:
             return False
         self.startup_error = self.startup_error or fault

@@ -38,7 +38,7 @@ from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import pasted_match, pasted_scenarios
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
-from ccweb_conformance.transport import signals
+from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
@@ -264,6 +264,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     workspace = request.config.stash[WORKSPACE_KEY]
     owned = request.config.stash[OWNS_WORKSPACE_KEY]
     target: Target | None = None
+    limits.reset()
     try:
         sessions_dir = workspace.open()
         _listable_or_exit(sessions_dir, collector)
@@ -281,8 +282,9 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         pytest.exit(f"the implementation broke the protocol during the handshake: {error}", returncode=1)
     except TargetError as error:
         _clean_up(target, workspace, owned=owned)
-        collector.startup_error = str(error).splitlines()[0] if str(error) else type(error).__name__
-        pytest.exit(f"the implementation could not be started or reached: {error}", returncode=2)
+        limit = limits.process_limit_problem(error)  # it could not start for want of a thread: the runner's limit
+        collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
+        pytest.exit(limit or f"the implementation could not be started or reached: {error}", returncode=2)
     except BaseException:
         _clean_up(target, workspace, owned=owned)
         raise
@@ -291,12 +293,19 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     try:
         yield target
     finally:
-        with signals.shielded():
-            settled = ledger.final_audit()  # RO-1/RO-2 for the whole run, a settle delay after the last call
-            target.close()
-            collector.add_audit(settled.merged(ledger.audit()))  # and what the server did on its way out
-            ledger.remove_retired()
-        _clean_up(None, workspace, owned=owned)
+        try:
+            _final_audit(ledger, target, collector)
+        finally:  # whatever failed there (no thread left to stop the servers with): stopped and removed all the same
+            _clean_up(target, workspace, owned=owned)
+
+
+def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollector) -> None:
+    """RO-1/RO-2 for the whole run, a settle delay after the last call, and what the server did on its way out."""
+    with signals.shielded():
+        settled = ledger.final_audit()
+        target.close()
+        collector.add_audit(settled.merged(ledger.audit()))
+        ledger.remove_retired()
 
 
 def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from ccweb_conformance.transport.client import McpClient
+from ccweb_conformance.transport.limits import no_thread_or_process, note_exhausted
 
 __all__ = ["ClientPool"]
 
@@ -41,7 +42,9 @@ class ClientPool:
             return None
         try:
             return future.result()
-        except Exception:  # connect again in the foreground, which reports its own error
+        except Exception as error:  # connect again in the foreground, which reports its own error
+            if no_thread_or_process(error):  # remembered: a server lost later was lost to the limit
+                note_exhausted(f"{type(error).__name__}: {error}")
             return None
 
     def client(self, source: str | None) -> McpClient:

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import IO, Protocol
 
-from ccweb_conformance.errors import LIMIT_ERRNOS, TargetError
+from ccweb_conformance.errors import LIMIT_ERRNOS, TargetError, no_process_left
 from ccweb_conformance.transport.reaper import SERVER_ENV, kill_marked, kill_pipe_holders, marker, marks
 from ccweb_conformance.transport.signals import shielded
 
@@ -164,8 +164,12 @@ class ServerProcess:
 
     def _start(self, argv: list[str], env: Mapping[str, str], stdio: bool, launcher: Launcher | None) -> ProcessHandle:
         if launcher is not None and stdio:
-            with contextlib.suppress(OSError):  # the launcher is gone: started the ordinary way
+            try:
                 handle = launcher(argv, env)
+            except OSError as exc:  # the launcher is gone: started the ordinary way; no process left: the limit's
+                if exc.errno in LIMIT_ERRNOS:
+                    raise no_process_left(exc) from None
+            else:
                 self.how = "fork"
                 return handle
         try:
@@ -180,7 +184,7 @@ class ServerProcess:
             )
         except OSError as exc:
             if exc.errno in LIMIT_ERRNOS:  # no descriptor or process left: the runner's machine, not the server
-                raise
+                raise no_process_left(exc) from None
             raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
 
     def _drain(self, fd: int) -> None:

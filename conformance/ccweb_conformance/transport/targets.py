@@ -24,6 +24,7 @@ from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.lazy import deferred_import
+from ccweb_conformance.transport.limits import note_exhausted
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.negotiate import other_era
@@ -207,8 +208,11 @@ class Target(ABC):
         with shielded():
             running, self._processes = [p for p in self._processes if not p.stopped], []
             if len(running) > 1:
-                with ThreadPoolExecutor(max_workers=min(len(running), 16), thread_name_prefix="ccweb-stop") as pool:
-                    list(pool.map(ServerProcess.stop, running))
+                try:
+                    with ThreadPoolExecutor(max_workers=min(len(running), 16), thread_name_prefix="ccweb-stop") as pool:
+                        list(pool.map(ServerProcess.stop, running))
+                except RuntimeError as error:  # no thread left (RLIMIT_NPROC): the loop below stops them one by one
+                    note_exhausted(str(error))
             for process in running:
                 process.stop()  # at once when done above; the one process otherwise
 

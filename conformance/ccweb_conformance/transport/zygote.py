@@ -33,6 +33,7 @@ import time
 from collections.abc import Mapping
 from typing import IO, Any
 
+from ccweb_conformance.errors import no_process_left
 from ccweb_conformance.transport import census
 from ccweb_conformance.transport.process import server_environment
 from ccweb_conformance.transport.reaper import marks
@@ -234,6 +235,8 @@ class Zygote:
                     reply = self._replies.get(timeout=REPLY_DEADLINE)
                 except queue.Empty:
                     raise ZygoteGone("the fork server did not answer") from None
+                if "spawned" not in reply and isinstance(reply.get("errno"), int):  # its fork failed (EAGAIN)
+                    raise no_process_left(OSError(reply["errno"], str(reply.get("error", "cannot fork"))))
                 if "spawned" not in reply:
                     raise ZygoteGone(str(reply.get("error", reply)))
                 child = ForkedProcess(self, int(reply["spawned"]), argv, ours)

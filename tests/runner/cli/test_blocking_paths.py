@@ -157,3 +157,55 @@ def test_sigterm_ends_a_run_whose_report_reader_takes_nothing(tmp_path: Path) ->
     assert code == 143, lines
     assert lines[-1].startswith("ccweb-conformance: interrupted by SIGTERM; "), lines
     assert list(temporary.iterdir()) == []
+
+
+def _full_pipe() -> tuple[int, int]:
+    """A pipe already full (64 KiB nobody reads): whatever is written next to its write end blocks."""
+    reading, writing = os.pipe()
+    os.set_blocking(writing, False)
+    try:
+        while True:
+            os.write(writing, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    os.set_blocking(writing, True)
+    return reading, writing
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="/dev/stdout as a pipe: Linux")
+def test_sigterm_ends_a_profile_whose_stdout_reader_takes_nothing(tmp_path: Path) -> None:
+    """``profile --svg /dev/stdout | stalled-reader``: SIGTERM once it has profiled ends it within the bound, 143
+    and nothing left (one was alive 50 minutes after SIGTERM; then it ended with exit 0, as if it had passed)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "TMPDIR": str(temporary)}
+    stderr = tmp_path / "stderr"
+    reading, writing = _full_pipe()
+    try:
+        with stderr.open("wb") as errors:
+            profiler = subprocess.Popen([CLI, *PROFILE, "--svg", "/dev/stdout"], stdout=writing, stderr=errors, env=env)
+        os.close(writing)
+        writing = -1
+        try:
+            under_way = time.monotonic() + BOUND  # it has profiled: its output is what blocks now
+            while "profile: size 1/1" not in stderr.read_text(encoding="utf-8") and time.monotonic() < under_way:
+                time.sleep(0.1)
+            profiler.send_signal(signal.SIGTERM)
+            signalled = time.monotonic()
+            code = profiler.wait(timeout=BOUND)
+            ended_after = time.monotonic() - signalled
+        except subprocess.TimeoutExpired:
+            pytest.fail("the profile ignored SIGTERM while its stdout's reader took nothing")
+        finally:
+            if profiler.poll() is None:
+                profiler.kill()
+                profiler.wait(10)
+    finally:
+        os.close(reading)
+        if writing != -1:
+            os.close(writing)
+    lines = stderr.read_text(encoding="utf-8").splitlines()
+    interrupted = "ccweb-conformance: profile interrupted by SIGTERM; servers stopped, files removed"
+    assert (code, lines[-1]) == (143, interrupted)
+    assert ended_after < 10  # AFTER_SIGNAL_SECONDS for the stalled output, then the clean-up
+    assert list(temporary.iterdir()) == []

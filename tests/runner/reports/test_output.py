@@ -85,3 +85,67 @@ def test_one_path_per_report(
     assert main(["run", "--in-process", *arguments]) == 2
     assert capsys.readouterr() == ("", f"ccweb-conformance: error: {message}\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def _sticky_folder_with_a_root_file(name: str) -> tuple[Path, Path]:
+    """A folder like /tmp (mode 1777, root's) holding ``name``: root's file, 0666, that any user may write."""
+    import tempfile  # noqa: PLC0415
+
+    folder = Path(tempfile.mkdtemp(prefix="ccweb-test-sticky-"))
+    folder.chmod(0o1777)
+    target = folder / name
+    target.write_text("the old report\n", encoding="utf-8")
+    target.chmod(0o666)
+    return folder, target
+
+
+def test_another_users_0666_file_in_a_sticky_folder_is_written_in_place() -> None:
+    """Where ``>>`` succeeds the runner does too: the rename is not allowed there (only the file's owner may
+    replace it), the file is writable, so the report is written into it, same file, no staged copy left."""
+    import json  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from other_user import as_other_user  # noqa: PLC0415
+
+    prefix = as_other_user()
+    folder, target = _sticky_folder_with_a_root_file("report.json")
+    before = target.stat()
+    cli = str(Path(sys.executable).parent / "ccweb-conformance")
+    try:
+        shell = subprocess.run(
+            [*prefix, "sh", "-c", f"echo appended >> {target}"], capture_output=True, text=True, timeout=30,
+            check=False,
+        )  # fmt: skip
+        done = subprocess.run(
+            [*prefix, cli, "run", "--in-process", "--tags", "AC-3", "--fuzz", "0", "--json", str(target)],
+            capture_output=True, text=True, timeout=120, check=False, cwd=folder,
+            env={**os.environ, "TMPDIR": str(folder), "HOME": str(folder)},
+        )  # fmt: skip
+        after = target.stat()
+        report = json.loads(target.read_text(encoding="utf-8"))
+        left = sorted(p.name for p in folder.iterdir())
+    finally:
+        shutil.rmtree(folder)
+    assert (shell.returncode, done.returncode, done.stderr.splitlines()[-1]) == (
+        0, 0, "ccweb-conformance: 5/5 scenarios"
+    ), done.stderr  # fmt: skip
+    assert (report["counts"]["passed"], left) == (5, ["report.json"])
+    assert (after.st_ino, after.st_uid, after.st_mode & 0o7777) == (before.st_ino, 0, 0o666)
+
+
+def test_a_report_the_rename_may_not_replace_and_the_runner_may_not_write_is_still_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("old", encoding="utf-8")
+
+    def not_allowed(source: object, destination: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "replace", not_allowed)
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    with pytest.raises(PermissionError):
+        write_atomically(target, b"new")
+    assert (target.read_text(encoding="utf-8"), sorted(p.name for p in tmp_path.iterdir())) == ("old", ["report.json"])

@@ -193,3 +193,28 @@ def test_stopped_while_it_still_imports_it_ends_at_once():
     zygote.stop_shared()  # and a later run of this process may start one again
     assert zygote.shared() is not None
     zygote.stop_shared()
+
+
+def test_a_fork_that_fails_is_answered_with_its_errno_and_the_fork_server_keeps_serving(monkeypatch):
+    """Out of processes (RLIMIT_NPROC), ``os.fork`` raised out of the fork server's loop: it ended and killed
+    every running server of the run (each then "killed by signal 9", blamed on the implementation)."""
+    import errno  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+
+    from ccweb_reference import zygote as fork_server  # noqa: PLC0415
+
+    def no_process_left() -> int:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(fork_server.os, "fork", no_process_left)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with ours, theirs:
+        children = fork_server._Children(theirs)
+        children.running.add(4_000_000)  # a running server: it must stay registered, not be ended
+        request = {"op": "spawn", "argv": ["ccweb-reference"], "env": {}}
+        spawn_and_serve = getattr(fork_server, "_spawn", None)
+        assert spawn_and_serve is not None, "the fork server has no fork that answers its failure"
+        spawn_and_serve(request, [], theirs, children, (-1, -1))
+        reply = json.loads(ours.recv(4096))
+    assert reply == {"error": "cannot fork: [Errno 11] Resource temporarily unavailable", "errno": errno.EAGAIN}
+    assert children.running == {4_000_000}

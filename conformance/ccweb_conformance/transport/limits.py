@@ -1,0 +1,176 @@
+"""The runner's limits, which the servers it starts inherit or share: reaching them is the runner's environment.
+
+Descriptors (RLIMIT_NOFILE): the servers the runner starts inherit its limit, so a run needs
+:data:`DESCRIPTOR_FLOOR` for itself and them, checked (and the soft limit raised if it can be)
+before anything starts (:func:`ensure_descriptors`). Below it, an HTTP server fits its connection
+cap to the few descriptors it got and answers the runner's calls 503; the run then stops at once
+with exit 2 instead. At or above it, a 503 or a refused connection is the server's own answer, and
+judged as such; an EMFILE of the runner itself is the runner's (``errors.environment_problem``).
+
+Processes (RLIMIT_NPROC)
+RLIMIT_NPROC counts every process and thread of the user, the servers the runner starts
+included. A server that cannot start a thread dies or stops answering; the runner then must
+not blame the implementation. Two facts tell the runner's limit apart from a broken server:
+a thread or process the runner itself could not start during the run (:func:`note_exhausted`),
+or the user's processes and threads within :data:`SPARE` of the limit when the server was lost.
+Root's processes are not limited, and no limit means nothing to check.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import resource
+from pathlib import Path
+
+from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION, EnvironmentFault, NoProcessLeft
+
+__all__ = [
+    "DESCRIPTOR_FLOOR",
+    "SPARE",
+    "check_thread_headroom",
+    "ensure_descriptors",
+    "no_thread_or_process",
+    "note_exhausted",
+    "process_limit_problem",
+    "reset",
+    "tasks_of_user",
+]
+
+SPARE = 8
+"""Processes and threads that must remain below the limit: fewer, and the next thread may not start."""
+_exhausted: list[str] = []
+_CHAIN_LIMIT = 10
+
+
+def _limit() -> int | None:
+    """The soft RLIMIT_NPROC that applies to this user, or None when nothing limits it (no limit, or root)."""
+    limit, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    if limit == resource.RLIM_INFINITY or os.getuid() == 0:
+        return None
+    return limit
+
+
+def _system_tasks() -> int | None:
+    """Every thread of the machine (``/proc/loadavg``): an upper bound of the user's, read at once."""
+    try:
+        return int(Path("/proc/loadavg").read_text(encoding="ascii").split()[3].split("/")[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def tasks_of_user(uid: int) -> int:
+    """The threads of every process whose real user is ``uid`` (what RLIMIT_NPROC counts), from ``/proc``."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = Path(entry.path, "status").read_text(encoding="ascii", errors="replace")
+        except OSError:  # ended meanwhile
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("Uid", "").split()[:1] == [str(uid)]:
+            count += int(fields.get("Threads", "1").strip() or 1)
+    return count
+
+
+def _in_use(limit: int, spare: int) -> int | None:
+    """The user's processes and threads when fewer than ``spare`` remain below ``limit``, else None."""
+    system = _system_tasks()
+    if system is not None and system + spare <= limit:  # the whole machine is under it: no need to count
+        return None
+    if not Path("/proc/self/status").exists():
+        return None
+    used = tasks_of_user(os.getuid())
+    return used if used + spare > limit else None
+
+
+def check_thread_headroom(spare: int, what: str) -> None:
+    """Raise RuntimeError ("can't start new thread") when fewer than ``spare`` threads may still be started.
+
+    For code that aborts the process instead of raising when its thread cannot start (a Rust
+    extension): checked first, the limit is the environment fault it is.
+    """
+    limit = _limit()
+    used = None if limit is None else _in_use(limit, spare)
+    if limit is not None and used is not None:
+        note_exhausted(f"{used} of {limit} in use")
+        raise RuntimeError(
+            f"can't start new thread: {used} of the {limit} processes and threads the user may have are running, "
+            f"{what} needs {spare} more"
+        )
+
+
+def no_thread_or_process(error: BaseException) -> bool:
+    """Whether ``error`` says a thread or process could not be started (RLIMIT_NPROC, memory)."""
+    if isinstance(error, RuntimeError):
+        return "can't start new thread" in str(error)
+    return isinstance(error, NoProcessLeft) or (isinstance(error, OSError) and error.errno == errno.ENOMEM)
+
+
+def note_exhausted(detail: str) -> None:
+    """The runner could not start a thread or process (it went on without it): the limit was reached."""
+    _exhausted.append(detail)
+
+
+def reset() -> None:
+    """Forget what an earlier run noted (each run judges its own)."""
+    _exhausted.clear()
+
+
+_SERVER_SAYS = ("can't start new thread", "resource temporarily unavailable", "pthread_create", "cannot fork")
+
+
+def process_limit_problem(error: BaseException | None) -> str | None:
+    """One line when a server was lost while the user's process limit was reached, else None.
+
+    Reached means: the runner itself could not start a thread or process during the run, the
+    lost server said it could not, or the user's processes and threads are within :data:`SPARE`
+    of the limit now.
+    """
+    limit = _limit()
+    if limit is None:
+        return None
+    said, seen = "", 0
+    while error is not None and seen < _CHAIN_LIMIT:  # the lost server's last words travel in the error's text
+        said += str(error).lower() + "\n"
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    used = _in_use(limit, SPARE)
+    if _exhausted:
+        detail = f"the runner could not start a thread: {_exhausted[0]}"
+    elif any(words in said for words in _SERVER_SAYS):
+        detail = "the server could not start a thread"
+    elif used is not None:
+        detail = f"{used} in use"
+    else:
+        return None
+    return (
+        f"the runner and the servers it started reached the process limit ({limit} processes and threads, "
+        f"ulimit -u; {detail}); {NOT_THE_IMPLEMENTATION}: raise the process limit (ulimit -u) or free memory"
+    )
+
+
+DESCRIPTOR_FLOOR = 256
+"""File descriptors a run needs for the runner and the servers it starts (which inherit its limit). Measured
+on a default run: the runner held at most 114 over stdio (about 30 servers' pipes), 59 over HTTP, where the
+reference held 44 and keeps 64 in reserve beside its connections. macOS starts shells at 256."""
+
+
+def ensure_descriptors(floor: int = DESCRIPTOR_FLOOR) -> None:
+    """Raise the soft RLIMIT_NOFILE to ``floor`` when it is lower and the hard limit allows; else EnvironmentFault."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= floor:
+        return
+    if hard == resource.RLIM_INFINITY or hard >= floor:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (floor, hard))
+        except (ValueError, OSError):
+            pass
+        else:
+            return
+    raise EnvironmentFault(
+        f"the runner's file-descriptor limit is {soft} (ulimit -n), below the {floor} a run needs for the runner "
+        f"and the servers it starts, which inherit it; {NOT_THE_IMPLEMENTATION}: raise the limit (ulimit -n {floor} "
+        "or more)"
+    )
