@@ -96,6 +96,10 @@ def main(args: argparse.Namespace) -> int:
     chosen = last_failed.choose(options)
     if chosen is not None and chosen.names and options.fuzz is None:  # a narrow run: fuzz only when asked
         options = dataclasses.replace(options, fuzz=0)
+    if not options.collect_only:
+        from ccweb_conformance.transport import limits  # noqa: PLC0415 (light: the os and resource modules)
+
+        limits.ensure_descriptors()  # a limit the run cannot live with is its one line, before anything is said
     if not options.collect_only:  # on stderr, terminal or log alike: what starts, before seconds of imports
         selection = chosen.label(options_selection(options)) if chosen is not None else options_selection(options)
         line = f"ccweb-conformance: {scrub(starting_line(options, selection), options.secrets())}"
