@@ -54,16 +54,19 @@ def _fuzz_phase(
     workspace: Workspace | None = None,
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
+    from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
+
+    settings = settings_for(options)
+    if settings is None:
+        return []  # a run that fuzzes nothing never imports Hypothesis
     try:
         with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
             from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
+            from ccweb_conformance.fuzz import phase, report  # noqa: F401, PLC0415 (loaded here, where it may fail)
     except ImportError as error:
         raise UsageError(
             f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
         ) from None
-    settings = fuzz.settings_for(options)
-    if settings is None:
-        return []
     if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
         settings = dataclasses.replace(settings, time_limit=max_seconds)
     counter = LiveCounter("fuzz calls", live=sys.stderr.isatty())  # the phase's calls, counted as scenarios are

@@ -4,7 +4,7 @@ The phase is bounded by its number of cases: it ends when every sweep call and e
 case has run, or at the first mismatch. A mismatch charged only to requirements the expected-failures
 file baselines (``tolerated``) is counted and kept, and the phase goes on: it still runs every case,
 and fails on any other difference. Time is only a safety bound (``--fuzz-time``, by default
-generous: :func:`safety_bound`); a phase that reaches it before its last case **fails**, as
+generous: :func:`.settings.safety_bound`); a phase that reaches it before its last case **fails**, as
 "incomplete: N of M cases". It never passes on fewer cases than asked: a WARN would leave the
 exit code 0, and a server slow enough (by accident, or on purpose on what it takes for fuzz
 cases) would pass a gate that checked it on a fraction of its cases.
@@ -42,6 +42,7 @@ from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
 from ccweb_conformance.fuzz.requirements import mismatch_requirements
+from ccweb_conformance.fuzz.settings import FuzzSettings
 from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
@@ -55,60 +56,12 @@ BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
 MAX_BATCHES_OVER = 10
 """Batches past ``count / BATCH`` tried when hypothesis generates fewer cases than asked (it never has)."""
-SAFETY_BASE = 30.0
-SAFETY_PER_CALL = 0.25
-"""The default safety bound: 30 s and 0.25 s per call (sweep and cases); 3.5 times what a 70 ms server needs."""
-SHORT_PHASE_COUNT = 60
-"""Generated cases of the short phase that ends every full run (no --fuzz, no selection)."""
 PHASE_CLIENT_NAME = "claude-code"
 """``clientInfo.name`` of the phase's client: the answers must not depend on who asks."""
 CASE_ALIAS = "alpha"
 """The alias of each case's conversation: the one most scenarios use."""
-SHRINK_TIME = 30.0
-"""At most this long (or the safety bound, if longer) is spent shrinking a mismatch of ``--fuzz N``."""
-SHORT_SHRINK_TIME = 10.0
-"""The short phase shrinks for at most this long."""
 FUZZ_PART = "fuzz"
 """The workspace part of the ``n``-th call is ``fuzz<n>``: no scenario's (those are numbers)."""
-
-
-@dataclass(frozen=True)
-class FuzzSettings:
-    """``--fuzz N --seed S --fuzz-time SECONDS``."""
-
-    count: int
-    seed: int = 0
-    time_limit: float | None = None
-    """The safety bound in seconds; None: :func:`safety_bound`. Reaching it fails the phase."""
-    shrink_time: float = SHRINK_TIME
-    sweep: bool = True
-    """Start with the argument sweep (every limit, the maxChars edges) before the generated cases."""
-
-    @property
-    def sweep_total(self) -> int:
-        """Calls of the argument sweep this phase makes."""
-        return len(sweep_cases()) if self.sweep else 0
-
-    @property
-    def bound(self) -> float:
-        """The safety bound in seconds."""
-        return self.time_limit if self.time_limit is not None else safety_bound(self.count + self.sweep_total)
-
-
-def safety_bound(calls: int) -> float:
-    """The default safety bound of a phase of ``calls`` calls (sweep and cases)."""
-    return SAFETY_BASE + SAFETY_PER_CALL * calls
-
-
-def settings_for(options: RunnerOptions) -> FuzzSettings | None:
-    """The fuzz phase these options ask for: ``--fuzz N``, the short default phase, or None (off)."""
-    if options.fuzz == 0:
-        return None
-    if options.fuzz is None:
-        if options.tags or options.keyword:
-            return None  # a selection is a narrow run: fuzz only when asked
-        return FuzzSettings(SHORT_PHASE_COUNT, options.seed, options.fuzz_time, SHORT_SHRINK_TIME)
-    return FuzzSettings(options.fuzz, options.seed, options.fuzz_time)
 
 
 @dataclass

@@ -63,7 +63,7 @@ def test_env_values_are_secrets_and_redacted_when_echoed() -> None:
     options = RunnerOptions(http_cmd="srv --port {port}", url="http://127.0.0.1:{port}/mcp",
                             env=("TOKEN=abcdefgh", "SHORT=ab"), header=("Authorization: Bearer xyz12345",))  # fmt: skip
     assert options.secrets() == ["Bearer xyz12345", "xyz12345", "abcdefgh"]
-    from ccweb_conformance.fuzz.phase import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
 
     assert replay_command(options, FuzzSettings(500, 1)) == (
         "ccweb-conformance run --http-cmd 'srv --port {port}' --url 'http://127.0.0.1:{port}/mcp' "
