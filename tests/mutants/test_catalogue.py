@@ -8,12 +8,14 @@ scenarios of the bundled features, outlines expanded the way pytest-bdd names th
 from __future__ import annotations
 
 import re
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
 from pytest_bdd.feature import get_features
 
+from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from mutants.catalogue import MUTANTS
 from mutants.fuzz import FUZZ_SCENARIO
@@ -37,6 +39,12 @@ def scenario_names() -> dict[str, str]:
 
 NAMES = scenario_names()
 NAMES[FUZZ_SCENARIO] = "fuzz.feature"  # the short fuzz phase of every full run: one scenario, no feature file
+
+
+@cache
+def scenarios() -> tuple[ScenarioRef, ...]:
+    """The bundled features' scenarios, listed once per test process (each listing costs about 50 ms)."""
+    return tuple(feature_scenarios())
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
@@ -66,7 +74,7 @@ def test_the_feature_tag_selects_the_killing_scenario(name: str):
     if mutant.feature == "fuzz":
         assert mutant.feature_tag is None  # killed by the fuzz phase of the whole default run
         return
-    tagged = {s.name for s in feature_scenarios() if mutant.feature_tag in s.tags}
+    tagged = {s.name for s in scenarios() if mutant.feature_tag in s.tags}
     assert re.sub(r" \[.*\]$", "", mutant.killed_by, flags=re.DOTALL) in tagged
 
 
@@ -81,5 +89,5 @@ def test_the_batch_selection_holds_the_killing_scenario(name: str) -> None:
         return
     assert selection[selection.index("--fuzz") + 1] == "0"
     killing = re.sub(r" \[.*\]$", "", mutant.killed_by, flags=re.DOTALL)
-    rows = [s for s in feature_scenarios() if s.name == killing]
+    rows = [s for s in scenarios() if s.name == killing]
     assert rows and all(tags & set(s.tags) for s in rows)

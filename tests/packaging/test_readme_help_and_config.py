@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,7 @@ def test_config_snippet_runs_in_its_file(snippet: str, tmp_path: Path) -> None:
     env = scratch(tmp_path)
     name = "pyproject.toml" if snippet.startswith("[tool.") else "ccweb-conformance.toml"
     (tmp_path / "ccweb-conformance.toml").unlink()
-    (tmp_path / name).write_text(substituted(snippet, {}), encoding="utf-8")
+    (tmp_path / name).write_text(substituted(snippet, {"@PYTHON@": sys.executable}), encoding="utf-8")
     done = subprocess.run(
         [str(BIN / "ccweb-conformance"), "run", "--tags", "UNI-3", "--json", "report.json"],
         cwd=tmp_path,

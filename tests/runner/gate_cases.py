@@ -62,7 +62,7 @@ class Case:
     """The JSON report's outcome, when reports are written."""
     env: dict[str, str] = field(default_factory=dict)
     signal_after: tuple[int, str] | None = None
-    """(signal, text on stderr or a fake's pid file name that must appear first) for interrupt cases."""
+    """(signal, text on stderr or the name of a file the fake writes, which must appear first) for interrupt cases."""
     prefix: list[str] = field(default_factory=list)
     """Words the runner's command starts with (``nohup``: it starts with SIGHUP ignored)."""
 
@@ -113,7 +113,7 @@ CASES: dict[str, Case] = {
         signal_after=(signal.SIGTERM, "PASSED "),
     ),
     "sigint-during-start-up": Case(
-        stdio("hs-hang"), 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "pid-")
+        stdio("hs-hang"), 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "hung-")
     ),
     "http-start-up-500": Case(http("hs=500"), 2, "could not negotiate MCP", reports=False),
     "http-start-up-wrong-content-type": Case(http("hs=ctype"), 2, "could not negotiate MCP", reports=False),
@@ -273,14 +273,13 @@ def _marked_after_exit(mark: str) -> list[str]:
 
 
 def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, errors: list[str]) -> None:
-    """Wait for the cue (a console line, or a fake's pid file), then send the signal."""
+    """Wait for the cue (a console line, or a file the fake writes), then send the signal."""
     assert case.signal_after is not None and process.stderr is not None
     sig, cue = case.signal_after
-    if cue == "pid-":
+    if cue == "hung-":  # the fake has read initialize and will never answer it: the runner is starting up
         deadline = time.monotonic() + 60
-        while not any(state.glob("pid-*")) and time.monotonic() < deadline:
+        while not any(state.glob("hung-*")) and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(0.3)
     else:
         for line in process.stderr:
             errors.append(line)

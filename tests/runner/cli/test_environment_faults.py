@@ -75,7 +75,8 @@ def test_two_runs_sharing_one_sessions_directory_both_pass(tmp_path: Path) -> No
     shared = tmp_path / "sessions"
     shared.mkdir()
     (shared / "someone-elses-conversation.json").write_text(json.dumps({"messages": []}), encoding="utf-8")
-    server = f"{Path(sys.executable).parent / 'ccweb-reference'} --sessions-dir {shared}"
+    # the bundled reference's own command (this interpreter, -m): each run forks its servers from one process
+    server = f"{sys.executable} -m ccweb_reference.cli --sessions-dir {shared}"
     run = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", server, "--sessions-dir", str(shared)]
     commands = [[*run, "--tags", "AC-9,AC-3", "--fuzz", "0", "--json", str(tmp_path / f"run{n}.json")] for n in (1, 2)]
     stop = threading.Event()

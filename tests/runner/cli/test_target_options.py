@@ -116,7 +116,8 @@ def test_sessions_dir_reached_through_a_symbolic_link(tmp_path, capsys):
     (real / "existing.json").write_text('{"messages": []}', encoding="utf-8")
     link = tmp_path / "sessions-link"
     link.symlink_to(real, target_is_directory=True)
-    server = shlex.join([str(BIN / "ccweb-reference"), "--sessions-dir", "{sessions_dir}"])
+    # the bundled reference's own command (this interpreter, -m): the run forks its servers from one process
+    server = shlex.join([sys.executable, "-m", "ccweb_reference.cli", "--sessions-dir", "{sessions_dir}"])
     code = main(["run", "--stdio", server, "--sessions-dir", str(link), "--tags", "SRC-7", "--fuzz", "0"])
     out = capsys.readouterr().out
     assert code == 0, out[-3000:]

@@ -11,7 +11,7 @@ untouched scenarios pass, except as the words say:
   padchar=C     ... each of them C (default p; 用 takes 3 bytes in UTF-8, sent unescaped)
   hs-garbage    initialize is answered with a line that is not JSON (stdio)
   hs-malformed  initialize is answered with a result whose protocolVersion is not a string
-  hs-hang       initialize is never answered
+  hs-hang       initialize is never answered (once it is read, $GATE_STATE/hung-<pid> is written)
   hs=500        (http) initialize gets HTTP 500; hs=ctype: text/html; hs=redirect: 307
   sse           (http) replies to tools/call as an SSE stream
   trickle=N     (http) the N-th tools/call opens an SSE stream and trickles bytes, never a newline
@@ -188,6 +188,7 @@ def serve_stdio() -> None:
             continue
         if message.get("method") == "initialize":
             if "hs-hang" in WORDS:
+                (STATE / f"hung-{os.getpid()}").write_text("")  # the cue: the runner now waits for initialize
                 time.sleep(LIFETIME)
             if "hs-garbage" in WORDS:
                 write("gate fake: starting up, this line is not JSON\n")

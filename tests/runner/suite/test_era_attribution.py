@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from paths import REPO
 
 RUN = REPO / "tests" / "mutants" / "run.py"
@@ -21,10 +22,23 @@ def scenario_results(mutant: str, keyword: str, tmp_path: Path) -> list[dict[str
     return scenarios
 
 
-def test_a_bug_of_the_initialize_era_fails_the_order_check_on_that_era(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def newest_first_after_initialize(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
+    """One run of the mutant, both scenarios the two tests below read (one process, not two)."""
+    return scenario_results("newest_first_after_initialize", "Twenty or fraction", tmp_path_factory.mktemp("era"))
+
+
+def named(scenarios: list[dict[str, object]], word: str) -> list[dict[str, object]]:
+    """The scenarios whose name holds ``word``."""
+    return [s for s in scenarios if word in str(s["name"])]
+
+
+def test_a_bug_of_the_initialize_era_fails_the_order_check_on_that_era(
+    newest_first_after_initialize: list[dict[str, object]],
+) -> None:
     """newest_first_after_initialize answers newest first only after initialize: the scenario's own check fails
     on the 2025-11-25 answer, charged to what the scenario proves, with the check's own differences."""
-    [result] = scenario_results("newest_first_after_initialize", "Twenty", tmp_path)
+    [result] = named(newest_first_after_initialize, "Twenty")
     diagnosis = result["diagnosis"]
     assert isinstance(diagnosis, dict)
     assert result["failedRequirements"] == ["SEL-7", "PROTO-4"]  # the exact items in another order; the eras differ
@@ -33,10 +47,13 @@ def test_a_bug_of_the_initialize_era_fails_the_order_check_on_that_era(tmp_path:
     )
 
 
-def test_a_disagreement_the_checks_do_not_see_is_charged_to_proto_4_alone(tmp_path: Path) -> None:
+def test_a_disagreement_the_checks_do_not_see_is_charged_to_proto_4_alone(
+    newest_first_after_initialize: list[dict[str, object]],
+) -> None:
     """The scenario checks top-level fields only: both eras pass them, the items' order differs between the
     eras, and the scenario fails at its end charged to PROTO-4, not to its tags ARG-3 and ARG-1."""
-    [result] = scenario_results("newest_first_after_initialize", "fraction", tmp_path)
+    assert len(newest_first_after_initialize) == 2  # the run selected exactly the two scenarios
+    [result] = named(newest_first_after_initialize, "fraction")
     assert result["failedRequirements"] == ["PROTO-4"]
 
 

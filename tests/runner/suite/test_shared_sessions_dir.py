@@ -1,5 +1,6 @@
 """With ``--sessions-dir`` (a folder the runner does not own) only the run's own entries are judged (RO-2, D-12):
-a server log written beside the folder, or a second run sharing it, leaves the reference green."""
+a server log written beside the folder, or a second run sharing it, leaves the reference green.
+One pair of runs, made once, serves both tests."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,13 +42,22 @@ def _finished(process: subprocess.Popen[str], report: Path) -> tuple[int, str, l
     return process.returncode, data["outcome"], failed
 
 
-def test_a_log_appended_beside_the_sessions_folder_during_a_whole_run_fails_nothing(tmp_path: Path) -> None:
-    sessions = tmp_path / "sessions"
+FOREIGN = "a1b2c3d4-0000-4000-8000-000000000000.json"
+"""A conversation of someone else's in the shared folder: never judged, never touched."""
+
+
+@pytest.fixture(scope="module")
+def shared_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Two whole runs at once sharing one sessions folder, while a server appends its log beside the folder (as
+    cc-web's set-ups do): both tests below read these two runs (two whole runs, not three)."""
+    root = tmp_path_factory.mktemp("shared")
+    sessions = root / "sessions"
     sessions.mkdir()
-    log = tmp_path / "server.log"
+    (sessions / FOREIGN).write_text('{"messages": []}', encoding="utf-8")
+    log = root / "server.log"
     stop = threading.Event()
 
-    def logging() -> None:  # a server writing its log next to the folder, as cc-web's set-ups do
+    def logging() -> None:
         with log.open("a", encoding="utf-8") as handle:
             while not stop.wait(0.01):
                 handle.write("GET /api/sessions 200\n")
@@ -55,21 +66,29 @@ def test_a_log_appended_beside_the_sessions_folder_during_a_whole_run_fails_noth
     writer = threading.Thread(target=logging, daemon=True)
     writer.start()
     try:
-        result = _finished(_run(sessions, tmp_path / "report.json"), tmp_path / "report.json")
+        first = _run(sessions, root / "first.json")
+        second = _run(sessions, root / "second.json")
+        results = [_finished(first, root / "first.json"), _finished(second, root / "second.json")]
     finally:
         stop.set()
         writer.join(5)
-    assert result == (0, "passed", [])
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "server.log", "sessions"]
-    assert list(sessions.iterdir()) == []
+    return {
+        "results": results,
+        "root": sorted(p.name for p in root.iterdir()),
+        "sessions": sorted(p.name for p in sessions.iterdir()),
+        "logged": log.stat().st_size,
+    }
 
 
-def test_two_runs_at_once_sharing_one_sessions_folder_both_pass(tmp_path: Path) -> None:
-    sessions = tmp_path / "sessions"
-    sessions.mkdir()
-    (sessions / "a1b2c3d4-0000-4000-8000-000000000000.json").write_text('{"messages": []}', encoding="utf-8")
-    first = _run(sessions, tmp_path / "first.json")
-    second = _run(sessions, tmp_path / "second.json")
-    results = [_finished(first, tmp_path / "first.json"), _finished(second, tmp_path / "second.json")]
-    assert results == [(0, "passed", []), (0, "passed", [])]
-    assert [p.name for p in sessions.iterdir()] == ["a1b2c3d4-0000-4000-8000-000000000000.json"]
+def test_a_log_appended_beside_the_sessions_folder_during_a_whole_run_fails_nothing(
+    shared_runs: dict[str, Any],
+) -> None:
+    assert shared_runs["logged"] > 0
+    assert shared_runs["results"][0] == (0, "passed", [])
+    assert shared_runs["root"] == ["first.json", "second.json", "server.log", "sessions"]
+    assert shared_runs["sessions"] == [FOREIGN]
+
+
+def test_two_runs_at_once_sharing_one_sessions_folder_both_pass(shared_runs: dict[str, Any]) -> None:
+    assert shared_runs["results"] == [(0, "passed", []), (0, "passed", [])]
+    assert shared_runs["sessions"] == [FOREIGN]

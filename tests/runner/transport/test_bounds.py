@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -136,12 +137,21 @@ def test_a_signal_ignored_when_the_run_began_stays_ignored() -> None:
         signal.signal(signal.SIGHUP, before)
 
 
+def _running_with(process: subprocess.Popen[bytes], variable: bytes, timeout: float = 30.0) -> None:
+    """Wait, bounded, until ``process`` runs its own program: its environment holds ``variable`` (NAME=value)."""
+    deadline = time.monotonic() + timeout
+    while variable not in Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0"):
+        assert time.monotonic() < deadline, f"pid {process.pid} did not start within {timeout} s"
+        time.sleep(0.01)
+
+
 def test_a_marked_process_is_found_and_killed_and_others_are_not() -> None:
     code = "import time; time.sleep(60)"
     marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: reaper.marker()})
     unmarked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: "someone-else"})
     try:
-        time.sleep(0.2)
+        for process, mark in ((marked, reaper.marker()), (unmarked, "someone-else")):
+            _running_with(process, f"{reaper.MARKER_ENV}={mark}".encode())
         found = reaper.sweep()
         assert [leftover.pid for leftover in found] == [marked.pid]
         assert marked.wait(5) == -signal.SIGKILL

@@ -53,9 +53,13 @@ def test_a_detached_helper_with_an_empty_environment_is_stopped_and_named(tmp_pa
 
 def test_outside_a_run_only_the_marker_counts() -> None:
     reaper.end_run()
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env={})
+    code = "import time; time.sleep(60)"
+    child = subprocess.Popen([sys.executable, "-c", code], env={})
     try:
-        time.sleep(0.2)
+        deadline = time.monotonic() + 30  # until the child runs its own program (its command line is the code)
+        while code.encode() not in Path(f"/proc/{child.pid}/cmdline").read_bytes().split(b"\0"):
+            assert time.monotonic() < deadline, "the child did not start"
+            time.sleep(0.01)
         assert reaper.adopted_processes() == []
         assert child.poll() is None
     finally:

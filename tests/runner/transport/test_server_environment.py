@@ -34,7 +34,7 @@ def test_the_runners_and_pytests_variables_are_dropped_and_what_the_user_gave_wi
 
 def test_a_whole_run_gives_the_server_none_of_the_runners_variables(tmp_path: Path) -> None:
     record = tmp_path / "environments.jsonl"
-    server = f"{sys.executable} {FAKE} --sessions-dir {{sessions_dir}}"
+    server = f"{sys.executable} {FAKE}"
     run = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--tags", "AC-2", "--fuzz", "0"]
     done = subprocess.run(
         [*run, "--stdio", server, "--env", "USER_GIVEN=1"],
