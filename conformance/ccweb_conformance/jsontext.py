@@ -42,10 +42,27 @@ def replace_lone_surrogates(value: Any) -> Any:
     cannot carry one does (strict parsers such as jq 1.6 refuse a lone ``\\udXXX`` escape)."""
     if isinstance(value, str):
         return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict | list | tuple) and not _holds_lone_surrogate(value):
+        return value  # the common case, told by one pass of the C encoder instead of a walk in Python
+    return _replaced(value)
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    """Whether a string of ``value`` may hold a lone surrogate (True when it cannot be written as JSON)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return True
+    return LONE_SURROGATE.search(text) is not None
+
+
+def _replaced(value: Any) -> Any:
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):
-        return {replace_lone_surrogates(k): replace_lone_surrogates(v) for k, v in value.items()}
+        return {_replaced(k): _replaced(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [replace_lone_surrogates(v) for v in value]
+        return [_replaced(v) for v in value]
     return value
 
 
