@@ -18,6 +18,7 @@ from typing import Any
 
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.github import is_step_summary
+from ccweb_conformance.reports.neutral import neutral
 from ccweb_conformance.reports.output import emit
 
 __all__ = ["FORMATS", "ReportFormat", "formats", "write_reports"]
@@ -90,13 +91,16 @@ def write_reports(document: Any, options: RunnerOptions, command: str, *, langua
     """Write every report ``command`` was asked for, each on its own: one that fails is one line on stderr."""
     context = {"flavour": options.cucumber_flavour, "language": language}
     written = True
+    safe = None  # the document with server text neutralised, made once for all its reports
     for report in formats(command):
         path: Path | None = getattr(options, report.option)
         if path is None:
             continue
         try:
             append = report.appends_to_step_summary and is_step_summary(path)
-            emit(functools.partial(_render, report, context=context), document, path, options.secrets(), append=append)
+            safe = neutral(document) if safe is None else safe
+            render = functools.partial(_render, report, context=context)
+            emit(render, safe, path, options.secrets(), append=append, neutralised=True)
         except Exception as error:
             written = False
             print(

@@ -194,15 +194,17 @@ def emit(
     stdout: IO[bytes] | None = None,
     *,
     append: bool = False,
+    neutralised: bool = False,
 ) -> None:
     """Write one report with its writer, scrubbed of secrets, server text neutralised; ``-`` sends it to stdout.
 
     ``append``: added at the end of the file (a blank line first when the file holds text), the file
     kept as it is (same inode), as a step summary that earlier steps wrote to must be.
+    ``neutralised``: ``document`` is already :func:`neutral`'s copy (one walk for every report of a run).
     """
     with tempfile.TemporaryDirectory(prefix="ccweb-conformance-report-") as folder:
         staged = Path(folder) / "report"
-        write(neutral(document), staged)
+        write(document if neutralised else neutral(document), staged)
         data = defuse_lines(staged.read_bytes().decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
     for secret in sorted(set(secrets), key=len, reverse=True):
         if secret:
