@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
-from ccweb_conformance.commands.session import session
+from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.errors import EXIT_FAILED, RunnerError
 from ccweb_conformance.jsontext import escape_lone_surrogates
+from ccweb_conformance.options import RunnerOptions
 
 EPILOG = """
 The cases come from the features, recorded against the bundled reference (the oracle): the
@@ -49,14 +50,16 @@ def render() -> str:
 def main(args: argparse.Namespace) -> int:
     """Write, print or check the export; a signal (the suite stops early) leaves the file as it was."""
     check_destination(args)
-    with session("export") as current:
+
+    def work(frame: Frame) -> int:
         try:
             text = render()
         except RunnerError as error:
             print(f"ccweb-conformance: error: {error}", file=sys.stderr)
             return EXIT_FAILED
-        interrupted = current.exit_code()
-    if interrupted is not None:  # the recording stopped part-way: a partial export is never written nor checked
-        print(f"ccweb-conformance: export interrupted by {current.state.name}; nothing written", file=sys.stderr)
-        return interrupted
-    return deliver(args, text, f"ccweb-conformance export --output {args.check}")
+        frame.settle()
+        if frame.state.signum is not None:  # the recording stopped part-way: a partial export is never written
+            return frame.exit_code(failed=True)
+        return deliver(args, text, f"ccweb-conformance export --output {args.check}")
+
+    return framed("export", RunnerOptions(), work, interrupted_detail="nothing written")

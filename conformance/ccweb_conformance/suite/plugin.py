@@ -43,7 +43,7 @@ from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_exp
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
 from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
-from ccweb_conformance.transport import signals, zygote
+from ccweb_conformance.transport import signals, zygote_client
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
@@ -320,7 +320,7 @@ def _clean_up(target: Target | None, own_dir: Path | None, sessions_dir: Path | 
             if own_dir is not None:
                 shutil.rmtree(own_dir, ignore_errors=True)
                 if own_dir.exists():  # no descriptor left to walk it (ulimit -n): free the fork server's, then again
-                    zygote.stop_shared()
+                    zygote_client.stop_shared()
                     shutil.rmtree(own_dir, ignore_errors=True)
             if sessions_dir is not None:
                 remove_run_files(sessions_dir, run_prefix)

@@ -244,7 +244,7 @@ class StdioTarget(Target):
         self.argv = split_command(command, {"{sessions_dir}": str(self.sessions_dir)})
         self.description = f"stdio server {shlex.join(self.argv)!r}"
         self.fork_reference = is_reference(self.argv)
-        """Start the bundled reference as forks of one fork server (``transport.zygote``), where supported."""
+        """Start the bundled reference as forks of one fork server (``transport.zygote_client``), where supported."""
         self.restricted = False
         """Servers start without root's power to ignore file modes (``without_permission_override``)."""
         self._unprivileged: StdioTarget | None = None
@@ -301,7 +301,7 @@ class StdioTarget(Target):
         """The bundled reference's fork server, where it runs; None: start the command the ordinary way."""
         if not self.fork_reference:
             return None
-        zygote = deferred_import("ccweb_conformance.transport.zygote").shared()
+        zygote = deferred_import("ccweb_conformance.transport.zygote_client").shared()
         if zygote is None:
             return None
         return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)
