@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
+from ccweb_conformance.commands.document_files import check_destination, deliver
 from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.errors import EXIT_FAILED, RunnerError
 from ccweb_conformance.jsontext import escape_lone_surrogates
-from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.options import add_arguments, resolve
 
 EPILOG = """
 The cases come from the features, recorded against the bundled reference (the oracle): the
@@ -31,9 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "without MCP, and the MCP-level scenarios left to 'run'."
     )
     parser.epilog = EPILOG
-    add_destination(
-        parser, "write the document to FILE (default: stdout)", "exit 1 if FILE differs from a fresh export"
-    )
+    add_arguments(parser, "export")
 
 
 def render() -> str:
@@ -49,7 +47,8 @@ def render() -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Write, print or check the export; a signal (the suite stops early) leaves the file as it was."""
-    check_destination(args)
+    options = resolve(vars(args))
+    check_destination(options)
 
     def work(frame: Frame) -> int:
         try:
@@ -60,6 +59,6 @@ def main(args: argparse.Namespace) -> int:
         frame.settle()
         if frame.state.signum is not None:  # the recording stopped part-way: a partial export is never written
             return frame.exit_code(failed=True)
-        return deliver(args, text, f"ccweb-conformance export --output {args.check}")
+        return deliver(options, text, f"ccweb-conformance export --output {options.check}")
 
-    return framed("export", RunnerOptions(), work, interrupted_detail="nothing written")
+    return framed("export", options, work, interrupted_detail="nothing written")
