@@ -68,8 +68,9 @@ directory (one your own service owns) and the runner only adds and removes its o
 
 config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
 current directory; keys are the long option names, as the GitHub Action's inputs are named
-(stdio = "node server.js", header = [...], keyword = "emoji" for -k); the command line wins. The file in use and the --expected-failures file are named in every
-report (JSON configFile / expectedFailuresFile, JUnit properties, Markdown, console). At most
+(stdio = "node server.js", header = [...], keyword = "emoji" for -k); the command line wins.
+The file in use and the --expected-failures file are named in every report (JSON configFile /
+expectedFailuresFile, JUnit properties, Markdown, console). At most
 1 MiB of either file is read; a pyproject.toml that names no ccweb-conformance table is not read.
 
 The run's own pytest session reads no pytest configuration but the kit's: PYTEST_ADDOPTS,

@@ -292,7 +292,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
 def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:
     """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
     if target.detect_other_era() is not None:
-        collector.one_era_reason = "server" if options.protocol == "auto" else "requested"
+        collector.one_era_reason = target.one_era_reason
     collector.eras = [target.client(None).protocol_version]
     if target.other_era is not None:
         collector.eras.append(target.other_client(None).protocol_version)

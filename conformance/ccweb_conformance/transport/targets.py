@@ -26,7 +26,7 @@ from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
-from ccweb_conformance.transport.negotiate import other_era
+from ccweb_conformance.transport.negotiate import OneEraReason, one_era_reason, other_era
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line, server_environment
 from ccweb_conformance.transport.signals import shielded
@@ -104,6 +104,8 @@ class Target(ABC):
         self.other_era: ProtocolMode | None = None
         """The era also tested (``detect_other_era``): tool calls are repeated in it, answers compared."""
         self._other_pool = ClientPool(lambda source: self._connect(source, self.other_era))
+        self.one_era_reason: OneEraReason | None = None
+        """Why only one era is tested, once ``detect_other_era`` found so (None: both are, or not asked yet)."""
         self._processes: list[ServerProcess] = []
         """Every process this target spawned (stopped together on close)."""
 
@@ -128,12 +130,14 @@ class Target(ABC):
         """
         wanted = other_era(self.protocol, self.client(None).era)
         if wanted is None:
-            return "only one era was asked for" if self.protocol != "auto" else "the server speaks one era"
+            self.one_era_reason = one_era_reason(self.protocol)
+            return "only one era was asked for" if self.one_era_reason == "requested" else "the server speaks one era"
         self.other_era = wanted
         try:
             self._other_pool.client(None)
         except (TargetError, HandshakeViolation) as error:
             self.other_era = None
+            self.one_era_reason = one_era_reason(self.protocol)
             return one_line(str(error))
         return None
 

@@ -65,7 +65,10 @@ def environment(**changes: str | None) -> dict[str, str]:
         (["export", "--output", "no-such-dir/c.json"], "cannot write 'no-such-dir/c.json': its folder does not exist"),
         (["export", "--check", ""], "argument --check: expected a path, got an empty string"),
         (["export", "--check", "missing.json"], "cannot check 'missing.json': no such file"),
-        (["spec", "--output", "a.md", "--check", "b.md"], "--output and --check: give one (--check compares, --output writes)"),
+        (
+            ["spec", "--output", "a.md", "--check", "b.md"],
+            "--output and --check: give one (--check compares, --output writes)",
+        ),
         (
             ["nope"],
             "argument COMMAND: invalid choice: 'nope' "

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from ccweb_conformance.cli import main
 from ccweb_conformance.config import config_rows, load_config
 from ccweb_conformance.options import table
