@@ -62,6 +62,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(clean_up)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` (the README's test command) a test that names no ``xdist_group`` goes with its
+    file, as ``--dist loadfile`` would send it (its module's fixtures set up once); the tests that name a group
+    (the parts of the mutant and variant batches, ``mutants/batches.py``) spread over the workers. Runs before
+    xdist's own hook, which turns the groups into the scheduling scope."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 CPU_LOG = os.environ.get("CCWEB_TEST_CPU_LOG")
 
 
