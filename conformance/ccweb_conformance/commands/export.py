@@ -39,7 +39,7 @@ def render() -> str:
     import json  # noqa: PLC0415 (start-up: nothing heavy is imported before the command runs)
 
     from ccweb_conformance.reports.case_export import export_document  # noqa: PLC0415
-    from ccweb_conformance.suite.export import record_cases  # noqa: PLC0415
+    from ccweb_conformance.suite.case_recording import record_cases  # noqa: PLC0415
 
     text = json.dumps(export_document(record_cases()), ensure_ascii=False, indent=2) + "\n"
     return escape_lone_surrogates(text)
