@@ -62,15 +62,20 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(clean_up)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup`` (the README's test command) a test that names no ``xdist_group`` goes with its
-    file, as ``--dist loadfile`` would send it (its module's fixtures set up once); the tests that name a group
-    (the parts of the mutant and variant batches, ``mutants/batches.py``) spread over the workers. Runs before
-    xdist's own hook, which turns the groups into the scheduling scope."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` (the README's test command) with the mutant and variant batches split: each part of a
+    batch file is a scope of its own (``mutants/batches.py``), so the parts run on different workers; every other
+    test goes with its file, as loadfile sends it. Other ``--dist`` modes are xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from mutants.batches import scope  # noqa: PLC0415
+    from xdist.scheduler import LoadFileScheduling  # noqa: PLC0415 (only where xdist distributes)
+
+    class _BatchPartsApart(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return scope(nodeid) or super()._split_scope(nodeid)
+
+    return _BatchPartsApart(config, log)  # type: ignore[arg-type]
 
 
 CPU_LOG = os.environ.get("CCWEB_TEST_CPU_LOG")

@@ -1,24 +1,30 @@
-"""The mutant and variant batches split over the test workers: each part its own ``xdist_group``.
+"""The mutant and variant batches split over the test workers under ``--dist loadfile``.
 
 A batch (``run.py batch``) imports the runner once and forks one child per mutant, two at a time;
 one batch for the whole catalogue would keep one worker busy while the other waits. So the names
-are dealt into :data:`PARTS` parts (every other name, the catalogue's order), each test is marked
-with its part's group, and ``--dist loadgroup`` gives each part to a worker. :class:`Batches` runs a
-part's batch the first time one of its tests asks for a name, on the worker that runs that part
-(``-n 0``: one after the other, as one batch would).
+are dealt into :data:`PARTS` parts (every other name, the catalogue's order), and the test session's
+scheduler (``tests/conftest.py``) gives each part of a batch file its own scope (:func:`scope`), as
+if it were a file of its own: each part goes to a worker. :class:`Batches` runs a part's batch the
+first time one of its tests asks for a name, on the worker that runs that part (``-n 0``: one after
+the other, as one batch would).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mutants.catalogue import MUTANTS, VARIANTS
 from mutants.run import run_batch, selected_params
 
 PARTS = 2
+BATCH_FILES = {"test_mutants.py": MUTANTS, "test_variants.py": VARIANTS}
+"""The test files whose tests named after a mutant or variant (``test_x[name]``) are split by part."""
+_PARAMETER = re.compile(r"\[([^\]]+)\]$")
 
 
 def part_of(names: Sequence[str], name: str) -> int:
@@ -26,14 +32,15 @@ def part_of(names: Sequence[str], name: str) -> int:
     return list(names).index(name) % PARTS
 
 
-def group(kind: str, names: Sequence[str], name: str) -> str:
-    """The ``xdist_group`` of the part ``name`` runs in (``mutant-batch-0``)."""
-    return f"{kind}-batch-{part_of(names, name)}"
-
-
-def batch_params(kind: str, names: Sequence[str]) -> list[Any]:
-    """One parameter per name, marked with its part's ``xdist_group``."""
-    return [pytest.param(name, marks=pytest.mark.xdist_group(group(kind, names, name))) for name in names]
+def scope(nodeid: str) -> str | None:
+    """The scheduling scope of a test of a batch file named after one of its names (``FILE::part-N``), or None
+    (the test goes with its file, as ``--dist loadfile`` sends every test)."""
+    file, _, rest = nodeid.partition("::")
+    table = BATCH_FILES.get(Path(file).name)
+    found = _PARAMETER.search(rest)
+    if table is None or found is None or found[1] not in table:
+        return None
+    return f"{file}::part-{part_of(list(table), found[1])}"
 
 
 class Batches:

@@ -6,8 +6,8 @@ short fuzz phase for a mutant of the fuzzer; ``--strict`` for SHOULD-level mutan
 scenario must fail, and the run must exit 1. To stay fast,
 the selected mutants run in one ``run.py batch`` subprocess that imports everything once and
 forks one child per mutant, two at a time. A test per mutant then reads its report. The batch
-is dealt into parts, one ``xdist_group`` each, so that ``--dist loadgroup`` runs them on both
-workers at once (``batches.py``). Two mutants are also killed over a real stdio server
+is dealt into parts, each scheduled as a file of its own, so that ``--dist loadfile`` runs them
+on both workers at once (``batches.py``). Two mutants are also killed over a real stdio server
 (``run.py serve``) rather than in process.
 ``python tests/mutants/mutation_score.py`` prints the same score for whoever wants the table.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from paths import REPO
 
-from mutants.batches import PARTS, Batches, batch_params, part_of
+from mutants.batches import PARTS, Batches, part_of, scope
 from mutants.catalogue import MUTANTS, scenario_matches
 from mutants.run import RUN_PY
 from mutants.verdicts import assert_killed, failed_scenarios
@@ -37,7 +37,7 @@ def mutant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     return Batches("mutant", NAMES, request, tmp_path_factory.mktemp("mutants"), "test_mutant_is_killed")
 
 
-@pytest.mark.parametrize("name", batch_params("mutant", NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_mutant_is_killed(name: str, mutant_runs: Batches) -> None:
     assert_killed(name, mutant_runs(name))
 
@@ -46,6 +46,15 @@ def test_the_parts_of_the_batch_are_the_catalogue_evenly() -> None:
     sizes = [sum(part_of(NAMES, n) == part for n in NAMES) for part in range(PARTS)]
     assert sum(sizes) == len(MUTANTS)
     assert max(sizes) - min(sizes) <= 1
+
+
+def test_each_part_is_scheduled_apart() -> None:
+    """Under ``--dist loadfile`` each part is a scope of its own; tests not named after a mutant go with the file."""
+    file = "tests/mutants/test_mutants.py"
+    assert {scope(f"{file}::test_mutant_is_killed[{n}]") for n in NAMES} == {f"{file}::part-{p}" for p in range(PARTS)}
+    assert scope(f"{file}::test_mutant_is_killed_over_real_stdio[newest_first-AC-3]") is None
+    assert scope(f"{file}::test_catalogue_is_well_formed") is None
+    assert scope(f"tests/mutants/test_catalogue.py::test_killed_by_names_an_existing_scenario[{NAMES[0]}]") is None
 
 
 def test_catalogue_is_well_formed() -> None:
