@@ -52,11 +52,13 @@ def test_the_old_list_json_switch_still_prints_json_with_a_note(words, capsys):
 
 
 def test_list_json_refuses_a_path_it_cannot_write(tmp_path, monkeypatch, capsys):
+    """A folder that is a file cannot hold the listing (a missing folder is created, as for every report)."""
     monkeypatch.chdir(tmp_path)
-    assert main(["list", "--json", "missing/listing.json"]) == 2
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    assert main(["list", "--json", "afile/listing.json"]) == 2
     assert capsys.readouterr() == (
         "",
-        "ccweb-conformance: error: cannot write 'missing/listing.json': its folder does not exist\n",
+        "ccweb-conformance: error: cannot write 'afile/listing.json': 'afile' is not a folder\n",
     )
 
 
