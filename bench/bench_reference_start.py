@@ -10,7 +10,7 @@ Three tables, every figure a median of ``--repeat`` runs, CPU = user + system se
 * a standalone ``ccweb-reference`` over stdio, from its start to its answer to ``initialize``
   (the process ends right after: its CPU is what one server of a run would cost without the
   fork server);
-* a server forked by the fork server (``ccweb_conformance.transport.zygote``): wall time from the
+* a server forked by the fork server (``ccweb_conformance.transport.zygote_client``): wall time from the
   request to the answer to ``initialize``, and the child's own CPU; plus the fork server's own
   start (its imports, paid once per run).
 
@@ -109,7 +109,7 @@ def main() -> int:
 
 
 def _forked(sessions: str, repeat: int) -> None:
-    from ccweb_conformance.transport.zygote import Zygote  # noqa: PLC0415
+    from ccweb_conformance.transport.zygote_client import Zygote  # noqa: PLC0415
 
     starts, walls, cpus = [], [], []
     for _ in range(repeat):

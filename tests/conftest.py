@@ -62,6 +62,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(clean_up)
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` (the README's test command) with the mutant and variant batches split: each part of a
+    batch file is a scope of its own (``mutants/batches.py``), so the parts run on different workers; every other
+    test goes with its file, as loadfile sends it. Other ``--dist`` modes are xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from mutants.batches import scope  # noqa: PLC0415
+    from xdist.scheduler import LoadFileScheduling  # noqa: PLC0415 (only where xdist distributes)
+
+    class _BatchPartsApart(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return scope(nodeid) or super()._split_scope(nodeid)
+
+    return _BatchPartsApart(config, log)  # type: ignore[arg-type]
+
+
 CPU_LOG = os.environ.get("CCWEB_TEST_CPU_LOG")
 
 

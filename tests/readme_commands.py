@@ -3,7 +3,7 @@ snippets, and how each runs in a scratch folder against the bundled reference.
 
 Shared by ``packaging/test_readme_commands.py`` (the documents' blocks) and
 ``packaging/test_readme_help_and_config.py`` (the help examples and the config snippets): two
-files, so that ``--dist loadfile`` runs the two halves on both workers at once.
+files, so that ``--dist loadfile`` runs the two on both workers at once.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The config file: ``ccweb-conformance.toml``, or ``[tool.ccweb-conformance]`` in ``pyproject.toml``.
 
 Looked for in the current directory (``ccweb-conformance.toml`` first). Keys are the long
-option names without dashes (``stdio``, ``sessions-dir``, ``header = ["Authorization: ..."]``);
-values become the defaults the command line overrides. An unknown key or a value of the
+option names without dashes (``stdio``, ``sessions-dir``, ``header = ["Authorization: ..."]``),
+the same names as the GitHub Action's inputs (``keyword`` for ``-k``; the old key ``k`` is still
+read, with a deprecation note); values become the defaults the command line overrides. An unknown key or a value of the
 wrong type is a usage error naming the file and the key.
 
 Only the kit's own file and section are read, and at most :data:`MAX_CONFIG_BYTES` of either:
@@ -37,8 +38,14 @@ KIT_SECTION = re.compile(
 or ``ccweb-conformance = {...}`` under ``[tool]`` (a dependency named ``ccweb-conformance`` does not match)."""
 
 
-def _key(row: TableRow) -> str:
-    return row.spec.flags[-1].lstrip("-")
+def config_rows() -> dict[str, TableRow]:
+    """The options a config file may set, by key: the Action's input names (``keyword``, ``sessions-dir``)."""
+    return {row.spec.key: row for row in table() if row.spec.config_commands != ()}
+
+
+def old_keys() -> dict[str, TableRow]:
+    """Keys an option had before, still read with a deprecation note (``k``: now ``keyword``)."""
+    return {old: row for row in config_rows().values() for old in row.spec.old_keys}
 
 
 def _bounded_text(path: Path) -> bytes | None:
@@ -146,14 +153,22 @@ def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]
     if found is None:
         return None, {}
     path, values = found
-    rows = {_key(row): row for row in table()}
+    rows, renamed = config_rows(), old_keys()
     converted: dict[str, Any] = {}
     for key, raw in values.items():
-        row = rows.get(key)
+        row = rows.get(key) or renamed.get(key)
         if row is None:
             known = ", ".join(sorted(rows))
             raise UsageError(f"{path}: unknown key {key!r} (known: {known})")
+        if key in renamed:
+            if row.spec.key in values:
+                raise UsageError(f"{path}: {key!r} and {row.spec.key!r} name the same option; keep {row.spec.key!r}")
+            print(
+                f"ccweb-conformance: note: {path}: the key {key!r} is deprecated; name it {row.spec.key!r}, "
+                "as the GitHub Action's input is named",
+                file=sys.stderr,
+            )
         value = _convert(path, key, row, raw)
-        if command in row.spec.commands:
+        if row.spec.read_by(command):
             converted[row.name] = value
     return path, converted

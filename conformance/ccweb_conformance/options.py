@@ -18,6 +18,7 @@ import math
 import os
 import re
 import stat
+import sys
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from ccweb_conformance.i18n import LANGUAGES
 
 Protocol = Literal["auto", "legacy", "2026-07-28"]
 PROTOCOLS: tuple[Protocol, ...] = ("auto", "legacy", "2026-07-28")
-Command = Literal["run", "profile", "list"]
+Command = Literal["run", "profile", "list", "spec", "export", "check-description"]
 STDOUT = "-"
 """A report path that means stdout."""
 
@@ -43,6 +44,9 @@ GROUPS: dict[str, str] = {
     "profile": "profile",
     "reports": "reports (FILE: a file, a device such as /dev/null, or - for stdout; a folder, a named pipe, a "
     "socket or a missing folder is a usage error)",
+    "language": "language",
+    "document": "document (neither option: it goes to stdout)",
+    "description": "description (TEXT, - for stdin, or --file FILE)",
 }
 """Help groups, in the order ``--help`` shows them."""
 
@@ -94,6 +98,30 @@ class OptionSpec:
     """Turns the word into the value when the field's type alone cannot (raises argparse.ArgumentTypeError)."""
     spec_default: str | None = None
     """The key under ``measurement`` in spec/ccweb_spec/performance.yaml that gives the default (shown in --help)."""
+    config_key: str | None = None
+    """Its key in the config file, the GitHub Action's input of the same name (None: the last flag, no dashes)."""
+    old_keys: tuple[str, ...] = ()
+    """Config keys it had before, still read with a deprecation note (``k`` before ``keyword``)."""
+    config_commands: tuple[Command, ...] | None = None
+    """The commands the config file's value reaches (None: every command of ``commands``; (): not a config key)."""
+    command_help: tuple[tuple[Command, str], ...] = ()
+    """Help texts of commands that read the option differently (``spec --lang``: the document's language)."""
+    bare_means_stdout: tuple[Command, ...] = ()
+    """Commands where the flag alone, with no FILE, still means ``-`` (stdout), with a deprecation note: it was a
+    switch there (``list --json``)."""
+
+    @property
+    def key(self) -> str:
+        """The config file's key (and the Action's input name) of this option."""
+        return self.config_key or self.flags[-1].lstrip("-")
+
+    def read_by(self, command: str) -> bool:
+        """Whether the config file's value reaches ``command``."""
+        return command in (self.commands if self.config_commands is None else self.config_commands)
+
+    def help_for(self, command: str) -> str:
+        """The help text ``command`` shows."""
+        return next((text for name, text in self.command_help if name == command), self.help)
 
 
 def option(
@@ -108,6 +136,11 @@ def option(
     bounds: Bounds | None = None,
     convert: Callable[[str], Any] | None = None,
     spec_default: str | None = None,
+    config_key: str | None = None,
+    old_keys: tuple[str, ...] = (),
+    config_commands: tuple[Command, ...] | None = None,
+    command_help: Mapping[Command, str] | None = None,
+    bare_means_stdout: tuple[Command, ...] = (),
 ) -> Any:
     """A dataclass field that is also a row of the option table.
 
@@ -117,7 +150,7 @@ def option(
     carrier = f"--ccweb-{flags[-1].lstrip('-')}" if plugin is True else (plugin or None)
     spec = OptionSpec(
         tuple(flags), group, help, metavar, tuple(choices) if choices else None, carrier, commands, bounds, convert,
-        spec_default,
+        spec_default, config_key, old_keys, config_commands, tuple((command_help or {}).items()), bare_means_stdout,
     )
     return dataclasses.field(default=default, metadata={"option": spec})
 
@@ -130,6 +163,9 @@ _HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
 _ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
 PROFILE: tuple[Command, ...] = ("profile",)
+DOCUMENTS: tuple[Command, ...] = ("spec", "export")
+NOT_IN_CONFIG: tuple[Command, ...] = ()
+"""``config_commands`` of an option given on the command line only (a document's path, a description's file)."""
 EMPTY_MEANS_EVERYTHING = frozenset({"keyword", "tags"})
 """Text options whose empty value selects every scenario, as pytest's ``-k ""`` does."""
 EMPTY_HINTS = {
@@ -199,7 +235,7 @@ class RunnerOptions:
         " before the rest is not run (default: %(default)s)")
     # --- selection: which scenarios, and how their verdicts count -----------------------
     keyword: str | None = option(None, "-k", group="selection", metavar="EXPR", plugin="-k", commands=RUN_AND_LIST,
-        help="only scenarios whose test name matches EXPR (pytest -k)")
+        config_key="keyword", old_keys=("k",), help="only scenarios whose test name matches EXPR (pytest -k)")
     tags: str | None = option(None, "--tags", group="selection", metavar="TAGS", commands=RUN_AND_LIST,
         help="only scenarios tagged with one of TAGS (e.g. AC-7,SRC-1)")
     expected_failures: Path | None = option(None, "--expected-failures", group="selection", metavar="FILE",
@@ -243,7 +279,10 @@ class RunnerOptions:
     junitxml: Path | None = option(None, "--junitxml", group="reports", metavar="FILE", plugin=False,
         help="write JUnit XML")
     json: Path | None = option(None, "--json", group="reports", metavar="FILE", plugin=False,
-        commands=RUN_AND_PROFILE, help="write the JSON report (versioned schema)")
+        commands=("run", "profile", "list"), config_commands=RUN_AND_PROFILE, bare_means_stdout=("list",),
+        command_help={"list": "write the listing as JSON to FILE (- for stdout; --json alone, the old switch, is "
+        "still read as -)"},
+        help="write the JSON report (versioned schema)")
     cucumberjson: Path | None = option(None, "--cucumberjson", group="reports", metavar="FILE", plugin=False,
         help="write Cucumber JSON")
     cucumber_flavour: str = option("js", "--cucumber-flavour", group="reports", choices=CUCUMBER_FLAVOURS,
@@ -254,10 +293,31 @@ class RunnerOptions:
         help="write an SVG line chart of latency against size")
     verbose: bool = option(False, "-v", "--verbose", group="reports", plugin=False,
         help="list every scenario and full messages")
-    lang: str | None = option(None, "--lang", group="reports", choices=LANGUAGES, plugin=False,
-        commands=RUN_AND_PROFILE,
+    lang: str | None = option(None, "--lang", group="language", choices=LANGUAGES, plugin=False,
+        commands=("run", "profile", "check-description", "spec"), config_commands=("run", "profile",
+        "check-description"), command_help={
+            "spec": "language of the document (default: en, whatever LC_ALL or LANG say)",
+            "check-description": "language of the output (default: zh-CN when LC_ALL or LANG starts with zh)",
+        },
         help="language of the console (summary, failure blocks, hints) and the Markdown report "
         "(default: zh-CN when LC_ALL or LANG starts with zh)")
+    # --- document: where ``spec`` and ``export`` put what they render ---------------------
+    output: Path | None = option(None, "--output", group="document", metavar="FILE", plugin=False,
+        commands=DOCUMENTS, config_commands=NOT_IN_CONFIG, command_help={
+            "spec": "write the Markdown to FILE (a folder, a named pipe or a socket is a usage error, checked "
+            "before any work)",
+        },
+        help="write the document to FILE (a folder, a named pipe or a socket is a usage error, checked before "
+        "any work)")
+    check: Path | None = option(None, "--check", group="document", metavar="FILE", plugin=False,
+        commands=DOCUMENTS, config_commands=NOT_IN_CONFIG, command_help={
+            "spec": "exit 1 if FILE differs from a fresh render",
+        },
+        help="exit 1 if FILE differs from a fresh export")
+    # --- description: what ``check-description`` reads ---------------------------------
+    file: Path | None = option(None, "--file", group="description", metavar="FILE", plugin=False,
+        commands=("check-description",), config_commands=NOT_IN_CONFIG,
+        help="read the description from FILE (UTF-8, at most 1 MiB; a named pipe or socket is a usage error)")
 
     def problems(self) -> list[str]:
         """Usage errors in these options, each one line."""
@@ -301,6 +361,8 @@ class RunnerOptions:
             found.append(f"--expected-failures {str(self.expected_failures)!r} is not a file")
         if self.fuzz is not None and self.fuzz < 0:
             found.append(f"--fuzz {self.fuzz} must be 0 (no fuzzing) or more")
+        if self.output is not None and self.check is not None:
+            found.append("--output and --check: give one (--check compares, --output writes)")
         return found + self._header_and_env_problems() + self._report_problems()
 
     def _header_and_env_problems(self) -> list[str]:
@@ -479,9 +541,28 @@ def _converter(kind: Any) -> Callable[[str], Any] | None:
     return None
 
 
-def _argparse_keywords(row: TableRow, dest: str) -> dict[str, Any]:
-    """How argparse (and pytest's addoption, which takes the same keywords) reads one row."""
-    kwargs: dict[str, Any] = {"dest": dest, "help": row.spec.help, "default": row.default}
+class _BareMeansStdout(argparse.Action):
+    """A report option that was a switch for this command: alone (no FILE) it still means ``-``, with a note."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, flag: str | None = None
+    ) -> None:
+        if values is None:
+            print(
+                f"ccweb-conformance: note: {parser.prog.split()[-1]} {flag} without FILE is deprecated: give a FILE, "
+                f"or {flag} - for stdout, as 'run {flag}' takes",
+                file=sys.stderr,
+            )
+            values = Path(STDOUT)
+        setattr(namespace, self.dest, values)
+
+
+def _argparse_keywords(row: TableRow, dest: str, command: str = "run") -> dict[str, Any]:
+    """How argparse (and pytest's addoption, which takes the same keywords) reads one row for ``command``."""
+    kwargs: dict[str, Any] = {"dest": dest, "help": row.spec.help_for(command), "default": row.default}
+    if command in row.spec.bare_means_stdout:
+        kwargs.update(action=_BareMeansStdout, nargs="?", metavar=row.spec.metavar, type=_converter(row.kind))
+        return kwargs
     if row.spec.convert is not None:
         kwargs.update(metavar=row.spec.metavar, type=row.spec.convert)
         return kwargs
@@ -506,7 +587,7 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
         group = groups.get(row.spec.group)
         if group is None:
             group = groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
-        action = group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name))
+        action = group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name, command))
         if row.spec.spec_default is not None:
             setattr(action, "spec_default", SpecDefault(row.spec.spec_default))  # noqa: B010 (shown by --help)
 

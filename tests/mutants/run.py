@@ -63,15 +63,9 @@ def run_batch(kind: str, names: list[str], out_dir: Path, jobs: int = 2) -> dict
     return outcome
 
 
-def half(names: list[str], which: int) -> list[str]:
-    """Every other name, from the first (``which`` 0) or the second (1): the batch split over two test
-    files, so that ``--dist loadfile`` gives each worker one half instead of one worker the whole."""
-    return names[which::2]
-
-
 def selected_params(request: Any, function_name: str) -> list[str]:
     """The ``name`` parameters of the collected (not deselected) items of ``function_name`` in the requesting
-    test module (each half of the batch has its own module and its own run)."""
+    test module (``-k`` narrows the batch to what will be asserted)."""
     names = []
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)

@@ -68,17 +68,6 @@ def test_a_wrong_name_is_caught():
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_the_feature_tag_selects_the_killing_scenario(name: str):
-    """The batch runs a mutant with ``--tags <feature tag>``: that tag must carry its scenario."""
-    mutant = MUTANTS[name]
-    if mutant.feature == "fuzz":
-        assert mutant.feature_tag is None  # killed by the fuzz phase of the whole default run
-        return
-    tagged = {s.name for s in scenarios() if mutant.feature_tag in s.tags}
-    assert re.sub(r" \[.*\]$", "", mutant.killed_by, flags=re.DOTALL) in tagged
-
-
-@pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_the_batch_selection_holds_the_killing_scenario(name: str) -> None:
     """``Mutant.selection`` (what the batch runs) selects every row of the scenario that must kill it."""
     mutant = MUTANTS[name]

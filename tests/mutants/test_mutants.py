@@ -6,8 +6,9 @@ short fuzz phase for a mutant of the fuzzer; ``--strict`` for SHOULD-level mutan
 scenario must fail, and the run must exit 1. To stay fast,
 the selected mutants run in one ``run.py batch`` subprocess that imports everything once and
 forks one child per mutant, two at a time. A test per mutant then reads its report. The batch
-is split in two halves, this file's and ``test_mutants_second_half.py``'s, so that
-``--dist loadfile`` runs them on both workers at once.
+is dealt into parts, each scheduled as a file of its own, so that ``--dist loadfile`` runs them
+on both workers at once (``batches.py``). Two mutants are also killed over a real stdio server
+(``run.py serve``) rather than in process.
 ``python tests/mutants/mutation_score.py`` prints the same score for whoever wants the table.
 """
 
@@ -17,35 +18,43 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from paths import REPO
 
-from mutants.catalogue import MUTANTS
-from mutants.run import RUN_PY, half, run_batch, selected_params
-from mutants.verdicts import assert_killed
+from mutants.batches import PARTS, Batches, part_of, scope
+from mutants.catalogue import MUTANTS, scenario_matches
+from mutants.run import RUN_PY
+from mutants.verdicts import assert_killed, failed_scenarios
 
 pytestmark = pytest.mark.slow
 
-NAMES = half(list(MUTANTS), 0)
-"""This file's half of the batch; ``test_mutants_second_half.py`` runs the other on the other worker."""
+NAMES = list(MUTANTS)
 
 
 @pytest.fixture(scope="module")
-def mutant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    names = selected_params(request, "test_mutant_is_killed") or NAMES
-    return run_batch("mutant", names, tmp_path_factory.mktemp("mutants"))
+def mutant_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Batches:
+    return Batches("mutant", NAMES, request, tmp_path_factory.mktemp("mutants"), "test_mutant_is_killed")
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_mutant_is_killed(name: str, mutant_runs: dict[str, dict[str, Any]]) -> None:
-    assert_killed(name, mutant_runs[name])
+def test_mutant_is_killed(name: str, mutant_runs: Batches) -> None:
+    assert_killed(name, mutant_runs(name))
 
 
-def test_the_two_halves_are_the_catalogue() -> None:
-    assert sorted(half(list(MUTANTS), 0) + half(list(MUTANTS), 1)) == sorted(MUTANTS)
-    assert abs(len(half(list(MUTANTS), 0)) - len(half(list(MUTANTS), 1))) <= 1
+def test_the_parts_of_the_batch_are_the_catalogue_evenly() -> None:
+    sizes = [sum(part_of(NAMES, n) == part for n in NAMES) for part in range(PARTS)]
+    assert sum(sizes) == len(MUTANTS)
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_each_part_is_scheduled_apart() -> None:
+    """Under ``--dist loadfile`` each part is a scope of its own; tests not named after a mutant go with the file."""
+    file = "tests/mutants/test_mutants.py"
+    assert {scope(f"{file}::test_mutant_is_killed[{n}]") for n in NAMES} == {f"{file}::part-{p}" for p in range(PARTS)}
+    assert scope(f"{file}::test_mutant_is_killed_over_real_stdio[newest_first-AC-3]") is None
+    assert scope(f"{file}::test_catalogue_is_well_formed") is None
+    assert scope(f"tests/mutants/test_catalogue.py::test_killed_by_names_an_existing_scenario[{NAMES[0]}]") is None
 
 
 def test_catalogue_is_well_formed() -> None:
@@ -73,3 +82,19 @@ def test_should_mutant_only_warns_without_strict(tmp_path: Path) -> None:
     warnings = [s["name"] for s in data["scenarios"] if s["status"] == "warning"]
     assert warnings == [MUTANTS["no_read_only_hint"].killed_by]
     assert data["counts"]["failed"] == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "tags"),
+    [("newest_first", "AC-3"), ("marks_read", "AC-9")],
+)
+def test_mutant_is_killed_over_real_stdio(name: str, tags: str, tmp_path: Path) -> None:
+    serve = f"{sys.executable} {RUN_PY} serve mutant {name} --sessions-dir {{sessions_dir}}"
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", serve, "--tags", tags]
+    command += ["--json", str(report)]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["transport"] == "stdio"
+    assert any(scenario_matches(MUTANTS[name].killed_by, f) for f in failed_scenarios(data))

@@ -1,4 +1,4 @@
-"""The commands: one module each on one shared session (``session.py``), listed in :data:`REGISTRY`.
+"""The commands: one module each on one shared frame (``frame.py``), listed in :data:`REGISTRY`.
 
 ``cli.py`` parses and dispatches only. It builds the top-level parser from the registry
 alone (so ``--version`` and ``--help`` import nothing else) and imports the module of the
@@ -8,10 +8,10 @@ Adding a command is one module and one line:
 
 1. ``commands/NAME.py`` defines ``configure(parser)`` (description, epilog, its options:
    ``options.add_arguments(parser, NAME)`` for rows of the option table whose ``commands``
-   name it, plus any of its own) and ``main(args) -> int`` (the exit code, from
-   ``errors.py``). Work that starts processes or writes files runs inside
-   ``with session(NAME) as current:`` (signals, subreaping and sweep, the temporary
-   directory); reports go through ``reports/output.py``.
+   name it; only positional arguments are its own) and ``main(args) -> int`` (the exit code,
+   from ``errors.py``). Work that starts processes or writes files runs in
+   ``framed(NAME, options, work, interrupted_detail=...)`` (signals, subreaping and sweep, the
+   temporary directory, the console, the reports, the interrupt line and the exit code).
 2. One :class:`Entry` line below: its name and its one-line help.
 
 Options shared with other commands are rows of ``options.RunnerOptions`` (add the command's

@@ -14,15 +14,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 from ccweb_conformance.checks.description_check import FactVerdict, check_description, quote
 from ccweb_conformance.errors import UsageError
-from ccweb_conformance.i18n import LANGUAGES, Messages, messages, pick_language
-from ccweb_conformance.options import path_word, special_file
+from ccweb_conformance.i18n import Messages, messages, pick_language
+from ccweb_conformance.options import add_arguments, special_file
 
 __all__ = ["COMMAND", "configure", "main"]
 
-COMMAND = "check-description"
+COMMAND: Final = "check-description"
 HELP = "check one tool description against the facts of D-11"
 DESCRIPTION = (
     "Check a tool description the way the TOOL-3 scenario does: print each fact of D-11 found\n"
@@ -47,13 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("text", nargs="?", metavar="TEXT", help="the description, or - to read it from stdin")
-    parser.add_argument(
-        "--file", metavar="FILE", type=path_word,
-        help="read the description from FILE (UTF-8, at most 1 MiB; a named pipe or socket is a usage error)",
-    )
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="language of the output (default: from LC_ALL / LANG, else en)"
-    )
+    add_arguments(parser, COMMAND)  # --file and --lang, rows of the option table
 
 
 def main(args: argparse.Namespace) -> int:

@@ -1,32 +1,23 @@
 """``--output FILE`` / ``--check FILE`` of the commands that render a document (``spec``, ``export``).
 
+Both options are rows of the option table (``options.RunnerOptions.output`` and ``check``: at most one).
+
 Both paths are checked before the document is rendered (rendering ``export`` runs the whole
 suite), the file is written whole or not at all, and ``--check`` compares the file's text with a fresh render.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, UsageError
-from ccweb_conformance.options import path_word, write_target_problem
+from ccweb_conformance.options import RunnerOptions, write_target_problem
 from ccweb_conformance.reports.output import write_atomically
 
-__all__ = ["add_destination", "check_destination", "deliver"]
+__all__ = ["check_destination", "deliver"]
 
 
-def add_destination(parser: argparse.ArgumentParser, output_help: str, check_help: str) -> None:
-    """``--output FILE`` or ``--check FILE`` (at most one); neither: the document goes to stdout."""
-    destination = parser.add_mutually_exclusive_group()
-    destination.add_argument(
-        "--output", metavar="FILE", type=path_word,
-        help=f"{output_help} (a folder, a named pipe or a socket is a usage error, checked before any work)",
-    )
-    destination.add_argument("--check", metavar="FILE", type=path_word, help=check_help)
-
-
-def check_destination(args: argparse.Namespace) -> None:
+def check_destination(args: RunnerOptions) -> None:
     """A usage error for a path that cannot serve, before anything is rendered."""
     if args.check is not None and not args.check.is_file():
         raise UsageError(f"cannot check {str(args.check)!r}: no such file")
@@ -35,7 +26,7 @@ def check_destination(args: argparse.Namespace) -> None:
         raise UsageError(problem)
 
 
-def deliver(args: argparse.Namespace, text: str, regenerate: str) -> int:
+def deliver(args: RunnerOptions, text: str, regenerate: str) -> int:
     """Compare with ``--check`` (``regenerate``: the command that brings the file up to date), write, or print."""
     if args.check is not None:
         try:

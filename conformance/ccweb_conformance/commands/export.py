@@ -7,10 +7,11 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
-from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
-from ccweb_conformance.commands.session import session
+from ccweb_conformance.commands.document_files import check_destination, deliver
+from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError, UsageError
 from ccweb_conformance.jsontext import escape_lone_surrogates
+from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
 from ccweb_conformance.reports.output import write_atomically
 
 HARNESS = "contract-cases.js"
@@ -52,9 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     guide, guide_zh = (shipped(name) for name in GUIDES)
     parser.epilog = EPILOG.format(harness=HARNESS, guide=guide, guide_zh=guide_zh)
-    add_destination(
-        parser, "write the document to FILE (default: stdout)", "exit 1 if FILE differs from a fresh export"
-    )
+    add_arguments(parser, "export")
 
 
 def render() -> str:
@@ -63,7 +62,7 @@ def render() -> str:
 
     from ccweb_conformance.reports.case_export import export_document  # noqa: PLC0415
     from ccweb_conformance.reports.hand_cases import hand_cases  # noqa: PLC0415
-    from ccweb_conformance.suite.export import record_cases  # noqa: PLC0415
+    from ccweb_conformance.suite.case_recording import record_cases  # noqa: PLC0415
 
     text = json.dumps(export_document(record_cases() + hand_cases()), ensure_ascii=False, indent=2) + "\n"
     return escape_lone_surrogates(text)
@@ -71,34 +70,37 @@ def render() -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Write, print or check the export; a signal (the suite stops early) leaves the file as it was."""
-    check_destination(args)
-    with session("export") as current:
+    options = resolve(vars(args))
+    check_destination(options)
+
+    def work(frame: Frame) -> int:
         try:
             text = render()
         except RunnerError as error:
             print(f"ccweb-conformance: error: {error}", file=sys.stderr)
             return EXIT_FAILED
-        interrupted = current.exit_code()
-    if interrupted is not None:  # the recording stopped part-way: a partial export is never written nor checked
-        print(f"ccweb-conformance: export interrupted by {current.state.name}; nothing written", file=sys.stderr)
-        return interrupted
-    code = deliver(args, text, f"ccweb-conformance export --output {args.check}")
-    return code if code else _harness_beside(args)
+        frame.settle()
+        if frame.state.signum is not None:  # the recording stopped part-way: a partial export is never written
+            return frame.exit_code(failed=True)
+        code = deliver(options, text, f"ccweb-conformance export --output {options.check}")
+        return code if code else _harness_beside(options)
+
+    return framed("export", options, work, interrupted_detail="nothing written")
 
 
-def _harness_beside(args: argparse.Namespace) -> int:
+def _harness_beside(options: RunnerOptions) -> int:
     """``--output``: write the Node harness beside the cases; ``--check``: compare one found there."""
     harness = shipped(HARNESS).read_bytes()
-    if args.output is not None and args.output.is_file():  # not /dev/stdout or a pipe: a folder to write into
-        beside = args.output.parent / HARNESS
+    if options.output is not None and options.output.is_file():  # not /dev/stdout or a pipe: a folder to write into
+        beside = options.output.parent / HARNESS
         try:
             write_atomically(beside, harness)
         except OSError as error:
             raise UsageError(f"cannot write {str(beside)!r}: {error.strerror}") from error
-    elif args.check is not None and _differs(args.check.parent / HARNESS, harness):
-        beside = args.check.parent / HARNESS
+    elif options.check is not None and _differs(options.check.parent / HARNESS, harness):
+        beside = options.check.parent / HARNESS
         print(
-            f"ccweb-conformance: {beside} is out of date; run 'ccweb-conformance export --output {args.check}'",
+            f"ccweb-conformance: {beside} is out of date; run 'ccweb-conformance export --output {options.check}'",
             file=sys.stderr,
         )
         return EXIT_FAILED

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import argparse
 
-from ccweb_conformance.errors import EXIT_PASSED, UsageError
-from ccweb_conformance.options import add_arguments
+from ccweb_conformance.commands.report_formats import write_reports
+from ccweb_conformance.errors import EXIT_PASSED, EXIT_USAGE, UsageError
+from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.reports.listing import build_listing, render_listing
+from ccweb_conformance.reports.output import is_stdout
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import select
 
 EPILOG = """examples:
   ccweb-conformance list
   ccweb-conformance list --tags uni-1,AC-2
-  ccweb-conformance list -k emoji --json"""
+  ccweb-conformance list -k emoji --json -           the listing as JSON on stdout
+  ccweb-conformance list --json listing.json        the JSON in a file, the text on stdout
+
+--json FILE takes a path as 'run --json' does (- for stdout); --json alone, the old switch,
+still prints the JSON on stdout, with a deprecation note on stderr.
+"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -24,15 +31,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.epilog = EPILOG
     add_arguments(parser, "list")
-    parser.add_argument("--json", dest="as_json", action="store_true", help="print JSON instead of text")
 
 
 def main(args: argparse.Namespace) -> int:
-    """``ccweb-conformance list``: requirements and their scenarios; nothing is started."""
-    scenarios = feature_scenarios()
-    chosen = select(scenarios, args.tags, args.keyword)
+    """``ccweb-conformance list``: requirements and their scenarios as text, and as JSON where ``--json`` says."""
+    options = resolve(vars(args))
+    chosen = select(feature_scenarios(), options.tags, options.keyword)
     if not chosen:
         raise UsageError("no scenario matched the selection")
-    listing = build_listing(chosen, selected=bool(args.tags or args.keyword))
-    print(render_listing(listing, as_json=args.as_json))
-    return EXIT_PASSED
+    listing = build_listing(chosen, selected=bool(options.tags or options.keyword))
+    written = write_reports(listing, options, "list", language="en")
+    if not is_stdout(options.json):
+        print(render_listing(listing, as_json=False))
+    return EXIT_PASSED if written else EXIT_USAGE

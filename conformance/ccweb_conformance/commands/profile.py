@@ -7,23 +7,11 @@ import sys
 
 import ccweb_spec
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands.report_formats import requested, write_reports
-from ccweb_conformance.commands.session import session
-from ccweb_conformance.errors import (
-    EXIT_FAILED,
-    EXIT_PASSED,
-    EXIT_USAGE,
-    RunInterrupted,
-    TargetError,
-    interrupted_exit_code,
-)
-from ccweb_conformance.i18n import pick_language
+from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.profile.console import render_profile
 from ccweb_conformance.profile.run import run_profile
 from ccweb_conformance.profile.settings import profile_settings
-from ccweb_conformance.reports.output import is_stdout, reader_may_leave, scrub
-from ccweb_conformance.transport import signals
 
 PROFILE_EPILOG = """
 Writes cc-web conversations of growing size (default 10, 1,000, 10,000 and 100,000 messages;
@@ -58,39 +46,25 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _interrupted(name: str | None, signum: int) -> int:
-    print(f"ccweb-conformance: profile interrupted by {name}; servers stopped, files removed", file=sys.stderr)
-    return interrupted_exit_code(signum)
-
-
 def main(args: argparse.Namespace) -> int:
-    """Profile, print the table, write the reports; 0 profiled, 1 a wrong answer, 2 start-up, 128 + a signal."""
+    """Profile, write the reports, print the table; 0 profiled, 1 a wrong answer, 2 start-up, 128 + a signal."""
     options = resolve(vars(args))
     settings = profile_settings(options)
-    language = pick_language(options.lang)
-    console = sys.stderr if any(is_stdout(path) for path in requested(options, "profile")) else sys.stdout
-    try:
-        with session("profile") as current:
-            profile = run_profile(
-                options,
-                settings,
-                workspace=current.workspace(options.sessions_dir),  # as run's: fixtures/workspace.py
-                kit_version=kit_version(),
-                spec_version=ccweb_spec.contract_version(),
-                progress=_progress,
-            )
-            profile.config_file = getattr(args, "config_file", None)
-            signals.disarm()  # the reports get written whatever arrives now
-            with reader_may_leave(console):
-                print(scrub(render_profile(profile, language), options.secrets()), file=console, flush=True)
-            written = write_reports(profile, options, "profile", language=language)
-    except RunInterrupted as interrupted:
-        return _interrupted(interrupted.name, interrupted.signum)
-    except TargetError as error:
-        print(f"ccweb-conformance: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if current.state.signum is not None:  # it arrived while the results were printed or written: never a pass
-        return _interrupted(current.state.name, current.state.signum)
-    if profile.wrong:
-        return EXIT_FAILED
-    return EXIT_PASSED if written else EXIT_USAGE
+    config_file = getattr(args, "config_file", None)
+
+    def work(frame: Frame) -> int:
+        profile = run_profile(
+            options,
+            settings,
+            workspace=frame.session.workspace(options.sessions_dir),  # as run's: fixtures/workspace.py
+            kit_version=kit_version(),
+            spec_version=ccweb_spec.contract_version(),
+            progress=_progress,
+        )
+        profile.config_file = config_file
+        frame.settle()
+        written = frame.write_reports(profile)
+        frame.show(render_profile(profile, frame.language))
+        return frame.exit_code(failed=bool(profile.wrong), written=written)
+
+    return framed("profile", options, work, interrupted_detail="servers stopped, files removed")

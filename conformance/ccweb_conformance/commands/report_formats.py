@@ -1,6 +1,6 @@
 """Every report format, once: its option, its label, the command it belongs to and its writer.
 
-``run`` and ``profile`` write their reports with :func:`write_reports`, the Action's check
+``run``, ``profile`` and ``list`` write their reports with :func:`write_reports`, the Action's check
 (tests/packaging/test_action.py) reads :func:`formats` for ``run``. Adding a format is one
 row here, its writer (``module:function``, imported only when the report is asked for) and
 its test; its option is the row of the same name in ``options.RunnerOptions``.
@@ -70,6 +70,7 @@ FORMATS: tuple[ReportFormat, ...] = (
         appends_to_step_summary=True,
     ),
     ReportFormat("svg", "SVG", "profile", "ccweb_conformance.profile.svg:write_profile_svg"),
+    ReportFormat("json", "JSON", "list", "ccweb_conformance.reports.listing:write_listing_json"),
 )
 
 

@@ -50,9 +50,10 @@ directory (one your own service owns) and the runner only adds and removes its o
 <run prefix>-...json files.
 
 config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
-current directory; keys are the long option names (stdio = "node server.js", header = [...]);
-the command line wins. The file in use and the --expected-failures file are named in every
-report (JSON configFile / expectedFailuresFile, JUnit properties, Markdown, console). At most
+current directory; keys are the long option names, as the GitHub Action's inputs are named
+(stdio = "node server.js", header = [...], keyword = "emoji" for -k); the command line wins.
+The file in use and the --expected-failures file are named in every report (JSON configFile /
+expectedFailuresFile, JUnit properties, Markdown, console). At most
 1 MiB of either file is read; a pyproject.toml that names no ccweb-conformance table is not read.
 
 The run's own pytest session reads no pytest configuration but the kit's: PYTEST_ADDOPTS,
@@ -108,13 +109,19 @@ def main(args: argparse.Namespace) -> int:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
     # pytest, the transports and the reports: imported after the first line
     from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
+    from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
     from ccweb_conformance.commands.running import run  # noqa: PLC0415
-    from ccweb_conformance.commands.session import session  # noqa: PLC0415
 
     if options.collect_only:
         return collect_only(options, chosen)
-    with session("run", report_leftovers=False) as current:
-        return run(options, current, chosen, config_file=getattr(args, "config_file", None))
+    config_file = getattr(args, "config_file", None)
+    return framed(
+        "run",
+        options,
+        lambda frame: run(frame, chosen, config_file=config_file),
+        interrupted_detail="nothing was reported",
+        report_leftovers=False,
+    )
 
 
 def _options(args: argparse.Namespace) -> RunnerOptions:

@@ -8,26 +8,18 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
 from ccweb_conformance.checks import waits
 from ccweb_conformance.commands import last_failed
-from ccweb_conformance.commands.report_formats import requested, write_reports
-from ccweb_conformance.commands.session import Session
-from ccweb_conformance.errors import (
-    EXIT_FAILED,
-    EXIT_PASSED,
-    EXIT_USAGE,
-    RunInterrupted,
-    UsageError,
-    interrupted_exit_code,
-)
+from ccweb_conformance.commands.frame import Frame
+from ccweb_conformance.commands.report_formats import requested
+from ccweb_conformance.errors import EXIT_USAGE, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages, pick_language
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
 from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
@@ -36,12 +28,12 @@ from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.live import LiveCounter
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
-from ccweb_conformance.reports.output import is_stdout, reader_may_leave, scrub
-from ccweb_conformance.reports.terminal import colour_wanted, fit_to_terminal
+from ccweb_conformance.reports.output import scrub
+from ccweb_conformance.reports.terminal import colour_wanted
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
-from ccweb_conformance.transport import census, signals, zygote
+from ccweb_conformance.transport import census, signals, zygote_client
 
 
 def _fuzz_phase(
@@ -134,7 +126,7 @@ def _suite(
     options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace | None = None
 ) -> SuiteOutcome | None:
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
-        zygote.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
+        zygote_client.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
     try:
         plugins = chosen.plugins() if chosen else ()
         return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
@@ -159,94 +151,128 @@ def _add_reproducers(run: RunResult, options: RunnerOptions) -> None:
             scenario.reproducer = reproducer(options, scenario.keyword)
 
 
-def _annotate(run: RunResult, console: TextIO, secrets: Iterable[str], language: str) -> None:
+def _annotate(frame: Frame, run: RunResult) -> None:
     """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
-    if in_github_actions():
-        for line in annotation_lines(run, language=language):
-            print(scrub(line, secrets), file=console)
+    lines = annotation_lines(run, language=frame.language) if in_github_actions() else []
+    if lines:
+        frame.show("\n".join(lines))
 
 
-def run(
-    options: RunnerOptions,
-    current: Session,
-    chosen: last_failed.LastFailed | None = None,
+def _startup_refusal(
+    outcome: SuiteOutcome | None, state: signals.InterruptState, secrets: list[str], language: str
+) -> int | None:
+    """EXIT_USAGE, said in one line, when the implementation could not be started or the suite broke; else None."""
+    if state.interrupted or outcome is None:
+        return None
+    if outcome.startup_error is not None:
+        line = startup_line(outcome.startup_error, language)
+    elif outcome.broken is not None or outcome.collector is None:
+        line = str(outcome.broken)
+    else:
+        return None
+    print(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
+    """What the suite learnt of the target, for the run model (the defaults when it never started)."""
+    if collector is None:
+        return {"target": "not started", "transport": "stdio", "started_at": ""}
+    return {
+        "target": collector.target_description,
+        "transport": collector.transport,
+        "protocol_version": collector.protocol_version,
+        "started_at": collector.started_at,
+        "stopped": collector.stop_reason,
+        "eras": collector.eras,
+        "one_era_reason": collector.one_era_reason,
+        "bundled_reference": collector.bundled_reference,
+    }
+
+
+def _run_result(
+    frame: Frame,
+    outcome: SuiteOutcome | None,
+    scenarios: list[ScenarioResult],
+    chosen: last_failed.LastFailed | None,
     *,
-    config_file: str | None = None,
-) -> int:
-    state = current.state
-    reports: list[Path | str] = list(requested(options, "run"))
-    console = sys.stderr if any(is_stdout(r) for r in reports) else sys.stdout
-    color = colour_wanted(console, os.environ)
-    secrets = options.secrets()
-    language = pick_language(options.lang)
-    started = time.perf_counter()
-    census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
-    workspace = current.workspace(options.sessions_dir)  # the suite's and the fuzz phase's (fixtures/workspace.py)
-    outcome = _suite(options, chosen, workspace)
-    collector = outcome.collector if outcome is not None else None
-    if not state.interrupted and outcome is not None:
-        if outcome.startup_error is not None:
-            line = startup_line(outcome.startup_error, language)
-            print(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}", file=sys.stderr)
-            return EXIT_USAGE
-        if outcome.broken is not None or collector is None:
-            print(f"ccweb-conformance: error: {neutralise(scrub(str(outcome.broken), secrets))}", file=sys.stderr)
-            return EXIT_USAGE
-    scenarios = list(collector.results) if collector is not None else []
-    fuzz_lines = _fuzz_after_scenarios(
-        options, state, collector, scenarios, started, language=language, workspace=workspace
-    )
-    signals.disarm()  # from here on a signal is recorded, and the reports still get written
-    leftovers = current.sweep()
+    started: float,
+    config_file: str | None,
+) -> RunResult:
+    """The run model of what happened, with what the sweep found and every scenario's reproducer."""
+    options = frame.options
+    leftovers = frame.session.sweep()
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
-        target=collector.target_description if collector is not None else "not started",
-        transport=(collector.transport if collector is not None else "stdio"),  # type: ignore[arg-type]
-        protocol_version=collector.protocol_version if collector is not None else None,
-        started_at=collector.started_at if collector is not None else "",
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
         selection=last_failed.run_selection(chosen, selection_label(options, outcome), selection_label(options, None)),
-        interrupted=state.name,
-        stopped=collector.stop_reason if collector is not None else None,
+        interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
-        eras=collector.eras if collector is not None else [],
-        one_era_reason=collector.one_era_reason if collector is not None else None,
-        bundled_reference=collector is not None and collector.bundled_reference,
         processes=census.summary(census.take()),
         waits=waits.take(),
         config_file=config_file,
         expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
+        **_target_facts(outcome.collector if outcome is not None else None),
     )
     _add_reproducers(run, options)
-    if not run.scenarios and not state.interrupted:
+    return run
+
+
+def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str]) -> None:
+    """The console summary (the fuzz phase's lines and where the reports are before the totals), wrapped to a
+    terminal's width, then the annotations on GitHub Actions."""
+    reports: list[Path | str] = list(requested(frame.options, "run"))
+    closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
+    color = colour_wanted(frame.console, os.environ)
+    summary = render_summary(
+        run, color=color, verbose=frame.options.verbose, language=frame.language, before_totals=[*fuzz_lines, *closing]
+    )
+    frame.show(summary, fit=True)
+    _annotate(frame, run)
+
+
+def _stale_lines(staleness: Staleness | None) -> None:
+    """The expected-failures entries that covered nothing: warnings, and errors for those that fail the run."""
+    if staleness is None:
+        return
+    for line in staleness.warnings:
+        print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
+    for line in staleness.errors:
+        print(f"ccweb-conformance: error: {line}", file=sys.stderr)
+
+
+def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None) -> int:
+    """The suite, the fuzz phase, the run model, the records, the reports, the console, the exit code."""
+    options, state = frame.options, frame.state
+    started = time.perf_counter()
+    census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
+    workspace = frame.session.workspace(options.sessions_dir)  # the suite's and fuzz phase's (fixtures/workspace.py)
+    outcome = _suite(options, chosen, workspace)
+    refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
+    if refused is not None:
+        return refused
+    collector = outcome.collector if outcome is not None else None
+    scenarios = list(collector.results) if collector is not None else []
+    fuzz_lines = _fuzz_after_scenarios(
+        options, state, collector, scenarios, started, language=frame.language, workspace=workspace
+    )
+    frame.settle()  # from here on a signal is recorded, and the reports still get written
+    result = _run_result(frame, outcome, scenarios, chosen, started=started, config_file=config_file)
+    if not result.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
-    staleness = _staleness(options, state, run)
-    not_recorded = last_failed.update(options, run)
+    staleness = _staleness(options, state, result)
+    not_recorded = last_failed.update(options, result)
     if not_recorded is not None:
         print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
-    written = write_reports(run, options, "run", language=language)
-    if staleness is not None:  # before the summary: its totals line is the last a terminal shows
-        for line in staleness.warnings:
-            print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
-        for line in staleness.errors:
-            print(f"ccweb-conformance: error: {line}", file=sys.stderr)
-    with reader_may_leave(console):
-        closing = [reports_line(reports, language)] if run.failed or run.counts()["warning"] else []
-        summary = render_summary(
-            run, color=color, verbose=options.verbose, language=language, before_totals=[*fuzz_lines, *closing]
-        )
-        print(fit_to_terminal(scrub(summary, secrets), console), file=console)
-        _annotate(run, console, secrets, language)
-    # Lines on stderr (errors, warnings, this one) stay English in every language: they are
+    written = frame.write_reports(result)
+    _stale_lines(staleness)  # before the summary: its totals line is the last a terminal shows
+    _summary(frame, result, fuzz_lines)
+    # Lines on stderr (errors, warnings, the interrupt) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
-    if state.signum is not None:
-        not_run = run.counts()["notrun"]
-        print(f"ccweb-conformance: interrupted by {state.name}; {not_run} scenarios not run", file=sys.stderr)
-        return interrupted_exit_code(state.signum)
-    if run.failed:
-        return EXIT_FAILED
-    return EXIT_PASSED if written else EXIT_USAGE
+    return frame.exit_code(
+        failed=result.failed, written=written, detail=f"{result.counts()['notrun']} scenarios not run"
+    )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands.document_files import add_destination, check_destination, deliver
-from ccweb_conformance.i18n import LANGUAGES
+from ccweb_conformance.commands.document_files import check_destination, deliver
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE
+from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 
@@ -25,12 +26,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The ``spec`` command's description, epilog and options."""
     parser.description = "Render the whole contract from the spec files and the features as Markdown."
     parser.epilog = SPEC_EPILOG
-    add_destination(parser, "write the Markdown to FILE", "exit 1 if FILE differs from a fresh render")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the document (default: en)")
+    add_arguments(parser, "spec")
 
 
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance spec``."""
-    check_destination(args)
-    text = render_spec(kit_version(), feature_scenarios(), args.lang)
-    return deliver(args, text, regenerate_command(args.lang, str(args.check)))
+    options = resolve(vars(args))
+    check_destination(options)
+    language = options.lang or DEFAULT_LANGUAGE  # a document never follows the reader's locale
+    text = render_spec(kit_version(), feature_scenarios(), language)
+    return deliver(options, text, regenerate_command(language, str(options.check)))

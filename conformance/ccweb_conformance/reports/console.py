@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
-from ccweb_conformance.reports.eras import protocol_shown
+from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_groups import failure_blocks
 from ccweb_conformance.reports.model import (
     RequirementResult,

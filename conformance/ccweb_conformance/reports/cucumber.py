@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from ccweb_conformance.jsontext import finite_only
 from ccweb_conformance.reports.common import format_transcript, problem
-from ccweb_conformance.reports.eras import protocol_shown
+from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_hint
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult, unreached_requirements
 

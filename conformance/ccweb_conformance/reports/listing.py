@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.reports.model import ScenarioRef
 
-__all__ = ["build_listing", "render_listing"]
+__all__ = ["build_listing", "render_listing", "write_listing_json"]
 
 
 def build_listing(scenarios: Sequence[ScenarioRef], *, selected: bool) -> list[dict[str, Any]]:
@@ -55,3 +56,8 @@ def render_listing(listing: list[dict[str, Any]], *, as_json: bool) -> str:
     count = sum(len(e["scenarios"]) for e in listing)
     lines.append(f"{len(listing)} requirements, {count} scenario entries")
     return "\n".join(lines)
+
+
+def write_listing_json(listing: list[dict[str, Any]], path: Path) -> None:
+    """Write the listing as JSON (``list --json FILE``; ``-`` reaches stdout through ``reports/output.py``)."""
+    Path(path).write_text(render_listing(listing, as_json=True) + "\n", encoding="utf-8")

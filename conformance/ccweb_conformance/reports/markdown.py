@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
-from ccweb_conformance.reports.eras import protocol_shown
+from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
 from ccweb_conformance.reports.markdown_text import cell, code

@@ -311,7 +311,7 @@ def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollec
 def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:
     """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
     if target.detect_other_era() is not None:
-        collector.one_era_reason = "server" if options.protocol == "auto" else "requested"
+        collector.one_era_reason = target.one_era_reason
     collector.eras = [target.client(None).protocol_version]
     if target.other_era is not None:
         collector.eras.append(target.other_client(None).protocol_version)

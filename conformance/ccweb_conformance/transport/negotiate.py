@@ -1,5 +1,9 @@
 """Era negotiation: probe ``server/discover`` (modern) and/or ``initialize`` (legacy).
 
+Every decision ``--protocol`` drives is taken here (the options carry it through
+``transport/factory.py`` and the target to the client untouched): which era to probe, whether to
+fall back, which second era to test (:func:`other_era`) and why only one was (:func:`one_era_reason`).
+
 ``auto`` follows the SDK client's policy (mcp/client/_probe.py): any JSON-RPC error or
 HTTP 4xx to the probe, an invalid result, or a result not listing 2026-07-28 falls back to
 ``initialize`` on the same connection, and so does a probe that times out (its late answer
@@ -9,7 +13,7 @@ fallback ``initialize`` that names 2026-07-28 leads to one more probe, as in the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -20,6 +24,15 @@ from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_ACCEPTED, L
 
 if TYPE_CHECKING:
     from ccweb_conformance.transport.client import Era, McpClient, ProtocolMode
+
+
+OneEraReason = Literal["server", "requested"]
+
+
+def one_era_reason(mode: ProtocolMode) -> OneEraReason:
+    """Why a run tests one era only (the reports' wording): ``requested`` when ``--protocol`` named one,
+    ``server`` when ``auto`` found one (or the other era could not be reached)."""
+    return "server" if mode == "auto" else "requested"
 
 
 def other_era(mode: ProtocolMode, negotiated: Era) -> ProtocolMode | None:

@@ -27,7 +27,7 @@ from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.limits import note_exhausted
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
-from ccweb_conformance.transport.negotiate import other_era
+from ccweb_conformance.transport.negotiate import OneEraReason, one_era_reason, other_era
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line, server_environment
 from ccweb_conformance.transport.signals import shielded
@@ -105,6 +105,8 @@ class Target(ABC):
         self.other_era: ProtocolMode | None = None
         """The era also tested (``detect_other_era``): tool calls are repeated in it, answers compared."""
         self._other_pool = ClientPool(lambda source: self._connect(source, self.other_era))
+        self.one_era_reason: OneEraReason | None = None
+        """Why only one era is tested, once ``detect_other_era`` found so (None: both are, or not asked yet)."""
         self._processes: list[ServerProcess] = []
         """Every process this target spawned (stopped together on close)."""
 
@@ -129,12 +131,14 @@ class Target(ABC):
         """
         wanted = other_era(self.protocol, self.client(None).era)
         if wanted is None:
-            return "only one era was asked for" if self.protocol != "auto" else "the server speaks one era"
+            self.one_era_reason = one_era_reason(self.protocol)
+            return "only one era was asked for" if self.one_era_reason == "requested" else "the server speaks one era"
         self.other_era = wanted
         try:
             self._other_pool.client(None)
         except (TargetError, HandshakeViolation) as error:
             self.other_era = None
+            self.one_era_reason = one_era_reason(self.protocol)
             return one_line(str(error))
         return None
 
@@ -248,7 +252,7 @@ class StdioTarget(Target):
         self.argv = split_command(command, {"{sessions_dir}": str(self.sessions_dir)})
         self.description = f"stdio server {shlex.join(self.argv)!r}"
         self.fork_reference = is_reference(self.argv)
-        """Start the bundled reference as forks of one fork server (``transport.zygote``), where supported."""
+        """Start the bundled reference as forks of one fork server (``transport.zygote_client``), where supported."""
         self.restricted = False
         """Servers start without root's power to ignore file modes (``without_permission_override``)."""
         self._unprivileged: StdioTarget | None = None
@@ -305,7 +309,7 @@ class StdioTarget(Target):
         """The bundled reference's fork server, where it runs; None: start the command the ordinary way."""
         if not self.fork_reference:
             return None
-        zygote = deferred_import("ccweb_conformance.transport.zygote").shared()
+        zygote = deferred_import("ccweb_conformance.transport.zygote_client").shared()
         if zygote is None:
             return None
         return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)

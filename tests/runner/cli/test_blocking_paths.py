@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 CLI = str(Path(sys.executable).parent / "ccweb-conformance")
 BOUND = 60
+SCENARIOS_DONE = re.compile(r"\d+/\d+ scenarios")
 RUN = ["run", "--in-process", "--tags", "AC-3", "--fuzz", "0"]
 PROFILE = ["profile", "--sizes", "10", "--repeats", "1", "--no-reference"]
 FIFO_REFUSED = "it is a named pipe (FIFO), which could block the command; name a regular file, or - for stdout"
@@ -140,8 +142,9 @@ def test_sigterm_ends_a_run_whose_report_reader_takes_nothing(tmp_path: Path) ->
     with stderr.open("wb") as errors:
         runner = subprocess.Popen(arguments, cwd=tmp_path, stdout=subprocess.PIPE, stderr=errors, env=env)
         try:
-            under_way = time.monotonic() + BOUND  # its first scenario ended: the report will not fit the pipe
-            while " scenarios" not in stderr.read_text(encoding="utf-8") and time.monotonic() < under_way:
+            under_way = time.monotonic() + BOUND  # its first scenarios ended (the counter, past the first line
+            # "testing ...: the scenarios of ..."): the report will not fit the pipe
+            while not SCENARIOS_DONE.search(stderr.read_text(encoding="utf-8")) and time.monotonic() < under_way:
                 time.sleep(0.1)
             runner.send_signal(signal.SIGTERM)
             code = runner.wait(timeout=BOUND)

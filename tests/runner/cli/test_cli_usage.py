@@ -65,7 +65,10 @@ def environment(**changes: str | None) -> dict[str, str]:
         (["export", "--output", "/dev/null/c.json"], "cannot write '/dev/null/c.json': '/dev/null' is not a folder"),
         (["export", "--check", ""], "argument --check: expected a path, got an empty string"),
         (["export", "--check", "missing.json"], "cannot check 'missing.json': no such file"),
-        (["spec", "--output", "a.md", "--check", "b.md"], "argument --check: not allowed with argument --output"),
+        (
+            ["spec", "--output", "a.md", "--check", "b.md"],
+            "--output and --check: give one (--check compares, --output writes)",
+        ),
         (
             ["nope"],
             "argument COMMAND: invalid choice: 'nope' "

@@ -18,7 +18,7 @@ from ccweb_conformance.reports import (
     report_schema,
     write_junit,
 )
-from ccweb_conformance.reports.eras import protocol_shown
+from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.model import RunResult
 
 BOTH = "2026-07-28 + 2025-11-25 (both eras tested)"

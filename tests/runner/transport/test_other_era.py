@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ccweb_conformance.transport.negotiate import other_era
+from ccweb_conformance.transport.negotiate import one_era_reason, other_era
 from ccweb_conformance.transport.targets import InProcessTarget
 
 
@@ -21,6 +21,7 @@ def test_auto_finds_both_eras_of_the_reference(tmp_path: Path) -> None:
     with InProcessTarget(tmp_path, protocol="auto") as target:
         assert target.detect_other_era() is None
         assert target.other_era == "legacy"
+        assert target.one_era_reason is None
         assert (target.client(None).era, target.client(None).protocol_version) == ("modern", "2026-07-28")
         assert (target.other_client("x").era, target.other_client("x").protocol_version) == ("legacy", "2025-11-25")
 
@@ -30,3 +31,9 @@ def test_an_explicit_protocol_tests_one_era(tmp_path: Path, protocol: str) -> No
     with InProcessTarget(tmp_path, protocol=protocol) as target:  # type: ignore[arg-type]
         assert target.detect_other_era() == "only one era was asked for"
         assert target.other_era is None
+        assert target.one_era_reason == "requested"
+
+
+def test_why_one_era_is_decided_with_the_negotiation() -> None:
+    """The one place --protocol is judged (transport/negotiate.py) also says why a run tests one era."""
+    assert [one_era_reason(mode) for mode in ("auto", "legacy", "2026-07-28")] == ["server", "requested", "requested"]

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from ccweb_conformance.suite.world import TOOL_NAME
-from ccweb_conformance.transport import zygote
+from ccweb_conformance.transport import zygote_client as zygote
 from ccweb_conformance.transport.targets import StdioTarget, reference_command
 
 pytestmark = pytest.mark.skipif(not zygote.supported(), reason="the fork server runs on Linux only")
@@ -128,7 +128,7 @@ def test_the_runner_killed_takes_the_fork_server_and_its_children_with_it(tmp_pa
     script = textwrap.dedent(
         f"""
         import os, sys, time
-        from ccweb_conformance.transport import zygote
+        from ccweb_conformance.transport import zygote_client as zygote
         started = zygote.Zygote()
         child = started.spawn(["ccweb-reference", "--sessions-dir", {str(tmp_path)!r}], dict(os.environ))
         print(started.pid, child.pid, flush=True)
