@@ -178,7 +178,8 @@ def test_run_survives(outcomes: dict[str, Outcome], name: str) -> None:
     assert outcome.temp_left == []
     if case.startup_error is not None:
         assert outcome.report is None
-        lines = outcome.stderr.splitlines()
+        started, *lines = outcome.stderr.splitlines()  # what starts, said at once; then the fault in one line
+        assert started.startswith("ccweb-conformance: testing the "), started
         assert len(lines) == 1, outcome.stderr
         assert lines[0].startswith(case.startup_error[0]), lines[0]
         assert lines[0].endswith(case.startup_error[1]), lines[0]
