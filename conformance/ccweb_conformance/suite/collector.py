@@ -88,6 +88,11 @@ GONE_KINDS = frozenset({"timeout", "closed"})
 """Wire failures that mean the server died or stopped answering (the circuit breaker counts them)."""
 
 
+def _scenario_tags(item: pytest.Item) -> tuple[str, ...]:
+    """The scenario's tags as the reports show them: its markers, pytest's own left out."""
+    return tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures")))
+
+
 def server_gone(error: BaseException | None) -> bool:
     """True when a scenario failed because the server died, timed out or could not be restarted."""
     seen = 0
@@ -191,7 +196,7 @@ class ResultCollector:
                 feature_file=feature_file,
                 scenario=name,
                 line=line,
-                tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
+                tags=_scenario_tags(item),
                 requirements=requirements,
                 level=_level(requirements),  # type: ignore[arg-type]
                 status="notrun",
@@ -350,7 +355,7 @@ class ResultCollector:
             feature_file=feature_file,
             scenario=name,
             line=line,
-            tags=tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures"))),
+            tags=_scenario_tags(item),
             requirements=requirements,
             level=verdict.level,  # type: ignore[arg-type]
             status=status,
