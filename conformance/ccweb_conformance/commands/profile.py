@@ -10,8 +10,8 @@ from ccweb_conformance import kit_version
 from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.profile.console import render_profile
-from ccweb_conformance.profile.run import run_profile
 from ccweb_conformance.profile.settings import profile_settings
+from ccweb_conformance.profile.whole_profile import run_profile
 
 PROFILE_EPILOG = """
 Writes cc-web conversations of growing size (default 10, 1,000, 10,000 and 100,000 messages;
