@@ -23,6 +23,7 @@ import ccweb_spec
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "Localised",
     "Messages",
     "Phrase",
     "Term",
@@ -129,6 +130,17 @@ class Phrase:
         return messages(DEFAULT_LANGUAGE).words(self)
 
 
+@dataclass(frozen=True)
+class Localised:
+    """A name the contract's data gives in both languages (a fact of D-11 and its ``name_zh``): a phrase's field."""
+
+    en: str
+    zh: str = ""
+
+    def __str__(self) -> str:
+        return self.en
+
+
 def phrase(key: str, **fields: Any) -> Phrase:
     """The phrase ``key`` with its fields."""
     return Phrase(key, tuple(fields.items()))
@@ -161,6 +173,8 @@ class Messages:
         """``value`` said in this language: a phrase by its message, a list joined as a list, anything else as text."""
         if isinstance(value, Phrase):
             return self(value.key, **{name: self.words(field) for name, field in value.fields})
+        if isinstance(value, Localised):
+            return (value.zh if self.chinese else "") or value.en
         if isinstance(value, list | tuple):
             return self("list.separator").join(self.words(item) for item in value)
         return str(value)

@@ -124,10 +124,14 @@ def _difference_line(difference: Difference, say: Messages, at: str = "$") -> st
 
 def _pair(expected: Any, actual: Any, limit: int, language: str = DEFAULT_LANGUAGE) -> tuple[str, str, int | None]:
     """Both values as JSON, cut around their first difference when they are of one kind, else each cut alone; an
-    expected value that is a description (``describes``) is shown as words in ``language``, not as JSON."""
-    got = _cut(messages(language).words(actual), limit) if spoken(actual) else None
+    expected value that is a description (``describes``) and a value of phrases (``spoken``) are shown as words
+    in ``language``, not as JSON."""
+    say = messages(language)
+    got = _cut(say.words(actual), limit) if spoken(actual) else None
     if isinstance(expected, str) and describes(expected):
         return translated(expected, language, "expected"), got or _cut(_json(actual), limit), None
+    if spoken(expected):  # words (the facts a description does not state), never JSON
+        return _cut(say.words(expected), 4 * limit), got or _cut(_json(actual), limit), None
     if got is not None:  # words (what a watcher saw), never JSON
         return _cut(_json(expected), limit), got, None
     if comparable(expected, actual):

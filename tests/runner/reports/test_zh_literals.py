@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from runner.reports.mutant_console import block, console
 
+from ccweb_conformance.checks.description_check import FactVerdict
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.ledger import MAX_NAMED, Audit
 from ccweb_conformance.checks.watch import FOLDER_TIME, Seen
 from ccweb_conformance.fixtures.stored import read_stored
-from ccweb_conformance.i18n import messages, translated
+from ccweb_conformance.i18n import messages, phrase, translated
 from ccweb_conformance.reports.failure_block import _content, _pair, notable, rooted, value
 
 ZH = messages("zh-CN")
@@ -127,3 +128,30 @@ def test_an_audit_is_worded_in_each_language() -> None:
         f"entries nobody but the server can have written: {', '.join(f'e{n}' for n in range(MAX_NAMED))} and 2 more",
         "entries that disappeared: gone.json",
     ]
+
+
+BUDGET = ("total budget of 1,000 characters", "合计不超过 1000 个字符")
+
+
+@pytest.mark.parametrize(("verdict", "english", "chinese"), [
+    (FactVerdict("F-3", BUDGET[0], False, None, ("1,000", "total"), None, BUDGET[1], ("1000", "合计")),
+     '"total budget of 1,000 characters" (no clause mentions any of: 1,000, total)',
+     "“合计不超过 1000 个字符”（没有子句提到以下任一概念：1000、合计）"),
+    (FactVerdict("F-3", BUDGET[0], False, "At most 1,000", ("total",), None, BUDGET[1], ("合计",)),
+     '"total budget of 1,000 characters" (the closest clause "At most 1,000" lacks: total)',
+     "“合计不超过 1000 个字符”（最接近的子句“At most 1,000”缺少：合计）"),
+    (FactVerdict("F-3", BUDGET[0], False, "1,000 per item", (), "per item", BUDGET[1], (), "per item", "每条"),
+     '"total budget of 1,000 characters" (the closest clause "1,000 per item" is contradicted by "per item": per item)',
+     "“合计不超过 1000 个字符”（最接近的子句“1,000 per item”中有相反的说法“per item”：每条）"),
+])  # fmt: skip
+def test_an_unmet_fact_is_worded_in_each_language(verdict: FactVerdict, english: str, chinese: str) -> None:
+    assert (str(verdict.phrase), ZH.words(verdict.phrase)) == (english, chinese)
+
+
+def test_the_facts_a_description_lacks_are_the_expected_value_in_words() -> None:
+    verdict = FactVerdict("F-3", BUDGET[0], False, None, ("total",), None, BUDGET[1], ("合计",))
+    expected = phrase("fact.every", facts=(verdict.phrase,))
+    shown = _pair(expected, "Returns inputs.", 200, "zh-CN")
+    assert shown == (
+        "全部事实；未写明：“合计不超过 1000 个字符”（没有子句提到以下任一概念：合计）", '"Returns inputs."', None
+    )
