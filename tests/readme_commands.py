@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
         yield {"@SERVER_PORT@": str(served.port), "@SERVER_SESSIONS@": str(sessions)}
 
 
+@cache
+def head_commit() -> str:
+    """The checkout's HEAD commit: the documents install the kit from git at a full commit SHA."""
+    done = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30,
+                          check=True)
+    return done.stdout.strip()
+
+
 def substituted(command: str, values: dict[str, str]) -> str:
     """``command`` with every placeholder of the data file replaced, then the @NAME@ values filled in."""
     for old, new in DATA["substitutions"]:
@@ -114,7 +123,8 @@ def scratch(folder: Path) -> dict[str, str]:
 def run_block(block: Block, folder: Path, values: dict[str, str]) -> list[str]:
     """Run the block's commands in order in ``folder``; the failures, one line each (empty: all passed)."""
     env = scratch(folder)
-    values = {"@ROOT@": str(REPO), "@PYTHON@": sys.executable, "@SESSIONS@": str(folder / "sessions"), **values}
+    values = {"@ROOT@": str(REPO), "@COMMIT@": head_commit(), "@PYTHON@": sys.executable,
+              "@SESSIONS@": str(folder / "sessions"), **values}
     (folder / "sessions").mkdir()
     failures = []
     for command in block.commands:

@@ -23,11 +23,15 @@ import ccweb_spec
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "Localised",
     "Messages",
+    "Phrase",
     "Term",
     "locale_messages",
     "messages",
+    "phrase",
     "pick_language",
+    "spoken",
     "terms",
     "translated",
 ]
@@ -111,6 +115,45 @@ def terms() -> tuple[Term, ...]:
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """Words a check hands to the reports, said in the report's language: a message key and its fields.
+
+    A field is text (carried as it is: a name, a number), another phrase, or a tuple of them (said as a
+    list). A check's value made of phrases (``got``: the entries seen) reads as words in every language,
+    never as English inside Chinese lines nor as Python or JSON literals.
+    """
+
+    key: str
+    fields: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        return messages(DEFAULT_LANGUAGE).words(self)
+
+
+@dataclass(frozen=True)
+class Localised:
+    """A name the contract's data gives in both languages (a fact of D-11 and its ``name_zh``): a phrase's field."""
+
+    en: str
+    zh: str = ""
+
+    def __str__(self) -> str:
+        return self.en
+
+
+def phrase(key: str, **fields: Any) -> Phrase:
+    """The phrase ``key`` with its fields."""
+    return Phrase(key, tuple(fields.items()))
+
+
+def spoken(value: Any) -> bool:
+    """Whether ``value`` is words to say (a phrase, or a non-empty list of them), not a value to show as JSON."""
+    if isinstance(value, Phrase):
+        return True
+    return isinstance(value, list | tuple) and bool(value) and all(isinstance(item, Phrase) for item in value)
+
+
+@dataclass(frozen=True)
 class Messages:
     """The messages of one language."""
 
@@ -125,6 +168,16 @@ class Messages:
             return table[key].format(**fields)
         except KeyError as error:
             raise KeyError(f"message {key!r} ({self.language}) needs the field {error}") from None
+
+    def words(self, value: Any) -> str:
+        """``value`` said in this language: a phrase by its message, a list joined as a list, anything else as text."""
+        if isinstance(value, Phrase):
+            return self(value.key, **{name: self.words(field) for name, field in value.fields})
+        if isinstance(value, Localised):
+            return (value.zh if self.chinese else "") or value.en
+        if isinstance(value, list | tuple):
+            return self("list.separator").join(self.words(item) for item in value)
+        return str(value)
 
     @property
     def chinese(self) -> bool:

@@ -97,8 +97,12 @@ def wrap_line(line: str, width: int) -> list[str]:
 
     Continuation lines start at the line's value column (after a label's padding), else two columns in.
     In a command (from ``ccweb-conformance ``) cuts fall between shell words only, and each cut line
-    ends with `` \\``, so the lines pasted into a shell are still the one command. A word wider than
-    the line is left whole (the terminal cuts it; nothing else can).
+    ends with `` \\``, so the lines pasted into a shell are still the one command.
+
+    A word wider than a line (a long path, a quoted server command) is never cut: as pytest prints it,
+    it stays whole on a line of its own and the terminal soft-wraps it, so a copy of the screen still
+    holds it in one piece. "Its own line" is the value column: the first value word of a labelled line
+    stays beside its label (a label alone on a line says nothing), and the word after it starts a new line.
     """
     if display_width(line) <= width:
         return [line]
@@ -109,9 +113,13 @@ def wrap_line(line: str, width: int) -> list[str]:
         indent = "  "
     lines: list[str] = []
     current = ""
+    head = len(column.group(1).rstrip(" ")) if column else 0
+    """The label's end in the line: a first value word too wide for any line stays after it."""
     for index, word in enumerate(words):
         mark = " \\" if index > command_at else ""
-        if current and display_width(current + word + mark) > width:
+        too_wide = display_width(indent + word.lstrip(" ") + mark) > width
+        beside_label = not lines and head and display_width(current) <= head and index > 0
+        if current and display_width(current + word + mark) > width and not (too_wide and beside_label):
             lines.append(current + (mark if index > command_at else ""))
             current = indent + word.lstrip(" ")
         else:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import ccweb_spec
+from ccweb_conformance.i18n import Localised, Phrase, phrase
 from ccweb_spec import DescriptionConcept, DescriptionFact, DescriptionLexicon
 
 __all__ = ["FactVerdict", "check_description", "clause_pairs", "read_number", "split_clauses", "unmet_facts"]
@@ -68,6 +69,25 @@ class FactVerdict:
         reasons = ["missing: " + ", ".join(self.missing)] if self.missing else []
         reasons += [f'contradicted by "{self.contradicted_by}"'] if self.contradicted_by else []
         return head + f'closest clause "{quote(self.closest)}" ({"; ".join(reasons)})'
+
+
+    @property
+    def phrase(self) -> Phrase:
+        """An unmet fact, for the reports to word in their language: the fact, the closest clause (quoted as
+        written), the concepts it lacks and what contradicts it (the fact and concept names of description.yaml
+        in both languages)."""
+        fact = Localised(self.name, self.name_zh)
+        names_zh = self.missing_zh or self.missing
+        concepts = tuple(Localised(en, zh) for en, zh in zip(self.missing, names_zh, strict=True))
+        if self.closest is None:
+            return phrase("fact.nowhere", fact=fact, concepts=concepts)
+        clause = quote(self.closest)
+        if self.contradicted_by is None:
+            return phrase("fact.lacks", fact=fact, clause=clause, concepts=concepts)
+        kind = Localised(self.contradiction or "", self.contradiction_zh or "")
+        if not self.missing:
+            return phrase("fact.contradicted", fact=fact, clause=clause, text=self.contradicted_by, kind=kind)
+        return phrase("fact.both", fact=fact, clause=clause, concepts=concepts, text=self.contradicted_by, kind=kind)
 
 
 def quote(clause: str) -> str:

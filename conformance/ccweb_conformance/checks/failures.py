@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from ccweb_conformance.difftext import comparable, cut_pair, where
+from ccweb_conformance.i18n import messages, spoken
 from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.exchange import Exchange
 
@@ -35,7 +36,11 @@ class ConformanceFailure(AssertionError):
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=False)
+    if isinstance(value, str):
+        return value
+    if spoken(value):  # words (the entries a watcher saw), in English here; the reports say them in their language
+        return messages().words(value)
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
 def shown(value: Any) -> str:

@@ -26,6 +26,7 @@ from pathlib import Path
 from ccweb_conformance.checks import waits
 from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION
 from ccweb_conformance.fixtures.conversations import ConversationFiles
+from ccweb_conformance.i18n import Phrase, phrase
 
 MAX_NAMED = 20
 """Entries named in one audit message; the count says how many more there are."""
@@ -159,19 +160,19 @@ class Audit:
             tuple(dict.fromkeys((*self.changed, *other.changed))),
         )
 
-    def describe(self) -> str:
-        """One line per kind of difference, every entry named (up to MAX_NAMED each)."""
-        lines = []
-        for label, entries in (
-            ("entries nobody but the server can have written", self.extra),
-            ("entries that disappeared", self.missing),
-            ("files changed after the scenario that wrote them ended (RO-1)", self.changed),
-        ):
+    def phrases(self) -> list[Phrase]:
+        """One phrase per kind of difference, every entry named (up to MAX_NAMED each), for the reports to word."""
+        found = []
+        kinds = (("audit.extra", self.extra), ("audit.missing", self.missing), ("audit.changed", self.changed))
+        for key, entries in kinds:
             if entries:
-                named = ", ".join(entries[:MAX_NAMED])
-                more = f" and {len(entries) - MAX_NAMED} more" if len(entries) > MAX_NAMED else ""
-                lines.append(f"{label}: {named}{more}")
-        return "\n".join(lines)
+                more = phrase("audit.more", n=len(entries) - MAX_NAMED) if len(entries) > MAX_NAMED else ""
+                found.append(phrase(key, entries=tuple(entries[:MAX_NAMED]), more=more))
+        return found
+
+    def describe(self) -> str:
+        """One line per kind of difference, every entry named (up to MAX_NAMED each), in English."""
+        return "\n".join(str(p) for p in self.phrases())
 
 
 class SessionsLedger:

@@ -38,7 +38,7 @@ from typing import Any
 
 from ccweb_conformance.checks.ledger import Fingerprint, fingerprint, moved
 from ccweb_conformance.checks.outcome import contract_differences
-from ccweb_conformance.checks.watch import EntryWatch
+from ccweb_conformance.checks.watch import FOLDER_TIME, EntryWatch, Seen
 from ccweb_conformance.jsontext import replace_lone_surrogates
 
 ToolFunction = Callable[[Path, str | None, dict[str, Any] | None], dict[str, Any]]
@@ -137,12 +137,12 @@ def _wait_for_the_clock(states: dict[str, Fingerprint | None]) -> None:
         time.sleep(0.001)
 
 
-def call_changes(before: dict[str, Fingerprint | None], after: dict[str, Fingerprint | None], seen: list[str]) -> str:
+def call_changes(before: dict[str, Fingerprint | None], after: dict[str, Fingerprint | None], seen: list[Seen]) -> str:
     """What the call changed under the root (RO-1, RO-2), one line, or "" when nothing."""
     found = [f"{name} {what.split(';')[0]}" for name, what in moved(before, after).items()]
     found += [f"{name} (appeared)" for name in sorted(after.keys() - before.keys())]
     known = before.keys() | after.keys()
-    found += [f"{entry} (seen during the call)" for entry in seen if entry.split(" (")[0] not in known]
+    found += [f"{e} (seen during the call)" for e in seen if e.events == (FOLDER_TIME,) or e.name not in known]
     return "; ".join(found)
 
 

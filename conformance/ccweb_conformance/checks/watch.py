@@ -10,6 +10,9 @@ its watches, so a link in the directory (the kit's own link scenarios make some,
 that holds the directory) brings in events of whatever lies behind it: a server log beside the
 directory, another run's files. An event's folders are resolved: one that lies outside the tree is
 not the directory's.
+
+What was seen is handed on as data (:class:`Seen`: the entry and its events); the reports word it in
+their language (:attr:`Seen.phrase`).
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.checks.ledger import listing
+from ccweb_conformance.i18n import Phrase, phrase
 from ccweb_conformance.transport.limits import check_thread_headroom
 
 WATCH_DEBOUNCE_MS = 50
@@ -35,6 +40,31 @@ ended; every event queued before the look is in its first read (at most WATCH_DE
 WATCH_THREADS = 4
 """Threads that must remain below the process limit before the watcher (one thread of its own) starts."""
 _KINDS = {1: "created", 2: "changed", 3: "removed"}
+"""watchfiles' change numbers."""
+_ORDER = ("created", "changed", "removed", "touched")
+"""The order events are named in: as they happen to an entry."""
+FOLDER_TIME = "folder_time"
+"""The one event seen without inotify: an entry came or went in the folder (its modification time moved)."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """An entry that came, changed or went during the watch, and what happened to it."""
+
+    name: str
+    """The entry's path relative to the sessions directory; without inotify, the folder whose time moved."""
+    events: tuple[str, ...]
+    """``created``, ``changed``, ``removed`` (``touched``: another event), in that order; or :data:`FOLDER_TIME`."""
+
+    @property
+    def phrase(self) -> Phrase:
+        """What was seen, for the reports to word in their language (``a.json.lock (created, removed)``)."""
+        if self.events == (FOLDER_TIME,):
+            return phrase("watch.root_moved") if self.name == "." else phrase("watch.folder_moved", name=self.name)
+        return phrase("watch.entry", name=self.name, events=tuple(phrase(f"watch.{e}") for e in self.events))
+
+    def __str__(self) -> str:
+        return str(self.phrase)
 
 
 def _notify(root: Path) -> Any | None:
@@ -124,21 +154,21 @@ class EntryWatch:
                 self.still_changing = True
                 return
 
-    def foreign(self, ours: set[str]) -> list[str]:
+    def foreign(self, ours: set[str]) -> list[Seen]:
         """Entries not in ``ours`` that were created, changed or removed since the watch began, with what happened.
 
         Without inotify: the folders whose modification time moved (an entry came or went in them).
         """
         self._drain()
         found = [
-            f"{name} ({', '.join(sorted(kinds))})" for name, kinds in sorted(self._events.items()) if name not in ours
+            Seen(name, tuple(e for e in _ORDER if e in kinds))
+            for name, kinds in sorted(self._events.items())
+            if name not in ours
         ]
         if self._notify is None:
             now = _folder_times(self.root)
             found += [
-                f"an entry in {name!r} (the folder's modification time moved)"
-                for name, before in self._times.items()
-                if now.get(name, before) != before
+                Seen(name, (FOLDER_TIME,)) for name, before in self._times.items() if now.get(name, before) != before
             ]
         return found
 

@@ -29,7 +29,7 @@ from ccweb_conformance.reports.live import LiveCounter
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutralise
 from ccweb_conformance.reports.output import scrub
-from ccweb_conformance.reports.terminal import colour_wanted
+from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
@@ -170,7 +170,7 @@ def _startup_refusal(
         line = str(outcome.broken)
     else:
         return None
-    print(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}", file=sys.stderr)
+    tell(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}")
     return EXIT_USAGE
 
 
@@ -239,9 +239,9 @@ def _stale_lines(staleness: Staleness | None) -> None:
     if staleness is None:
         return
     for line in staleness.warnings:
-        print(f"ccweb-conformance: warning: {line}", file=sys.stderr)
+        tell(f"ccweb-conformance: warning: {line}")
     for line in staleness.errors:
-        print(f"ccweb-conformance: error: {line}", file=sys.stderr)
+        tell(f"ccweb-conformance: error: {line}")
 
 
 def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None) -> int:
@@ -267,7 +267,7 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
     staleness = _staleness(options, state, result)
     not_recorded = last_failed.update(options, result)
     if not_recorded is not None:
-        print(f"ccweb-conformance: warning: {not_recorded}", file=sys.stderr)
+        tell(f"ccweb-conformance: warning: {not_recorded}")
     written = frame.write_reports(result)
     _stale_lines(staleness)  # before the summary: its totals line is the last a terminal shows
     _summary(frame, result, fuzz_lines)

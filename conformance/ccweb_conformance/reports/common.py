@@ -35,11 +35,14 @@ _OPTIONAL_TOTALS = ("warning", "xfailed", "xpassed", "skipped", "notrun")
 
 
 def totals_line(run: RunResult, say: Messages | None = None) -> str:
-    """``N passed, N failed[, N warnings][, N xfailed][, N xpassed][, N skipped] in X.XXs`` (scenarios)."""
+    """``N passed, N failed[, N warnings (1 warning)][, N xfailed][, N xpassed][, N skipped] in X.XXs`` (scenarios)."""
     say = say or messages()
     counts = run.counts()
     keys = ["passed", "failed", *(key for key in _OPTIONAL_TOTALS if counts[key])]
-    parts = say("totals.separator").join(say(f"totals.{key}", n=counts[key]) for key in keys)
+    one = {"warning"}  # the words pytest makes singular ("1 warning")
+    parts = say("totals.separator").join(
+        say(f"totals.{key}_one" if key in one and counts[key] == 1 else f"totals.{key}", n=counts[key]) for key in keys
+    )
     return say("totals.line", parts=parts, seconds=run.duration_s)
 
 

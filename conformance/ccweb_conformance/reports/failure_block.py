@@ -18,7 +18,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.attribution import placed
 from ccweb_conformance.difftext import comparable, cut_pair, first_path
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, describes, messages, translated
+from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, describes, messages, spoken, translated
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, StoredConversation
@@ -124,9 +124,16 @@ def _difference_line(difference: Difference, say: Messages, at: str = "$") -> st
 
 def _pair(expected: Any, actual: Any, limit: int, language: str = DEFAULT_LANGUAGE) -> tuple[str, str, int | None]:
     """Both values as JSON, cut around their first difference when they are of one kind, else each cut alone; an
-    expected value that is a description (``describes``) is shown as words in ``language``, not as JSON."""
+    expected value that is a description (``describes``) and a value of phrases (``spoken``) are shown as words
+    in ``language``, not as JSON."""
+    say = messages(language)
+    got = _cut(say.words(actual), limit) if spoken(actual) else None
     if isinstance(expected, str) and describes(expected):
-        return translated(expected, language, "expected"), _cut(_json(actual), limit), None
+        return translated(expected, language, "expected"), got or _cut(_json(actual), limit), None
+    if spoken(expected):  # words (the facts a description does not state), never JSON
+        return _cut(say.words(expected), 4 * limit), got or _cut(_json(actual), limit), None
+    if got is not None:  # words (what a watcher saw), never JSON
+        return _cut(_json(expected), limit), got, None
     if comparable(expected, actual):
         return cut_pair(_json(expected), _json(actual), limit)
     return _cut(_json(expected), limit), _cut(_json(actual), limit), None

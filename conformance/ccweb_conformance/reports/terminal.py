@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from typing import TextIO
 
 from ccweb_conformance.textwidth import wrap_text
 
-__all__ = ["MIN_WRAP_WIDTH", "colour_wanted", "fit_to_terminal", "terminal_width"]
+__all__ = ["MIN_WRAP_WIDTH", "colour_wanted", "fit_to_terminal", "tell", "terminal_width"]
 
 MIN_WRAP_WIDTH = 40
 """Narrower terminals are left to cut lines themselves (a wrapped line would hardly fit either)."""
@@ -36,3 +37,9 @@ def fit_to_terminal(text: str, stream: TextIO) -> str:
     """``text`` with its lines wrapped at spaces to the terminal's width (unchanged outside a terminal)."""
     width = terminal_width(stream)
     return text if width is None or width < MIN_WRAP_WIDTH else wrap_text(text, width)
+
+
+def tell(line: str, stream: TextIO | None = None) -> None:
+    """A line of the runner's own (an error, a warning) on ``stream`` (stderr), wrapped at words like the summary."""
+    out = sys.stderr if stream is None else stream
+    print(fit_to_terminal(line, out), file=out, flush=True)

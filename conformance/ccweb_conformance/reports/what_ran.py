@@ -40,7 +40,8 @@ def counted_line(run: RunResult, say: Messages) -> list[str]:
     if not checks:
         return []
     key = "console.counted_one" if len(checks) == 1 else "console.counted"
-    scenarios = len(run.scenarios) - len(checks)
+    count = len(run.scenarios) - len(checks)
+    scenarios = say("console.scenario_count_one" if count == 1 else "console.scenario_count", count=count)
     return [say(key, total=len(run.scenarios), scenarios=scenarios, checks=len(checks), names=", ".join(checks))]
 
 

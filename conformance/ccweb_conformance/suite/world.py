@@ -290,7 +290,7 @@ def audit_sessions_dir(world: World, when: str) -> None:
             f"RO-2: the sessions directory holds entries the runner did not write ({when}); "
             "something the server did earlier in the run changed it",
             expected="only what was there before the run and the runner's own files",
-            actual=audit.describe(),
+            actual=audit.phrases(),  # worded by the reports, in their language
             exchange=world.exchanges[-1] if world.exchanges else None,
             proves="RO-2",
         )

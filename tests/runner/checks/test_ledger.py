@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from ccweb_conformance.checks.ledger import Audit, Fingerprint, SessionsLedger, changes, fingerprint
+from ccweb_conformance.checks.watch import Seen
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session, session_bytes
 
 
@@ -89,7 +90,7 @@ def test_in_a_directory_not_the_runners_only_entries_named_after_its_ids_are_jud
 
 
 def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> None:
-    from ccweb_conformance.checks.watch import EntryWatch  # noqa: PLC0415
+    from ccweb_conformance.checks.watch import FOLDER_TIME, EntryWatch  # noqa: PLC0415
 
     (tmp_path / "a.json").write_text("{}", encoding="utf-8")
     watch = EntryWatch(tmp_path)
@@ -100,9 +101,11 @@ def test_an_entry_that_lived_only_during_the_watch_is_named(tmp_path: Path) -> N
     finally:
         watch.close()
     if method == "inotify":
-        assert found in (["a.json.lock (created, removed)"], ["a.json.lock (changed, created, removed)"])
+        events = ("created", "removed") if len(found[0].events) == 2 else ("created", "changed", "removed")
+        assert found == [Seen("a.json.lock", events)]
+        assert [str(s) for s in found] == [f"a.json.lock ({', '.join(events)})"]
     else:
-        assert found == ["an entry in '.' (the folder's modification time moved)"]
+        assert found == [Seen(".", (FOLDER_TIME,))]
 
 
 def test_in_a_shared_directory_the_owners_entries_may_go_and_any_named_after_an_id_is_judged(tmp_path: Path) -> None:
@@ -145,7 +148,7 @@ def test_a_look_at_the_watch_beside_a_writer_that_never_stops_is_bounded(tmp_pat
     watch.close()
     endless = _EndlessEvents(tmp_path / "someone-elses.json")
     watch._notify = endless  # the cause of the hang: events that never pause for WATCH_TIMEOUT_MS
-    found: list[list[str]] = []
+    found: list[list[Seen]] = []
     look = threading.Thread(target=lambda: found.append(watch.foreign(set())), daemon=True)
     started = time.monotonic()
     look.start()
@@ -153,7 +156,7 @@ def test_a_look_at_the_watch_beside_a_writer_that_never_stops_is_bounded(tmp_pat
     finished, elapsed = not look.is_alive(), time.monotonic() - started
     endless.quiet = True  # before the fix the look only ends now
     look.join(5)
-    assert (finished, found[:1]) == (True, [["someone-elses.json (changed)"]])
+    assert (finished, found[:1]) == (True, [[Seen("someone-elses.json", ("changed",))]])
     assert WATCH_DRAIN_MS / 1000 <= elapsed < WATCH_DRAIN_MS / 1000 + 5
     assert watch.method == "inotify; the directory never went quiet: someone else writes in it"
 
@@ -171,7 +174,7 @@ def test_a_look_beside_a_live_writer_ends_within_its_bound(tmp_path: Path) -> No
     writer = threading.Thread(target=live_writer, daemon=True)
     watch = EntryWatch(tmp_path)
     writer.start()
-    found: list[list[str]] = []
+    found: list[list[Seen]] = []
     look = threading.Thread(target=lambda: found.append(watch.foreign({"owner.json", "owner.json.tmp"})), daemon=True)
     try:
         time.sleep(0.1)
@@ -214,4 +217,4 @@ def test_a_file_written_behind_a_link_into_the_parent_is_not_the_directory_s(tmp
         found = watch.foreign({"9dc48383-dc34-4000-8000-000000000000.json"})
     finally:
         watch.close()
-    assert [entry.split(" ", 1)[0] for entry in found] == ["9dc48383-dc34-4000-8000-000000000000.json.lock"]
+    assert [entry.name for entry in found] == ["9dc48383-dc34-4000-8000-000000000000.json.lock"]

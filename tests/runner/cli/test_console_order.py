@@ -41,7 +41,7 @@ def test_the_fuzz_block_comes_before_the_totals_which_are_last() -> None:
         "fuzz: 60 of 60 cases: passed",
         "",
         "SKIP ac02_which_conversation.feature::The HTTP header binds the source: needs the HTTP transport",
-        "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
+        "1 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
     ]
 
 

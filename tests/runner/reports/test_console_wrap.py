@@ -51,6 +51,34 @@ def test_a_word_wider_than_the_line_is_left_whole():
     assert wrap_line("  see " + "x" * 50, 30) == ["  see", "    " + "x" * 50]
 
 
+LONG_PATH = "/home/ci/work/a-rather-long-project-name/node_modules/.bin/the-server-under-test.js"
+
+
+def test_a_too_wide_first_value_stays_beside_its_label_and_the_next_word_starts_a_line():
+    # as pytest leaves it: whole, soft-wrapped by the terminal; a label alone on a line would say nothing
+    assert wrap_line(f"    got          {LONG_PATH} and more words", 60) == [
+        f"    got          {LONG_PATH}",
+        "                 and more words",
+    ]
+    assert wrap_line(f"    提示  请检查 {LONG_PATH} 是否存在", 60) == [
+        "    提示  请检查",
+        f"          {LONG_PATH}",
+        "          是否存在",
+    ]
+
+
+def test_a_too_wide_shell_word_is_a_line_of_its_own_and_the_command_still_pastes():
+    line = f"    rerun        ccweb-conformance run --stdio 'node {LONG_PATH}' -k test_x"
+    wrapped = wrap_line(line, 60)
+    assert wrapped == [
+        "    rerun        ccweb-conformance run --stdio \\",
+        f"                 'node {LONG_PATH}' \\",
+        "                 -k test_x",
+    ]
+    joined = " ".join(piece.removesuffix(" \\").strip() for piece in wrapped).removeprefix("rerun ")
+    assert shlex.split(joined) == shlex.split(line)[1:]
+
+
 def test_a_command_is_cut_between_shell_words_and_stays_one_command():
     line = ("    rerun     ccweb-conformance run --stdio 'node my server.js' --sessions-dir ./sessions "
             "-k 'emoji and not zwj'")

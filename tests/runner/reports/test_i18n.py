@@ -163,7 +163,7 @@ def test_chinese_console_columns_line_up_by_display_width() -> None:
 def test_english_console_is_unchanged_by_the_chinese_messages() -> None:
     lines = render_summary(make_run(), color=False, verbose=False).splitlines()
     assert "  untested  TOOL-5    SHOULD" in lines
-    assert lines[-1] == "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"
+    assert lines[-1] == "1 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"
 
 
 def test_chinese_totals_line() -> None:

@@ -44,7 +44,7 @@ def sel6(run: RunResult) -> ScenarioResult:
 
 
 def test_totals_line_lists_only_nonzero_optional_counts(run: RunResult) -> None:
-    assert totals_line(run) == "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"
+    assert totals_line(run) == "1 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"
     run.scenarios = run.scenarios[:1]
     run.duration_s = 0.5
     assert totals_line(run) == "1 passed, 0 failed in 0.50s"
@@ -52,7 +52,7 @@ def test_totals_line_lists_only_nonzero_optional_counts(run: RunResult) -> None:
 
 def test_summary_ends_with_the_totals_line(run: RunResult) -> None:
     text = render_summary(run, color=False, verbose=False)
-    assert text.splitlines()[-1] == "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"
+    assert text.splitlines()[-1] == "1 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s"
     assert text.splitlines()[0] == "ccweb_list_user_inputs conformance: FAILED"
     assert text.splitlines()[1] == "target: stdio: node server.js (stdio, protocol 2025-06-18, spec 1.0.0, kit 0.1.0)"
 
@@ -94,7 +94,7 @@ def test_summary_lists_requirement_statuses_and_failures(run: RunResult) -> None
     # a skip is a check not made: named with its reason, just above the totals
     assert lines[-2:] == [
         "SKIP ac02_which_conversation.feature::The HTTP header binds the source: needs the HTTP transport",
-        "1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
+        "1 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
     ]
 
 
@@ -457,7 +457,7 @@ def test_markdown_header(run: RunResult) -> None:
         "",
         "**Target:** `stdio: node server.js` (stdio)  ",
         "**Protocol:** `2025-06-18` · **Spec:** `1.0.0` · **Kit:** `0.1.0`  ",
-        "**Scenarios:** 1 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
+        "**Scenarios:** 1 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
     ]
     run.scenarios = [run.scenarios[0]]
     assert render_markdown(run).startswith("## ccweb_list_user_inputs conformance: ✅ passed\n")

@@ -28,7 +28,7 @@ def test_the_summary_names_the_bundled_reference_and_reconciles_the_counts() -> 
     assert lines[2] == NOTE
     assert lines[-2:] == [
         f"{len(run.scenarios) + 2} results: {len(run.scenarios)} scenarios + 2 run checks (audit, fuzz)",
-        "3 passed, 1 failed, 1 warnings, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
+        "3 passed, 1 failed, 1 warning, 1 xfailed, 1 xpassed, 1 skipped in 3.21s",
     ]
 
 
@@ -52,3 +52,12 @@ def test_a_real_run_counts_what_progress_counted(capsys) -> None:
     assert NOTE in captured.out.splitlines()
     assert "14 results: 12 scenarios + 2 run checks (audit, fuzz)" in captured.out.splitlines()
     assert "14 passed, 0 failed in " in captured.out
+
+
+def test_one_scenario_and_one_warning_are_singular_as_in_pytest() -> None:
+    run = make_run()
+    first = dataclasses.replace(run.scenarios[0], status="warning")
+    audit = dataclasses.replace(first, feature_file="audit", line=0, scenario="After the run", steps=[])
+    audit = dataclasses.replace(audit, status="passed")
+    lines = render_summary(dataclasses.replace(run, scenarios=[first, audit]), color=False, verbose=False).splitlines()
+    assert lines[-2:] == ["2 results: 1 scenario + 1 run check (audit)", "1 passed, 0 failed, 1 warning in 3.21s"]

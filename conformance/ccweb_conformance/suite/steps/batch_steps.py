@@ -72,14 +72,14 @@ def every_answer_has_the_error_code(world: World, code: str) -> None:
     rows = ", ".join(str(n) for n in dict.fromkeys(n for n, _, _ in wrong))
     if outcome.result.get("ok") is False and not outcome.is_error:
         raise fail(
-            f"an error result must set isError: true (ERR-1); rows {rows} did not (row {number}: {shown!r})",
+            f"an error result must set isError: true (ERR-1); rows {rows} did not (row {number}: \"{shown}\")",
             expected=True,
             actual=False,
             exchange=outcome.exchange,
             proves="ERR-1",
         )
     raise fail(
-        f"expected the error {code} for every row; rows {rows} were answered otherwise (row {number}: {shown!r})",
+        f"expected the error {code} for every row; rows {rows} were answered otherwise (row {number}: \"{shown}\")",
         expected={"ok": False, "error": {"code": code}},
         actual=outcome.result,
         exchange=outcome.exchange,

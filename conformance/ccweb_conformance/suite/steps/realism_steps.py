@@ -176,13 +176,13 @@ def no_transient_entries(world: World) -> None:
     if ledger is None:
         found = watch.foreign(set())
     else:  # in a directory not the runner's, only entries named after its IDs are its to judge
-        found = [entry for entry in watch.foreign(ledger.expected()) if ledger.judged(entry.split(" ", 1)[0])]
+        found = [seen for seen in watch.foreign(ledger.expected()) if ledger.judged(seen.name)]
     if found:
         raise fail(
             f"RO-2: entries were created, changed or removed in the sessions directory during the calls "
             f"(seen through {watch.method})",
             expected="no entry but the runner's own, not even one that exists only during a call",
-            actual=found,
+            actual=[seen.phrase for seen in found],  # worded by the reports, in their language
             exchange=world.exchanges[-1] if world.exchanges else None,
             proves="RO-2",
         )

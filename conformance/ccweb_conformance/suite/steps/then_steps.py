@@ -19,6 +19,7 @@ from ccweb_conformance.checks.description_check import unmet_facts
 from ccweb_conformance.checks.failures import charge, fail
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
 from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
+from ccweb_conformance.i18n import phrase
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
 
@@ -517,11 +518,11 @@ def description_states_facts(world: World, name: str) -> None:
     """TOOL-3: each fact of description.yaml stated in one clause (description_check)."""
     description = _tool(world, name).get("description")
     text = description if isinstance(description, str) else ""
-    missing = [verdict.message() for verdict in unmet_facts(text)]
-    if missing:
+    unmet = unmet_facts(text)
+    if unmet:
         raise fail(
-            "the description does not state every fact of D-11:\n  " + "\n  ".join(missing),
-            expected="every fact",
+            "the description does not state every fact of D-11",
+            expected=phrase("fact.every", facts=tuple(verdict.phrase for verdict in unmet)),  # worded by the reports
             actual=description,
             exchange=world.tools_exchange,
             proves="TOOL-3",
