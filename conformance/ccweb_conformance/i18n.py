@@ -77,13 +77,29 @@ def _sentences(language: str, kind: str) -> tuple[tuple[re.Pattern[str], str], .
     )
 
 
+@cache
+def _list_style(language: str) -> tuple[frozenset[str], str]:
+    """The placeholders of ``locales/checks.<language>.yaml`` that hold a list of numbers, and its separator."""
+    resource = files("ccweb_conformance").joinpath("locales", f"checks.{language}.yaml")
+    if not resource.is_file():
+        return frozenset(), ", "
+    lists = yaml.safe_load(resource.read_text(encoding="utf-8")).get("lists") or {}
+    return frozenset(lists.get("placeholders", ())), str(lists.get("separator", ", "))
+
+
 def translated(text: str, language: str, kind: str = "checks") -> str:
     """An English check sentence (``kind="checks"``) or expected-value description (``"expected"``) in
-    ``language``; quoted values in it are carried over; unchanged when the language has no entry for it."""
+    ``language``; quoted values in it are carried over, lists of numbers joined as the language joins them;
+    unchanged when the language has no entry for it."""
     for pattern, sentence in _sentences(language, kind):
         match = pattern.fullmatch(text)
         if match is not None:
-            return sentence.format(**match.groupdict())
+            fields = match.groupdict()
+            placeholders, separator = _list_style(language)
+            for name in placeholders & fields.keys():
+                if re.fullmatch(r"\d+(, \d+)*", fields[name]):
+                    fields[name] = fields[name].replace(", ", separator)
+            return sentence.format(**fields)
     return text
 
 

@@ -222,16 +222,16 @@ def _run_result(
 
 
 def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str]) -> None:
-    """The console summary (the fuzz phase's lines and where the reports are before the totals), wrapped to a
-    terminal's width, then the annotations on GitHub Actions."""
+    """On GitHub Actions the annotations, then the console summary (the fuzz phase's lines and where the reports
+    are before the totals), wrapped to a terminal's width: the totals line is the log's last line everywhere."""
     reports: list[Path | str] = list(requested(frame.options, "run"))
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
     color = colour_wanted(frame.console, os.environ)
     summary = render_summary(
         run, color=color, verbose=frame.options.verbose, language=frame.language, before_totals=[*fuzz_lines, *closing]
     )
-    frame.show(summary, fit=True)
     _annotate(frame, run)
+    frame.show(summary, fit=True)
 
 
 def _stale_lines(staleness: Staleness | None) -> None:

@@ -50,7 +50,8 @@ def test_a_failed_requirement_is_an_error_annotation_after_the_summary(tmp_path:
         ),
     ]
     totals = next(i for i, line in enumerate(lines) if " passed, " in line and " failed in " in line)
-    assert lines.index(errors[0]) > totals  # after the console summary
+    assert lines.index(errors[-1]) < totals  # before the console summary: the totals line stays the log's last
+    assert totals == len(lines) - 1
     text = (tmp_path / "step-summary.md").read_text(encoding="utf-8")
     assert text.startswith("## Build\n\nthe earlier step's text\n\n## ccweb_list_user_inputs conformance: ")
 

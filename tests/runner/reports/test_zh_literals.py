@@ -155,3 +155,10 @@ def test_the_facts_a_description_lacks_are_the_expected_value_in_words() -> None
     assert shown == (
         "全部事实；未写明：“合计不超过 1000 个字符”（没有子句提到以下任一概念：合计）", '"Returns inputs."', None
     )
+
+
+def test_a_list_of_row_numbers_is_joined_as_chinese_joins_it() -> None:
+    english = 'expected the error invalid_arguments for every row; rows 8, 12 were answered otherwise (row 8: "a, b")'
+    chinese = "每一行都应返回错误 invalid_arguments；第 8、12 行的回答不是（第 8 行：\"a, b\"）"
+    assert translated(english, "zh-CN") == chinese
+    assert translated(english, "en") == english  # English keeps its commas
