@@ -101,21 +101,31 @@ def _median(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument(
+        "--servers-only",
+        action="store_true",
+        help="skip the imports table (e.g. to time an older checkout put first on PYTHONPATH)",
+    )
     args = parser.parse_args()
     print(f"load average (1 min): {os.getloadavg()[0]:.2f}; {args.repeat} runs per figure\n")
 
-    print("| import | wall s | CPU s |\n|---|---:|---:|")
-    for label, statement in IMPORTS.items():
-        runs = [_timed(lambda s=statement: _import(s)) for _ in range(args.repeat)]
-        print(f"| {label} | {_median([w for w, _ in runs])} | {_median([c for _, c in runs])} |")
-
+    if not args.servers_only:
+        _imports(args.repeat)
     with tempfile.TemporaryDirectory() as sessions:
         runs = [_timed(lambda: _standalone(sessions)) for _ in range(args.repeat)]
-        print("\n| server | wall s to its first answer | CPU s |\n|---|---:|---:|")
+        print("| server | wall s to its first answer | CPU s |\n|---|---:|---:|")
         wall, cpu = _median([w for w, _ in runs]), _median([c for _, c in runs])
         print(f"| standalone `ccweb-reference` (stdio) | {wall} | {cpu} |")
         _forked(sessions, args.repeat)
     return 0
+
+
+def _imports(repeat: int) -> None:
+    print("| import | wall s | CPU s |\n|---|---:|---:|")
+    for label, statement in IMPORTS.items():
+        runs = [_timed(lambda s=statement: _import(s)) for _ in range(repeat)]
+        print(f"| {label} | {_median([w for w, _ in runs])} | {_median([c for _, c in runs])} |")
+    print()
 
 
 def _forked(sessions: str, repeat: int) -> None:
