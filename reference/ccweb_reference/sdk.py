@@ -1,8 +1,9 @@
 """The MCP SDK as the reference uses it, loaded without what a stdio server never runs.
 
 Every module of the reference imports the SDK through this one. Two things happen first,
-before any ``mcp`` module is imported (nothing of the SDK is patched; tests in
-``tests/reference/test_sdk_loading.py`` fail when a release changes what they rely on):
+before any ``mcp`` module is imported (no SDK code is replaced: one pydantic setting is added
+to one SDK class; ``tests/reference/test_sdk_loading.py`` fails when a release changes what
+they rely on):
 
 * **Package ``__init__`` files run on first use**
   (:func:`~ccweb_reference.sdk_loading.defer_package_inits`). Importing any ``mcp.*``
