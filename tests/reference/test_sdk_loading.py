@@ -47,14 +47,16 @@ def test_the_deferred_sdk_package_inits_only_import_and_re_export(package: str) 
     assert others == []
 
 
-def test_the_stdio_reference_imports_neither_the_sdk_client_nor_mcpserver() -> None:
+def test_the_stdio_reference_imports_neither_the_sdk_client_nor_mcpserver_nor_builds_era_models() -> None:
+    """Fails too when a module on the stdio path imports the SDK before ``ccweb_reference.sdk`` does."""
     result = _fresh(
         "import json, sys, ccweb_reference.cli\n"
         "from ccweb_reference import sdk\n"
         "print(json.dumps({'deferred': [n for n in ('mcp', 'mcp.server') if sdk.is_deferred(n)],"
-        " 'skipped': sorted(n for n in sys.modules if n in ('mcp.client', 'mcp.server.mcpserver'))}))"
+        " 'imported': sorted(n for n in sys.modules if n in ('mcp.client', 'mcp.server.mcpserver')),"
+        " 'built': sum(m.__pydantic_complete__ for m in sdk.era_models())}))"
     )
-    assert result == {"deferred": ["mcp", "mcp.server"], "skipped": []}
+    assert result == {"deferred": ["mcp", "mcp.server"], "imported": [], "built": 0}
 
 
 def test_a_deferred_package_runs_its_init_on_the_first_name_looked_up() -> None:
