@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 from types import ModuleType
 from typing import Any
 
 DEFERRED_PACKAGES = ("mcp", "mcp.server")
 """The packages whose ``__init__`` runs on the first look-up of a name, not on a submodule's import."""
+
+_INIT_LOCK = threading.RLock()
 
 ERA_MODULES = ("mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
 """The SDK's per-era wire models (internal to ``mcp_types``; imported by ``mcp_types.methods``)."""
@@ -48,10 +51,12 @@ def _runs_init_of(module: ModuleType) -> Any:
     """A module ``__getattr__`` that runs the package's ``__init__`` once, then answers the look-up."""
 
     def look_up(name: str) -> Any:
-        if vars(module).pop("__getattr__", None) is look_up:
-            spec = module.__spec__
-            assert spec is not None and spec.loader is not None
-            spec.loader.exec_module(module)
+        with _INIT_LOCK:  # a second thread waits for the first one's __init__ to finish
+            if vars(module).get("__getattr__") is look_up:
+                del vars(module)["__getattr__"]
+                spec = module.__spec__
+                assert spec is not None and spec.loader is not None
+                spec.loader.exec_module(module)
         return getattr(module, name)
 
     return look_up
