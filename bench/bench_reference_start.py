@@ -6,7 +6,8 @@
 Three tables, every figure a median of ``--repeat`` runs, CPU = user + system seconds:
 
 * imports: a fresh interpreter that imports one module and exits (``python -c "import X"``),
-  from bare Python to the whole stdio reference;
+  from bare Python to the whole stdio reference, the SDK's modules both plainly and as
+  :mod:`ccweb_reference.sdk` loads them (package ``__init__`` files and era models deferred);
 * a standalone ``ccweb-reference`` over stdio, from its start to its answer to ``initialize``
   (the process ends right after: its CPU is what one server of a run would cost without the
   fork server);
@@ -44,12 +45,21 @@ INITIALIZE = json.dumps(
         },
     }
 )
+_AS_THE_REFERENCE = "import ccweb_reference.sdk_loading as s; s.defer_package_inits(); s.defer_era_models(); "
 IMPORTS = {
     "bare Python": "pass",
     "ccweb_reference.core (the transport-free core)": "import ccweb_reference.core",
-    "mcp_types (both revisions of the SDK's types)": "import mcp_types",
+    "mcp_types (the version-free types, built at import)": "import mcp_types",
+    "mcp_types.methods (plus both eras' wire models, built at import)": "import mcp_types.methods",
+    "mcp_types.methods, the era models deferred (as the reference loads them)": (
+        "import ccweb_reference.sdk_loading as s; s.defer_era_models(); import mcp_types.methods"
+    ),
     "import mcp (the SDK package, client included)": "import mcp",
-    "mcp.server.lowlevel.server (the SDK's server; Starlette, uvicorn)": "import mcp.server.lowlevel.server",
+    "mcp.server.lowlevel.server, plainly (package inits; Starlette, uvicorn)": "import mcp.server.lowlevel.server",
+    "mcp.server.runner as the reference loads it (the server without its HTTP modules)": (
+        _AS_THE_REFERENCE + "import mcp.server.runner"
+    ),
+    "mcp.server.lowlevel.server as the reference loads it": _AS_THE_REFERENCE + "import mcp.server.lowlevel.server",
     "ccweb_reference.cli (the whole stdio reference)": "import ccweb_reference.cli",
 }
 
@@ -91,21 +101,31 @@ def _median(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument(
+        "--servers-only",
+        action="store_true",
+        help="skip the imports table (e.g. to time an older checkout put first on PYTHONPATH)",
+    )
     args = parser.parse_args()
     print(f"load average (1 min): {os.getloadavg()[0]:.2f}; {args.repeat} runs per figure\n")
 
-    print("| import | wall s | CPU s |\n|---|---:|---:|")
-    for label, statement in IMPORTS.items():
-        runs = [_timed(lambda s=statement: _import(s)) for _ in range(args.repeat)]
-        print(f"| {label} | {_median([w for w, _ in runs])} | {_median([c for _, c in runs])} |")
-
+    if not args.servers_only:
+        _imports(args.repeat)
     with tempfile.TemporaryDirectory() as sessions:
         runs = [_timed(lambda: _standalone(sessions)) for _ in range(args.repeat)]
-        print("\n| server | wall s to its first answer | CPU s |\n|---|---:|---:|")
+        print("| server | wall s to its first answer | CPU s |\n|---|---:|---:|")
         wall, cpu = _median([w for w, _ in runs]), _median([c for _, c in runs])
         print(f"| standalone `ccweb-reference` (stdio) | {wall} | {cpu} |")
         _forked(sessions, args.repeat)
     return 0
+
+
+def _imports(repeat: int) -> None:
+    print("| import | wall s | CPU s |\n|---|---:|---:|")
+    for label, statement in IMPORTS.items():
+        runs = [_timed(lambda s=statement: _import(s)) for _ in range(repeat)]
+        print(f"| {label} | {_median([w for w, _ in runs])} | {_median([c for _, c in runs])} |")
+    print()
 
 
 def _forked(sessions: str, repeat: int) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.server.lowlevel.server import Server
 
 import ccweb_spec
+from ccweb_reference.sdk import Server
 from ccweb_reference.server import SOURCE_ENV, SOURCE_HEADER, Binding, build_server
 from ccweb_reference.stdio import serve_stdio
 from ccweb_reference.store import DEFAULT_MAX_FILE_BYTES, DEFAULT_READ_BUDGET_BYTES, SMALL_READ_BYTES, SessionStore

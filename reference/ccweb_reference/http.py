@@ -21,7 +21,6 @@ from typing import Any
 
 import uvicorn
 from mcp.server.auth.middleware.bearer_auth import AuthorizationContext
-from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http import EventMessage, SSEEvent, StreamableHTTPServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -34,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ccweb_reference import wire
 from ccweb_reference.http_limits import HttpLimits, fit_descriptors, install_log
 from ccweb_reference.http_protocol import bounded_protocol
+from ccweb_reference.sdk import Server
 
 MAX_BODY_BYTES = 1_000_000
 _HAS_PORT = re.compile(r":[0-9]+$")

@@ -7,13 +7,10 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import anyio.to_thread
-import mcp_types as types
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel.server import Server
-from mcp.shared.exceptions import MCPError
 
 import ccweb_spec
 from ccweb_reference import wire
+from ccweb_reference.sdk import MCPError, Server, ServerRequestContext, types
 from ccweb_reference.store import SessionStore
 from ccweb_reference.tool import call_tool
 

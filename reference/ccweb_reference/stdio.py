@@ -18,12 +18,10 @@ import sys
 from typing import Any, BinaryIO
 
 import anyio
-import mcp_types as types
-from mcp.server.lowlevel.server import Server
-from mcp.shared.message import SessionMessage
 
 from ccweb_reference import wire
 from ccweb_reference.decode import reject_constant
+from ccweb_reference.sdk import Server, SessionMessage, types
 
 DRAIN_S = 30.0
 """The longest wait, after stdin closed, for answers to the requests already read."""

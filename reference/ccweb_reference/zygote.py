@@ -39,6 +39,7 @@ import traceback
 from typing import Any
 
 import ccweb_reference.cli as reference_cli  # the stdio server and everything it imports
+from ccweb_reference import sdk
 
 MAX_PACKET = 1 << 20
 """Bytes one control message may have (an environment of a few hundred variables fits easily)."""
@@ -177,6 +178,7 @@ def serve(control: socket.socket) -> None:
     signal.signal(signal.SIGTERM, _end)  # stopped like any server: its children go with it
     signal.signal(signal.SIGHUP, _end)
     children = _Children(control)
+    sdk.build_deferred_models()  # once here, not in every child
     gc.collect()
     gc.freeze()  # objects imported so far stay out of collections: fewer pages copied in each child
     _send(control, {"ready": os.getpid()})
