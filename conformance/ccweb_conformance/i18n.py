@@ -67,10 +67,7 @@ _PLACEHOLDER = re.compile(r"\\\{(\w+)\\\}")
 @cache
 def _sentences(language: str, kind: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """The ``kind`` table (checks, expected) of ``locales/checks.<language>.yaml`` as (whole-text pattern, text)."""
-    resource = files("ccweb_conformance").joinpath("locales", f"checks.{language}.yaml")
-    if not resource.is_file():
-        return ()
-    table: dict[str, str] = yaml.safe_load(resource.read_text(encoding="utf-8"))[kind]
+    table: dict[str, str] = _check_locale(language).get(kind) or {}
     return tuple(
         (re.compile(_PLACEHOLDER.sub(r"(?P<\1>.*?)", re.escape(english)), re.DOTALL), text)
         for english, text in table.items()
@@ -78,13 +75,38 @@ def _sentences(language: str, kind: str) -> tuple[tuple[re.Pattern[str], str], .
 
 
 @cache
-def _list_style(language: str) -> tuple[frozenset[str], str]:
-    """The placeholders of ``locales/checks.<language>.yaml`` that hold a list of numbers, and its separator."""
+def _check_locale(language: str) -> dict[str, Any]:
+    """``locales/checks.<language>.yaml`` as data; empty when the language has none."""
     resource = files("ccweb_conformance").joinpath("locales", f"checks.{language}.yaml")
     if not resource.is_file():
-        return frozenset(), ", "
-    lists = yaml.safe_load(resource.read_text(encoding="utf-8")).get("lists") or {}
+        return {}
+    data: dict[str, Any] = yaml.safe_load(resource.read_text(encoding="utf-8"))
+    return data
+
+
+def _list_style(language: str) -> tuple[frozenset[str], str]:
+    """The placeholders that hold a list of numbers in ``language``'s check table, and its separator."""
+    lists = _check_locale(language).get("lists") or {}
     return frozenset(lists.get("placeholders", ())), str(lists.get("separator", ", "))
+
+
+def _nested(language: str) -> dict[str, dict[str, str]]:
+    """The placeholders that hold several English sentences joined by "; ", with the table for each sentence."""
+    nested: dict[str, dict[str, str]] = _check_locale(language).get("nested") or {}
+    return nested
+
+
+def _fields_in(language: str, fields: dict[str, str]) -> dict[str, str]:
+    """The captured values as ``language`` shows them: lists of numbers joined its way, nested sentences translated."""
+    placeholders, separator = _list_style(language)
+    for name in placeholders & fields.keys():
+        if re.fullmatch(r"\d+(, \d+)*", fields[name]):
+            fields[name] = fields[name].replace(", ", separator)
+    for name, style in _nested(language).items():
+        if name in fields:
+            parts = fields[name].split("; ")
+            fields[name] = style["separator"].join(translated(part, language, style["table"]) for part in parts)
+    return fields
 
 
 def translated(text: str, language: str, kind: str = "checks") -> str:
@@ -94,12 +116,7 @@ def translated(text: str, language: str, kind: str = "checks") -> str:
     for pattern, sentence in _sentences(language, kind):
         match = pattern.fullmatch(text)
         if match is not None:
-            fields = match.groupdict()
-            placeholders, separator = _list_style(language)
-            for name in placeholders & fields.keys():
-                if re.fullmatch(r"\d+(, \d+)*", fields[name]):
-                    fields[name] = fields[name].replace(", ", separator)
-            return sentence.format(**fields)
+            return sentence.format(**_fields_in(language, match.groupdict()))
     return text
 
 

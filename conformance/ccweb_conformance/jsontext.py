@@ -136,7 +136,7 @@ _reading = threading.local()
 
 
 def _constant(name: str) -> str:
-    _reading.problems.append(f"{name} is not a JSON value (RFC 8259); read as the string {name!r}")
+    _reading.problems.append(f'{name} is not a JSON value (RFC 8259), read as the string "{name}"')
     return name
 
 
@@ -146,8 +146,8 @@ def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         names = [key for key, _ in pairs]
         twice = sorted({key for key in names if names.count(key) > 1})
         _reading.problems.append(
-            f"duplicate member name{'s' if len(twice) > 1 else ''} {', '.join(map(repr, twice))} in one object "
-            "(RFC 8259 wants names unique; readers differ on which value wins, this one keeps the last)"
+            f"duplicate member name{'s' if len(twice) > 1 else ''} {', '.join(map(compact, twice))} in one object "
+            "(RFC 8259 wants names unique, and readers differ on which value wins: this one keeps the last)"
         )
     return built
 

@@ -185,7 +185,7 @@ CASES: dict[str, Case] = {
         for wire, words in (("stdio", stdio), ("http-json", http), ("http-sse", lambda w: http("sse", w)))
     },
     "duplicate-text-block": Case(
-        [*stdio("dup-text"), "--tags", "PROTO-1"], 1, "duplicate member name 'ok' in one object", outcome="failed"
+        [*stdio("dup-text"), "--tags", "PROTO-1"], 1, 'duplicate member name "ok" in one object', outcome="failed"
     ),
     "deep-handshake-stdio": Case(
         stdio("deep=10000"), 1, "JSON nested deeper than 200 levels, the most the runner reads", outcome="failed"

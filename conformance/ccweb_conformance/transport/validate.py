@@ -8,7 +8,7 @@ from mcp_types import jsonrpc_message_adapter
 from mcp_types.methods import parse_server_notification, parse_server_request, validate_server_result
 from pydantic import ValidationError
 
-from ccweb_conformance.jsontext import TooDeep, read_json
+from ccweb_conformance.jsontext import TooDeep, compact, read_json
 
 MAX_ERRORS = 10
 
@@ -58,13 +58,23 @@ def _strict_result_violations(method: str, result: Any) -> list[str]:
         return []
     return [
         f"{method} result: {name}: must be a JSON {' or '.join(_JSON_NAMES[t] for t in wanted)}, "
-        f"got {type(result[name]).__name__} {result[name]!r}"[:300]
+        f"got {_shown(result[name])}"
         for name, wanted in types_of.items()
         if name in result and not isinstance(result[name], wanted)
     ]
 
 
 _JSON_NAMES = {bool: "boolean", list: "array", dict: "object"}
+_MAX_SHOWN = 200
+
+
+def _shown(value: Any) -> str:
+    """A value the server sent, in JSON notation (never a Python repr), cut to a readable length."""
+    try:
+        text = compact(value)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
 
 
 def _text_block_violations(method: str, result: Any) -> list[str]:
@@ -95,8 +105,8 @@ def reply_id_violations(response: dict[str, Any], expected_id: Any) -> list[str]
     actual = response["id"]
     if type(actual) is type(expected_id) and actual == expected_id:
         return []
-    wanted = "null (the message had no id that could be read)" if expected_id is None else repr(expected_id)
-    return [f"JSON-RPC envelope: id: the reply must echo the request id {wanted}, got {actual!r}"]
+    wanted = "null (the message had no id that could be read)" if expected_id is None else _shown(expected_id)
+    return [f"JSON-RPC envelope: id: the reply must echo the request id {wanted}, got {_shown(actual)}"]
 
 
 def _request_violations(message: dict[str, Any], version: str) -> list[str]:
@@ -109,7 +119,7 @@ def _request_violations(message: dict[str, Any], version: str) -> list[str]:
         else:
             parse_server_notification(method, version, params)
     except KeyError:
-        return [f"{kind} {method!r} is not defined for servers at {version}"] if is_request else []
+        return [f"{kind} {_shown(method)} is not defined for servers at {version}"] if is_request else []
     except ValidationError as exc:
         return _describe(f"{kind} {method}", exc)
     return []

@@ -162,3 +162,15 @@ def test_a_list_of_row_numbers_is_joined_as_chinese_joins_it() -> None:
     chinese = "每一行都应返回错误 invalid_arguments；第 8、12 行的回答不是（第 8 行：\"a, b\"）"
     assert translated(english, "zh-CN") == chinese
     assert translated(english, "en") == english  # English keeps its commas
+
+
+def test_schema_violations_are_worded_in_chinese_each_one() -> None:
+    english = (
+        "PROTO-1: a message received breaks JSON-RPC 2.0 or the MCP schema: tools/call result: content: Input should be"
+        ' a valid list; JSON-RPC envelope: id: the reply must echo the request id 1, got "1"'
+    )
+    assert translated(english, "zh-CN") == (
+        "PROTO-1：收到的消息不符合 JSON-RPC 2.0 或 MCP schema：tools/call 的结果：content：应为数组；"
+        'JSON-RPC 信封：id：回复必须原样带回请求的 id 1，实际是 "1"'
+    )
+    assert translated(english, "en") == english

@@ -11,16 +11,16 @@ from ccweb_conformance.transport.channel import Reply, parse_received
 from ccweb_conformance.transport.sse import SseEvent, StreamState, iter_events, split_lines
 from ccweb_conformance.transport.validate import message_violations
 
-DUPLICATE = "RFC 8259 wants names unique; readers differ on which value wins, this one keeps the last"
+DUPLICATE = "RFC 8259 wants names unique, and readers differ on which value wins: this one keeps the last"
 
 
 def test_constants_are_named_and_read_as_strings() -> None:
     received = read_json('{"a": NaN, "b": [Infinity, -Infinity]}')
     assert received.value == {"a": "NaN", "b": ["Infinity", "-Infinity"]}
     assert received.problems == [
-        "NaN is not a JSON value (RFC 8259); read as the string 'NaN'",
-        "Infinity is not a JSON value (RFC 8259); read as the string 'Infinity'",
-        "-Infinity is not a JSON value (RFC 8259); read as the string '-Infinity'",
+        'NaN is not a JSON value (RFC 8259), read as the string "NaN"',
+        'Infinity is not a JSON value (RFC 8259), read as the string "Infinity"',
+        '-Infinity is not a JSON value (RFC 8259), read as the string "-Infinity"',
     ]
 
 
@@ -28,8 +28,8 @@ def test_duplicate_member_names_are_named_at_any_depth() -> None:
     received = read_json('{"id": 1, "result": {"items": [], "ok": true, "items": [1]}, "id": 2}')
     assert received.value == {"id": 2, "result": {"items": [1], "ok": True}}
     assert received.problems == [
-        f"duplicate member name 'items' in one object ({DUPLICATE})",
-        f"duplicate member name 'id' in one object ({DUPLICATE})",
+        f'duplicate member name "items" in one object ({DUPLICATE})',
+        f'duplicate member name "id" in one object ({DUPLICATE})',
     ]
 
 
@@ -71,7 +71,7 @@ def test_invalid_utf8_is_named_with_its_bytes() -> None:
 def test_parse_received_notes_problems_in_the_reply() -> None:
     reply = Reply()
     assert parse_received('{"a": NaN}', reply, "a line received") == {"a": "NaN"}
-    assert reply.decode_problems == ["a line received: NaN is not a JSON value (RFC 8259); read as the string 'NaN'"]
+    assert reply.decode_problems == ['a line received: NaN is not a JSON value (RFC 8259), read as the string "NaN"']
 
 
 def test_an_sse_line_that_is_not_utf8_is_told() -> None:
@@ -101,11 +101,11 @@ def test_a_json_text_block_must_be_strict_json() -> None:
     duplicated = '{"ok": false, "ok": true, "items": []}'
     assert message_violations(_call_result(duplicated), version="2025-11-25", method="tools/call") == [
         "tools/call result: content.0.text: the JSON text breaks RFC 8259: "
-        f"duplicate member name 'ok' in one object ({DUPLICATE})"
+        f'duplicate member name "ok" in one object ({DUPLICATE})'
     ]
     assert message_violations(_call_result('{"n": NaN}'), version="2025-11-25", method="tools/call") == [
         "tools/call result: content.0.text: the JSON text breaks RFC 8259: "
-        "NaN is not a JSON value (RFC 8259); read as the string 'NaN'"
+        'NaN is not a JSON value (RFC 8259), read as the string "NaN"'
     ]
 
 

@@ -74,7 +74,7 @@ def test_valid_and_invalid_messages() -> None:
     ping = {"jsonrpc": "2.0", "id": "s", "method": "ping"}
     assert message_violations(ping, version="2025-11-25", method=None) == []
     assert message_violations(ping, version="2026-07-28", method=None) == [
-        "server request 'ping' is not defined for servers at 2026-07-28"
+        'server request "ping" is not defined for servers at 2026-07-28'
     ]
 
 
