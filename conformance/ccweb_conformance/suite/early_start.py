@@ -44,7 +44,7 @@ class EarlyStart:
     def _run(self) -> None:
         try:
             self._start(self._started)
-        except BaseException as error:
+        except BaseException as error:  # kept, and raised on the fixture's thread
             self._started.error = error
 
     def take(self) -> Started:
