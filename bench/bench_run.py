@@ -4,13 +4,16 @@
     .venv/bin/python bench/bench_run.py --target in-process --target stdio --repeat 3
     .venv/bin/python bench/bench_run.py --tree /tmp/old-checkout # the same run from another checkout's sources
     .venv/bin/python bench/bench_run.py --node-v2                # the main job beside the SDK v2 server, 5 times each
+    .venv/bin/python bench/bench_run.py --target fast            # the runner's overhead: bench/fast_server.py, 3 times
 
 Each run is a subprocess (start-up included) with ``--json``; the script prints, per target,
 the median of the runs and each run's figures: wall time, CPU seconds of the runner and every
 process it started (user + system, from the children's rusage), the time inside scenarios,
 the time outside them (start-up, collection, the final audit, reports), the time calls spent
 waiting for answers, split into ``conversation_unreadable`` answers (a server's D-14 re-read
-window), raw-text waits and the rest, and the fuzz phase.
+window), raw-text waits and the rest, and the fuzz phase; the contract's own waits (the report's ``waits``, summed)
+and the run's time beyond them (``durationSeconds`` minus that sum: the runner's overhead, issue 32 item 4, read
+against the fast server, target ``fast``).
 The load average before each run is printed beside it: on a shared machine wall time follows
 the load, CPU seconds much less. Figures are printed, never judged.
 
@@ -43,11 +46,13 @@ from typing import Any
 PACKAGE_DIRS = ("conformance", "reference", "spec", "features")
 """The source folders of a checkout, put first on PYTHONPATH by ``--tree``."""
 FUZZ_FEATURE = "Differential fuzzing"
-TARGETS = ("stdio", "in-process", "http", "node-v2")
+TARGETS = ("stdio", "in-process", "http", "node-v2", "fast")
 MAIN_JOB = "stdio"
 """The README's main job: ``ccweb-conformance run`` against the bundled reference over stdio."""
 NODE_V2 = "node-v2"
+FAST = "fast"
 REPO = Path(__file__).resolve().parent.parent
+FAST_SERVER = REPO / "bench" / "fast_server.py"
 NODE_V2_DIR = REPO / "bench" / "node-sdk-v2"
 NODE_V2_NEEDS = (REPO / "examples" / "node-server", NODE_V2_DIR)
 """Folders whose ``node_modules`` the SDK v2 server needs: the example's (the imported tool logic) and its own."""
@@ -69,6 +74,8 @@ class RunFigures:
     unreadable: float
     raw_text: float
     fuzz: float
+    waits: float
+    beyond_waits: float
     exit_code: int
 
 
@@ -80,6 +87,8 @@ def _command(target: str, report: Path, stdio: str | None = None) -> list[str]:
         command.append("--in-process")
     elif target == NODE_V2:
         command += ["--stdio", node_v2_command()]
+    elif target == FAST:
+        command += ["--stdio", f"{shlex.quote(sys.executable)} {shlex.quote(str(FAST_SERVER))}"]
     elif target == "http":
         reference = f"{sys.executable} -m ccweb_reference.cli --http --port {{port}} --sessions-dir {{sessions_dir}}"
         command += ["--http-cmd", reference, "--url", "http://127.0.0.1:{port}/mcp"]
@@ -137,7 +146,11 @@ def _breakdown(report: dict[str, Any]) -> dict[str, float]:
             elif "conversation_unreadable" in json.dumps(exchange.get("response"))[:20000]:
                 unreadable += seconds
     inside = sum(s["durationSeconds"] or 0.0 for s in scenarios)
-    return {"scenarios": inside, "calls": calls, "unreadable": unreadable, "raw_text": raw, "fuzz": fuzz}
+    waits = sum((report.get("waits") or {}).values())
+    return {
+        "scenarios": inside, "calls": calls, "unreadable": unreadable, "raw_text": raw, "fuzz": fuzz, "waits": waits,
+        "beyond_waits": (report.get("durationSeconds") or 0.0) - waits,
+    }
 
 
 def measure(target: str, tree: Path | None, workdir: Path, number: int, stdio: str | None = None) -> RunFigures:
@@ -164,6 +177,8 @@ def measure(target: str, tree: Path | None, workdir: Path, number: int, stdio: s
         unreadable=parts["unreadable"],
         raw_text=parts["raw_text"],
         fuzz=parts["fuzz"],
+        waits=parts["waits"],
+        beyond_waits=parts["beyond_waits"],
         exit_code=done.returncode,
     )
 
@@ -172,7 +187,7 @@ def _row(label: str, figures: RunFigures) -> str:
     return (
         f"| {label} | {figures.load:.1f} | {figures.wall:.1f} | {figures.cpu:.1f} | {figures.scenarios:.1f} | "
         f"{figures.outside:.1f} | {figures.calls:.1f} | {figures.unreadable:.1f} | {figures.raw_text:.1f} | "
-        f"{figures.fuzz:.1f} | {figures.exit_code} |"
+        f"{figures.fuzz:.1f} | {figures.waits:.2f} | {figures.beyond_waits:.2f} | {figures.exit_code} |"
     )
 
 
@@ -199,7 +214,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--target", action="append", choices=TARGETS,
-        help="stdio (default: the main job, the bundled reference), in-process, http, node-v2 (bench/node-sdk-v2)",
+        help="stdio (default: the main job, the bundled reference), in-process, http, node-v2 (bench/node-sdk-v2), "
+        "fast (bench/fast_server.py: the runner's overhead beyond the contract's waits)",
     )
     parser.add_argument(
         "--node-v2", action="store_true",
@@ -221,9 +237,9 @@ def main() -> int:
         return 2
     print(
         "| target / run | load | wall s | CPU s | in scenarios s | outside s | calls s | "
-        "unreadable s | raw text s | fuzz s | exit |"
+        "unreadable s | raw text s | fuzz s | waits s | beyond waits s | exit |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     runs: dict[str, list[RunFigures]] = {target: [] for target in targets}
     with tempfile.TemporaryDirectory(prefix="ccweb-bench-run-") as work:
         for number in range(1, repeat + 1):  # interleaved: a change of load falls on every target alike

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import ccweb_spec
 from ccweb_conformance.i18n import Localised, Phrase, phrase
@@ -264,8 +264,20 @@ def _word_pattern(word: str, lexicon: DescriptionLexicon) -> str:
 
 @dataclass(frozen=True)
 class _Term:
-    regex: re.Pattern[str]
+    pattern: str
     number: int | None  # the value a "#15" asks for; None for "#" (another number) or no number
+    needles: tuple[tuple[str, ...], ...]
+    """Per word the term requires (not optional, not a number), its literal alternatives: a clause that holds
+    none of one word's cannot match, and is passed over without compiling or running the expression."""
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled expression (compiled on first use: most terms never meet a clause that could match)."""
+        return re.compile(self.pattern)
+
+    def may_match(self, clause: str) -> bool:
+        """False only when ``clause`` lacks every literal alternative of a required word."""
+        return all(any(needle in clause for needle in alternatives) for alternatives in self.needles)
 
 
 @cache
@@ -273,6 +285,7 @@ def _term(term: str) -> _Term:
     """A term of description.yaml as a regular expression over a casefolded clause."""
     lexicon = _lexicon()
     pattern, joiner, number = "", "", None
+    needles: list[tuple[str, ...]] = []
     for written in term.casefold().split():
         if written == "...":
             joiner = f".{{0,{lexicon.gap}}}?"
@@ -284,7 +297,9 @@ def _term(term: str) -> _Term:
         body = _word_pattern(word, lexicon)
         pattern += (joiner if pattern else "") + (f"(?:{body})?" if optional else body)
         joiner = r"[\s-]*"
-    return _Term(re.compile(pattern), number)
+        if not optional and not word.startswith("#"):
+            needles.append(tuple(alternative.rstrip("*") for alternative in word.split("|")))
+    return _Term(pattern, number, tuple(needles))
 
 
 @cache
@@ -306,6 +321,8 @@ def _find(concept: DescriptionConcept, clause: str, fact_number: int | None) -> 
     gap = _lexicon().gap
     for text in concept.terms:
         term = _term(text)
+        if not term.may_match(clause):
+            continue
         for match in term.regex.finditer(clause):
             found = match.groupdict().get(_NUMBER_GROUP)
             if found is not None:

@@ -226,7 +226,33 @@ class ServerProcess:
                 self._stopped = True
                 self._stop()
 
+    def end(self) -> None:
+        """The first half of :meth:`stop`, for stopping several at once (``Target``): the group ended, the child
+        reaped, a marked server's leavers killed; then one :func:`kill_pipe_holders` for all of them and
+        :meth:`close_pipes` for each. Nothing when already stopped."""
+        with shielded(), self._stop_lock:
+            if not self._stopped:
+                self._stopped = True
+                self._end_group()
+                if SERVER_ENV in self.marks:
+                    kill_marked(SERVER_ENV, self.token)
+
+    @property
+    def unmarked_pipes(self) -> set[int]:
+        """The pipes by which what it left is found once it stopped (none for a marked server: found by its mark)."""
+        return set() if SERVER_ENV in self.marks else set(self.pipes)
+
     def _stop(self) -> None:
+        self._end_group()
+        # Descendants that left the group (setsid) may still hold the pipes: stop them first,
+        # so the readers see the end of their streams.
+        if SERVER_ENV in self.marks:
+            kill_marked(SERVER_ENV, self.token)
+        else:
+            kill_pipe_holders(self.pipes)
+        self.close_pipes()
+
+    def _end_group(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, sig)
@@ -240,12 +266,9 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 continue
         self.popen.wait()
-        # Descendants that left the group (setsid) may still hold the pipes: stop them first,
-        # so the readers see the end of their streams.
-        if SERVER_ENV in self.marks:
-            kill_marked(SERVER_ENV, self.token)
-        else:
-            kill_pipe_holders(self.pipes)
+
+    def close_pipes(self) -> None:
+        """Close its stdin, let its readers see the end of their streams, close those (the last half of a stop)."""
         if self.popen.stdin is not None:
             with contextlib.suppress(OSError):
                 self.popen.stdin.close()

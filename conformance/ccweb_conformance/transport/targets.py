@@ -9,7 +9,7 @@ import socket
 import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
@@ -30,6 +30,7 @@ from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.negotiate import OneEraReason, one_era_reason, other_era
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line, server_environment
+from ccweb_conformance.transport.reaper import kill_pipe_holders
 from ccweb_conformance.transport.signals import shielded
 
 SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
@@ -209,16 +210,13 @@ class Target(ABC):
         self._stop_processes()
 
     def _stop_processes(self) -> None:
+        """Stop every process: their groups side by side, then one scan of /proc for whatever still holds one of
+        their pipes (not one scan per process), then their pipes closed side by side."""
         with shielded():
             running, self._processes = [p for p in self._processes if not p.stopped], []
-            if len(running) > 1:
-                try:
-                    with ThreadPoolExecutor(max_workers=min(len(running), 16), thread_name_prefix="ccweb-stop") as pool:
-                        list(pool.map(ServerProcess.stop, running))
-                except RuntimeError as error:  # no thread left (RLIMIT_NPROC): the loop below stops them one by one
-                    note_exhausted(str(error))
-            for process in running:
-                process.stop()  # at once when done above; the one process otherwise
+            _each(ServerProcess.end, running)
+            kill_pipe_holders(set().union(*(process.unmarked_pipes for process in running)))
+            _each(ServerProcess.close_pipes, running)
 
     def __enter__(self) -> Self:
         return self
@@ -331,6 +329,19 @@ class StdioTarget(Target):
             return None
         tail = one_line(channel.stderr_tail(20))
         return f"the process {status} at start-up" + (f"; stderr: {tail}" if tail else "; no stderr output")
+
+
+def _each(step: Callable[[ServerProcess], None], processes: list[ServerProcess]) -> None:
+    """``step`` on every process, side by side when there are several; one by one when no thread is left."""
+    if len(processes) > 1:
+        try:
+            with ThreadPoolExecutor(max_workers=min(len(processes), 16), thread_name_prefix="ccweb-stop") as pool:
+                list(pool.map(step, processes))
+            return
+        except RuntimeError as error:  # no thread left (RLIMIT_NPROC): one by one below (each step runs once)
+            note_exhausted(str(error))
+    for process in processes:
+        step(process)
 
 
 class _HttpTarget(Target):
