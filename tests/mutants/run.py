@@ -16,9 +16,11 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
-its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenarios that can kill it
-(``Mutant.selection``: its requirements' tags, or its feature's, no fuzz phase); a mutant of
-``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short phase.
+its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenario that must kill it
+(``Mutant.selection``: its name pasted into ``-k`` as ``--co`` prints it, no fuzz phase); a
+mutant of ``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short
+phase. Before forking, the batch collects the suite once (``run --co``), so that no child parses
+and binds the features again.
 The exit codes and times go to ``OUT_DIR/results.json``; the batch itself exits 0 unless an
 entry is unknown.
 """
