@@ -2,8 +2,9 @@
 
     python tests/mutants/mutation_score.py [--jobs N] [--json FILE] [NAME ...]
 
-Each mutant runs the whole suite in process (``--strict`` for SHOULD-level mutants), N at a
-time (default 2) in forked children of one ``run.py batch``. A mutant is killed when the run
+Each mutant runs in process the scenario it names (``Mutant.selection``; the short fuzz phase for
+a mutant of the fuzzer; ``--strict`` for SHOULD-level mutants), N at a time (default 2) in forked
+children of one ``run.py batch``. A mutant is killed when the run
 exits 1; the first failing scenario is shown, and whether the scenario the catalogue names
 (``killed_by``) is among the failures. Exit code 1 if any mutant survives or is not killed by
 its named scenario, 0 otherwise.

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from importlib.resources import files
 
 Apply = Callable[[], None]
@@ -64,30 +63,17 @@ class Mutant:
 
     @property
     def selection(self) -> list[str]:
-        """The ``run`` arguments of the batch: the scenarios that can kill it, no more.
+        """The ``run`` arguments of the batch: the scenario that must kill it, no more.
 
-        The scenarios tagged with its requirements when they hold the killing scenario (every row
-        of an outline), else its feature's (``feature_tag``), no fuzz phase; for a fuzz-phase
-        mutant, the one tool-listing scenario and then the short phase every full run ends with
-        (the argument sweep and 60 generated conversations, seed 0: the scenario that kills it).
+        The named scenario (every row of an outline) pasted into ``-k`` as ``--co`` prints it
+        (``ac07_unicode.feature::Name``), no fuzz phase; for a fuzz-phase mutant, the one
+        tool-listing scenario and then the short phase every full run ends with (the argument
+        sweep and 60 generated conversations, seed 0: the scenario that kills it).
         """
         if self.feature_tag is None:
             return ["--tags", FUZZ_RUN_TAGS, "--fuzz", str(SHORT_FUZZ_PHASE)]
         killing = re.sub(r" \[.*\]$", "", self.killed_by, flags=re.DOTALL)
-        tagged = [tags & set(self.requirements) for tags in _scenario_tags().get(killing, [])]
-        tags = ",".join(self.requirements) if tagged and all(tagged) else self.feature_tag
-        return ["--tags", tags, "--fuzz", "0"]
-
-
-@cache
-def _scenario_tags() -> dict[str, list[set[str]]]:
-    """Scenario name -> the tags of each scenario of that name (the features parsed once per process)."""
-    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415
-
-    tags: dict[str, list[set[str]]] = {}
-    for scenario in feature_scenarios():
-        tags.setdefault(scenario.name, []).append(set(scenario.tags))
-    return tags
+        return ["-k", f"{self.feature}.feature::{killing}", "--fuzz", "0"]
 
 
 FUZZ_RUN_TAGS = "TOOL-1"

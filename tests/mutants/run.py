@@ -16,15 +16,18 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
-its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenarios that can kill it
-(``Mutant.selection``: its requirements' tags, or its feature's, no fuzz phase); a mutant of
-``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short phase.
+its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenario that must kill it
+(``Mutant.selection``: its name pasted into ``-k`` as ``--co`` prints it, no fuzz phase); a
+mutant of ``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short
+phase. Before forking, the batch collects the suite once (``run --co``), so that no child parses
+and binds the features again.
 The exit codes and times go to ``OUT_DIR/results.json``; the batch itself exits 0 unless an
 entry is unknown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -128,18 +131,36 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         sys.stderr.flush()
 
 
+def _bind_the_suite_once() -> None:
+    """Collect the suite once, before forking (``run --co``: nothing is started): each child then finds the suite's
+    module imported, its features parsed and bound to the steps, and its pytest-bdd features cached (about 0.4 s of
+    CPU a child), as a second run in one process does; and the tables every report reads."""
+    from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
+
+    with open(os.devnull, "w", encoding="utf-8") as nowhere, contextlib.redirect_stdout(nowhere):
+        code = conformance(["run", "--in-process", "--co"])
+    if code != 0 or "ccweb_conformance.suite.test_conformance" not in sys.modules:
+        raise RuntimeError(f"run.py: the suite could not be collected before forking (exit {code})")
+    from ccweb_conformance import i18n  # noqa: PLC0415
+    from ccweb_conformance.reports.hints import hints  # noqa: PLC0415
+
+    hints()  # the tables a report with a failure reads, each read once per process: read before forking
+    i18n.terms()
+    for language in i18n.LANGUAGES:
+        i18n.locale_messages(language)
+        for kind in ("checks", "expected"):
+            i18n.translated("", language, kind)
+
+
 def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
     """Run many entries, JOBS forked children at a time; write OUT_DIR/results.json."""
     import pytest  # noqa: F401, PLC0415
 
     import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
-    import ccweb_conformance.suite.steps.then_steps  # noqa: PLC0415
-    import ccweb_conformance.suite.steps.when_steps  # noqa: PLC0415
-    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415
-
-    feature_scenarios()  # pytest-bdd keeps the parsed features: each child finds them parsed
     import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415
     import ccweb_reference.server  # noqa: F401, PLC0415
+
+    _bind_the_suite_once()
 
     pending = []
     for entry in entries:

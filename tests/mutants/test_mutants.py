@@ -1,9 +1,8 @@
 """No false passes: every mutant of the reference is caught by the scenario it names.
 
-Each mutant runs, in process, the scenarios that can kill it (``Mutant.selection``: those tagged
-with its requirements when they hold the scenario it names, else that scenario's feature; the
-short fuzz phase for a mutant of the fuzzer; ``--strict`` for SHOULD-level mutants): the named
-scenario must fail, and the run must exit 1. To stay fast,
+Each mutant runs, in process, the scenario it names and no other (``Mutant.selection``: every
+row of it, pasted into ``-k`` as ``--co`` prints it; the short fuzz phase for a mutant of the
+fuzzer; ``--strict`` for SHOULD-level mutants): that scenario must fail, and the run must exit 1. To stay fast,
 the selected mutants run in one ``run.py batch`` subprocess that imports everything once and
 forks one child per mutant, two at a time. A test per mutant then reads its report. The batch
 is dealt into parts, each scheduled as a file of its own, so that ``--dist loadfile`` runs them
