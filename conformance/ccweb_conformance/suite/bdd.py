@@ -139,11 +139,28 @@ def parse_features(folder: Path) -> list[FeatureScenario]:
 
     As pytest-bdd: a later scenario of the same name in one feature replaces the earlier one;
     tags are the scenario's and its feature's (not a rule's, as pytest-bdd's templates), without ``@``.
+    A run reads them several times (its first line, the collector, the binding): each folder is parsed
+    once per process while its files stay the same (name, size and modification time).
     """
+    paths = sorted(folder.glob("*.feature"), key=lambda p: p.name)
+    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    cached = _PARSED.get(folder)
+    if cached is None or cached[0] != stamp:
+        cached = (stamp, tuple(_parse(paths)))
+        _PARSED[folder] = cached
+    return list(cached[1])
+
+
+_PARSED: dict[Path, tuple[tuple[tuple[str, int, int], ...], tuple[FeatureScenario, ...]]] = {}
+"""The scenarios read per folder, with the files' names, sizes and modification times when read."""
+
+
+def _parse(paths: Iterable[Path]) -> list[FeatureScenario]:
+    """The scenarios of these feature files, in this order."""
     from gherkin.parser import Parser  # noqa: PLC0415 (only when listing)
 
     found: list[FeatureScenario] = []
-    for path in sorted(folder.glob("*.feature"), key=lambda p: p.name):
+    for path in paths:
         document: Node = dict(Parser().parse(path.read_text(encoding="utf-8")))
         feature: Node = document.get("feature") or {}
         ref = FeatureRef(feature.get("name", ""), str(path))
