@@ -69,7 +69,7 @@ class Case:
 
 STRICT_JSON_FAULTS = {
     "nan": "NaN is not a JSON value (RFC 8259)",
-    "dup-envelope": "duplicate member names 'id', 'jsonrpc', 'result' in one object",
+    "dup-envelope": 'duplicate member names "id", "jsonrpc", "result" in one object',
     "latin1": "is not valid UTF-8 (bytes e9 at offset ",
 }
 """Gate-server words that break strict JSON (D-16) -> what the PROTO-1 failure says, on every wire."""

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,6 @@ from ccweb_conformance.suite.collector import (
     scenario_requirements,
     scenario_template,
 )
-from ccweb_conformance.suite.early_start import EarlyStart, Started
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
 from ccweb_conformance.suite.scenario_index import feature_scenarios
@@ -54,9 +52,6 @@ OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
 OBSERVER_KEY = pytest.StashKey[CallObserver]()
 STEP_FAILED_KEY = pytest.StashKey[bool]()
-EARLY_START_KEY = pytest.StashKey[EarlyStart]()
-"""The target's start, begun at session start (``early_start.py``)."""
-START_SLACK_S = 30.0
 """Set by ``ccweb-conformance export``'s recorder: it sees every tool call of every scenario."""
 
 
@@ -197,9 +192,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Every selected scenario that did not run (interrupt, a stop) is recorded as not run; a target started
-    early for scenarios that never asked for it is stopped."""
-    _close_unused_start(session.config)
+    """Every selected scenario that did not run (interrupt, a stop) is recorded as not run."""
     collector = session.config.stash.get(COLLECTOR_KEY, None)
     if collector is None:
         return
@@ -270,62 +263,6 @@ def _listable_or_exit(sessions_dir: Path, collector: ResultCollector) -> None:
         pytest.exit(problem, returncode=2)
 
 
-def _start_target(config: pytest.Config, started: Started) -> None:
-    """Open the workspace, take the ledger's first listing, start the target and learn its eras, into ``started``."""
-    options = config.stash[OPTIONS_KEY]
-    collector = config.stash[COLLECTOR_KEY]
-    workspace = config.stash[WORKSPACE_KEY]
-    sessions_dir = workspace.open()
-    _listable_or_exit(sessions_dir, collector)
-    started.ledger = config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix)
-    started.target = make_target(options, sessions_dir, decoy_source=decoy_id(workspace.prefix))
-    started.target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
-    _note_eras(started.target, options, collector)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Start the target while pytest imports the steps and collects the scenarios (not for ``--collect-only``,
-    nor for the in-process target, which starts no process)."""
-    config = session.config
-    if OPTIONS_KEY not in config.stash or config.option.collectonly:
-        return
-    options = config.stash[OPTIONS_KEY]
-    if options.in_process or options.problems():
-        return
-    limits.reset()
-    config.stash[EARLY_START_KEY] = EarlyStart(partial(_start_target, config), _start_bound(options.timeout))
-
-
-def _start_bound(timeout: float) -> float:
-    """How long the fixture waits for an early start: each of its steps (a start, the handshake, the other era's
-    probe) is bounded by the time-out, so this is only a last guard."""
-    return 4 * timeout + START_SLACK_S
-
-
-def _take_start(config: pytest.Config) -> Started:
-    """The early start's result, else a start made now."""
-    early = config.stash.get(EARLY_START_KEY, None)
-    if early is not None and not early.taken:
-        return early.take()
-    limits.reset()
-    started = Started()
-    try:
-        _start_target(config, started)
-    except BaseException as error:  # raised by the fixture, as an early start's is
-        started.error = error
-    return started
-
-
-def _close_unused_start(config: pytest.Config) -> None:
-    """The session ends and no scenario asked for the early-started target: stop it, sweep the workspace."""
-    early = config.stash.get(EARLY_START_KEY, None)
-    if early is None or early.taken:
-        return
-    started = early.take()
-    _clean_up(started.target, config.stash[WORKSPACE_KEY], owned=config.stash[OWNS_WORKSPACE_KEY])
-
-
 @pytest.fixture(scope="session")
 def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     """The implementation under test, started once per run; stopped and cleaned up on every path."""
@@ -336,13 +273,15 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     collector = request.config.stash[COLLECTOR_KEY]
     workspace = request.config.stash[WORKSPACE_KEY]
     owned = request.config.stash[OWNS_WORKSPACE_KEY]
-    started = _take_start(request.config)
-    target = started.target
+    target: Target | None = None
+    limits.reset()
     try:
-        if started.error is not None:
-            raise started.error
-        assert target is not None and started.ledger is not None  # a start without an error made both
-        ledger = started.ledger
+        sessions_dir = workspace.open()
+        _listable_or_exit(sessions_dir, collector)
+        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix)
+        target = make_target(options, sessions_dir, decoy_source=decoy_id(workspace.prefix))
+        target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
+        _note_eras(target, options, collector)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
     except HandshakeViolation as error:
