@@ -305,6 +305,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     finally:
         try:
             _final_audit(ledger, target, collector, request.config)
+            _after_audit(request.config, collector)
         finally:  # whatever failed there (no thread left to stop the servers with): stopped and removed all the same
             _clean_up(target, workspace, owned=owned)
 
@@ -312,16 +313,13 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
 def _final_audit(
     ledger: SessionsLedger, target: Target, collector: ResultCollector, config: pytest.Config | None = None
 ) -> None:
-    """RO-1/RO-2 for the whole run, a settle delay after the last call, and what the server did on its way out;
-    the commands' callbacks (``AfterAudit``) as the settle delay begins and once the audit is done."""
+    """RO-1/RO-2 for the whole run, a settle delay after the last call, and what the server did on its way out."""
     if config is not None:
         _before_settle(config, collector)
     with signals.shielded():
         settled = ledger.final_audit()
         target.close()
         collector.add_audit(settled.merged(ledger.audit()))
-        if config is not None:
-            _after_audit(config, collector)  # the audit is whole: the fuzz phase's target may start
         ledger.remove_retired()
 
 
