@@ -147,13 +147,6 @@ def _fuzz_prestart(options: RunnerOptions, workspace: Workspace) -> FuzzTargetSt
     return FuzzTargetStart(options, workspace)
 
 
-def _import_fuzz_phase() -> None:
-    """The fuzz phase's modules, imported on a thread while the suite's audit waits its settle delay."""
-    from ccweb_conformance.fuzz.prestart import import_in_background  # noqa: PLC0415 (no Hypothesis in it)
-
-    import_in_background()
-
-
 def _suite(
     options: RunnerOptions,
     chosen: last_failed.LastFailed | None,
@@ -163,8 +156,7 @@ def _suite(
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
         zygote_client.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
     try:
-        ending = [AfterAudit(prestart.begin, before_settle=_import_fuzz_phase)] if prestart else []
-        plugins = [*(chosen.plugins() if chosen else ()), *ending]
+        plugins = [*(chosen.plugins() if chosen else ()), *([AfterAudit(prestart.begin)] if prestart else [])]
         return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
     except RunInterrupted:  # a signal outside pytest's session (before it began)
         return None

@@ -10,7 +10,6 @@ No Hypothesis here: this module is imported before the phase.
 
 from __future__ import annotations
 
-import importlib
 import threading
 
 from ccweb_conformance.errors import TargetError
@@ -21,29 +20,11 @@ from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.transport.versions import thread_client_name
 
-__all__ = ["PHASE_CLIENT_NAME", "PHASE_MODULES", "FuzzTargetStart", "import_in_background"]
+__all__ = ["PHASE_CLIENT_NAME", "FuzzTargetStart"]
 
 PHASE_CLIENT_NAME = "claude-code"
 """``clientInfo.name`` of the phase's client: the answers must not depend on who asks."""
 START_SLACK_S = 30.0
-PHASE_MODULES = ("ccweb_conformance.fuzz.phase", "ccweb_conformance.fuzz.report")
-"""The phase's modules (Hypothesis with them), imported while the suite's audit waits its settle delay."""
-
-
-def import_in_background() -> threading.Thread:
-    """Import :data:`PHASE_MODULES` on a daemon thread. A failure is left for the phase's own import to raise
-    (a missing Hypothesis is a usage error there); an import the phase needs before this one ended waits for it."""
-
-    def run() -> None:
-        for name in PHASE_MODULES:
-            try:
-                importlib.import_module(name)
-            except Exception:  # the phase imports it again and says why
-                return
-
-    thread = threading.Thread(target=run, name="ccweb-fuzz-import", daemon=True)
-    thread.start()
-    return thread
 
 
 class FuzzTargetStart:

@@ -81,12 +81,10 @@ class GivenWorkspace:
 
 @dataclass(frozen=True)
 class AfterAudit:
-    """A command's callbacks, handed to the session as a plugin object, unless the run stopped early:
-    ``before_settle`` as the whole-run audit begins its settle delay (work that touches no file: the fuzz
-    phase's imports), ``callback`` once the audit is done and the suite's target stopped (its target starts)."""
+    """A command's callback, handed to the session as a plugin object: called once the whole-run audit is done
+    and the suite's target stopped, unless the run stopped early (the fuzz phase's target starts then)."""
 
     callback: Callable[[], None]
-    before_settle: Callable[[], None] | None = None
 
 
 def options_from(config: pytest.Config) -> RunnerOptions:
@@ -304,18 +302,14 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         yield target
     finally:
         try:
-            _final_audit(ledger, target, collector, request.config)
+            _final_audit(ledger, target, collector)
             _after_audit(request.config, collector)
         finally:  # whatever failed there (no thread left to stop the servers with): stopped and removed all the same
             _clean_up(target, workspace, owned=owned)
 
 
-def _final_audit(
-    ledger: SessionsLedger, target: Target, collector: ResultCollector, config: pytest.Config | None = None
-) -> None:
+def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollector) -> None:
     """RO-1/RO-2 for the whole run, a settle delay after the last call, and what the server did on its way out."""
-    if config is not None:
-        _before_settle(config, collector)
     with signals.shielded():
         settled = ledger.final_audit()
         target.close()
@@ -323,23 +317,14 @@ def _final_audit(
         ledger.remove_retired()
 
 
-def _callbacks(config: pytest.Config, collector: ResultCollector) -> list[AfterAudit]:
-    """The commands' callbacks for the audit, none once the run stopped or was interrupted."""
+def _after_audit(config: pytest.Config, collector: ResultCollector) -> None:
+    """The commands' callbacks for the audit's end, unless the run stopped or was interrupted."""
     state = signals.current()
     if collector.stop_reason is not None or (state is not None and state.interrupted):
-        return []
-    return [plugin for plugin in config.pluginmanager.get_plugins() if isinstance(plugin, AfterAudit)]
-
-
-def _before_settle(config: pytest.Config, collector: ResultCollector) -> None:
-    for plugin in _callbacks(config, collector):
-        if plugin.before_settle is not None:
-            plugin.before_settle()
-
-
-def _after_audit(config: pytest.Config, collector: ResultCollector) -> None:
-    for plugin in _callbacks(config, collector):
-        plugin.callback()
+        return
+    for plugin in config.pluginmanager.get_plugins():
+        if isinstance(plugin, AfterAudit):
+            plugin.callback()
 
 
 def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:
