@@ -8,13 +8,6 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
-
-from ccweb_conformance.errors import TargetError
-from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.fuzz import prestart
-from ccweb_conformance.fuzz.prestart import FuzzTargetStart
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport import census
 from ccweb_conformance.transport.versions import client_info, thread_client_name
 
@@ -63,48 +56,3 @@ def test_the_prestarted_target_asks_as_cc_web_s_client_in_the_legacy_era(tmp_pat
     fuzz = [s for s in result["scenarios"] if s["feature"] == "Differential fuzzing"]
     phases = {(k["phase"], k["count"]) for k in result["processes"]["kinds"]}
     assert (done.returncode, [s["status"] for s in fuzz], ("fuzz", 1) in phases) == (1, ["failed"], True)
-
-
-class _FakeTarget:
-    """What the prestart touches of a target: ``client(None)`` and ``close``."""
-
-    def __init__(self, error: Exception | None = None) -> None:
-        self.error = error
-        self.closed = 0
-
-    def client(self, source: object) -> None:
-        del source
-        if self.error is not None:
-            raise self.error
-
-    def close(self) -> None:
-        self.closed += 1
-
-
-def _start_with(monkeypatch: pytest.MonkeyPatch, fake: _FakeTarget, tmp_path: Path) -> FuzzTargetStart:
-    monkeypatch.setattr(prestart, "make_target", lambda options, sessions_dir: fake)
-    return FuzzTargetStart(RunnerOptions(), Workspace(tmp_path / "sessions"))
-
-
-def test_a_start_never_begun_hands_out_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert _start_with(monkeypatch, _FakeTarget(), tmp_path).take() is None
-
-
-def test_a_failed_start_is_raised_where_the_phase_takes_it_and_its_target_closed(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    fake = _FakeTarget(TargetError("no answer"))
-    start = _start_with(monkeypatch, fake, tmp_path)
-    start.begin()
-    with pytest.raises(TargetError, match="no answer"):
-        start.take()
-    assert fake.closed == 1
-
-
-def test_a_start_for_a_phase_that_does_not_run_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    fake = _FakeTarget()
-    start = _start_with(monkeypatch, fake, tmp_path)
-    start.begin()
-    start.discard()
-    start.discard()
-    assert fake.closed == 1
