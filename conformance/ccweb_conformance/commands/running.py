@@ -9,7 +9,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
@@ -32,12 +32,8 @@ from ccweb_conformance.reports.output import scrub
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
-from ccweb_conformance.suite.plugin import AfterAudit
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
 from ccweb_conformance.transport import census, signals, zygote_client
-
-if TYPE_CHECKING:
-    from ccweb_conformance.fuzz.prestart import FuzzTargetStart
 
 
 def _fuzz_phase(
@@ -48,7 +44,6 @@ def _fuzz_phase(
     max_seconds: float,
     language: str = DEFAULT_LANGUAGE,
     workspace: Workspace | None = None,
-    prestarted: FuzzTargetStart | None = None,
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
     from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
@@ -73,9 +68,7 @@ def _fuzz_phase(
         tolerated = frozenset() if options.expected_failures is None else load_expected_failures(
             options.expected_failures
         ).requirements
-        run = fuzz.run_fuzz(
-            options, settings, tolerated=tolerated, progress=counter.update, workspace=workspace, prestarted=prestarted
-        )
+        run = fuzz.run_fuzz(options, settings, tolerated=tolerated, progress=counter.update, workspace=workspace)
     finally:
         counter.finish()
         gc.unfreeze()
@@ -116,7 +109,6 @@ def _fuzz_after_scenarios(
     *,
     language: str = DEFAULT_LANGUAGE,
     workspace: Workspace | None = None,
-    prestarted: FuzzTargetStart | None = None,
 ) -> list[str]:
     """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
     left = options.max_time - (time.perf_counter() - started)
@@ -124,39 +116,19 @@ def _fuzz_after_scenarios(
         return []
     try:
         return _fuzz_phase(
-            options,
-            scenarios,
-            verbose=options.verbose,
-            max_seconds=left,
-            language=language,
-            workspace=workspace,
-            prestarted=prestarted,
+            options, scenarios, verbose=options.verbose, max_seconds=left, language=language, workspace=workspace
         )
     except RunInterrupted:
         return [messages(language)("fuzz.interrupted")]
 
 
-def _fuzz_prestart(options: RunnerOptions, workspace: Workspace) -> FuzzTargetStart | None:
-    """The fuzz phase's target, begun when the suite's audit is done (None: no phase, or the in-process target)."""
-    from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
-
-    if options.in_process or settings_for(options) is None:
-        return None
-    from ccweb_conformance.fuzz.prestart import FuzzTargetStart  # noqa: PLC0415 (only for a run that fuzzes)
-
-    return FuzzTargetStart(options, workspace)
-
-
 def _suite(
-    options: RunnerOptions,
-    chosen: last_failed.LastFailed | None,
-    workspace: Workspace | None = None,
-    prestart: FuzzTargetStart | None = None,
+    options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace | None = None
 ) -> SuiteOutcome | None:
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
         zygote_client.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
     try:
-        plugins = [*(chosen.plugins() if chosen else ()), *([AfterAudit(prestart.begin)] if prestart else [])]
+        plugins = chosen.plugins() if chosen else ()
         return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
     except RunInterrupted:  # a signal outside pytest's session (before it began)
         return None
@@ -278,21 +250,15 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
     started = time.perf_counter()
     census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
     workspace = frame.session.workspace(options.sessions_dir)  # the suite's and fuzz phase's (fixtures/workspace.py)
-    prestart = _fuzz_prestart(options, workspace)
-    try:
-        outcome = _suite(options, chosen, workspace, prestart)
-        refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
-        if refused is not None:
-            return refused
-        collector = outcome.collector if outcome is not None else None
-        scenarios = list(collector.results) if collector is not None else []
-        fuzz_lines = _fuzz_after_scenarios(
-            options, state, collector, scenarios, started, language=frame.language, workspace=workspace,
-            prestarted=prestart,
-        )
-    finally:
-        if prestart is not None:
-            prestart.discard()  # begun for a phase that did not run: stopped
+    outcome = _suite(options, chosen, workspace)
+    refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
+    if refused is not None:
+        return refused
+    collector = outcome.collector if outcome is not None else None
+    scenarios = list(collector.results) if collector is not None else []
+    fuzz_lines = _fuzz_after_scenarios(
+        options, state, collector, scenarios, started, language=frame.language, workspace=workspace
+    )
     frame.settle()  # from here on a signal is recorded, and the reports still get written
     result = _run_result(frame, outcome, scenarios, chosen, started=started, config_file=config_file)
     if not result.scenarios and not state.interrupted:

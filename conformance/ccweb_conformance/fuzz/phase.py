@@ -41,7 +41,6 @@ from ccweb_conformance.errors import TargetError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import FuzzMismatch, Mismatch, run_case
-from ccweb_conformance.fuzz.prestart import PHASE_CLIENT_NAME, FuzzTargetStart
 from ccweb_conformance.fuzz.requirements import mismatch_requirements
 from ccweb_conformance.fuzz.settings import FuzzSettings
 from ccweb_conformance.fuzz.strategies import fuzz_cases
@@ -57,6 +56,8 @@ BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
 MAX_BATCHES_OVER = 10
 """Batches past ``count / BATCH`` tried when hypothesis generates fewer cases than asked (it never has)."""
+PHASE_CLIENT_NAME = "claude-code"
+"""``clientInfo.name`` of the phase's client: the answers must not depend on who asks."""
 CASE_ALIAS = "alpha"
 """The alias of each case's conversation: the one most scenarios use."""
 FUZZ_PART = "fuzz"
@@ -333,14 +334,12 @@ def run_fuzz(
     tolerated: frozenset[str] = frozenset(),
     workspace: Workspace | None = None,
     progress: Callable[[int, int], None] | None = None,
-    prestarted: FuzzTargetStart | None = None,
 ) -> FuzzRun:
     """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
     ``workspace``: the run's (the suite's), swept when the phase ends; None: one of the phase's own, closed.
     ``progress``: told (calls done, differences found) after each call; of ``fuzz.sweep_total + fuzz.count``.
-    ``prestarted``: the phase's target, begun while the suite ended (``prestart.py``); None: started here.
     """
     run = FuzzRun(fuzz, replay_command(options, fuzz), tolerated_by=tolerated)
     owned = workspace is None
@@ -348,7 +347,7 @@ def run_fuzz(
     started = time.perf_counter()
     census.set_phase("fuzz")
     try:
-        with _client_named(PHASE_CLIENT_NAME), _phase_target(options, space, prestarted) as target:
+        with _client_named(PHASE_CLIENT_NAME), make_target(options, space.open()) as target:
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
@@ -363,12 +362,6 @@ def run_fuzz(
             space.sweep()
     run.duration_s = time.perf_counter() - started
     return run
-
-
-def _phase_target(options: RunnerOptions, space: Workspace, prestarted: FuzzTargetStart | None) -> Target:
-    """The target begun for the phase (its start's error raised here), else one made now."""
-    target = prestarted.take() if prestarted is not None else None
-    return target if target is not None else make_target(options, space.open())
 
 
 def replay_command(options: RunnerOptions, fuzz: FuzzSettings) -> str:

@@ -10,7 +10,7 @@ suite's own scenarios.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -77,14 +77,6 @@ class GivenWorkspace:
     it, the command's session closes it (after the fuzz phase, once every process of the run has stopped)."""
 
     workspace: Workspace
-
-
-@dataclass(frozen=True)
-class AfterAudit:
-    """A command's callback, handed to the session as a plugin object: called once the whole-run audit is done
-    and the suite's target stopped, unless the run stopped early (the fuzz phase's target starts then)."""
-
-    callback: Callable[[], None]
 
 
 def options_from(config: pytest.Config) -> RunnerOptions:
@@ -303,7 +295,6 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     finally:
         try:
             _final_audit(ledger, target, collector)
-            _after_audit(request.config, collector)
         finally:  # whatever failed there (no thread left to stop the servers with): stopped and removed all the same
             _clean_up(target, workspace, owned=owned)
 
@@ -315,16 +306,6 @@ def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollec
         target.close()
         collector.add_audit(settled.merged(ledger.audit()))
         ledger.remove_retired()
-
-
-def _after_audit(config: pytest.Config, collector: ResultCollector) -> None:
-    """The commands' callbacks for the audit's end, unless the run stopped or was interrupted."""
-    state = signals.current()
-    if collector.stop_reason is not None or (state is not None and state.interrupted):
-        return
-    for plugin in config.pluginmanager.get_plugins():
-        if isinstance(plugin, AfterAudit):
-            plugin.callback()
 
 
 def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Started", "note", "summary", "take", "thread_phase"]
+__all__ = ["Started", "note", "summary", "take"]
 
 REASONS = {
     "stdio server": "stdio: the source conversation is read from the environment at process start, so each "
@@ -40,7 +38,6 @@ class Started:
 _STARTED: list[Started] = []
 _LOCK = threading.Lock()
 _PHASE = ["suite"]
-_THREAD = threading.local()
 
 
 def set_phase(phase: str) -> None:
@@ -48,21 +45,10 @@ def set_phase(phase: str) -> None:
     _PHASE[0] = phase
 
 
-@contextmanager
-def thread_phase(phase: str) -> Iterator[None]:
-    """Processes this thread starts inside are counted for ``phase``, whatever the run's phase is meanwhile."""
-    before = getattr(_THREAD, "phase", None)
-    _THREAD.phase = phase
-    try:
-        yield
-    finally:
-        _THREAD.phase = before
-
-
 def note(role: str, how: str) -> None:
     """A process was started."""
     with _LOCK:
-        _STARTED.append(Started(role, how, getattr(_THREAD, "phase", None) or _PHASE[0]))
+        _STARTED.append(Started(role, how, _PHASE[0]))
 
 
 def take() -> list[Started]:

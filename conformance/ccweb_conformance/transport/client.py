@@ -25,7 +25,7 @@ from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.negotiate import negotiate
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
-from ccweb_conformance.transport.versions import LEGACY_OFFER, client_info
+from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
 
 Era = Literal["legacy", "modern"]
 ProtocolMode = Protocol
@@ -164,7 +164,7 @@ class McpClient:
         meta = dict(meta) if isinstance(meta, Mapping) else {}
         meta[PROTOCOL_VERSION_META_KEY] = version
         meta[CLIENT_CAPABILITIES_META_KEY] = {}
-        meta[CLIENT_INFO_META_KEY] = client_info()
+        meta[CLIENT_INFO_META_KEY] = dict(CLIENT_INFO)
         params["_meta"] = meta
         return params
 

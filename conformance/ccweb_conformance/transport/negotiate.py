@@ -20,7 +20,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.channel import id_key
-from ccweb_conformance.transport.versions import LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION, client_info
+from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
 if TYPE_CHECKING:
     from ccweb_conformance.transport.client import Era, McpClient, ProtocolMode
@@ -110,7 +110,7 @@ def _names_modern(error: Any) -> bool:
 
 
 def _initialize(client: McpClient) -> None:
-    params = {"protocolVersion": LEGACY_OFFER, "capabilities": {}, "clientInfo": client_info()}
+    params = {"protocolVersion": LEGACY_OFFER, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
     exchange = client.send_request("initialize", params, era="legacy", version=LEGACY_OFFER)
     client.handshake.append(exchange)
     response = exchange.response or {}
