@@ -65,22 +65,32 @@ def test_no_limit_or_root_is_never_the_limit(monkeypatch: pytest.MonkeyPatch) ->
     limits.check_thread_headroom(8, "it")
 
 
-def test_the_users_tasks_are_counted_from_proc() -> None:
+def test_the_users_tasks_are_counted_from_proc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every thread of a process of the user, from its ``status`` file. The count is judged on one child with a
+    known number of threads (the user's other processes start and end meanwhile, more so on a busy machine)."""
     import os  # noqa: PLC0415
-    import threading  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
 
-    before = limits.tasks_of_user(os.getuid())
-    release = threading.Event()
-    extra = [threading.Thread(target=release.wait) for _ in range(3)]
-    for thread in extra:
-        thread.start()
+    code = (
+        "import sys, threading; stop = threading.Event()\n"
+        "for _ in range(3): threading.Thread(target=stop.wait, daemon=True).start()\n"
+        "print('ready', flush=True); sys.stdin.read()"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        during = limits.tasks_of_user(os.getuid())
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        scandir = os.scandir
+        monkeypatch.setattr(
+            limits.os, "scandir", lambda path: [e for e in scandir(path) if e.name in (str(child.pid), "self", "sys")]
+        )
+        assert limits.tasks_of_user(os.getuid()) == 4  # the main thread and three more
+        assert limits.tasks_of_user(os.getuid() + 1) == 0
     finally:
-        release.set()
-        for thread in extra:
-            thread.join(5)
-    assert during - before >= 3  # other processes of the user may start or end meanwhile, never ours
+        monkeypatch.undo()
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(60)
 
 
 def test_only_a_thread_or_process_that_could_not_start_is_noted_as_the_limit() -> None:
