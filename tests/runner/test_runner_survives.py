@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runner.process_state import ended
 
 FAKES = Path(__file__).parent / "fakes"
 PYTHON = sys.executable
@@ -129,15 +130,6 @@ class Outcome:
     temp_left: list[str]
 
 
-def gone(pid: int) -> bool:
-    """True when ``pid`` no longer runs (reaped, or a zombie waiting for its reaper)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return True
-    return state in ("Z", "X")
-
-
 def run_case(name: str, case: Case, root: Path) -> Outcome:
     home = root / name
     state, temp = home / "state", home / "tmp"
@@ -174,7 +166,7 @@ def test_run_survives(outcomes: dict[str, Outcome], name: str) -> None:
     assert outcome.code == case.code, outcome.stderr
     messages = [s["message"] for s in outcome.report["scenarios"] if s["message"]] if outcome.report else []
     assert len(outcome.pids) == case.processes, (outcome.stdout, messages)
-    assert [pid for pid in outcome.pids if not gone(pid)] == []
+    assert [pid for pid in outcome.pids if not ended(pid)] == []
     assert outcome.temp_left == []
     if case.startup_error is not None:
         assert outcome.report is None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runner.process_state import ended
 
 PYTHON = sys.executable
 FAKES = Path(__file__).parents[1] / "fakes"
@@ -77,16 +78,6 @@ def interrupt(
     return Interrupted(process.returncode, err.decode(), servers, seen)
 
 
-def _ended(pid: int) -> bool:
-    """True when ``pid`` no longer runs: reaped, or a zombie (it has ended; only its exit status waits for
-    the reaper, e.g. init after the profile that started it exited)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return True
-    return state in ("Z", "X")
-
-
 def assert_gone(pids: Sequence[int]) -> None:
     """Every process of ``pids`` has ended."""
     if not Path("/proc/self/stat").exists():  # off Linux: signal 0 is the only probe (a zombie counts as alive)
@@ -94,4 +85,4 @@ def assert_gone(pids: Sequence[int]) -> None:
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
         return
-    assert [pid for pid in pids if not _ended(pid)] == []
+    assert [pid for pid in pids if not ended(pid)] == []

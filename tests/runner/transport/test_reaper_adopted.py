@@ -11,18 +11,11 @@ import time
 from pathlib import Path
 
 from paths import REPO
+from runner.process_state import ended
 
 from ccweb_conformance.transport import reaper
 
 FAKE = REPO / "tests" / "runner" / "fakes" / "empty_env_daemon.py"
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
 
 
 def test_a_detached_helper_with_an_empty_environment_is_stopped_and_named(tmp_path: Path) -> None:
@@ -36,10 +29,10 @@ def test_a_detached_helper_with_an_empty_environment_is_stopped_and_named(tmp_pa
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     helper = int(pid_file.read_text(encoding="ascii"))
     try:
-        still_running = alive(helper)
+        still_running = not ended(helper)
         environ = Path(f"/proc/{helper}/environ").read_bytes() if still_running else b""
     finally:
-        if alive(helper):
+        if not ended(helper):
             os.kill(helper, signal.SIGKILL)
     assert not still_running, f"the helper {helper} outlived the run (environment {environ!r})"
     assert done.returncode == 0, done.stdout + done.stderr

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from runner.process_state import ended
 
 from ccweb_conformance.transport import (
     HttpCommandTarget,
@@ -43,19 +43,6 @@ def pid_of(client: McpClient) -> int:
     return channel.io.process.pid
 
 
-def gone(pid: int) -> bool:
-    """True when ``pid`` no longer runs (reaped, or at most a zombie of someone else)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return True
-    return state in ("Z", "X")
-
-
 def test_fake_ok_falls_back_to_legacy_in_auto(tmp_path: Path) -> None:
     with stdio_fake("ok", tmp_path) as target:
         client = target.client("s")
@@ -76,7 +63,7 @@ def test_fake_ok_falls_back_to_legacy_in_auto(tmp_path: Path) -> None:
         }
         assert exchange.violations == []
         pid = pid_of(client)
-    assert gone(pid)
+    assert ended(pid)
 
 
 def test_probe_timeout_falls_back_to_initialize(tmp_path: Path) -> None:
@@ -132,7 +119,7 @@ def test_crash_mid_response(tmp_path: Path) -> None:
         fresh = target.client(None)
         assert fresh is not client and pid_of(fresh) != pid_of(client)
         pids = [pid_of(client), pid_of(fresh)]
-    assert all(gone(pid) for pid in pids)
+    assert all(ended(pid) for pid in pids)
 
 
 def test_hang_times_out(tmp_path: Path) -> None:
@@ -147,7 +134,7 @@ def test_hang_times_out(tmp_path: Path) -> None:
         assert "hanging now" in str(info.value)
         assert client.broken
         pid = pid_of(client)
-    assert gone(pid)
+    assert ended(pid)
 
 
 def test_close_kills_the_whole_process_group(tmp_path: Path) -> None:
@@ -157,13 +144,13 @@ def test_close_kills_the_whole_process_group(tmp_path: Path) -> None:
         while "child" not in client.channel.stderr_tail() and time.monotonic() < deadline:
             time.sleep(0.01)
         child = int(client.channel.stderr_tail().split("child ", 1)[1].split()[0])
-        assert not gone(child)
+        assert not ended(child)
         leader = pid_of(client)
-    assert gone(leader)
+    assert ended(leader)
     deadline = time.monotonic() + 3
-    while not gone(child) and time.monotonic() < deadline:
+    while not ended(child) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert gone(child)
+    assert ended(child)
 
 
 def test_non_json_line(tmp_path: Path) -> None:
@@ -245,7 +232,7 @@ def test_http_fake_legacy_session(tmp_path: Path) -> None:
         assert unbound.response["result"]["content"][0]["text"] == '{"source": null, "version": "2025-11-25"}'
         process = target.process
     assert (tmp_path / "deleted-fake-session-1").exists()
-    assert gone(process.pid)
+    assert ended(process.pid)
 
 
 def test_http_500(tmp_path: Path) -> None:
