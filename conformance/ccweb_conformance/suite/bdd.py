@@ -143,7 +143,7 @@ def parse_features(folder: Path) -> list[FeatureScenario]:
     once per process while its files stay the same (name, size and modification time).
     """
     paths = sorted(folder.glob("*.feature"), key=lambda p: p.name)
-    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    stamp = tuple((p.name, s.st_size, s.st_mtime_ns) for p, s in ((p, p.stat()) for p in paths))
     cached = _PARSED.get(folder)
     if cached is None or cached[0] != stamp:
         cached = (stamp, tuple(_parse(paths)))
