@@ -9,6 +9,7 @@ from mcp_types.methods import parse_server_notification, parse_server_request, v
 from pydantic import ValidationError
 
 from ccweb_conformance.jsontext import TooDeep, compact, read_json
+from ccweb_conformance.transport.channel import cut
 
 MAX_ERRORS = 10
 
@@ -69,12 +70,8 @@ _MAX_SHOWN = 200
 
 
 def _shown(value: Any) -> str:
-    """A value the server sent, in JSON notation (never a Python repr), cut to a readable length."""
-    try:
-        text = compact(value)
-    except (TypeError, ValueError):
-        text = str(value)
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+    """A value the server sent (parsed JSON), in JSON notation (never a Python repr), cut to a readable length."""
+    return cut(compact(value), _MAX_SHOWN)
 
 
 def _text_block_violations(method: str, result: Any) -> list[str]:
