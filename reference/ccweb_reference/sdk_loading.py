@@ -1,8 +1,11 @@
 """How :mod:`ccweb_reference.sdk` loads the MCP SDK: without what a stdio server never runs.
 
-Nothing here imports the SDK; :mod:`ccweb_reference.sdk` calls :func:`defer_package_inits`
-and :func:`defer_era_models`, then imports the SDK. See that module for what each does and
-``tests/reference/test_sdk_loading.py`` for the SDK details they rely on.
+Nothing here imports the SDK until asked; :mod:`ccweb_reference.sdk` calls
+:func:`defer_package_inits`, :func:`import_types_deferred` and :func:`defer_era_models` (in
+that order: the last imports ``mcp_types`` too), then imports the rest of the SDK. See that
+module for what each does and ``tests/reference/test_sdk_loading.py`` for the SDK and pydantic
+details they rely on. The runner loads ``mcp_types`` with the last two as well
+(``ccweb_conformance.transport.sdk_types``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ _INIT_LOCK = threading.RLock()
 
 ERA_MODULES = ("mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
 """The SDK's per-era wire models (internal to ``mcp_types``; imported by ``mcp_types.methods``)."""
+
+VERSION_FREE_MODULES = ("mcp_types._types", "mcp_types.jsonrpc")
+"""The SDK's version-free models and JSON-RPC envelopes (imported by ``import mcp_types``)."""
 
 
 def defer_package_inits(names: tuple[str, ...] = DEFERRED_PACKAGES) -> list[str]:
@@ -80,12 +86,52 @@ def defer_era_models() -> bool:
     return True
 
 
-def era_models() -> list[Any]:
-    """Every pydantic model class defined in the era modules imported so far."""
+def import_types_deferred() -> bool:
+    """Import ``mcp_types`` with pydantic's ``defer_build`` default on; False when not deferred.
+
+    The version-free models' base is defined beside them, so :func:`defer_era_models` cannot
+    reach them; pydantic's own default (private: ``pydantic._internal._config.config_defaults``)
+    can. It is on only while ``mcp_types`` is imported and restored however the import ends, so
+    the models build with their normal config on first use. Without that private default (a
+    pydantic release that moved it), or when ``mcp_types`` was imported already, it imports
+    plainly or does nothing.
+    """
+    if "mcp_types" in sys.modules:
+        return False
+    try:
+        from pydantic._internal._config import config_defaults  # noqa: PLC0415
+    except ImportError:
+        config_defaults = None
+    if not isinstance(config_defaults, dict) or "defer_build" not in config_defaults:
+        importlib.import_module("mcp_types")
+        return False
+    default = config_defaults["defer_build"]
+    config_defaults["defer_build"] = True
+    try:
+        importlib.import_module("mcp_types")
+    finally:
+        config_defaults["defer_build"] = default
+    return True
+
+
+def rebuilds_are_thread_safe() -> bool:
+    """Whether pydantic builds a deferred model under a lock, so threads may first use one at once.
+
+    pydantic 2.14 added that lock (private: ``pydantic.main._rebuild_lock``); before it, two
+    threads validating with one unbuilt model could see it half built. The runner validates
+    from several threads and defers only when this is true.
+    """
+    import pydantic.main  # noqa: PLC0415
+
+    return hasattr(pydantic.main, "_rebuild_lock")
+
+
+def _models_of(module_names: tuple[str, ...]) -> list[Any]:
+    """Every pydantic model class defined in those of ``module_names`` imported so far."""
     from pydantic import BaseModel  # noqa: PLC0415
 
     models = []
-    for module_name in ERA_MODULES:
+    for module_name in module_names:
         module = sys.modules.get(module_name)
         for value in vars(module).values() if module is not None else ():
             if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module_name:
@@ -93,10 +139,20 @@ def era_models() -> list[Any]:
     return models
 
 
+def era_models() -> list[Any]:
+    """Every pydantic model class defined in the era modules imported so far."""
+    return _models_of(ERA_MODULES)
+
+
+def version_free_models() -> list[Any]:
+    """Every pydantic model class defined in the version-free modules imported so far."""
+    return _models_of(VERSION_FREE_MODULES)
+
+
 def build_deferred_models() -> int:
-    """Build every era model not built yet (the fork server, once); returns how many were built."""
+    """Build every era and version-free model not built yet (the fork server, once); returns how many."""
     built = 0
-    for model in era_models():
+    for model in [*era_models(), *version_free_models()]:
         if not model.__pydantic_complete__:
             model.model_rebuild()
             built += 1
