@@ -87,31 +87,47 @@ def defer_era_models() -> bool:
 
 
 def import_types_deferred() -> bool:
-    """Import ``mcp_types`` with pydantic's ``defer_build`` default on; False when not deferred.
+    """Import ``mcp_types`` with the validators it builds at import built on first use; False when not deferred.
 
-    The version-free models' base is defined beside them, so :func:`defer_era_models` cannot
-    reach them; pydantic's own default (private: ``pydantic._internal._config.config_defaults``)
-    can. It is on only while ``mcp_types`` is imported and restored however the import ends, so
-    the models build with their normal config on first use. Without that private default (a
-    pydantic release that moved it), or when ``mcp_types`` was imported already, it imports
-    plainly or does nothing.
+    ``import mcp_types`` builds a validator for each of about 190 version-free models and for
+    seven type adapters over their unions. The models' base is defined beside them, so
+    :func:`defer_era_models` cannot reach them, and an adapter takes no setting from a union.
+    Two private pydantic switches can: the default ``config_defaults["defer_build"]``
+    (``pydantic._internal._config``) for the models, ``TypeAdapter._defer_build`` for the
+    adapters. Both are on only while ``mcp_types`` is imported and restored however the import
+    ends, so everything builds with its normal config when first used. Without either switch (a
+    pydantic release that changed them) it imports plainly; after ``mcp_types`` it does nothing.
     """
     if "mcp_types" in sys.modules:
         return False
-    try:
-        from pydantic._internal._config import config_defaults  # noqa: PLC0415
-    except ImportError:
-        config_defaults = None
-    if not isinstance(config_defaults, dict) or "defer_build" not in config_defaults:
+    switches = _defer_build_switches()
+    if switches is None:
         importlib.import_module("mcp_types")
         return False
-    default = config_defaults["defer_build"]
-    config_defaults["defer_build"] = True
+    defaults, adapter_class, adapter_switch = switches
+    default = defaults["defer_build"]
+    defaults["defer_build"] = True
+    setattr(adapter_class, "_defer_build", property(lambda _adapter: True))  # noqa: B010
     try:
         importlib.import_module("mcp_types")
     finally:
-        config_defaults["defer_build"] = default
+        defaults["defer_build"] = default
+        setattr(adapter_class, "_defer_build", adapter_switch)  # noqa: B010
     return True
+
+
+def _defer_build_switches() -> tuple[dict[str, Any], type, property] | None:
+    """pydantic's two private switches :func:`import_types_deferred` turns on; None if either is gone."""
+    try:
+        config = importlib.import_module("pydantic._internal._config")
+        adapter_class = importlib.import_module("pydantic").TypeAdapter
+    except (ImportError, AttributeError):
+        return None
+    defaults = getattr(config, "config_defaults", None)
+    adapter_switch = vars(adapter_class).get("_defer_build")
+    if not isinstance(defaults, dict) or "defer_build" not in defaults or not isinstance(adapter_switch, property):
+        return None
+    return defaults, adapter_class, adapter_switch
 
 
 def rebuilds_are_thread_safe() -> bool:
@@ -149,11 +165,23 @@ def version_free_models() -> list[Any]:
     return _models_of(VERSION_FREE_MODULES)
 
 
+def version_free_adapters() -> list[Any]:
+    """Every pydantic type adapter the version-free modules imported so far hold (``jsonrpc_message_adapter``, ...)."""
+    from pydantic import TypeAdapter  # noqa: PLC0415
+
+    modules = [sys.modules[name] for name in VERSION_FREE_MODULES if name in sys.modules]
+    return [value for module in modules for value in vars(module).values() if isinstance(value, TypeAdapter)]
+
+
 def build_deferred_models() -> int:
-    """Build every era and version-free model not built yet (the fork server, once); returns how many."""
+    """Build every era and version-free model and adapter not built yet (the fork server, once); returns how many."""
     built = 0
     for model in [*era_models(), *version_free_models()]:
         if not model.__pydantic_complete__:
             model.model_rebuild()
+            built += 1
+    for adapter in version_free_adapters():
+        if not adapter.pydantic_complete:
+            adapter.rebuild()
             built += 1
     return built

@@ -159,29 +159,39 @@ def schemas(types):
 """Validation outcomes, model configs and JSON Schemas, printed alike by a deferred and a plain import."""
 
 
-def test_version_free_models_are_deferred_only_while_mcp_types_is_imported() -> None:
-    """The pydantic detail relied on: its private default ``config_defaults['defer_build']``.
+def test_version_free_models_and_adapters_are_deferred_only_while_mcp_types_is_imported() -> None:
+    """The pydantic details relied on: its private ``config_defaults['defer_build']`` and ``TypeAdapter._defer_build``.
 
-    Fails when a pydantic release moves or renames it (the reference then imports the types
-    plainly and ``unbuilt`` falls to a plain import's few), stops honouring it, or when the
-    default is not restored after the import.
+    Fails when a pydantic release moves or renames either (the reference then imports the types
+    plainly: ``built`` lists models and adapters built at import), stops honouring them, or when
+    they are not restored after the import; and when the fork server's build leaves one unbuilt.
     """
     result = _fresh(
         "import json\n"
+        "from pydantic import TypeAdapter\n"
         "from pydantic._internal._config import ConfigWrapper, config_defaults\n"
+        "switch = vars(TypeAdapter)['_defer_build']\n"
         "from ccweb_reference import sdk\n"
-        "models = sdk.version_free_models()\n"
-        "print(json.dumps({'default': config_defaults['defer_build'], 'models': len(models),"
-        " 'unbuilt': sum(not m.__pydantic_complete__ for m in models),"
-        " 'built': [m.__name__ for m in (sdk.types.InitializeResult, sdk.types.JSONRPCRequest, sdk.types.Tool)"
-        " if m.__pydantic_complete__],"
-        " 'defer_build': ConfigWrapper(sdk.types.InitializeResult.model_config).defer_build}))"
+        "models, adapters = sdk.version_free_models(), sdk.version_free_adapters()\n"
+        "unbuilt = sum(not m.__pydantic_complete__ for m in models)\n"
+        "built = [m.__name__ for m in (sdk.types.InitializeResult, sdk.types.JSONRPCRequest, sdk.types.Tool)"
+        " if m.__pydantic_complete__] + [str(a) for a in adapters if a.pydantic_complete]\n"
+        "sdk.build_deferred_models()\n"
+        "print(json.dumps({'default': config_defaults['defer_build'],"
+        " 'switch': vars(TypeAdapter)['_defer_build'] is switch,"
+        " 'adapter': TypeAdapter(int)._defer_build, 'models': len(models), 'unbuilt': unbuilt, 'built': built,"
+        " 'adapters': len(adapters), 'defer_build': ConfigWrapper(sdk.types.InitializeResult.model_config).defer_build,"
+        " 'left': sum(not m.__pydantic_complete__ for m in models) + sum(not a.pydantic_complete for a in adapters)}))"
     )
     assert result["default"] is False
+    assert result["switch"] is True
+    assert result["adapter"] is False
     assert result["defer_build"] is False
     assert result["built"] == []
+    assert result["adapters"] == 7  # mcp_types.jsonrpc_message_adapter and six over the client's and server's unions
     assert int(result["models"]) > 150  # type: ignore[call-overload]  # mcp_types._types and mcp_types.jsonrpc
     assert int(result["unbuilt"]) > 0.9 * int(result["models"])  # type: ignore[call-overload]
+    assert result["left"] == 0
 
 
 def test_deferred_version_free_models_and_the_adapters_built_at_import_validate_as_a_plain_import_does() -> None:
@@ -216,6 +226,7 @@ def test_deferred_version_free_models_and_the_adapters_built_at_import_validate_
     [
         "sys.modules['pydantic._internal._config'] = None  # the module moved",
         "c.config_defaults = types.MappingProxyType(c.config_defaults)  # no longer a dict to set",
+        "from pydantic import TypeAdapter; TypeAdapter._defer_build = False  # no longer a property",
     ],
 )
 def test_without_pydantic_s_private_default_the_types_are_imported_plainly(hide: str) -> None:
@@ -225,6 +236,7 @@ def test_without_pydantic_s_private_default_the_types_are_imported_plainly(hide:
         "from ccweb_reference import sdk\n"
         "print(json.dumps({'unbuilt': sorted(m.__name__ for m in sdk.version_free_models()"
         " if not m.__pydantic_complete__), 'era_unbuilt': sum(not m.__pydantic_complete__ for m in sdk.era_models()),"
+        " 'adapters': [a.pydantic_complete for a in sdk.version_free_adapters()],"
         " 'ping': sdk.types.jsonrpc_message_adapter.validate_python({'jsonrpc': '2.0', 'id': 1, 'method': 'p'}).method"
         "}))"
     )
@@ -235,6 +247,7 @@ def test_without_pydantic_s_private_default_the_types_are_imported_plainly(hide:
         " if not m.__pydantic_complete__)}))"
     )
     assert result["unbuilt"] == plain["unbuilt"]
+    assert result["adapters"] == [True] * 7
     assert result["ping"] == "p"
     assert int(result["era_unbuilt"]) > 250  # type: ignore[call-overload]  # the era models are still deferred
 
