@@ -7,7 +7,8 @@ Three tables, every figure a median of ``--repeat`` runs, CPU = user + system se
 
 * imports: a fresh interpreter that imports one module and exits (``python -c "import X"``),
   from bare Python to the whole stdio reference, the SDK's modules both plainly and as
-  :mod:`ccweb_reference.sdk` loads them (package ``__init__`` files and era models deferred);
+  :mod:`ccweb_reference.sdk` loads them (package ``__init__`` files, version-free and era models
+  deferred);
 * a standalone ``ccweb-reference`` over stdio, from its start to its answer to ``initialize``
   (the process ends right after: its CPU is what one server of a run would cost without the
   fork server);
@@ -45,14 +46,24 @@ INITIALIZE = json.dumps(
         },
     }
 )
-_AS_THE_REFERENCE = "import ccweb_reference.sdk_loading as s; s.defer_package_inits(); s.defer_era_models(); "
+_AS_THE_REFERENCE = (
+    "import ccweb_reference.sdk_loading as s; s.defer_package_inits(); s.import_types_deferred(); "
+    "s.defer_era_models(); "
+)
 IMPORTS = {
     "bare Python": "pass",
     "ccweb_reference.core (the transport-free core)": "import ccweb_reference.core",
     "mcp_types (the version-free types, built at import)": "import mcp_types",
+    "mcp_types, the version-free models deferred (as the reference and the runner load them)": (
+        "import ccweb_reference.sdk_loading as s; s.import_types_deferred()"
+    ),
     "mcp_types.methods (plus both eras' wire models, built at import)": "import mcp_types.methods",
-    "mcp_types.methods, the era models deferred (as the reference loads them)": (
+    "mcp_types.methods, the era models deferred (as the reference loaded them in session 12)": (
         "import ccweb_reference.sdk_loading as s; s.defer_era_models(); import mcp_types.methods"
+    ),
+    "mcp_types.methods, both kinds deferred (as the reference and the runner load them)": (
+        "import ccweb_reference.sdk_loading as s; s.import_types_deferred(); s.defer_era_models();"
+        " import mcp_types.methods"
     ),
     "import mcp (the SDK package, client included)": "import mcp",
     "mcp.server.lowlevel.server, plainly (package inits; Starlette, uvicorn)": "import mcp.server.lowlevel.server",

@@ -1,9 +1,10 @@
 """The MCP SDK as the reference uses it, loaded without what a stdio server never runs.
 
-Every module of the reference imports the SDK through this one. Two things happen first,
+Every module of the reference imports the SDK through this one. Three things happen first,
 before any ``mcp`` module is imported (no SDK code is replaced: one pydantic setting is added
-to one SDK class; ``tests/reference/test_sdk_loading.py`` fails when a release changes what
-they rely on):
+to one SDK class, and two of pydantic's own switches are on while ``mcp_types`` is imported;
+``tests/reference/test_sdk_loading.py`` fails when a release of the SDK or pydantic changes
+what they rely on):
 
 * **Package ``__init__`` files run on first use**
   (:func:`~ccweb_reference.sdk_loading.defer_package_inits`). Importing any ``mcp.*``
@@ -24,6 +25,16 @@ they rely on):
   its first validation. The fork server builds them all once before it forks
   (:func:`~ccweb_reference.sdk_loading.build_deferred_models`), so its children stay as
   fast as before.
+* **The version-free models and adapters build their validators when first used**
+  (:func:`~ccweb_reference.sdk_loading.import_types_deferred`). ``import mcp_types`` defines
+  about 190 version-free pydantic models (``mcp_types._types``, ``mcp_types.jsonrpc``) and seven
+  type adapters over their unions (``jsonrpc_message_adapter``, ...). The models' base class is
+  defined in the same module, so no setting can be given to it first, and an adapter of a union
+  takes none from it: two private pydantic switches, its ``defer_build`` default and
+  ``TypeAdapter._defer_build``, are on while ``mcp_types`` is imported and restored after (a
+  pydantic without them gets a plain import). Deferring the models alone saves nothing: the
+  adapters then build every model's schema inline. The fork server builds these too before it
+  forks.
 
 The Starlette, uvicorn and OpenTelemetry imports of the SDK's low-level server module are
 not avoided: they are module-level imports of ``mcp.server.lowlevel.server`` itself, which
@@ -35,10 +46,14 @@ from ccweb_reference.sdk_loading import (
     defer_era_models,
     defer_package_inits,
     era_models,
+    import_types_deferred,
     is_deferred,
+    version_free_adapters,
+    version_free_models,
 )
 
 defer_package_inits()
+import_types_deferred()  # first: importing the era models' base imports mcp_types too
 defer_era_models()
 
 import mcp_types as types  # noqa: E402
@@ -56,6 +71,9 @@ __all__ = [
     "defer_era_models",
     "defer_package_inits",
     "era_models",
+    "import_types_deferred",
     "is_deferred",
     "types",
+    "version_free_adapters",
+    "version_free_models",
 ]

@@ -1,8 +1,11 @@
 """How :mod:`ccweb_reference.sdk` loads the MCP SDK: without what a stdio server never runs.
 
-Nothing here imports the SDK; :mod:`ccweb_reference.sdk` calls :func:`defer_package_inits`
-and :func:`defer_era_models`, then imports the SDK. See that module for what each does and
-``tests/reference/test_sdk_loading.py`` for the SDK details they rely on.
+Nothing here imports the SDK until asked; :mod:`ccweb_reference.sdk` calls
+:func:`defer_package_inits`, :func:`import_types_deferred` and :func:`defer_era_models` (in
+that order: the last imports ``mcp_types`` too), then imports the rest of the SDK. See that
+module for what each does and ``tests/reference/test_sdk_loading.py`` for the SDK and pydantic
+details they rely on. The runner loads ``mcp_types`` with the last two as well
+(``ccweb_conformance.transport.sdk_types``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ _INIT_LOCK = threading.RLock()
 
 ERA_MODULES = ("mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
 """The SDK's per-era wire models (internal to ``mcp_types``; imported by ``mcp_types.methods``)."""
+
+VERSION_FREE_MODULES = ("mcp_types._types", "mcp_types.jsonrpc")
+"""The SDK's version-free models and JSON-RPC envelopes (imported by ``import mcp_types``)."""
 
 
 def defer_package_inits(names: tuple[str, ...] = DEFERRED_PACKAGES) -> list[str]:
@@ -80,12 +86,68 @@ def defer_era_models() -> bool:
     return True
 
 
-def era_models() -> list[Any]:
-    """Every pydantic model class defined in the era modules imported so far."""
+def import_types_deferred() -> bool:
+    """Import ``mcp_types`` with the validators it builds at import built on first use; False when not deferred.
+
+    ``import mcp_types`` builds a validator for each of about 190 version-free models and for
+    seven type adapters over their unions. The models' base is defined beside them, so
+    :func:`defer_era_models` cannot reach them, and an adapter takes no setting from a union.
+    Two private pydantic switches can: the default ``config_defaults["defer_build"]``
+    (``pydantic._internal._config``) for the models, ``TypeAdapter._defer_build`` for the
+    adapters. Both are on only while ``mcp_types`` is imported and restored however the import
+    ends, so everything builds with its normal config when first used. Without either switch (a
+    pydantic release that changed them) it imports plainly; after ``mcp_types`` it does nothing.
+    """
+    if "mcp_types" in sys.modules:
+        return False
+    switches = _defer_build_switches()
+    if switches is None:
+        importlib.import_module("mcp_types")
+        return False
+    defaults, adapter_class, adapter_switch = switches
+    default = defaults["defer_build"]
+    defaults["defer_build"] = True
+    setattr(adapter_class, "_defer_build", property(lambda _adapter: True))  # noqa: B010
+    try:
+        importlib.import_module("mcp_types")
+    finally:
+        defaults["defer_build"] = default
+        setattr(adapter_class, "_defer_build", adapter_switch)  # noqa: B010
+    return True
+
+
+def _defer_build_switches() -> tuple[dict[str, Any], type, property] | None:
+    """pydantic's two private switches :func:`import_types_deferred` turns on; None if either is gone."""
+    try:
+        config = importlib.import_module("pydantic._internal._config")
+        adapter_class = importlib.import_module("pydantic").TypeAdapter
+    except (ImportError, AttributeError):
+        return None
+    defaults = getattr(config, "config_defaults", None)
+    adapter_switch = vars(adapter_class).get("_defer_build")
+    if not isinstance(defaults, dict) or "defer_build" not in defaults or not isinstance(adapter_switch, property):
+        return None
+    return defaults, adapter_class, adapter_switch
+
+
+def rebuilds_are_thread_safe() -> bool:
+    """Whether pydantic builds a deferred model under a lock, so threads may first use one at once.
+
+    pydantic 2.14 added that lock (private: ``pydantic.main._rebuild_lock``); before it, two
+    threads validating with one unbuilt model could see it half built. The runner validates
+    from several threads and defers only when this is true.
+    """
+    import pydantic.main  # noqa: PLC0415
+
+    return hasattr(pydantic.main, "_rebuild_lock")
+
+
+def _models_of(module_names: tuple[str, ...]) -> list[Any]:
+    """Every pydantic model class defined in those of ``module_names`` imported so far."""
     from pydantic import BaseModel  # noqa: PLC0415
 
     models = []
-    for module_name in ERA_MODULES:
+    for module_name in module_names:
         module = sys.modules.get(module_name)
         for value in vars(module).values() if module is not None else ():
             if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module_name:
@@ -93,11 +155,33 @@ def era_models() -> list[Any]:
     return models
 
 
+def era_models() -> list[Any]:
+    """Every pydantic model class defined in the era modules imported so far."""
+    return _models_of(ERA_MODULES)
+
+
+def version_free_models() -> list[Any]:
+    """Every pydantic model class defined in the version-free modules imported so far."""
+    return _models_of(VERSION_FREE_MODULES)
+
+
+def version_free_adapters() -> list[Any]:
+    """Every pydantic type adapter the version-free modules imported so far hold (``jsonrpc_message_adapter``, ...)."""
+    from pydantic import TypeAdapter  # noqa: PLC0415
+
+    modules = [sys.modules[name] for name in VERSION_FREE_MODULES if name in sys.modules]
+    return [value for module in modules for value in vars(module).values() if isinstance(value, TypeAdapter)]
+
+
 def build_deferred_models() -> int:
-    """Build every era model not built yet (the fork server, once); returns how many were built."""
+    """Build every era and version-free model and adapter not built yet (the fork server, once); returns how many."""
     built = 0
-    for model in era_models():
+    for model in [*era_models(), *version_free_models()]:
         if not model.__pydantic_complete__:
             model.model_rebuild()
+            built += 1
+    for adapter in version_free_adapters():
+        if not adapter.pydantic_complete:
+            adapter.rebuild()
             built += 1
     return built

@@ -122,3 +122,144 @@ def test_the_fork_server_builds_every_era_model_before_it_forks() -> None:
     serve = next(node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef) and node.name == "serve")
     calls = [ast.unparse(node.func) for node in ast.walk(serve) if isinstance(node, ast.Call)]
     assert calls.index("sdk.build_deferred_models") < calls.index("gc.freeze")
+
+
+_OUTCOMES = """
+import json
+from pydantic import ValidationError
+
+def outcome(validate, data):
+    try:
+        return validate(data).model_dump(mode="json", by_alias=True, exclude_unset=True)
+    except ValidationError as error:
+        return [[e["type"], [str(p) for p in e["loc"]]] for e in error.errors()]
+
+def outcomes(types):
+    initialize = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "s", "version": "1"}, "instructions": "i"}
+    cases = [
+        (types.jsonrpc_message_adapter.validate_python, {"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+        (types.jsonrpc_message_adapter.validate_python, {"jsonrpc": "2.0", "id": 1, "result": {}}),
+        (types.jsonrpc_message_adapter.validate_python, {"jsonrpc": "1.0", "id": 1, "method": "ping"}),
+        (types.client_request_adapter.validate_python, {"method": "tools/call", "params": {"name": "t"}}),
+        (types.client_request_adapter.validate_python, {"method": "tools/call", "params": {}}),
+        (types.InitializeResult.model_validate, initialize),
+        (types.InitializeResult.model_validate, {**initialize, "serverInfo": {"name": "s"}}),
+        (types.CallToolResult.model_validate, {"content": [{"type": "text", "text": "x"}], "isError": True, "x": 1}),
+        (types.Tool.model_validate, {"name": "t", "input_schema": {"type": "object"}}),
+    ]
+    return [outcome(validate, data) for validate, data in cases]
+
+def configs(models):
+    return {m.__name__: {k: getattr(v, "__name__", v) for k, v in m.model_config.items()} for m in models}
+
+def schemas(types):
+    return [m.model_json_schema() for m in (types.InitializeResult, types.CallToolResult, types.JSONRPCRequest)]
+"""
+"""Validation outcomes, model configs and JSON Schemas, printed alike by a deferred and a plain import."""
+
+
+def test_version_free_models_and_adapters_are_deferred_only_while_mcp_types_is_imported() -> None:
+    """The pydantic details relied on: its private ``config_defaults['defer_build']`` and ``TypeAdapter._defer_build``.
+
+    Fails when a pydantic release moves or renames either (the reference then imports the types
+    plainly: ``built`` lists models and adapters built at import), stops honouring them, or when
+    they are not restored after the import; and when the fork server's build leaves one unbuilt.
+    """
+    result = _fresh(
+        "import json\n"
+        "from pydantic import TypeAdapter\n"
+        "from pydantic._internal._config import ConfigWrapper, config_defaults\n"
+        "switch = vars(TypeAdapter)['_defer_build']\n"
+        "from ccweb_reference import sdk\n"
+        "models, adapters = sdk.version_free_models(), sdk.version_free_adapters()\n"
+        "unbuilt = sum(not m.__pydantic_complete__ for m in models)\n"
+        "built = [m.__name__ for m in (sdk.types.InitializeResult, sdk.types.JSONRPCRequest, sdk.types.Tool)"
+        " if m.__pydantic_complete__] + [str(a) for a in adapters if a.pydantic_complete]\n"
+        "sdk.build_deferred_models()\n"
+        "print(json.dumps({'default': config_defaults['defer_build'],"
+        " 'switch': vars(TypeAdapter)['_defer_build'] is switch,"
+        " 'adapter': TypeAdapter(int)._defer_build, 'models': len(models), 'unbuilt': unbuilt, 'built': built,"
+        " 'adapters': len(adapters), 'defer_build': ConfigWrapper(sdk.types.InitializeResult.model_config).defer_build,"
+        " 'left': sum(not m.__pydantic_complete__ for m in models) + sum(not a.pydantic_complete for a in adapters)}))"
+    )
+    assert result["default"] is False
+    assert result["switch"] is True
+    assert result["adapter"] is False
+    assert result["defer_build"] is False
+    assert result["built"] == []
+    assert result["adapters"] == 7  # mcp_types.jsonrpc_message_adapter and six over the client's and server's unions
+    assert int(result["models"]) > 150  # type: ignore[call-overload]  # mcp_types._types and mcp_types.jsonrpc
+    assert int(result["unbuilt"]) > 0.9 * int(result["models"])  # type: ignore[call-overload]
+    assert result["left"] == 0
+
+
+def test_deferred_version_free_models_and_the_adapters_built_at_import_validate_as_a_plain_import_does() -> None:
+    """After the default is restored: the adapters, the models built on first use, their configs and schemas."""
+    deferred = _fresh(
+        _OUTCOMES + "from ccweb_reference import sdk\n"
+        "before = sum(not m.__pydantic_complete__ for m in sdk.version_free_models())\n"
+        "got = outcomes(sdk.types)\n"
+        "after = sum(not m.__pydantic_complete__ for m in sdk.version_free_models())\n"
+        "print(json.dumps({'outcomes': got, 'configs': configs(sdk.version_free_models()),"
+        " 'schemas': schemas(sdk.types), 'built_on_use': before - after}))"
+    )
+    plain = _fresh(
+        _OUTCOMES + "import mcp_types\n"
+        "from ccweb_reference import sdk_loading\n"
+        "print(json.dumps({'outcomes': outcomes(mcp_types), 'configs': configs(sdk_loading.version_free_models()),"
+        " 'schemas': schemas(mcp_types)}))"
+    )
+    assert int(deferred.pop("built_on_use")) > 3  # type: ignore[call-overload]
+    assert deferred == plain
+    outcomes = plain["outcomes"]
+    assert isinstance(outcomes, list)
+    assert outcomes[0] == {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    assert outcomes[2][0] == ["literal_error", ["JSONRPCRequest", "jsonrpc"]]
+    assert outcomes[6] == [["missing", ["serverInfo", "version"]]]
+    assert outcomes[7] == {"content": [{"type": "text", "text": "x"}], "isError": True}
+    assert outcomes[8] == {"name": "t", "inputSchema": {"type": "object"}}  # populate_by_name, as configured
+
+
+@pytest.mark.parametrize(
+    "hide",
+    [
+        "sys.modules['pydantic._internal._config'] = None  # the module moved",
+        "c.config_defaults = types.MappingProxyType(c.config_defaults)  # no longer a dict to set",
+        "from pydantic import TypeAdapter; TypeAdapter._defer_build = False  # no longer a property",
+    ],
+)
+def test_without_pydantic_s_private_default_the_types_are_imported_plainly(hide: str) -> None:
+    result = _fresh(
+        "import json, sys, types\n"
+        "import pydantic.main, pydantic._internal._config as c\n" + hide + "\n"
+        "from ccweb_reference import sdk\n"
+        "print(json.dumps({'unbuilt': sorted(m.__name__ for m in sdk.version_free_models()"
+        " if not m.__pydantic_complete__), 'era_unbuilt': sum(not m.__pydantic_complete__ for m in sdk.era_models()),"
+        " 'adapters': [a.pydantic_complete for a in sdk.version_free_adapters()],"
+        " 'ping': sdk.types.jsonrpc_message_adapter.validate_python({'jsonrpc': '2.0', 'id': 1, 'method': 'p'}).method"
+        "}))"
+    )
+    plain = _fresh(
+        "import json, mcp_types\n"
+        "from ccweb_reference import sdk_loading\n"
+        "print(json.dumps({'unbuilt': sorted(m.__name__ for m in sdk_loading.version_free_models()"
+        " if not m.__pydantic_complete__)}))"
+    )
+    assert result["unbuilt"] == plain["unbuilt"]
+    assert result["adapters"] == [True] * 7
+    assert result["ping"] == "p"
+    assert int(result["era_unbuilt"]) > 250  # type: ignore[call-overload]  # the era models are still deferred
+
+
+def test_the_runner_s_threads_may_first_use_a_deferred_model_at_once() -> None:
+    """The pydantic detail the runner's deferral relies on: a lock around building a deferred model.
+
+    Fails when a pydantic release renames ``pydantic.main._rebuild_lock``: the runner then loads
+    ``mcp_types`` plainly (slower to start, never wrong) until this is looked at again.
+    """
+    result = _fresh(
+        "import json\nfrom ccweb_reference import sdk_loading\n"
+        "print(json.dumps({'safe': sdk_loading.rebuilds_are_thread_safe()}))"
+    )
+    assert result == {"safe": True}

@@ -7,8 +7,6 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY
-
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.jsontext import compact
 from ccweb_conformance.options import Protocol
@@ -24,6 +22,7 @@ from ccweb_conformance.transport.channel import (
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.negotiate import negotiate
+from ccweb_conformance.transport.sdk_types import types
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
 
@@ -162,9 +161,9 @@ class McpClient:
         params = dict(params or {})
         meta = params.get("_meta")
         meta = dict(meta) if isinstance(meta, Mapping) else {}
-        meta[PROTOCOL_VERSION_META_KEY] = version
-        meta[CLIENT_CAPABILITIES_META_KEY] = {}
-        meta[CLIENT_INFO_META_KEY] = dict(CLIENT_INFO)
+        meta[types.PROTOCOL_VERSION_META_KEY] = version
+        meta[types.CLIENT_CAPABILITIES_META_KEY] = {}
+        meta[types.CLIENT_INFO_META_KEY] = dict(CLIENT_INFO)
         params["_meta"] = meta
         return params
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 from ccweb_conformance.transport.lines import LineIO
+from ccweb_conformance.transport.sdk_types import types
 from ccweb_reference import wire
 from ccweb_reference.server import Binding, build_server
 from ccweb_reference.store import SessionStore

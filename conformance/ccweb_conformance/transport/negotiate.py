@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
-
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.channel import id_key
+from ccweb_conformance.transport.sdk_types import types
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
 if TYPE_CHECKING:
@@ -92,17 +90,17 @@ def _probe(client: McpClient, *, fallback: bool) -> bool:
 
 def _refuse_if_modern_only(error: Any) -> None:
     """-32022 whose ``supported`` names only modern versions we lack: no handshake to fall back to."""
-    if not isinstance(error, dict) or error.get("code") != UNSUPPORTED_PROTOCOL_VERSION:
+    if not isinstance(error, dict) or error.get("code") != types.UNSUPPORTED_PROTOCOL_VERSION:
         return
     data = error.get("data")
     supported = data.get("supported") if isinstance(data, dict) else None
-    if isinstance(supported, list) and not any(v in HANDSHAKE_PROTOCOL_VERSIONS for v in supported):
+    if isinstance(supported, list) and not any(v in types.version.HANDSHAKE_PROTOCOL_VERSIONS for v in supported):
         raise TargetError(f"the server supports only {supported!r}, none of which this runner speaks")
 
 
 def _names_modern(error: Any) -> bool:
     """A -32022 whose ``supported`` list names the revision this runner speaks."""
-    if not isinstance(error, dict) or error.get("code") != UNSUPPORTED_PROTOCOL_VERSION:
+    if not isinstance(error, dict) or error.get("code") != types.UNSUPPORTED_PROTOCOL_VERSION:
         return False
     data = error.get("data")
     supported = data.get("supported") if isinstance(data, dict) else None

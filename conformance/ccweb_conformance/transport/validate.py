@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_types import jsonrpc_message_adapter
-from mcp_types.methods import parse_server_notification, parse_server_request, validate_server_result
 from pydantic import ValidationError
 
 from ccweb_conformance.jsontext import TooDeep, compact, read_json
 from ccweb_conformance.transport.channel import cut
+from ccweb_conformance.transport.sdk_types import methods, types
 
 MAX_ERRORS = 10
 
@@ -29,7 +28,7 @@ def message_violations(message: Any, *, version: str, method: str | None) -> lis
     """
     try:
         # strict: JSON types as written ("-32700" is not an error code, "true" not a boolean)
-        jsonrpc_message_adapter.validate_python(message, by_name=False, strict=True)
+        types.jsonrpc_message_adapter.validate_python(message, by_name=False, strict=True)
     except ValidationError as exc:
         return _describe("JSON-RPC envelope", exc)
     if not isinstance(message, dict):
@@ -38,7 +37,7 @@ def message_violations(message: Any, *, version: str, method: str | None) -> lis
         return _request_violations(message, version)
     if "result" in message and method is not None:
         try:
-            validate_server_result(method, version, message["result"])
+            methods.validate_server_result(method, version, message["result"])
         except KeyError:
             return []  # the schema defines no result for this method at this version
         except ValidationError as exc:
@@ -112,9 +111,9 @@ def _request_violations(message: dict[str, Any], version: str) -> list[str]:
     kind = "server request" if is_request else "notification"
     try:
         if is_request:
-            parse_server_request(method, version, params)
+            methods.parse_server_request(method, version, params)
         else:
-            parse_server_notification(method, version, params)
+            methods.parse_server_notification(method, version, params)
     except KeyError:
         return [f"{kind} {_shown(method)} is not defined for servers at {version}"] if is_request else []
     except ValidationError as exc:
