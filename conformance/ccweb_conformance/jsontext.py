@@ -108,6 +108,16 @@ def _finite_walk(value: Any, path: str) -> tuple[Any, list[str]]:
     return value, []
 
 
+def strict_json(value: Any) -> bool:
+    """Whether ``value`` is surely RFC 8259 JSON as it is: no NaN or infinite number, no lone surrogate (then
+    :func:`finite_only` and :func:`replace_lone_surrogates` change nothing); False when that cannot be told."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return LONE_SURROGATE.search(text) is None
+
+
 def has_lone_surrogate(value: Any) -> bool:
     """Whether ``value`` is a string holding a lone surrogate."""
     return isinstance(value, str) and LONE_SURROGATE.search(value) is not None
