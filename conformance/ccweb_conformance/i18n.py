@@ -51,13 +51,22 @@ def pick_language(option: str | None = None, environ: Mapping[str, str] | None =
     return "zh-CN" if locale.lower().startswith("zh") else DEFAULT_LANGUAGE
 
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def yaml_data(text: str) -> Any:
+    """The kit's own YAML data (messages, hints), read safely with libyaml when PyYAML has it: the same data as
+    the pure-Python safe loader, about eight times faster (the English messages cost about 25 ms of CPU that way)."""
+    return yaml.load(text, Loader=_SAFE_LOADER)  # a safe loader, C or Python
+
+
 @cache
 def locale_messages(language: str) -> Mapping[str, str]:
     """The messages of a language (its file in ``locales/``): key -> text."""
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}; known: {', '.join(LANGUAGES)}")
     text = files("ccweb_conformance").joinpath("locales", f"{language}.yaml").read_text(encoding="utf-8")
-    data: dict[str, str] = yaml.safe_load(text)
+    data: dict[str, str] = yaml_data(text)
     return data
 
 
@@ -80,7 +89,7 @@ def _check_locale(language: str) -> dict[str, Any]:
     resource = files("ccweb_conformance").joinpath("locales", f"checks.{language}.yaml")
     if not resource.is_file():
         return {}
-    data: dict[str, Any] = yaml.safe_load(resource.read_text(encoding="utf-8"))
+    data: dict[str, Any] = yaml_data(resource.read_text(encoding="utf-8"))
     return data
 
 
@@ -143,7 +152,7 @@ def terms() -> tuple[Term, ...]:
     """The one terminology of the kit's Chinese text."""
     text = files("ccweb_conformance").joinpath("locales", "terms.yaml").read_text(encoding="utf-8")
     return tuple(
-        Term(t["en"], t["zh"], t["note_en"], t["note_zh"], tuple(t["forms"])) for t in yaml.safe_load(text)["terms"]
+        Term(t["en"], t["zh"], t["note_en"], t["note_zh"], tuple(t["forms"])) for t in yaml_data(text)["terms"]
     )
 
 

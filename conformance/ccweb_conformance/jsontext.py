@@ -74,20 +74,48 @@ def finite_only(value: Any, path: str = "$") -> tuple[Any, list[str]]:
     """``value`` with every NaN or infinite number written as its spelling, a string (``"NaN"``, ``"Infinity"``,
     ``"-Infinity"``), and the JSON paths where that was done: RFC 8259 has no such numbers, and a report holding one
     bare is refused by strict parsers (jq, Go, serde_json)."""
+    if isinstance(value, dict | list | tuple) and _all_finite(value):
+        return value, []  # the common case, told by one pass of the C encoder instead of a walk in Python
+    return _finite_walk(value, path)
+
+
+def _all_finite(value: Any) -> bool:
+    """Whether ``value`` surely holds no NaN or infinite number: the C encoder writes it with ``allow_nan=False``.
+
+    False when it cannot tell (a value it cannot write, a cycle): the walk then decides, as before.
+    """
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _finite_walk(value: Any, path: str) -> tuple[Any, list[str]]:
     if isinstance(value, float) and not math.isfinite(value):
         return NON_FINITE[repr(value)], [path]
     if isinstance(value, dict):
         found: list[str] = []
         cleaned: dict[Any, Any] = {}
         for key, item in value.items():
-            cleaned[key], inner = finite_only(item, f"{path}.{key}")
+            cleaned[key], inner = _finite_walk(item, f"{path}.{key}")
             found += inner
         return (cleaned, found) if found else (value, [])
     if isinstance(value, list | tuple):
-        pairs = [finite_only(item, f"{path}[{number}]") for number, item in enumerate(value)]
+        pairs = [_finite_walk(item, f"{path}[{number}]") for number, item in enumerate(value)]
         found = [where for _, inner in pairs for where in inner]
         return ([item for item, _ in pairs], found) if found else (value, [])
     return value, []
+
+
+def strict_json(value: Any) -> bool:
+    """Whether ``value`` is surely RFC 8259 JSON as it is: no NaN or infinite number, no lone surrogate (then
+    :func:`finite_only` and :func:`replace_lone_surrogates` change nothing); False when that cannot be told."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return LONE_SURROGATE.search(text) is None
 
 
 def has_lone_surrogate(value: Any) -> bool:

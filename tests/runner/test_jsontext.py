@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ccweb_conformance.jsontext import indented
+from ccweb_conformance.jsontext import indented, strict_json
 
 SCALARS = st.one_of(
     st.none(),
@@ -46,3 +46,12 @@ def test_known_shapes(value: Any, ensure_ascii: bool) -> None:
 @given(value=VALUES, ensure_ascii=st.booleans())
 def test_any_json_value(value: Any, ensure_ascii: bool) -> None:
     assert indented(value, ensure_ascii=ensure_ascii) == json.dumps(value, indent=2, ensure_ascii=ensure_ascii)
+
+
+def test_strict_json_is_true_only_for_a_value_with_no_nan_infinity_or_lone_surrogate() -> None:
+    assert strict_json({"a": [1, 2.5, "é 😀", None, True], "b": ("x",)})
+    assert not strict_json({"a": [float("nan")]})
+    assert not strict_json({"a": {"b": float("-inf")}})
+    assert not strict_json({"a": "x\ud800y"})
+    assert not strict_json({"a\udc00": 1})  # keys too
+    assert not strict_json({"a": {1, 2}})  # not JSON at all: the callers' walks decide

@@ -157,11 +157,12 @@ class Frame:
         with reader_may_leave(self.console):
             print(fit_to_terminal(shown, self.console) if fit else shown, file=self.console, flush=True)
 
-    def write_reports(self, document: Any) -> bool:
-        """Every report the options ask this command for; False when one could not be written (said on stderr)."""
+    def write_reports(self, document: Any, *, safe: Any = None) -> bool:
+        """Every report the options ask this command for; False when one could not be written (said on stderr).
+        ``safe``: ``document`` already neutralised, when the caller made that copy for its console too."""
         from ccweb_conformance.commands.report_formats import write_reports  # noqa: PLC0415
 
-        return write_reports(document, self.options, self.command, language=self.language)
+        return write_reports(document, self.options, self.command, language=self.language, safe=safe)
 
     def interrupted_line(self, name: str, detail: str | None = None) -> str:
         """``PROGRAM: [COMMAND ]interrupted by NAME; DETAIL`` (``run`` says no command: it is the default one)."""

@@ -88,11 +88,14 @@ def _render(report: ReportFormat, document: Any, path: Path, *, context: dict[st
     report.write(document, path, context)
 
 
-def write_reports(document: Any, options: RunnerOptions, command: str, *, language: str) -> bool:
-    """Write every report ``command`` was asked for, each on its own: one that fails is one line on stderr."""
+def write_reports(document: Any, options: RunnerOptions, command: str, *, language: str, safe: Any = None) -> bool:
+    """Write every report ``command`` was asked for, each on its own: one that fails is one line on stderr.
+
+    ``safe``: ``document`` with server text neutralised (:func:`neutral`), when the caller has made it; else it is
+    made here once for all the reports.
+    """
     context = {"flavour": options.cucumber_flavour, "language": language}
     written = True
-    safe = None  # the document with server text neutralised, made once for all its reports
     for report in formats(command):
         path: Path | None = getattr(options, report.option)
         if path is None:

@@ -27,7 +27,7 @@ from ccweb_conformance.reports.github import annotation_lines, in_github_actions
 from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.live import LiveCounter
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
-from ccweb_conformance.reports.neutral import neutralise
+from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.output import scrub
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
@@ -221,14 +221,20 @@ def _run_result(
     return run
 
 
-def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str]) -> None:
+def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResult) -> None:
     """On GitHub Actions the annotations, then the console summary (the fuzz phase's lines and where the reports
-    are before the totals), wrapped to a terminal's width: the totals line is the log's last line everywhere."""
+    are before the totals), wrapped to a terminal's width: the totals line is the log's last line everywhere.
+    ``safe``: the run with server text neutralised (:func:`neutral`), made once for the reports and the summary."""
     reports: list[Path | str] = list(requested(frame.options, "run"))
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
     color = colour_wanted(frame.console, os.environ)
     summary = render_summary(
-        run, color=color, verbose=frame.options.verbose, language=frame.language, before_totals=[*fuzz_lines, *closing]
+        run,
+        color=color,
+        verbose=frame.options.verbose,
+        language=frame.language,
+        before_totals=[*fuzz_lines, *closing],
+        safe=safe,
     )
     _annotate(frame, run)
     frame.show(summary, fit=True)
@@ -268,9 +274,10 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
     not_recorded = last_failed.update(options, result)
     if not_recorded is not None:
         tell(f"ccweb-conformance: warning: {not_recorded}")
-    written = frame.write_reports(result)
+    safe = neutral(result)  # one walk of the whole run (its transcripts) for every report and the summary
+    written = frame.write_reports(result, safe=safe)
     _stale_lines(staleness)  # before the summary: its totals line is the last a terminal shows
-    _summary(frame, result, fuzz_lines)
+    _summary(frame, result, fuzz_lines, safe)
     # Lines on stderr (errors, warnings, the interrupt) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
     return frame.exit_code(

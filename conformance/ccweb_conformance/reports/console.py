@@ -79,13 +79,16 @@ def render_summary(
     verbose: bool,
     language: str = DEFAULT_LANGUAGE,
     before_totals: Sequence[str] = (),
+    safe: RunResult | None = None,
 ) -> str:
     """The summary as text (no trailing newline), in ``language`` (en or zh-CN); server text neutralised.
 
     ``before_totals``: lines shown after the failure blocks and before the totals (the fuzz phase's
-    block), so that the totals line is the last, as pytest ends.
+    block), so that the totals line is the last, as pytest ends. ``safe``: ``neutral(run)`` when the caller has
+    made it already (one walk of a run's transcripts for the reports and the summary).
     """
-    raw, run = run, neutral(run)  # the failure blocks read the raw values (their hints look at the characters)
+    # The failure blocks read the raw values (their hints look at the characters).
+    raw, run = run, neutral(run) if safe is None else safe
     say = messages(language)
     paint = _Paint(color)
     verdict = {

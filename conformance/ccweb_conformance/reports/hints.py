@@ -13,10 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import ccweb_spec
-from ccweb_conformance.i18n import messages
+from ccweb_conformance.i18n import messages, yaml_data
 from ccweb_conformance.jsontext import has_lone_surrogate
 from ccweb_conformance.reports.diff import MISSING, Difference
 
@@ -58,7 +56,7 @@ def _line(rule: Mapping[str, Any], key: str) -> str:
 @cache
 def hints() -> tuple[Hint, ...]:
     """The rules, in file order."""
-    document = yaml.safe_load((Path(__file__).parent / "hints.yaml").read_text(encoding="utf-8"))
+    document = yaml_data((Path(__file__).parent / "hints.yaml").read_text(encoding="utf-8"))
     return tuple(Hint(h["id"], h["when"], _line(h, "text"), _line(h, "text_zh")) for h in document["hints"])
 
 

@@ -62,9 +62,15 @@ def neutral(value: _T) -> _T:
     return _neutral(value)  # type: ignore[no-any-return]
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+"""Types that hold no text: returned at once (most of a run's values are numbers, flags and nulls)."""
+
+
 def _neutral(value: Any) -> Any:
     if isinstance(value, str):
         return neutralise(value)
+    if type(value) in _SCALARS:
+        return value
     if type(value) in (list, tuple, frozenset):
         return type(value)(_neutral(item) for item in value)
     if isinstance(value, dict):

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from ccweb_conformance.checks.ledger import Audit, Fingerprint, SessionsLedger, changes, fingerprint
+from ccweb_conformance.checks.ledger import Audit, Fingerprint, SessionsLedger, changes, fingerprint, listing
 from ccweb_conformance.checks.watch import Seen
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session, session_bytes
 
@@ -218,3 +218,15 @@ def test_a_file_written_behind_a_link_into_the_parent_is_not_the_directory_s(tmp
     finally:
         watch.close()
     assert [entry.name for entry in found] == ["9dc48383-dc34-4000-8000-000000000000.json.lock"]
+
+
+def test_listing_names_every_entry_at_any_depth_relative_to_the_root_and_follows_no_link(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    (root / "a" / "..x").mkdir(parents=True)
+    (root / "a" / "f.json").write_text("{}", encoding="utf-8")
+    (root / "a" / "..x" / "g").write_text("", encoding="utf-8")
+    (root / "link").symlink_to(root / "a")  # a link to a folder is one entry: nothing behind it is listed twice
+    (tmp_path / "beside").mkdir()
+    expected = {"a", "a/..x", "a/..x/g", "a/f.json", "link"}
+    assert listing(root) == expected
+    assert listing(tmp_path / "beside" / ".." / "sessions") == expected  # the root as given, not resolved

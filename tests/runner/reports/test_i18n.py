@@ -10,12 +10,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import yaml
+from paths import REPO
 from runner.reports.sample_run import make_run
 from runner.reports.test_failure_block_zh import a_failure
 
 import ccweb_spec
 from ccweb_conformance.cli import main
-from ccweb_conformance.i18n import LANGUAGES, locale_messages, messages, pick_language
+from ccweb_conformance.i18n import LANGUAGES, locale_messages, messages, pick_language, yaml_data
 from ccweb_conformance.reports.common import totals_line
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.json_report import build_json, report_schema
@@ -37,6 +39,20 @@ def fields(text: str) -> set[str]:
 
 
 # --- messages --------------------------------------------------------------------------
+
+
+KIT_YAML = sorted((REPO / "conformance" / "ccweb_conformance").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", KIT_YAML, ids=lambda path: path.name)
+def test_the_fast_yaml_reader_gives_the_pure_python_safe_loader_s_data(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert yaml_data(text) == yaml.load(text, Loader=yaml.SafeLoader)
+
+
+def test_the_fast_yaml_reader_is_safe() -> None:
+    with pytest.raises(yaml.YAMLError):
+        yaml_data("!!python/object/apply:os.system ['true']")
 
 
 def test_both_languages_have_the_same_message_keys() -> None:

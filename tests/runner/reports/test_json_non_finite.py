@@ -45,6 +45,16 @@ def test_finite_only_spells_each_non_finite_number_and_names_where() -> None:
     assert finite_only([1, "NaN", None]) == ([1, "NaN", None], [])
 
 
+def test_finite_only_returns_a_finite_value_itself_and_walks_what_the_encoder_cannot_write() -> None:
+    finite = {"a": [1, 2.5, {"b": None}], "c": ("x", True)}
+    assert finite_only(finite) == (finite, [])
+    assert finite_only(finite)[0] is finite  # no copy: one pass of the C encoder told it
+    # A set is no JSON: the encoder refuses it, and the walk still finds the NaN beside it.
+    odd = {"s": {1, 2}, "n": [float("nan")]}
+    assert finite_only(odd) == ({"s": {1, 2}, "n": ["NaN"]}, ["$.n[0]"])
+    assert finite_only(float("inf")) == ("Infinity", ["$"])
+
+
 def test_the_json_report_holds_no_bare_nan_and_names_the_spelt_numbers(tmp_path: Path) -> None:
     path = tmp_path / "report.json"
     write_json(_run_with_non_finite_numbers(), path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import subprocess
 import sys
@@ -136,6 +137,14 @@ def test_the_verbose_console_shows_server_text_neutralised(color: bool) -> None:
     visible = text.replace("\x1b[", "")  # the runner's own colours (SGR) are the only escapes left
     assert "\x1b" not in visible and "\u202e" not in text and "\x07" not in text
     assert not [line for line in text.splitlines() if line.strip().startswith(("::", "##[", "##vso["))]
+
+
+def test_the_console_reads_the_neutral_copy_it_is_given_and_says_the_same_as_when_it_makes_one() -> None:
+    run = hostile_run()
+    safe = neutral(run)
+    assert render_summary(run, color=False, verbose=True, safe=safe) == render_summary(run, color=False, verbose=True)
+    given = dataclasses.replace(safe, scenarios=[dataclasses.replace(safe.scenarios[0], scenario="as given")])
+    assert "as given" in render_summary(run, color=False, verbose=True, safe=given)  # no second walk of the run
 
 
 @pytest.mark.parametrize("writer", [write_markdown, write_json, write_junit, write_cucumber])
