@@ -554,7 +554,11 @@ def closed_reply(sock: socket.socket) -> bytes | None:
 @pytest.mark.parametrize("token", [None, TOKEN])
 def test_slow_bodies_do_not_lock_out_calls(tmp_path: Path, token: str | None) -> None:
     """300 connections drip a request body (1 byte per 2 s) for 5 s, each one the server closes opened again at
-    once: a new client is still answered within 1 s, loopback or authenticated alike, at the default bounds."""
+    once: a new client is still answered, loopback or authenticated alike, at the default bounds.
+
+    Locked out, a call would wait for a dripper's body timeout (10 s) to free a connection: every call must be
+    answered in under half that. (Answers usually take milliseconds; the figures are printed. A bound of 1 s,
+    a speed check rather than a lock-out check, failed at 1.4 s beside 8 busy processes.)"""
     need_descriptors(4_000)
     options = ("--auth-token", token) if token else ()
     headers = MODERN_HEADERS | ({"Authorization": f"Bearer {token}"} if token else {})
@@ -578,7 +582,9 @@ def test_slow_bodies_do_not_lock_out_calls(tmp_path: Path, token: str | None) ->
                         reopened += 1
                 with httpx.Client() as client:
                     begun = time.perf_counter()
-                    reply = client.post(srv.url, headers=headers, json=modern_call(len(latencies)), timeout=5.0)
+                    reply = client.post(
+                        srv.url, headers=headers, json=modern_call(len(latencies)), timeout=CALL_TIMEOUT_S
+                    )
                     latencies.append(time.perf_counter() - begun)
                 assert reply.status_code == 200, (len(latencies), reply.status_code, reply.text)
                 assert reply.json()["result"]["structuredContent"] == EXPECTED
@@ -590,7 +596,7 @@ def test_slow_bodies_do_not_lock_out_calls(tmp_path: Path, token: str | None) ->
         f"token {token is not None}: {len(latencies)} calls while {DRIPPERS} connections dripped, median "
         f"{statistics.median(latencies) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms; {reopened} reopened"
     )
-    assert max(latencies) < 1.0
+    assert max(latencies) < HttpLimits().body_timeout / 2
     assert reopened >= DRIPPERS  # every dripper was closed at least once, well before the 10 s body timeout
     assert "closed slow request bodies to admit new connections (limit 256)" in log
     assert_quiet(log)
