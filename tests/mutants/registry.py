@@ -41,6 +41,10 @@ class Mutant:
     stdio: bool = False
     """The bug shows only in a server process of its own: run against ``serve`` over stdio, not in process (a
     root runner checks a permission error only against servers it starts without root's power over file modes)."""
+    timing: bool = False
+    """The killing scenario needs the server to read while the runner holds a save torn. On a starved machine the
+    server may get to its read only after the save completed, and then answers correctly: a survival is run again,
+    alone, at most ``TIMING_RERUNS`` times, before it counts (a mutant that truly survives survives every run)."""
 
     @property
     def feature(self) -> str:
@@ -76,6 +80,8 @@ class Mutant:
         return ["-k", f"{self.feature}.feature::{killing}", "--fuzz", "0"]
 
 
+TIMING_RERUNS = 2
+"""How many times a timing-dependent mutant that survived is run again, alone (``Mutant.timing``)."""
 FUZZ_RUN_TAGS = "TOOL-1"
 """A fuzz-phase mutant's scenarios before the phase (a selection runs the phase only when --fuzz is given)."""
 SHORT_FUZZ_PHASE = 60
@@ -107,11 +113,14 @@ def mutant(
     should: bool = False,
     http: bool = False,
     stdio: bool = False,
+    timing: bool = False,
 ) -> Callable[[Apply], Apply]:
     """Register the decorated patch function as a mutant."""
 
     def register(apply: Apply) -> Apply:
-        MUTANTS[name] = Mutant(name, description, tuple(requirements.split()), killed_by, apply, should, http, stdio)
+        MUTANTS[name] = Mutant(
+            name, description, tuple(requirements.split()), killed_by, apply, should, http, stdio, timing
+        )
         return apply
 
     return register

@@ -200,6 +200,7 @@ def _() -> None:
     "A call during a non-atomic save that completes within 200 ms is never unreadable",
     "the file is read once: a read that lands in a save is answered conversation_unreadable",
     should=True,
+    timing=True,
 )
 def _() -> None:
     store.TORN_WINDOW_S = 0.0
@@ -211,6 +212,7 @@ def _() -> None:
     "A call during a non-atomic save that completes within 200 ms is never unreadable",
     "reads again for 15 ms only (the window of an earlier reference), less than the 200 ms D-14 asks for",
     should=True,
+    timing=True,
 )
 def _() -> None:
     store.TORN_WINDOW_S = 0.015
