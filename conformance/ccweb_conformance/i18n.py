@@ -16,9 +16,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-import yaml
-
 import ccweb_spec
+from ccweb_spec import yaml_data
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -49,15 +48,6 @@ def pick_language(option: str | None = None, environ: Mapping[str, str] | None =
     env = os.environ if environ is None else environ
     locale = next((env[name] for name in ("LC_ALL", "LANG") if env.get(name)), "")
     return "zh-CN" if locale.lower().startswith("zh") else DEFAULT_LANGUAGE
-
-
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def yaml_data(text: str) -> Any:
-    """The kit's own YAML data (messages, hints), read safely with libyaml when PyYAML has it: the same data as
-    the pure-Python safe loader, about eight times faster (the English messages cost about 25 ms of CPU that way)."""
-    return yaml.load(text, Loader=_SAFE_LOADER)  # a safe loader, C or Python
 
 
 @cache

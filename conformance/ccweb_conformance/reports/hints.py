@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.i18n import messages, yaml_data
+from ccweb_conformance.i18n import messages
 from ccweb_conformance.jsontext import has_lone_surrogate
 from ccweb_conformance.reports.diff import MISSING, Difference
+from ccweb_spec import yaml_data
 
 __all__ = ["FailureFacts", "Hint", "hint_for", "hints", "startup_line"]
 

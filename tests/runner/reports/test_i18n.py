@@ -17,13 +17,14 @@ from runner.reports.test_failure_block_zh import a_failure
 
 import ccweb_spec
 from ccweb_conformance.cli import main
-from ccweb_conformance.i18n import LANGUAGES, locale_messages, messages, pick_language, yaml_data
+from ccweb_conformance.i18n import LANGUAGES, locale_messages, messages, pick_language
 from ccweb_conformance.reports.common import totals_line
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.json_report import build_json, report_schema
 from ccweb_conformance.reports.junit import build_junit
 from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.textwidth import char_width, display_width, ljust, rjust
+from ccweb_spec import yaml_data
 
 SAME_IN_BOTH = {  # keys whose text is language-neutral: stable tokens, IDs, layout only
     "verdict.passed", "verdict.failed", "verdict.warning", "verdict.xfailed", "verdict.run_passed",
