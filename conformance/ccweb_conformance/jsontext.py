@@ -79,16 +79,18 @@ def finite_only(value: Any, path: str = "$") -> tuple[Any, list[str]]:
     return _finite_walk(value, path)
 
 
-def _all_finite(value: Any) -> bool:
-    """Whether ``value`` surely holds no NaN or infinite number: the C encoder writes it with ``allow_nan=False``.
-
-    False when it cannot tell (a value it cannot write, a cycle): the walk then decides, as before.
-    """
+def _finite_text(value: Any) -> str | None:
+    """``value`` written by the C encoder with ``allow_nan=False``, or None when it cannot be (a NaN or infinite
+    number, a value it cannot write, a cycle): None means "cannot tell", and the callers walk the value."""
     try:
-        json.dumps(value, allow_nan=False)
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
-        return False
-    return True
+        return None
+
+
+def _all_finite(value: Any) -> bool:
+    """Whether ``value`` surely holds no NaN or infinite number (False when that cannot be told)."""
+    return _finite_text(value) is not None
 
 
 def _finite_walk(value: Any, path: str) -> tuple[Any, list[str]]:
@@ -111,11 +113,8 @@ def _finite_walk(value: Any, path: str) -> tuple[Any, list[str]]:
 def strict_json(value: Any) -> bool:
     """Whether ``value`` is surely RFC 8259 JSON as it is: no NaN or infinite number, no lone surrogate (then
     :func:`finite_only` and :func:`replace_lone_surrogates` change nothing); False when that cannot be told."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
-        return False
-    return LONE_SURROGATE.search(text) is None
+    text = _finite_text(value)
+    return text is not None and LONE_SURROGATE.search(text) is None
 
 
 def has_lone_surrogate(value: Any) -> bool:
