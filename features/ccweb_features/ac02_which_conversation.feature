@@ -204,6 +204,16 @@ Feature: AC-2 The source conversation by default, any conversation by ID
     Then the error code is "conversation_not_found"
 
   @SRC-7
+  Scenario: A link to an in-tree link that leaves the sessions directory is not followed
+    Given conversation "escape" is a symbolic link to a conversation file outside the sessions directory
+    And conversation "chain" is a symbolic link to "{escape}.json"
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{chain}"}
+      """
+    Then the error code is "conversation_not_found"
+
+  @SRC-7
   Scenario Outline: A link into a folder beside the sessions directory is not followed, however alike the names
     Given a folder "evil" beside the sessions directory, named like it, holds conversation "secret" saying "secret from beside"
     And conversation "escape" is a symbolic link to "<link>"

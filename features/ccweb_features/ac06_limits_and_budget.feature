@@ -55,6 +55,8 @@ Feature: AC-6 limit and maxChars: defaults, bounds, and a hard total
       | limit    | 51    |
       | limit    | -1    |
       | limit    | 1000000000000 |
+      | limit    | 4294967311 |
+      | maxChars | 4294968296 |
       | maxChars | 0     |
       | maxChars | 1001  |
       | maxChars | -5    |

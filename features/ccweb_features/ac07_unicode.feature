@@ -89,6 +89,20 @@ Feature: AC-7 Lengths are Unicode code points
       | content                | contentChars | originalChars | truncated |
       | e\u{301}e\u{301}e      | 5            | 6             | true      |
 
+  @UNI-1
+  Scenario: An emoji stored as an escaped surrogate pair is one code point
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}", "messages": [{"role": "user", "content": "\ud83d\uDE00\ud83d\ude00 ok"}]}
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}", "maxChars": 1}
+      """
+    Then the items are:
+      | content | contentChars | originalChars | truncated |
+      | 😀      | 1            | 5             | true      |
+
   @UNI-3
   Scenario: A lone surrogate counts one and is never dropped, split or an error
     Given a conversation "alpha" whose file is:

@@ -82,6 +82,15 @@ Feature: Arguments are validated strictly
       | Limit           | 5     |
       | offset          | 0     |
 
+  @ARG-4
+  Scenario: An unknown argument with an empty name is rejected and named
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}", "": 1}
+      """
+    Then the error code is "invalid_arguments"
+    And the error field is the empty name
+
   @ARG-5
   Scenario: Arguments are checked before the conversation ID
     When I call the tool with arguments:

@@ -189,6 +189,26 @@ Feature: The persisted conversation file is read safely
       | with an image | 2026-11-30T09:00:01.000Z | null      | false     |
       | next          | null                     | null      | false     |
 
+  @STO-4 @SEL-1
+  Scenario: Member names match exactly, so Messages, Role and Content are other members
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}",
+       "messages": [
+         {"Role": "user", "content": "no role member"},
+         {"role": "user", "Content": "no content member"},
+         {"role": "user", "content": "kept", "Timestamp": "2026-11-30T09:00:01.000Z", "ID": "m-1"}
+       ],
+       "Messages": [{"role": "user", "content": "from a member named Messages"}]}
+      """
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the items are:
+      | content | createdAt | messageId | truncated |
+      | kept    | null      | null      | false     |
+
   @STO-4 @SEL-3
   Scenario: Unnamed fields are ignored in a file that also holds entries that are not messages
     Given a conversation "alpha" whose file is:

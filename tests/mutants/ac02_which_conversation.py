@@ -326,3 +326,29 @@ def _() -> None:
         return real
 
     store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+
+
+@mutant(
+    "link_checked_one_hop",
+    "SRC-7",
+    "A link to an in-tree link that leaves the sessions directory is not followed",
+    "a link's own target is checked to be inside, then opened following any further link",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        root = os.path.realpath(self.root)
+        path = os.path.join(root, f"{conversation_id}.json")
+        if not os.path.islink(path):
+            return original(self, conversation_id)
+        target = os.path.normpath(os.path.join(root, os.readlink(path)))
+        if os.path.commonpath([target, root]) != root:
+            raise ToolError("conversation_not_found", "the link leaves the sessions directory")
+        try:
+            with open(target, "rb") as handle:  # follows a second link wherever it points
+                return handle.read()
+        except OSError:
+            raise ToolError("conversation_not_found", "no such conversation") from None
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

@@ -118,3 +118,19 @@ def _() -> None:
         return result, is_error
 
     _wrap_call_tool(wrap)
+
+
+@mutant(
+    "integers_wrap_to_int32",
+    "ARG-2",
+    "Values outside the bounds are rejected, not clamped [limit-4294967311]",
+    "limit and maxChars are parsed into a 32-bit integer (Go's int32): 4294967311 wraps to 15",
+)
+def _() -> None:
+    def parse(arguments: dict[str, Any]) -> Any:
+        for name in ("limit", "maxChars"):
+            if _is_int(arguments.get(name)):
+                arguments[name] = (int(arguments[name]) + 2**31) % 2**32 - 2**31
+        return _ORIGINAL_PARSE(arguments)
+
+    _wrap_parse(parse)

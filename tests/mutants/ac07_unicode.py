@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ccweb_reference import tool
+from ccweb_reference import store, tool
 from mutants.patching import (
     _ORIGINAL_LIST,
+    _ORIGINAL_PARSE_CONVERSATION,
     _SURROGATE,
     _cluster_cut,
     _cluster_len,
@@ -53,3 +55,33 @@ def _() -> None:
         return result
 
     tool.list_user_inputs = list_user_inputs
+
+
+_PAIR_ESCAPE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _halves(text: str) -> str:
+    """Each character outside the BMP as its two UTF-16 surrogates, each a code point of its own."""
+    return "".join(
+        chr(0xD800 + ((ord(c) - 0x10000) >> 10)) + chr(0xDC00 + ((ord(c) - 0x10000) & 0x3FF)) if ord(c) > 0xFFFF else c
+        for c in text
+    )
+
+
+@mutant(
+    "escaped_pair_as_two",
+    "UNI-1",
+    "An emoji stored as an escaped surrogate pair is one code point",
+    "an emoji stored as an escaped surrogate pair (\\ud83d\\ude00) is read as two code points and cut between them",
+)
+def _() -> None:
+    def parse(data: bytes) -> Any:
+        messages = _ORIGINAL_PARSE_CONVERSATION(data)
+        if not _PAIR_ESCAPE.search(data):
+            return messages
+        return [
+            {**m, "content": _halves(m["content"])} if isinstance(m, dict) and isinstance(m.get("content"), str) else m
+            for m in messages
+        ]
+
+    store.parse_conversation = parse

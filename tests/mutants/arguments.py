@@ -96,6 +96,16 @@ def _() -> None:
 
 
 @mutant(
+    "empty_field_name_dropped",
+    "ARG-4",
+    "An unknown argument with an empty name is rejected and named",
+    'an unknown argument named "" is rejected without error.field (an empty string taken as no name)',
+)
+def _() -> None:
+    _rewrite_field(lambda field: field or None)
+
+
+@mutant(
     "error_field_as_pointer",
     "ARG-5 ARG-4",
     "An unknown argument is rejected and named",

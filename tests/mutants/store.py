@@ -269,3 +269,31 @@ def _() -> None:
             raise
 
     store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+
+
+_FOLDED = {name.lower(): name for name in ("messages", "role", "content", "id", "timestamp", "createdAt")}
+
+
+def _fold_member_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Members matched without case, the last of them winning (Go's encoding/json)."""
+    folded: dict[str, Any] = {}
+    for name, value in pairs:
+        folded[_FOLDED.get(name.lower(), name)] = value
+    return folded
+
+
+@mutant(
+    "member_names_without_case",
+    "STO-4 SEL-1",
+    "Member names match exactly, so Messages, Role and Content are other members",
+    "member names are matched without case (Go's encoding/json): Messages and Role are read as messages and role",
+)
+def _() -> None:
+    def parse(data: bytes) -> Any:
+        try:
+            document = json.loads(data.removeprefix(_BOM).decode("utf-8"), object_pairs_hook=_fold_member_names)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return _ORIGINAL_PARSE_CONVERSATION(data)
+        return _ORIGINAL_PARSE_CONVERSATION(json.dumps(document).encode())
+
+    store.parse_conversation = parse

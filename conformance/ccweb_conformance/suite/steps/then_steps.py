@@ -224,6 +224,12 @@ def error_field_is(world: World, field: str) -> None:
         raise charge(failure, "ARG-5") from None
 
 
+@then("the error field is the empty name")
+def error_field_is_empty(world: World) -> None:
+    """error.field names an argument whose name is the empty string (``{"": 1}``), not a missing field."""
+    error_field_is(world, "")
+
+
 @then(parsers.parse('the error field is one of "{fields}"'))
 def error_field_one_of(world: World, fields: str) -> None:
     """error.field names any one of these arguments."""
