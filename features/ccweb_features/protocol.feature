@@ -89,3 +89,13 @@ Feature: MCP protocol and transports
       {"conversationId": "{alpha}-missing"}
       """
     Then every call was answered alike in both eras
+
+  @PROTO-2
+  Scenario: A request of 1 MiB is answered or refused, and the server keeps serving
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I send a tools/call request of 1024 KiB
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are "input 1" to "input 2"

@@ -107,3 +107,25 @@ def _() -> None:
         return call
 
     _wrap_handler("tools/call", wrap)
+
+
+SCANNER_LIMIT = 64 * 1024
+"""Go's ``bufio.Scanner`` gives up on a line longer than this (``bufio.MaxScanTokenSize``)."""
+
+
+def _long_line_ends_the_server(item: Any) -> Any:
+    from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+    if isinstance(item, SessionMessage) and len(item.message.model_dump_json(by_alias=True)) > SCANNER_LIMIT:
+        raise EOFError("bufio.Scanner: token too long")
+    return item
+
+
+@mutant(
+    "long_request_line_ends_server",
+    "PROTO-2",
+    "A request of 1 MiB is answered or refused, and the server keeps serving",
+    "a request line over 64 KiB ends the server (Go's bufio.Scanner and its default buffer)",
+)
+def _() -> None:
+    _filter_incoming(_long_line_ends_the_server)

@@ -9,9 +9,10 @@ from typing import Any
 from pytest_bdd import parsers, when
 
 from ccweb_conformance.checks import waits
+from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.fixtures.conversations import session_bytes
 from ccweb_conformance.fixtures.notation import aliases
-from ccweb_conformance.suite.world import World
+from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.client import OMIT
 
 RAW_TEXT_WAIT_S = 0.5
@@ -86,6 +87,27 @@ def send_raw_text(world: World, text: str) -> None:
     exchange = world.client().send_text(text, timeout=wait)
     if exchange.response is None:  # no answer: the whole quiet time was waited for
         waits.record("raw-text quiet", wait)
+    world.record(exchange)
+
+
+@when(parsers.parse("I send a tools/call request of {size:d} KiB"))
+def send_large_request(world: World, size: int) -> None:
+    """One tools/call line of ``size`` KiB (its conversationId fills it): any answer, a JSON-RPC error or an HTTP
+    refusal will do; what the scenario judges is that the server is still serving afterwards (PROTO-2)."""
+    def request(conversation_id: str) -> str:
+        params = {"name": TOOL_NAME, "arguments": {"conversationId": conversation_id}}
+        return json.dumps({"jsonrpc": "2.0", "id": "large-1", "method": "tools/call", "params": params})
+
+    text = request("a" * max(0, size * 1024 - len(request(""))))
+    try:
+        exchange = world.client().send_text(text, timeout=RAW_TEXT_WAIT_S)
+    except ProtocolFailure as refusal:  # an HTTP server may refuse a body that large (413): a refusal is an answer
+        refused = refusal.exchange
+        if refusal.kind != "http" or refused is None or not 400 <= (refused.http_status or 0) < 500:
+            raise
+        exchange = refused
+    if exchange.response is None and exchange.http_status is None:
+        waits.record("raw-text quiet", RAW_TEXT_WAIT_S)
     world.record(exchange)
 
 
