@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
@@ -12,7 +13,11 @@ from ccweb_conformance.checks.attribution import (
     result_requirements,
     success_requirements,
 )
+from ccweb_conformance.checks.mistakes import mistaken_requirement
 from ccweb_conformance.fuzz.execute import Mismatch
+
+STORED_WITHOUT_MESSAGES = ("null messages", "no messages")
+"""Storages whose file holds no messages the contract reads (the case's messages are elsewhere or unused)."""
 
 FUZZED_GROUPS = ("SEL", "BUD", "UNI", "RES")
 """What a passing fuzz phase vouches for."""
@@ -27,6 +32,15 @@ def touched_requirements(differences: Iterable[str]) -> tuple[str, ...]:
     """The requirements the differences (``$.items[0].content: ...``) point at, in spec order; all fuzzed ones
     when they point at none."""
     return field_requirements(differences) or fuzzed_requirements()
+
+
+def _mistake(mismatch: Mismatch, wanted: dict[str, Any], got: dict[str, Any]) -> str | None:
+    """The one rule a catalogued mistake explains the server's success by (``checks/mistakes.py``), or None."""
+    stored = [] if mismatch.case.storage in STORED_WITHOUT_MESSAGES else mismatch.case.messages
+    limit, max_chars = wanted.get("requestedLimit"), wanted.get("maxChars")
+    if not isinstance(limit, int) or not isinstance(max_chars, int):
+        return None
+    return mistaken_requirement(got, mismatch.conversation_id, stored, limit, max_chars)
 
 
 def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
@@ -46,6 +60,9 @@ def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
         if charged:
             return charged
     if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is True:
+        mistake = _mistake(mismatch, wanted, got)
+        if mistake:
+            return (mistake,)
         charged = result_requirements(wanted, got, mismatch.differences, mismatch.case.messages)
         if charged:
             return charged

@@ -137,7 +137,44 @@ def test_the_ci_page_baseline_turns_the_utf16_run_green(tmp_path):
     assert "fuzz: 60 of 60 cases" in done.stdout
     assert "only differences the expected-failures file lists" in done.stdout
     verdicts = {r["id"]: r["status"] for r in report["requirements"]}
-    assert {r for r, v in verdicts.items() if v == "xfailed"} == {"UNI-1", "UNI-2", "BUD-1", "BUD-2", "SEL-8"}
+    assert {r for r, v in verdicts.items() if v == "xfailed"} == {"UNI-1"}
+    assert {tuple(s["failedRequirements"]) for s in report["scenarios"] if s["status"] == "xfailed"} == {("UNI-1",)}
+
+
+def test_one_mistake_is_charged_to_its_rule_alone_without_a_baseline(tmp_path):
+    """UTF-16 counting with no expected failures: every failed scenario, the budget's and the ZWJ family's included,
+    is charged to UNI-1 alone (DESIGN section 6: the answer is exactly what that one catalogued mistake gives)."""
+    done, report = _run_mutants(tmp_path, ("utf16_units",), "version: 1\nexpected_failures: []\n", "--fuzz", "0")
+    assert done.returncode == 1
+    failed = {s["name"]: s["failedRequirements"] for s in report["scenarios"] if s["status"] == "failed"}
+    assert failed["The budget counts an emoji once"] == ["UNI-1"]
+    assert failed["A ZWJ family counts each code point and may be cut inside"] == ["UNI-1"]
+    assert {tuple(r) for r in failed.values()} == {("UNI-1",)}
+    assert [r["id"] for r in report["requirements"] if r["status"] == "failed"] == ["UNI-1"]
+
+
+@pytest.mark.parametrize(
+    ("mutant", "rule"), [("budget_from_oldest", "BUD-1"), ("skip_instead_of_cut", "BUD-2"), ("utf8_bytes", "UNI-1")]
+)
+def test_other_catalogued_mistakes_are_charged_to_their_rule(tmp_path, mutant, rule):
+    """Mistakes whose failures were charged to 4 to 12 requirements before: every failure the answers explain is
+    charged to the mistake's rule alone (utf8_bytes' answers also break the output schema, a check of its own)."""
+    done, report = _run_mutants(tmp_path, (mutant,), "version: 1\nexpected_failures: []\n", "--fuzz", "0")
+    assert done.returncode == 1
+    failed = {r["id"] for r in report["requirements"] if r["status"] == "failed"}
+    assert failed == ({rule, "PLC-4"} if mutant == "utf8_bytes" else {rule})
+
+
+def test_a_second_bug_beside_the_baselined_mistake_still_fails(tmp_path):
+    """UTF-16 counting held by its one UNI-1 entry, and an unrelated bug (a cut item not marked truncated): the
+    answers are no longer what the one mistake gives, so they are charged to the fields that differ and the run
+    fails."""
+    baseline = _readme_expected_failures("ci.md", "## Expected failures")
+    done, report = _run_mutants(tmp_path, ("utf16_units", "no_truncated_flag"), baseline, "--fuzz", "0")
+    assert done.returncode == 1
+    failed = {r["id"] for r in report["requirements"] if r["status"] == "failed"}
+    assert "BUD-2" in failed
+    assert report["counts"]["failed"] >= 1
 
 
 def test_a_baselined_fuzz_difference_still_fails_on_another(tmp_path):
@@ -170,13 +207,12 @@ def test_a_stale_entry_turns_the_ci_pages_green_run_red(tmp_path):
 def test_a_stale_entry_turns_the_documented_run_red(tmp_path):
     """docs/runner.md's file plus an entry for a requirement the bugs do not break: the run fails, naming it."""
     stale = '  - requirement: SEL-2\n    reason: "fixed long ago"\n'
-    done, report = _run_mutants(
-        tmp_path, ("utf16_units", "cached_by_size_and_mtime"), _readme_expected_failures() + stale
-    )
+    documented = _readme_expected_failures()
+    done, report = _run_mutants(tmp_path, ("utf16_units", "cached_by_size_and_mtime"), documented + stale)
     assert done.returncode == 1
     assert (report["counts"]["failed"], report["counts"]["xpassed"]) == (0, 0)
     line = (
-        f"{tmp_path / 'known.yaml'}: requirement SEL-2 (line 15) matched no failure: a stale entry fails the run "
+        f"{tmp_path / 'known.yaml'}: requirement SEL-2 (line {documented.count(chr(10)) + 1}) matched no failure: a stale entry fails the run "
         "(the gap is closed: remove the entry)"
     )
     assert report["staleExpectedFailures"] == [line]

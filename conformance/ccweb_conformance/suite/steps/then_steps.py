@@ -17,6 +17,7 @@ from ccweb_conformance.checks.attribution import (
 )
 from ccweb_conformance.checks.description_check import unmet_facts
 from ccweb_conformance.checks.failures import charge, fail
+from ccweb_conformance.checks.mistakes import charged_mistake
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
 from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
@@ -57,7 +58,12 @@ def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any, at: str 
     the requirements of the differing fields (SEL-7 when only the order differs)."""
     differences = contract_differences(expected, actual)
     if differences:
-        proves = difference_requirements(expected, actual, placed(differences, at), world.requirements, outcome.result)
+        mistake = charged_mistake(outcome, world.files.sessions_dir, world.source)
+        proves = (
+            (mistake,)
+            if mistake
+            else difference_requirements(expected, actual, placed(differences, at), world.requirements, outcome.result)
+        )
         failure = fail(
             f"{what}: " + "; ".join(placed(differences[:8], at)),
             expected=expected,
