@@ -212,8 +212,8 @@ def test_a_stale_entry_turns_the_documented_run_red(tmp_path):
     assert done.returncode == 1
     assert (report["counts"]["failed"], report["counts"]["xpassed"]) == (0, 0)
     line = (
-        f"{tmp_path / 'known.yaml'}: requirement SEL-2 (line {documented.count(chr(10)) + 1}) matched no failure: a stale entry fails the run "
-        "(the gap is closed: remove the entry)"
+        f"{tmp_path / 'known.yaml'}: requirement SEL-2 (line {documented.count(chr(10)) + 1}) matched no failure: "
+        "a stale entry fails the run (the gap is closed: remove the entry)"
     )
     assert report["staleExpectedFailures"] == [line]
     assert f"ccweb-conformance: error: {line}" in done.stderr
