@@ -44,6 +44,20 @@ from ccweb_reference.http_limits import LOGGER, HttpLimits
 
 REFUSED_503 = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 TIMED_OUT_408 = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+def plain_reply(status: bytes, text: bytes) -> bytes:
+    """A whole HTTP/1.1 response with a plain-text body, closing the connection."""
+    return (
+        b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+        % (status, len(text), text)
+    )
+
+
+HEAD_TOO_LARGE_431 = plain_reply(b"431 Request Header Fields Too Large", b"Request header fields too large")
+BOTH_FRAMINGS_400 = plain_reply(
+    b"400 Bad Request", b"Bad Request: both Content-Length and Transfer-Encoding (RFC 9112, 6.1)"
+)
 HEAD_TOO_LARGE = 431
 BODY_CHECK_S = 1.0
 """How often a request body's rate is judged (the first time this long after its head)."""
@@ -57,19 +71,22 @@ def head_bytes(request: h11.Request) -> int:
 
 
 class BoundedConnection(h11.Connection):
-    """h11's server connection, refusing a complete request head longer than ``max_head_bytes``.
+    """h11's server connection, refusing a complete request head longer than ``max_head_bytes`` and a request
+    framed by both ``Content-Length`` and ``Transfer-Encoding``.
 
-    ``refused_status`` keeps the status h11 suggests for the last refused request (431 for a
-    head over the bound, complete or not), for the reply.
+    ``refused_status`` keeps the status h11 suggests for the last refused request (431 for a head over the
+    bound, complete or not), for the reply; ``refused_framing`` is set when the framing was refused.
     """
 
     def __init__(self, max_incomplete_event_size: int, max_head_bytes: int) -> None:
         super().__init__(h11.SERVER, max_incomplete_event_size)
         self.max_head_bytes = max_head_bytes
         self.refused_status = 400
+        self.refused_framing = False
 
     def next_event(self) -> Any:
-        """The next event, or ``RemoteProtocolError`` (hint 431) for a head over the bound."""
+        """The next event, or ``RemoteProtocolError`` (hint 431) for a head over the bound, (hint 400) for a
+        request with both framings."""
         try:
             event = super().next_event()
         except h11.RemoteProtocolError as error:
@@ -79,7 +96,18 @@ class BoundedConnection(h11.Connection):
             self.refused_status = HEAD_TOO_LARGE
             LOGGER.warning("refused request heads over %d bytes (431)", self.max_head_bytes)
             raise h11.RemoteProtocolError("request head too large", error_status_hint=HEAD_TOO_LARGE)
+        if isinstance(event, h11.Request) and has_both_framings(event):
+            self.refused_status = 400
+            self.refused_framing = True
+            LOGGER.warning("refused requests with both Content-Length and Transfer-Encoding (400)")
+            raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding", error_status_hint=400)
         return event
+
+
+def has_both_framings(request: h11.Request) -> bool:
+    """True if the request head has a ``Content-Length`` and a ``Transfer-Encoding`` (h11 lowercases names)."""
+    names = {name for name, _ in request.headers}
+    return b"content-length" in names and b"transfer-encoding" in names
 
 
 class BoundedH11Protocol(H11Protocol):
@@ -91,6 +119,7 @@ class BoundedH11Protocol(H11Protocol):
     receiving: ClassVar[OrderedDict[BoundedH11Protocol, None]]
     """Open connections receiving a request body, oldest first (one dict per server)."""
 
+    conn: BoundedConnection
     _header_timer: asyncio.TimerHandle | None = None
     _body_timer: asyncio.TimerHandle | None = None
     _body_started = 0.0
@@ -101,15 +130,15 @@ class BoundedH11Protocol(H11Protocol):
         self.conn = BoundedConnection(self.limits.max_header_bytes, self.limits.max_header_bytes)
 
     def send_400_response(self, msg: str) -> None:
-        """uvicorn's reply to a request h11 refused: 431 for a head over the bound, else its own 400."""
-        if getattr(self.conn, "refused_status", 400) != HEAD_TOO_LARGE:
+        """The reply to a request h11 or :class:`BoundedConnection` refused, then the connection closed:
+        431 for a head over the bound, 400 naming both framings, else uvicorn's own 400."""
+        if self.conn.refused_status == HEAD_TOO_LARGE:
+            self.transport.write(HEAD_TOO_LARGE_431)
+        elif self.conn.refused_framing:
+            self.transport.write(BOTH_FRAMINGS_400)
+        else:
             super().send_400_response(msg)
             return
-        body = b"Request header fields too large"
-        self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
-        )
         self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
