@@ -23,10 +23,27 @@ answers 503 only once a request's head is complete. :func:`bounded_protocol` mak
   bounds a head still waiting for its end, so a 100 KB head sent in one write passed it. A
   parsed head longer than ``max_header_bytes`` is refused like an incomplete one, and both
   are answered ``431 Request Header Fields Too Large`` and the connection closed;
+- **one framing**: a request with both ``Content-Length`` and ``Transfer-Encoding`` (request
+  smuggling, RFC 9112 section 6.1) is answered ``400`` and the connection closed, so nothing
+  sent behind it is read;
 - **no Nagle delay**: ``TCP_NODELAY`` on every connection. asyncio sets it only on sockets
   whose protocol number is TCP, and uvicorn before 0.55 binds its listening socket with
   protocol 0, so its connections waited for the peer's delayed ACK (about 40 ms) between the
   response head and body: 44 ms a request instead of 2 ms.
+
+What uvicorn does without this class, with either of its HTTP implementations (the reference
+always passes this h11 class, so uvicorn's ``http="auto"`` choice of httptools never applies):
+
+- **both framings**: h11 lets ``Transfer-Encoding`` win, serves the request and keeps the
+  connection, so a request smuggled behind it is served too; llhttp, which httptools wraps,
+  refuses such a request by default, and uvicorn answers its 400 and closes;
+- **a repeated header**: both pass every header line to the application; which one counts is
+  the application's choice (the source header: :class:`ccweb_reference.http.OneSourceHeader`);
+- **a slow body**: neither has a body timeout; the application waits for the body until the
+  client goes, and the SDK's legacy-era transport then logs a ``ClientDisconnect`` traceback.
+  Here the body is answered ``408`` and closed, with one rate-limited log line and no traceback
+  (:class:`ccweb_reference.http.DropClientDisconnect`). 408, not 400: the request was well formed,
+  the server stopped waiting for it (RFC 9110 section 15.5.9).
 """
 
 from __future__ import annotations
