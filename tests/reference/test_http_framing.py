@@ -154,14 +154,19 @@ def test_the_named_source_header_is_the_one_that_must_not_repeat(sessions: Path,
     with reference_over_http(sessions, *options, stderr=tmp_path / "stderr.txt") as served:
         body = f"Content-Length: {len(CALL)}"
         twice = head(served.port, "x-agent-conversation: s", "X-Agent-Conversation: s", body)
-        repeated, _ = exchange(served.port, twice + b"\r\n" + CALL)
+        repeated, repeated_closed = exchange(served.port, twice + b"\r\n" + CALL)
         default_twice = head(
-            served.port, "X-Agent-Conversation: s", "X-CCWeb-Session-Id: a", "X-CCWeb-Session-Id: b", body
+            served.port,
+            "X-Agent-Conversation: s",
+            "X-CCWeb-Session-Id: a",
+            "X-CCWeb-Session-Id: b",
+            "Connection: close",
+            body,
         )
         other, _ = exchange(served.port, default_twice + b"\r\n" + CALL)
     message = "Bad Request: the header X-Agent-Conversation is sent 2 times; send it once"
     error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
-    assert status_and_json(repeated) == (b"HTTP/1.1 400 Bad Request", error)
+    assert (status_and_json(repeated), repeated_closed) == ((b"HTTP/1.1 400 Bad Request", error), True)
     status, answer = status_and_json(other)
     assert status == b"HTTP/1.1 200 OK"
     assert answer["result"]["structuredContent"] == EMPTY_S
