@@ -195,7 +195,9 @@ def _serve_http(server: Server[Any], args: argparse.Namespace) -> None:
     from ccweb_reference.http import build_app, serve_http  # noqa: PLC0415
 
     limits = limits_of(args)
-    app = build_app(server, args.host, args.auth_token, args.allow_origin, args.allow_host, limits)
+    app = build_app(
+        server, args.host, args.auth_token, args.allow_origin, args.allow_host, limits, source_header=args.source_header
+    )
     serve_http(app, args.host, args.port, limits)
 
 

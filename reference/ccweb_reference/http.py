@@ -17,6 +17,7 @@ import ipaddress
 import logging
 import re
 import sys
+from collections import Counter
 from typing import Any
 
 import uvicorn
@@ -30,6 +31,7 @@ from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+import ccweb_spec
 from ccweb_reference import wire
 from ccweb_reference.http_limits import HttpLimits, fit_descriptors, install_log
 from ccweb_reference.http_protocol import bounded_protocol
@@ -41,6 +43,8 @@ LOOPBACK_NAMES = ("localhost",)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _HOST_HEADER = re.compile(r"(?P<name>\[[0-9A-Fa-f:.]+\]|[^:\[\]]+)(?::(?P<port>[0-9]{1,5}))?")
 LOGGER = logging.getLogger("ccweb_reference.http")
+INVALID_REQUEST = -32600
+"""The JSON-RPC code the SDK's own HTTP-level refusals carry."""
 
 
 def is_loopback(host: str) -> bool:
@@ -138,6 +142,35 @@ class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
         return transport
 
 
+class OneSourceHeader:
+    """Refuses a request carrying the source header more than once (400, connection closed).
+
+    Which conversation is the source would be ambiguous: Starlette's ``Headers.get`` returns the
+    first of several, so the first was silently used. Header names are compared in any case (the
+    server hands them over lowercased; the configured name is lowercased here). The same value
+    twice is refused too: one rule, whatever the values.
+    """
+
+    def __init__(self, app: ASGIApp, source_header: str) -> None:
+        self.app = app
+        self.name = source_header
+        self.key = source_header.lower().encode("latin-1")
+
+    def times_sent(self, headers: list[tuple[bytes, bytes]]) -> int:
+        """How many times the request's ``headers`` carry the source header."""
+        return Counter(name.lower() for name, _ in headers)[self.key]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (times := self.times_sent(scope["headers"])) > 1:
+            LOGGER.warning("refused requests repeating the source header %s (400)", self.name)
+            message = f"Bad Request: the header {self.name} is sent {times} times; send it once"
+            error = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}}
+            response = JSONResponse(error, status_code=400, headers={"Connection": "close"})
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 class QuietDisconnect:
     """Ends a request whose client went away (or whose body the server timed out) without a traceback.
 
@@ -153,6 +186,18 @@ class QuietDisconnect:
             await self.app(scope, receive, send)
         except ClientDisconnect:
             LOGGER.debug("a request's client went away before its body was read")
+
+
+class DropClientDisconnect(logging.Filter):
+    """Drops a log record whose exception is Starlette's ``ClientDisconnect``.
+
+    The SDK's legacy-era transport logs every request whose body never came whole as an error
+    with a traceback ("Error handling POST request"). The body timeout has already logged its
+    own line; a client that left is not the server's error.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.exc_info is None or not isinstance(record.exc_info[1], ClientDisconnect)
 
 
 class BearerTokenGate:
@@ -188,12 +233,15 @@ def build_app(  # noqa: PLR0917  (the last two were added later, with defaults)
     allowed_origins: list[str],
     allowed_hosts: list[str] | None = None,
     limits: HttpLimits | None = None,
+    *,
+    source_header: str | None = None,
 ) -> ASGIApp:
     """The ASGI app: ``/mcp``, SSE replies and stateful sessions for the legacy era.
 
     The same app ``Server.streamable_http_app`` builds without auth, with the
     surrogate-safe session manager in place of the SDK's, a capped number of legacy
-    sessions that expire when idle, and the token and then the Host checked first.
+    sessions that expire when idle, and the token, then the Host, then a repeated
+    source header (``source_header``, the binding's by default) checked first.
     """
     bounds = limits or HttpLimits()
     manager = SurrogateSafeSessionManager(
@@ -206,7 +254,8 @@ def build_app(  # noqa: PLR0917  (the last two were added later, with defaults)
     app = Starlette(
         routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))], lifespan=lambda _app: manager.run()
     )
-    gated = HostGate(app, host, allowed_hosts or [])
+    one_source = OneSourceHeader(app, source_header or ccweb_spec.binding().source_header)
+    gated = HostGate(one_source, host, allowed_hosts or [])
     return QuietDisconnect(gated if auth_token is None else BearerTokenGate(gated, auth_token))
 
 
@@ -214,7 +263,7 @@ def serve_http(app: ASGIApp, host: str, port: int, limits: HttpLimits | None = N
     """Run until interrupted. Prints the URL it serves (``--port 0`` picks a free port, so
     this line is the only way to learn it), then logs only warnings, to stderr, rate-limited."""
     bounds = limits or HttpLimits()
-    install_log(bounds.log_interval)
+    install_log(bounds.log_interval, dropped=DropClientDisconnect())
     bounds = dataclasses.replace(bounds, max_connections=fit_descriptors(bounds.max_connections))
     config = uvicorn.Config(
         app,

@@ -68,10 +68,17 @@ class RateLimitedLog(logging.Filter):
         return True
 
 
-def install_log(interval: float, stream: TextIO | None = None) -> logging.Handler:
-    """One stderr handler for every logger (uvicorn's, the SDK's, asyncio's), warnings and up, rate-limited."""
+def install_log(
+    interval: float, stream: TextIO | None = None, dropped: logging.Filter | None = None
+) -> logging.Handler:
+    """One stderr handler for every logger (uvicorn's, the SDK's, asyncio's), warnings and up, rate-limited.
+
+    ``dropped`` judges each record first: what it refuses is neither written nor counted.
+    """
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(logging.Formatter("ccweb-reference: %(levelname)s: %(message)s"))
+    if dropped is not None:
+        handler.addFilter(dropped)
     handler.addFilter(RateLimitedLog(interval))
     root = logging.getLogger()
     root.handlers = [handler]

@@ -23,10 +23,27 @@ answers 503 only once a request's head is complete. :func:`bounded_protocol` mak
   bounds a head still waiting for its end, so a 100 KB head sent in one write passed it. A
   parsed head longer than ``max_header_bytes`` is refused like an incomplete one, and both
   are answered ``431 Request Header Fields Too Large`` and the connection closed;
+- **one framing**: a request with both ``Content-Length`` and ``Transfer-Encoding`` (request
+  smuggling, RFC 9112 section 6.1) is answered ``400`` and the connection closed, so nothing
+  sent behind it is read;
 - **no Nagle delay**: ``TCP_NODELAY`` on every connection. asyncio sets it only on sockets
   whose protocol number is TCP, and uvicorn before 0.55 binds its listening socket with
   protocol 0, so its connections waited for the peer's delayed ACK (about 40 ms) between the
   response head and body: 44 ms a request instead of 2 ms.
+
+What uvicorn does without this class, with either of its HTTP implementations (the reference
+always passes this h11 class, so uvicorn's ``http="auto"`` choice of httptools never applies):
+
+- **both framings**: h11 lets ``Transfer-Encoding`` win, serves the request and keeps the
+  connection, so a request smuggled behind it is served too; llhttp, which httptools wraps,
+  refuses such a request by default, and uvicorn answers its 400 and closes;
+- **a repeated header**: both pass every header line to the application; which one counts is
+  the application's choice (the source header: :class:`ccweb_reference.http.OneSourceHeader`);
+- **a slow body**: neither has a body timeout; the application waits for the body until the
+  client goes, and the SDK's legacy-era transport then logs a ``ClientDisconnect`` traceback.
+  Here the body is answered ``408`` and closed, with one rate-limited log line and no traceback
+  (:class:`ccweb_reference.http.DropClientDisconnect`). 408, not 400: the request was well formed,
+  the server stopped waiting for it (RFC 9110 section 15.5.9).
 """
 
 from __future__ import annotations
@@ -44,6 +61,20 @@ from ccweb_reference.http_limits import LOGGER, HttpLimits
 
 REFUSED_503 = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 TIMED_OUT_408 = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+def plain_reply(status: bytes, text: bytes) -> bytes:
+    """A whole HTTP/1.1 response with a plain-text body, closing the connection."""
+    return (
+        b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+        % (status, len(text), text)
+    )
+
+
+HEAD_TOO_LARGE_431 = plain_reply(b"431 Request Header Fields Too Large", b"Request header fields too large")
+BOTH_FRAMINGS_400 = plain_reply(
+    b"400 Bad Request", b"Bad Request: both Content-Length and Transfer-Encoding (RFC 9112, 6.1)"
+)
 HEAD_TOO_LARGE = 431
 BODY_CHECK_S = 1.0
 """How often a request body's rate is judged (the first time this long after its head)."""
@@ -57,19 +88,22 @@ def head_bytes(request: h11.Request) -> int:
 
 
 class BoundedConnection(h11.Connection):
-    """h11's server connection, refusing a complete request head longer than ``max_head_bytes``.
+    """h11's server connection, refusing a complete request head longer than ``max_head_bytes`` and a request
+    framed by both ``Content-Length`` and ``Transfer-Encoding``.
 
-    ``refused_status`` keeps the status h11 suggests for the last refused request (431 for a
-    head over the bound, complete or not), for the reply.
+    ``refused_status`` keeps the status h11 suggests for the last refused request (431 for a head over the
+    bound, complete or not), for the reply; ``refused_framing`` is set when the framing was refused.
     """
 
     def __init__(self, max_incomplete_event_size: int, max_head_bytes: int) -> None:
         super().__init__(h11.SERVER, max_incomplete_event_size)
         self.max_head_bytes = max_head_bytes
         self.refused_status = 400
+        self.refused_framing = False
 
     def next_event(self) -> Any:
-        """The next event, or ``RemoteProtocolError`` (hint 431) for a head over the bound."""
+        """The next event, or ``RemoteProtocolError`` (hint 431) for a head over the bound, (hint 400) for a
+        request with both framings."""
         try:
             event = super().next_event()
         except h11.RemoteProtocolError as error:
@@ -79,7 +113,18 @@ class BoundedConnection(h11.Connection):
             self.refused_status = HEAD_TOO_LARGE
             LOGGER.warning("refused request heads over %d bytes (431)", self.max_head_bytes)
             raise h11.RemoteProtocolError("request head too large", error_status_hint=HEAD_TOO_LARGE)
+        if isinstance(event, h11.Request) and has_both_framings(event):
+            self.refused_status = 400
+            self.refused_framing = True
+            LOGGER.warning("refused requests with both Content-Length and Transfer-Encoding (400)")
+            raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding", error_status_hint=400)
         return event
+
+
+def has_both_framings(request: h11.Request) -> bool:
+    """True if the request head has a ``Content-Length`` and a ``Transfer-Encoding`` (h11 lowercases names)."""
+    names = {name for name, _ in request.headers}
+    return b"content-length" in names and b"transfer-encoding" in names
 
 
 class BoundedH11Protocol(H11Protocol):
@@ -91,6 +136,7 @@ class BoundedH11Protocol(H11Protocol):
     receiving: ClassVar[OrderedDict[BoundedH11Protocol, None]]
     """Open connections receiving a request body, oldest first (one dict per server)."""
 
+    conn: BoundedConnection
     _header_timer: asyncio.TimerHandle | None = None
     _body_timer: asyncio.TimerHandle | None = None
     _body_started = 0.0
@@ -101,15 +147,15 @@ class BoundedH11Protocol(H11Protocol):
         self.conn = BoundedConnection(self.limits.max_header_bytes, self.limits.max_header_bytes)
 
     def send_400_response(self, msg: str) -> None:
-        """uvicorn's reply to a request h11 refused: 431 for a head over the bound, else its own 400."""
-        if getattr(self.conn, "refused_status", 400) != HEAD_TOO_LARGE:
+        """The reply to a request h11 or :class:`BoundedConnection` refused, then the connection closed:
+        431 for a head over the bound, 400 naming both framings, else uvicorn's own 400."""
+        if self.conn.refused_status == HEAD_TOO_LARGE:
+            self.transport.write(HEAD_TOO_LARGE_431)
+        elif self.conn.refused_framing:
+            self.transport.write(BOTH_FRAMINGS_400)
+        else:
             super().send_400_response(msg)
             return
-        body = b"Request header fields too large"
-        self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
-        )
         self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
