@@ -18,8 +18,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests/ folder: import mutants
 
 from mutants.figures import COMMITTED, catalogue_document
@@ -45,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             return 0
         output.write_text(text, encoding="utf-8")
-    except (LookupError, OSError, UnicodeError, yaml.YAMLError) as error:
+    except (LookupError, OSError, UnicodeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
     return 0

@@ -27,10 +27,16 @@ HEADER = """\
 """
 
 
-def descriptions_zh(path: Path = DESCRIPTIONS_ZH) -> dict[str, str]:
-    """Mutant name -> its Chinese one-line description."""
-    data: dict[str, str] = ccweb_spec.yaml_data(path.read_text(encoding="utf-8"))["descriptions"]
-    return data
+def descriptions_zh() -> dict[str, str]:
+    """Mutant name -> its Chinese one-line description (``DESCRIPTIONS_ZH``)."""
+    try:
+        data = ccweb_spec.yaml_data(DESCRIPTIONS_ZH.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise LookupError(f"{DESCRIPTIONS_ZH.name}: not YAML ({' '.join(str(error).split())})") from error
+    table = data.get("descriptions") if isinstance(data, dict) else None
+    if not isinstance(table, dict) or not all(isinstance(text, str) for text in table.values()):
+        raise LookupError(f"{DESCRIPTIONS_ZH.name}: no 'descriptions' table of mutant name -> one line of Chinese")
+    return {str(name): text for name, text in table.items()}
 
 
 def _entry(mutant: Mutant, chinese: dict[str, str]) -> dict[str, Any]:
