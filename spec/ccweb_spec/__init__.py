@@ -23,6 +23,7 @@ __all__ = [
     "SCHEMA_NAMES",
     "Binding",
     "CaseLevels",
+    "CataloguedBug",
     "Decision",
     "DescriptionConcept",
     "DescriptionFact",
@@ -34,6 +35,7 @@ __all__ = [
     "binding",
     "case_levels",
     "cases_validator",
+    "catalogued_bugs",
     "contract_version",
     "core_cases",
     "core_cases_validator",
@@ -456,3 +458,31 @@ def cases_validator() -> Draft202012Validator:
     from jsonschema import Draft202012Validator  # noqa: PLC0415 (lazy, see the imports)
 
     return Draft202012Validator(_json("schemas/cases.schema.json"), registry=_registry())
+
+
+@dataclass(frozen=True)
+class CataloguedBug:
+    """A deliberately broken version of the reference that the kit's tests keep (a mutant), and the scenario
+    that must fail against it."""
+
+    name: str
+    description: str
+    description_zh: str
+    killed_by: str
+    """The scenario's name as the reports give it (an outline's row in `` [...]``, or every row without one)."""
+    feature: str | None
+    """The feature file holding that scenario; None for the fuzz phase every full run ends with."""
+
+
+@cache
+def catalogued_bugs() -> dict[str, tuple[CataloguedBug, ...]]:
+    """Requirement ID -> the catalogued bugs that declare it, for every requirement (catalogue.yaml, generated
+    from the kit's mutant catalogue by ``scripts/catalogue_figures.py``; none is an empty tuple)."""
+    listed = _yaml("catalogue.yaml")["requirements"]
+    return {
+        r.id: tuple(
+            CataloguedBug(b["name"], b["description"], b["description_zh"], b["killed_by"], b.get("feature"))
+            for b in listed.get(r.id) or ()
+        )
+        for r in requirements()
+    }

@@ -156,6 +156,7 @@ def test_chinese_headings(rendered: str) -> None:
         "Schema 全文",
         "示例",
         "追溯矩阵",
+        "各需求捕获的已收录缺陷",
     ]
     groups = re.findall(r"^### (\S+)：(.+)$", rendered, re.MULTILINE)
     assert [g for g in groups if not g[0].startswith("`")][: len(ccweb_spec.groups())] == [

@@ -263,6 +263,43 @@ def render_traceability(scenarios: Sequence[ScenarioRef], say: Messages) -> str:
     return say("spec.trace.heading") + "\n\n" + _table(header, rows, escape=False)
 
 
+def _caught_by(bug: ccweb_spec.CataloguedBug, say: Messages) -> str:
+    """The scenario that kills a catalogued bug: ``file.feature`` :: name, or the fuzz phase."""
+    if bug.feature is None:
+        return say("spec.catalogue.fuzz", scenario=markdown_text.cell(bug.killed_by))
+    return f"`{bug.feature}` :: {markdown_text.cell(bug.killed_by)}"
+
+
+def render_catalogue(say: Messages) -> str:
+    """Per requirement, the catalogued bugs (mutants) its scenarios catch, one line each, or that none reaches it."""
+    caught = ccweb_spec.catalogued_bugs()
+    names = {bug.name for bugs in caught.values() for bug in bugs}
+    intro = say(
+        "spec.catalogue.intro",
+        bugs=len(names),
+        reached=sum(1 for bugs in caught.values() if bugs),
+        requirements=len(caught),
+    )
+    parts = [say("spec.catalogue.heading"), intro]
+    for requirement in ccweb_spec.requirements():
+        bugs = caught[requirement.id]
+        if not bugs:
+            parts.append(say("spec.catalogue.none", id=requirement.id, level=requirement.level))
+            continue
+        lines = [
+            say(
+                "spec.catalogue.bug",
+                name=bug.name,
+                description=markdown_text.cell((bug.description_zh if say.chinese else "") or bug.description),
+                scenario=_caught_by(bug, say),
+            )
+            for bug in bugs
+        ]
+        heading = say("spec.catalogue.caught", id=requirement.id, level=requirement.level, n=len(bugs))
+        parts.append(heading + "\n\n" + "\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def render_spec(kit_version: str, scenarios: Sequence[ScenarioRef], language: str = DEFAULT_LANGUAGE) -> str:
     """The whole contract as Markdown in ``language`` (en or zh-CN), ending with one newline.
 
@@ -281,5 +318,6 @@ def render_spec(kit_version: str, scenarios: Sequence[ScenarioRef], language: st
         render_schemas(say),
         render_examples(say),
         render_traceability(scenarios, say),
+        render_catalogue(say),
     ]
     return "\n\n".join(sections) + "\n"
