@@ -91,3 +91,26 @@ def test_saves_while_calls_run_stop_at_a_link_put_in_the_files_place(tmp_path: P
     assert state(home) == before
     assert (len(calls), path.is_symlink()) == (3, True)
     assert stopped == f"the rewriter stopped: [Errno 116] refused: a symbolic link: '{path.name}'"
+
+
+def test_a_save_held_torn_is_never_begun_on_a_link_put_in_the_files_place(tmp_path: Path) -> None:
+    """The server, during the first torn save's call, replaces the conversation's file with a link to a user's
+    file: the next save is refused before it truncates anything, and the scenario says so."""
+    world, root = _world(tmp_path)
+    home = users_folder(tmp_path)
+    before = state(home)
+    path = root / "sessions-data" / f"{world.ids['alpha']}.json"
+    world.outcomes, world.other_era_outcomes = [], []
+
+    def call_and_read(arguments: dict[str, Any]) -> None:
+        world.outcomes.append(SimpleNamespace(is_error=False, result={"ok": True}))
+        if len(world.outcomes) == 1:
+            by_another_thread(lambda: swap_for_link(path, home / "notes.txt"))
+
+    world.call_and_read = call_and_read
+    refused = _raised(
+        lambda: concurrency_steps.call_during_held_saves(world, 2, "alpha", 50, '{"conversationId": "{alpha}"}')
+    )
+    assert state(home) == before
+    assert (len(world.outcomes), path.is_symlink()) == (1, True)
+    assert refused == f"[Errno 116] refused: a symbolic link: '{path.name}'"
