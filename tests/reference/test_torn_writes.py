@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fixtures.torn_writer import TornSave
 from ccweb_reference import store
 from ccweb_reference.tool import call_tool
@@ -31,9 +32,12 @@ LATE_RETRIES = 3
 REWRITER = """
 import sys, time
 from pathlib import Path
+from ccweb_conformance.fixtures.held_dir import HeldDir, OwnEntry, identity_of
 from ccweb_conformance.fixtures.torn_writer import NonAtomicRewriter
 path = Path(sys.argv[1])
-writer = NonAtomicRewriter(path, path.read_bytes(), float(sys.argv[2]))
+folder = HeldDir.open(path.parent)
+entry = OwnEntry(folder, path.name, identity_of(folder.entry(path.name)))
+writer = NonAtomicRewriter(entry, folder.read_regular(path.name), float(sys.argv[2]))
 writer.save()
 print("saving", flush=True)
 while True:
@@ -73,8 +77,8 @@ def answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window_s: float) ->
     """(unreadable, wrong) among CALLS calls during another process's saves, with this re-read window."""
     data = session_of_about_1_mb()
     assert 900_000 < len(data) < 1_100_000
-    path = tmp_path / "torn.json"
-    path.write_bytes(data)
+    files = ConversationFiles(tmp_path, "held")
+    path = files.write_bytes("torn", data)
     reader = store.SessionStore(tmp_path)
     expected, is_error = call_tool(reader, {"conversationId": "torn"}, None)
     assert not is_error and expected["returnedCount"] == 6
@@ -93,14 +97,14 @@ def answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window_s: float) ->
 def held_answers(tmp_path: Path, complete_after_s: float) -> list[str]:
     """The error code (or "ok") of each of HELD_CALLS calls, each made during a save held torn."""
     data = session_of_about_1_mb()
-    path = tmp_path / "torn.json"
-    path.write_bytes(data)
+    files = ConversationFiles(tmp_path, "held")
+    path = files.write_bytes("torn", data)
     reader = store.SessionStore(tmp_path)
     expected, _ = call_tool(reader, {"conversationId": "torn"}, None)
     codes = []
     for _ in range(HELD_CALLS):
         for _attempt in range(1 + LATE_RETRIES):
-            with TornSave(path, data, complete_after_s) as save:
+            with TornSave(files.own("torn"), data, complete_after_s) as save:
                 result, is_error = call_tool(reader, {"conversationId": "torn"}, None)
             # As the suite does: a save this process completed late (its thread was not scheduled
             # in time on a loaded machine) says nothing of the reader; the call is made again.
@@ -109,6 +113,7 @@ def held_answers(tmp_path: Path, complete_after_s: float) -> list[str]:
                 break
         codes.append(result["error"]["code"] if is_error else "ok" if result == expected else "wrong")
     assert path.read_bytes() == data
+    files.remove_all()
     return codes
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from ccweb_conformance.checks import waits
 from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION
 from ccweb_conformance.fixtures.conversations import ConversationFiles
+from ccweb_conformance.fixtures.held_dir import NotOurs, read_regular
 from ccweb_conformance.i18n import Phrase, phrase
 
 MAX_NAMED = 20
@@ -88,10 +89,16 @@ def fingerprint(path: Path, *, digest: bool = True) -> Fingerprint | None:
     """The fingerprint of a file, directory or link (links are not followed); None when it is gone.
 
     ``digest=False`` leaves the bytes unread: any write moves the change time, which no program can set back.
+    The bytes are read from the entry opened without following a link or waiting (``O_NONBLOCK``), and only when
+    the opened entry is a regular file: one swapped for a FIFO after the ``lstat`` is not read, nor waited on.
     """
     try:
         info = os.lstat(path)
-        hashed = hashlib.sha256(path.read_bytes()).hexdigest() if digest and stat.S_ISREG(info.st_mode) else ""
+        hashed = ""
+        if digest and stat.S_ISREG(info.st_mode):
+            hashed = hashlib.sha256(read_regular(path)).hexdigest()
+    except NotOurs:  # swapped between the lstat and the open: what it is now
+        return fingerprint(path, digest=False)
     except OSError:
         return None
     kind = "file" if stat.S_ISREG(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other"

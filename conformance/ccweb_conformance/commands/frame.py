@@ -7,9 +7,10 @@ are recorded), makes this process the subreaper of what it starts, hands out one
 (``current.temporary_directory()``, created on first use) and the run's one workspace
 (``current.workspace(DIR)``: the sessions directory and conversation names the suite, the fuzz phase and
 ``profile`` share), and on the way out, whatever path was taken: stops every process still carrying this
-run's marker (named on stderr and in ``current.leftovers``), then closes the workspace (the run's entries
-swept from DIR) and removes the temporary directory. Processes first: with the fork server stopped its
-descriptors are free, so the removal can walk the folder even when the run ran out of them (``ulimit -n``).
+run's marker (named on stderr and in ``current.leftovers``), then closes the workspace (the entries the run
+made swept, by name and identity) and removes the temporary directory if it still is the one made. Processes
+first: with the fork server stopped its descriptors are free, so the removal can walk the folder even when the
+run ran out of them (``ulimit -n``).
 
 :func:`framed` runs a command's work on a session with a :class:`Frame`: the console (stdout, or
 stderr when a report goes to stdout), the reports the options ask for, and one way to end: an interrupt
@@ -20,7 +21,7 @@ failure, 2 for a report not written, else 0.
 
 from __future__ import annotations
 
-import shutil
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -37,6 +38,7 @@ from ccweb_conformance.errors import (
     TargetError,
     interrupted_exit_code,
 )
+from ccweb_conformance.fixtures.held_dir import Identity, identity_of, remove_made_directory
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import pick_language
 from ccweb_conformance.options import RunnerOptions
@@ -58,11 +60,15 @@ class Session:
     """Processes stopped by a sweep: left behind by a server, named in the reports and on stderr."""
     run_workspace: Workspace | None = None
     """The run's workspace once :meth:`workspace` made it; closed when the session ends."""
+    folder_identity: Identity | None = None
+    """Which directory :attr:`folder` was when made: removed at the end only if it still is that one."""
 
     def temporary_directory(self) -> Path:
-        """The session's own directory under the system's temporary folder, removed when the session ends."""
+        """The session's own directory under the system's temporary folder, removed when the session ends (if the
+        path still leads to the directory made: never through a link, never one put in its place)."""
         if self.folder is None:
             self.folder = Path(tempfile.mkdtemp(prefix=f"ccweb-{self.command}-"))
+            self.folder_identity = identity_of(os.stat(self.folder, follow_symlinks=False))
         return self.folder
 
     def workspace(self, given: Path | None) -> Workspace:
@@ -106,8 +112,8 @@ def session(command: str, *, report_leftovers: bool = True) -> Iterator[Session]
             reaper.end_run()  # from now on a sweep goes by the marker only
             if current.run_workspace is not None:
                 current.run_workspace.close()
-            if current.folder is not None:
-                shutil.rmtree(current.folder, ignore_errors=True)
+            if current.folder is not None and current.folder_identity is not None:
+                remove_made_directory(current.folder, current.folder_identity)
             if report_leftovers:
                 for leftover in found:
                     print(f"{PROGRAM}: warning: stopped a process left behind: {leftover.describe()}", file=sys.stderr)

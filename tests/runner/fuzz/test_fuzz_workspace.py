@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ccweb_conformance.fixtures.conversations import ConversationFiles
+from ccweb_conformance.fixtures.held_dir import HeldDir, Identity
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
 from ccweb_conformance.fuzz.sweep import sweep_cases
@@ -31,9 +32,10 @@ def _made(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     made: list[Path] = []
     original = ConversationFiles._track
 
-    def track(self: ConversationFiles, path: Path) -> Path:
+    def track(self: ConversationFiles, folder: HeldDir, name: str, identity: Identity) -> Path:
+        path = original(self, folder, name, identity)
         made.append(path)
-        return original(self, path)
+        return path
 
     monkeypatch.setattr(ConversationFiles, "_track", track)
     return made
@@ -49,11 +51,13 @@ def test_in_a_given_sessions_dir_every_entry_carries_the_runs_prefix_and_none_is
     workspace = Workspace(sessions) if handed else None
     prefixes: list[str] = []
     original_part = Workspace.part
+    server_made: list[str] = []
 
     def part(self: Workspace, name: str) -> ConversationFiles:
         prefixes.append(self.prefix)
         if len(prefixes) == 1:  # an entry a server left named after one of the run's conversations
-            (sessions / f"{self.prefix}-0000-0000-000000000000.json.lock").write_text("", encoding="utf-8")
+            server_made.append(f"{self.prefix}-0000-0000-000000000000.json.lock")
+            (sessions / server_made[0]).write_text("", encoding="utf-8")
         return original_part(self, name)
 
     monkeypatch.setattr(Workspace, "part", part)
@@ -65,7 +69,7 @@ def test_in_a_given_sessions_dir_every_entry_carries_the_runs_prefix_and_none_is
     assert len(made) == CALLS
     assert [p.parent for p in made] == [sessions] * CALLS
     assert [p.name for p in made if not p.name.startswith(f"{prefix}-")] == []
-    assert [p.name for p in sessions.iterdir()] == [THEIRS]
+    assert sorted(p.name for p in sessions.iterdir()) == sorted([THEIRS, *server_made])  # only what the run made goes
 
 
 def test_in_the_runners_own_directory_the_phase_leaves_no_folder(

@@ -8,7 +8,6 @@ answers during them must be the answer for those bytes or ``conversation_unreada
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from pytest_bdd import given, parsers, then, when
@@ -17,6 +16,7 @@ from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.fixtures.conversations import cc_web_session
+from ccweb_conformance.fixtures.held_dir import OwnEntry
 from ccweb_conformance.fixtures.notation import aliases
 from ccweb_conformance.fixtures.torn_writer import NonAtomicRewriter, TornSave
 from ccweb_conformance.suite.world import World
@@ -58,9 +58,10 @@ def a_large_conversation(world: World, alias: str, size: int, content: str) -> N
 def call_during_saves(world: World, count: int, alias: str, pause: int, docstring: str) -> None:
     """``count`` calls, one after the other, while another thread keeps saving the file."""
     arguments = json.loads(aliases(docstring, world.ids))
-    path = world.files.path_of(world.ids[alias])
+    conversation_id = world.ids[alias]
+    data = world.files.read(conversation_id)
     world.eras_answer_alike = False  # each era's answer is checked on its own: a save may land between them
-    with waits.waited("non-atomic saves"), NonAtomicRewriter(path, path.read_bytes(), pause / 1000):
+    with waits.waited("non-atomic saves"), NonAtomicRewriter(world.files.own(conversation_id), data, pause / 1000):
         for _ in range(count):
             world.call_and_read(arguments)
 
@@ -90,19 +91,19 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
     is unreadable every time; a passing server warned twice in variant runs of the kit's loaded test loop).
     """
     arguments = json.loads(aliases(docstring, world.ids))
-    path = world.files.path_of(world.ids[alias])
-    data = path.read_bytes()
+    conversation_id = world.ids[alias]
+    data = world.files.read(conversation_id)
     world.eras_answer_alike = False
     with waits.waited("non-atomic saves"):
-        _held_saves(world, count, path, data, delay=delay, arguments=arguments)
+        _held_saves(world, count, world.files.own(conversation_id), data, delay=delay, arguments=arguments)
 
 
-def _held_saves(world: World, count: int, path: Path, data: bytes, *, delay: int, arguments: Any) -> None:
+def _held_saves(world: World, count: int, entry: OwnEntry, data: bytes, *, delay: int, arguments: Any) -> None:
     for _ in range(count):
         confirming = False
         for _attempt in range(1 + LATE_RETRIES + 1):
             kept = len(world.other_era_outcomes)
-            with TornSave(path, data, delay / 1000) as save:
+            with TornSave(entry, data, delay / 1000) as save:
                 world.call_and_read(arguments)
             on_time = save.completed_after_s is not None and save.completed_after_s <= ON_TIME_S
             unreadable = any(map(_unreadable, [world.outcomes[-1], *world.other_era_outcomes[kept:]]))

@@ -153,8 +153,7 @@ def conversation_link_text(world: World, alias: str, text: str) -> None:
 def conversation_marked_unread(world: World, alias: str) -> None:
     """Set ``hasUnread`` in the stored file, as cc-web does for unseen replies."""
     conversation_id = world.ids[alias]
-    path = world.files.path_of(conversation_id)
-    session = json.loads(path.read_bytes())
+    session = json.loads(world.files.read(conversation_id))
     session["hasUnread"] = True
     world.files.rewrite(conversation_id, session_bytes(session))
 

@@ -18,7 +18,7 @@ from pytest_bdd import given, parsers, then, when
 from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
-from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
+from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, session_bytes
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.suite.steps.given_steps import MESSAGE_COLUMNS
 from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
@@ -129,9 +129,9 @@ def conversation_without_permission(world: World, alias: str) -> None:
         if unprivileged is None:
             pytest.skip(ROOT_SKIP)
         world.target = unprivileged
-    path = world.files.path_of(world.ids[alias])
-    path.chmod(0)
-    world.cleanups.append(lambda: path.chmod(0o644))
+    conversation_id = world.ids[alias]
+    world.files.chmod(conversation_id, 0)
+    world.cleanups.append(lambda: world.files.chmod(conversation_id, FILE_MODE))
 
 
 @when(parsers.parse('conversation "{alias}" is saved with the user message "{content}"'))

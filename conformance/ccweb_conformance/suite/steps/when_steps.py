@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from pytest_bdd import parsers, when
@@ -112,7 +111,7 @@ def send_large_request(world: World, size: int) -> None:
 
 
 def _with_message(world: World, conversation_id: str, content: str) -> bytes:
-    session = json.loads(world.files.path_of(conversation_id).read_bytes())
+    session = json.loads(world.files.read(conversation_id))
     session["messages"].append({"role": "user", "content": content, "timestamp": "2026-11-30T10:00:00.000Z"})
     return session_bytes(session)
 
@@ -138,12 +137,11 @@ def conversation_saved_by_rename(world: World, alias: str, content: str) -> None
 def conversation_rewritten_same_size(world: World, alias: str, new: str) -> None:
     """Replace the only message's content with one of the same length; restore mtime."""
     conversation_id = world.ids[alias]
-    path = world.files.path_of(conversation_id)
-    before = os.stat(path)
-    session = json.loads(path.read_bytes())
+    before = world.files.times(conversation_id)
+    session = json.loads(world.files.read(conversation_id))
     old = session["messages"][0]["content"]
     if len(old) != len(new):
         raise ValueError(f"{new!r} must have the length of {old!r}")
     session["messages"][0]["content"] = new
     world.files.rewrite(conversation_id, session_bytes(session))
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    world.files.set_times(conversation_id, (before.st_atime_ns, before.st_mtime_ns))
