@@ -149,6 +149,15 @@ Feature: AC-2 The source conversation by default, any conversation by ID
     Then the error code is "conversation_not_found"
 
   @SRC-6
+  Scenario: A named pipe named like a conversation file is not found, and the call ends
+    Given conversation "pipe" is a named pipe
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{pipe}"}
+      """
+    Then the error code is "conversation_not_found"
+
+  @SRC-6
   Scenario: An ID too long for the file system is not found
     When I call the tool with a conversationId of 10000 characters "a"
     Then the error code is "conversation_not_found"

@@ -352,3 +352,21 @@ def _() -> None:
             raise ToolError("conversation_not_found", "no such conversation") from None
 
     store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+
+
+@mutant(
+    "fifo_opened_blocking",
+    "SRC-6",
+    "A named pipe named like a conversation file is not found, and the call ends",
+    "the file is opened without O_NONBLOCK and checked after: a named pipe with no writer blocks the call forever",
+)
+def _() -> None:
+    original = store.SessionStore.read_bytes
+
+    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+        path = os.path.join(os.path.realpath(self.root), f"{conversation_id}.json")
+        with open(path, "rb") as handle:  # blocks on a named pipe until a writer comes, which none does
+            handle.close()
+        return original(self, conversation_id)
+
+    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]

@@ -85,6 +85,12 @@ def conversation_is_a_directory(world: World, alias: str) -> None:
     world.files.make_directory(_new(world, alias))
 
 
+@given(parsers.parse('conversation "{alias}" is a named pipe'))
+def conversation_is_a_named_pipe(world: World, alias: str) -> None:
+    """A named pipe (FIFO) named ``<id>.json``, with no writer: a reader that opens it blocking waits forever."""
+    world.files.make_fifo(_new(world, alias))
+
+
 @given(parsers.parse('conversation "{alias}" is a symbolic link to conversation "{other}"'))
 def conversation_link_inside(world: World, alias: str, other: str) -> None:
     """A link that stays inside the sessions directory."""
