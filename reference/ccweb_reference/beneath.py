@@ -123,9 +123,9 @@ class _Walk:
         self.inside = False
         self.enter(top)
 
-    def enter(self, directory: int) -> None:
-        """Stand in ``directory`` (owned from now on); standing in the root again means inside again."""
-        if _same(os.fstat(directory), self.identity):
+    def enter(self, directory: int, info: os.stat_result | None = None) -> None:
+        """Stand in ``directory`` (owned from now on; ``info`` its fstat); standing in the root again means inside."""
+        if _same(os.fstat(directory) if info is None else info, self.identity):
             os.close(directory)
             self.release()
             self.inside = True
@@ -159,10 +159,10 @@ def walk(root: int, path: str, flags: int) -> int:
                 state.up()
                 continue
             target = _step(state, name, flags if last else _DIRECTORY, last)
-            if isinstance(target, int):
+            if isinstance(target, tuple):
                 if last:
-                    return target
-                state.enter(target)
+                    return target[0]
+                state.enter(*target)
                 continue
             links += 1
             if links > MAX_LINKS:
@@ -177,8 +177,8 @@ def walk(root: int, path: str, flags: int) -> int:
         state.release()
 
 
-def _step(state: _Walk, name: str, flags: int, last: bool) -> int | str:
-    """``name`` in the walk's directory: an opened descriptor, or the target of a link to follow."""
+def _step(state: _Walk, name: str, flags: int, last: bool) -> tuple[int, os.stat_result] | str:
+    """``name`` in the walk's directory: an opened descriptor and its fstat, or the target of a link to follow."""
     parent = state.here
     if last and not state.inside:  # never open a file outside: only a link may still lead back in
         info = os.stat(name, dir_fd=parent, follow_symlinks=False)
@@ -191,7 +191,12 @@ def _step(state: _Walk, name: str, flags: int, last: bool) -> int | str:
         if error.errno not in _NOT_A_LINK_HERE:
             raise
         return _link_target(parent, name, error)
-    if stat.S_ISLNK(os.fstat(opened).st_mode):  # O_PATH | O_NOFOLLOW opens the link itself
+    try:
+        info = os.fstat(opened)
+    except OSError:
+        os.close(opened)
+        raise
+    if stat.S_ISLNK(info.st_mode):  # O_PATH | O_NOFOLLOW opens the link itself
         os.close(opened)
         return os.readlink(name, dir_fd=parent)
-    return opened
+    return opened, info
