@@ -122,6 +122,73 @@ def fifo(root: Path, cid: str) -> None:
     os.mkfifo(root / f"{cid}.json")
 
 
+LONG = "7" * 5000
+"""An integer of more digits than Python converts to int (4,300): a number beyond the reference's own range."""
+MILLION = "9" * 1_000_000
+
+
+def with_number(number: str, field: str, where: str = "message") -> bytes:
+    """A file whose user message (or the document, or the messages field) holds ``number`` unquoted in ``field``."""
+    kept = b'{"role": "user", "content": "kept", "timestamp": "t"}'
+    if where == "document":
+        return b'{"%s": %s, "messages": [%s]}' % (field.encode(), number.encode(), kept)
+    if where == "messages":
+        return b'{"messages": %s}' % number.encode()
+    other = {"role": b'"user"', "content": b'"x"', "timestamp": b'"t"'}
+    other[field] = number.encode()
+    members = b", ".join(b'"%s": %s' % (name.encode(), value) for name, value in other.items())
+    return b'{"messages": [%s, {%s}]}' % (kept, members)
+
+
+KEPT = item("kept")
+"""The one user input left when the message holding the number is skipped (its role or content is no string)."""
+NUMBER_CASES: dict[str, Case] = {
+    "long-integer-in-role": Case(write(with_number(LONG, "role")), lambda cid: success(cid, [KEPT], False)),
+    "long-integer-in-content": Case(write(with_number(LONG, "content")), lambda cid: success(cid, [KEPT], False)),
+    "long-negative-integer-in-content": Case(
+        write(with_number("-" + LONG, "content")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "long-integer-in-timestamp": Case(
+        write(with_number(LONG, "timestamp")), lambda cid: success(cid, [KEPT, item("x", created_at=None)], False)
+    ),
+    "long-integer-in-createdAt": Case(
+        write(with_number(LONG, "createdAt")), lambda cid: success(cid, [KEPT, item("x")], False)
+    ),
+    "long-integer-in-id": Case(write(with_number(LONG, "id")), lambda cid: success(cid, [KEPT, item("x")], False)),
+    "long-integer-in-a-field-not-read": Case(
+        write(with_number(LONG, "tokens")), lambda cid: success(cid, [KEPT, item("x")], False)
+    ),
+    "long-integer-in-the-document": Case(
+        write(with_number(LONG, "count", "document")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "long-integer-as-messages": Case(
+        write(with_number(LONG, "", "messages")), lambda cid: error("conversation_unreadable")
+    ),
+    "long-integer-beside-a-lone-surrogate": Case(  # a file only json.loads reads: the generic path
+        write(b'{"n": %s, "messages": [{"role": "user", "content": "a\\udc00", "timestamp": "t"}]}' % LONG.encode()),
+        lambda cid: success(cid, [item("a\udc00")], False),
+    ),
+    "million-digit-integer-in-content": Case(
+        write(with_number(MILLION, "content")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "million-digit-integer-in-id": Case(
+        write(with_number(MILLION, "id")), lambda cid: success(cid, [KEPT, item("x")], False)
+    ),
+    "million-digit-integer-in-the-document": Case(
+        write(with_number(MILLION, "count", "document")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "1e400-in-id": Case(write(with_number("1e400", "id")), lambda cid: success(cid, [KEPT, item("x")], False)),
+    "nan-in-id": Case(write(with_number("NaN", "id")), lambda cid: error("conversation_unreadable")),
+    "minus-infinity-in-timestamp": Case(
+        write(with_number("-Infinity", "timestamp")), lambda cid: error("conversation_unreadable")
+    ),
+    "duplicate-keys-the-last-counts": Case(
+        write(b'{"messages": [{"role": "assistant", "role": "user", "content": "first", "content": "last"}]}'),
+        lambda cid: success(cid, [item("last", created_at=None)], False),
+    ),
+}
+"""D-8: numbers beyond the reference's range and the other hostile numbers and members: ok or unreadable, exactly."""
+
 CASES: dict[str, Case] = {
     "50-mb-file": Case(
         fifty_megabytes,
@@ -177,6 +244,7 @@ CASES: dict[str, Case] = {
     "directory-named-id-json": Case(directory, lambda cid: error("conversation_not_found")),
     "symlink-out-of-the-folder": Case(symlink_out, lambda cid: error("conversation_not_found")),
     "fifo-named-id-json": Case(fifo, lambda cid: error("conversation_not_found")),
+    **NUMBER_CASES,
 }
 
 
