@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -251,10 +251,11 @@ CASES: dict[str, Case] = {
 # --- a running stdio server -------------------------------------------------------------
 
 
-def start(sessions: Path, prefix: list[str] | None = None) -> subprocess.Popen[bytes]:
+def start(sessions: Path, prefix: list[str] | None = None, stderr: IO[bytes] | None = None) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k not in {"CCWEB_SESSION_ID", "CC_WEB_SESSIONS_DIR"}}
     command = [*(prefix or []), sys.executable, "-m", "ccweb_reference.cli", "--sessions-dir", str(sessions)]
-    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    errors = subprocess.DEVNULL if stderr is None else stderr
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env)
 
 
 EXIT_BOUND_S = 60.0
@@ -314,6 +315,28 @@ def test_hostile_file(sessions: Path, server: LineClient, name: str) -> None:
             path.rmdir()
         else:
             path.unlink()
+
+
+def test_numbers_beyond_range_leave_no_traceback(sessions: Path, tmp_path: Path) -> None:
+    """D-8: every number case is a tool result over stdio, never a JSON-RPC error, and nothing lands on stderr."""
+    for name, case in NUMBER_CASES.items():
+        case.make(sessions, f"number-{name}")
+    with (tmp_path / "stderr").open("wb") as stderr:
+        process = start(sessions, stderr=stderr)
+        try:
+            client = LineClient(process)
+            replies = [client.request("tools/call", {"name": TOOL, "arguments": {"conversationId": f"number-{name}"}})
+                       for name in NUMBER_CASES]  # fmt: skip
+            still_serving(client)
+        finally:
+            stop(process)
+            for name in NUMBER_CASES:
+                (sessions / f"number-{name}.json").unlink()
+    assert (tmp_path / "stderr").read_text(encoding="utf-8", errors="replace") == ""
+    assert [reply.get("error") for reply in replies] == [None] * len(NUMBER_CASES)
+    answers = [without_message(r["result"]["structuredContent"], r["result"].get("isError", False)) for r in replies]
+    assert answers == [case.expected(f"number-{name}") for name, case in NUMBER_CASES.items()]
+    assert process.returncode == 0
 
 
 # --- a file without read permission ----------------------------------------------------------
