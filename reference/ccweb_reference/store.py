@@ -1,6 +1,8 @@
 """The read-only store: cleans conversation IDs and reads ``<sessions dir>/<id>.json``.
 
-It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, RO-1).
+It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, RO-1): every file
+is opened beneath it by :func:`ccweb_reference.beneath.open_beneath`, so a folder renamed or
+swapped for a link while a call resolves the path cannot lead the read outside.
 
 cc-web saves a session with a plain ``writeFileSync`` (truncate, then write), so a read can
 land in the middle of a save (D-14, STO-5). A read that does not parse, or during which the
