@@ -42,6 +42,7 @@ def call_tool(
             return cached, False
         with store.read_budget.hold(version[2] if version is not None else 0):  # the messages keep the bytes alive
             messages = store.read_messages(conversation_id)
+            # the version of the descriptor read (a read_messages patched in a test may give a plain list: no caching)
             read = messages.version if isinstance(messages, StoredMessages) else None
             result = list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars)
             del messages
