@@ -12,7 +12,8 @@ The fast path only answers when the file is valid UTF-8 and a JSON object whose
 nesting, trailing bytes...) falls back to ``json.loads``, whose verdict is the contract's
 (D-8). Both agree on every file the fast path accepts: the same values for the fields read,
 the last of duplicate keys. An entry that is not an object is passed on as None (the core
-skips it unread); an object holding a number msgspec cannot hold is decoded with ``json.loads``.
+skips it unread); an object holding a number msgspec cannot hold is decoded with ``json.loads``,
+which keeps an integer longer than Python converts as its text (:class:`LongInteger`, D-8).
 """
 
 from __future__ import annotations
