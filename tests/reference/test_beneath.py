@@ -229,7 +229,11 @@ def swapping(first: Path, second: Path) -> Iterator[list[int]]:
         yield swaps
     finally:
         process.terminate()
-        output, _ = process.communicate(timeout=PROCESS_BOUND_S)
+        try:
+            output, _ = process.communicate(timeout=PROCESS_BOUND_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
         swaps.append(int(output.split()[-1]) if output.split() else 0)
     if first.is_symlink():
         exchange(first, second)
@@ -282,6 +286,7 @@ def call_kind(got: dict[str, Any], max_chars: int) -> str:
     """What one call answered: the file inside, the file outside, or not found (nothing else)."""
     kinds = {"inside": answer("c", "inside", max_chars), "outside": answer("c", "SECRET", max_chars)}
     kinds["not found"] = NOT_FOUND
+    assert got in kinds.values(), got
     return next(kind for kind, result in kinds.items() if got == result)
 
 
