@@ -11,6 +11,7 @@ import ctypes
 import errno
 import json
 import os
+import platform
 import subprocess
 import sys
 import time
@@ -322,3 +323,23 @@ def swap(first: Path, second: Path) -> None:
     first.rename(aside)
     second.rename(first)
     aside.rename(second)
+
+
+@pytest.mark.skipif(sys.platform != "linux" or platform.machine() not in ("x86_64", "aarch64"), reason="Linux's call")
+def test_the_kernel_opens_beneath_and_refuses_a_way_out(sessions: Path) -> None:
+    """Where Linux has openat2 it is the first path: a file inside opens, a step out is EXDEV (the walk judges it)."""
+    root = os.open(sessions, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            descriptor = beneath.openat2(root, "sub/../sub/target.json", os.O_RDONLY, beneath.RESOLVE_BENEATH)
+        except OSError as error:
+            if error.errno in (errno.ENOSYS, errno.EPERM):
+                pytest.skip(f"openat2 is not allowed here ({error.strerror}): the walk answers everything")
+            raise
+        os.close(descriptor)
+        for way_out in ("../secret.json", "../sessions/x.json", str(sessions / "x.json")):
+            with pytest.raises(OSError) as refused:
+                beneath.openat2(root, way_out, os.O_RDONLY, beneath.RESOLVE_BENEATH)
+            assert refused.value.errno == errno.EXDEV
+    finally:
+        os.close(root)
