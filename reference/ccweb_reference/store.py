@@ -226,9 +226,11 @@ class SessionStore:
             os.close(root)
         try:
             info = os.fstat(descriptor)
-        except OSError:
+        except OSError as exc:
             os.close(descriptor)
-            raise
+            raise ToolError(
+                "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
+            ) from None
         if not stat.S_ISREG(info.st_mode):
             os.close(descriptor)
             raise self._not_found(conversation_id)  # SRC-6: a directory, a FIFO or a device
