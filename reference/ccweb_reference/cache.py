@@ -1,8 +1,11 @@
 """Results of unchanged conversation files, so repeated calls do not re-read them (REG-2 safe).
 
-A result is keyed on the file's identity and times (device, inode, size, mtime_ns,
-ctime_ns) together with the arguments. Any write, rename, chmod or link change moves at
-least one of them, so a changed file never hits. A file changed less than
+A result is keyed on the identity and times (device, inode, size, mtime_ns, ctime_ns) of
+the file it was read from, taken with ``fstat`` on the descriptor read, together with the
+arguments; a call looks it up under the same of the file its conversation ID opens now. Any
+write, rename, chmod or link change moves at least one of them, so a changed file never hits,
+and a result read from another file (a folder renamed during the read) is never found under
+this one's. A file changed less than
 ``SETTLE_NS`` ago is never cached: a file system with coarse timestamps could otherwise
 keep the same times across two writes within one tick.
 """

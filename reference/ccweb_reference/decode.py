@@ -12,7 +12,8 @@ The fast path only answers when the file is valid UTF-8 and a JSON object whose
 nesting, trailing bytes...) falls back to ``json.loads``, whose verdict is the contract's
 (D-8). Both agree on every file the fast path accepts: the same values for the fields read,
 the last of duplicate keys. An entry that is not an object is passed on as None (the core
-skips it unread); an object holding a number msgspec cannot hold is decoded with ``json.loads``.
+skips it unread); an object holding a number msgspec cannot hold is decoded with ``json.loads``,
+which keeps an integer longer than Python converts as its text (:class:`LongInteger`, D-8).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -108,9 +110,36 @@ def reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+class LongInteger:
+    """An integer longer than Python converts to ``int`` (:data:`LONGEST_INTEGER` digits), kept as its text.
+
+    RFC 8259 lets a reader limit numbers (D-8): the contract reads no number, so such a value is
+    taken as the non-string it is, in linear time (a conversion would be quadratic, and refused).
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"LongInteger({len(self.text)} characters)"
+
+
+LONGEST_INTEGER = sys.int_info.default_max_str_digits
+"""Python's own default bound on converting digits to ``int`` (4,300), whatever the process sets."""
+
+
+def parse_integer(text: str) -> int | LongInteger:
+    """``parse_int`` for ``json.loads``: an ``int``, or a :class:`LongInteger` beyond :data:`LONGEST_INTEGER` digits."""
+    if len(text) - text.startswith("-") > LONGEST_INTEGER:
+        return LongInteger(text)
+    return int(text)
+
+
 def generic_document(data: bytes) -> Any:
     """Any JSON document; raises ``ValueError``/``RecursionError``/``UnicodeDecodeError`` when it is not one."""
-    return json.loads(data.decode("utf-8"), parse_constant=reject_constant)
+    return json.loads(data.decode("utf-8"), parse_constant=reject_constant, parse_int=parse_integer)
 
 
 def _decode_message(raw: bytes) -> Any:

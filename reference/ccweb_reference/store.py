@@ -1,6 +1,8 @@
 """The read-only store: cleans conversation IDs and reads ``<sessions dir>/<id>.json``.
 
-It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, RO-1).
+It never writes, and never reads outside the sessions directory (SRC-6, SRC-7, RO-1): every file
+is opened beneath it by :func:`ccweb_reference.beneath.open_beneath`, so a folder renamed or
+swapped for a link while a call resolves the path cannot lead the read outside.
 
 cc-web saves a session with a plain ``writeFileSync`` (truncate, then write), so a read can
 land in the middle of a save (D-14, STO-5). A read that does not parse, or during which the
@@ -32,8 +34,9 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, overload
 
+from ccweb_reference.beneath import Outside, open_beneath
 from ccweb_reference.cache import ResultCache, StatKey, stat_key
 from ccweb_reference.core import ToolError, excerpt
 from ccweb_reference.decode import generic_document, is_utf8, json_error, on_parser_thread, typed_messages
@@ -133,8 +136,47 @@ def parse_conversation(data: bytes) -> Sequence[Any]:
     return messages
 
 
+class StoredFile(NamedTuple):
+    """A conversation file's bytes and the version of the file they were read from (its descriptor's fstat)."""
+
+    data: bytes
+    version: StatKey
+
+
+class StoredMessages(Sequence[Any]):
+    """A conversation's messages and the version of the file they were read from (a result is cached under it)."""
+
+    def __init__(self, messages: Sequence[Any], version: StatKey) -> None:
+        self.messages = messages
+        self.version = version
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.messages[index]
+
+
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK
+"""A conversation file is opened to read; ``O_NONBLOCK``: a FIFO opens at once (and is then refused)."""
+_LOOK_FLAGS = getattr(os, "O_PATH", _READ_FLAGS)
+"""Opened only to learn its version: Linux needs no read permission and never opens a device for it."""
+_NOT_FOUND_ERRORS = frozenset({errno.ENOENT, errno.ELOOP, errno.ENAMETOOLONG, errno.ENOTDIR, errno.EISDIR, errno.ENXIO})
+"""Errors that mean there is no such regular file: missing, a dangling link or a loop, a name too long,
+a component that is no directory, a directory, a socket."""
+
+
 class SessionStore:
-    """Read-only access to one cc-web sessions directory."""
+    """Read-only access to one cc-web sessions directory.
+
+    Every file is opened beneath the sessions directory (:func:`ccweb_reference.beneath.open_beneath`),
+    which is opened again for each open: a directory given as a symbolic link is followed as it is
+    repointed (a deploy that swaps a ``current`` link), and one open never mixes two directories.
+    """
 
     def __init__(
         self,
@@ -149,8 +191,7 @@ class SessionStore:
 
     @property
     def root(self) -> Path:
-        """The sessions directory's real path, resolved again on every use: a directory given as a
-        symbolic link is followed as it is repointed (a deploy that swaps a ``current`` link)."""
+        """The sessions directory's real path now (for messages and tests; reads go by descriptor)."""
         return Path(os.path.realpath(self.sessions_dir))
 
     def _too_large(self, size: int) -> ToolError:
@@ -160,88 +201,84 @@ class SessionStore:
             f" {self.max_file_bytes:,}, set by ccweb-reference --max-file-bytes)",
         )
 
-    def version(self, conversation_id: str) -> StatKey | None:
-        """The current version of a conversation's regular file, or None if it has none."""
-        try:
-            info = os.stat(self._resolve(conversation_id))
-        except (OSError, ToolError):
-            return None
-        return stat_key(info) if stat.S_ISREG(info.st_mode) else None
-
     def _not_found(self, conversation_id: str) -> ToolError:
         return ToolError(
             "conversation_not_found", f"no conversation {excerpt(conversation_id)!r} in the sessions directory"
         )
 
-    def _resolve(self, conversation_id: str) -> str:
-        """The real path of ``<id>.json`` if it is a regular file inside the directory."""
-        root = self.root
-        path = os.path.join(root, f"{conversation_id}.json")
-        if not _NOT_ID_CHARACTER.search(conversation_id):  # a cleaned ID: no separator, the path stays inside
-            try:
-                if not stat.S_ISLNK(os.lstat(path).st_mode):
-                    return path  # the directory is resolved already: no link left to follow
-            except OSError:  # missing, name too long: there is no such conversation
-                raise self._not_found(conversation_id) from None
+    def _open(self, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+        """``<id>.json``'s descriptor and fstat, if it is a regular file reached inside the directory (SRC-6, 7)."""
         try:
-            real = os.path.realpath(path, strict=True)
-        except OSError:  # missing, name too long, a loop: there is no such conversation
+            root = os.open(self.sessions_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:  # the sessions directory is gone: so is every conversation
             raise self._not_found(conversation_id) from None
-        if os.path.commonpath([real, root]) != str(root) or real == str(root):
-            raise self._not_found(conversation_id)  # SRC-7: never read outside
-        return real
-
-    def read_bytes(self, conversation_id: str) -> bytes:
-        """The file's bytes; opened without following a last-moment symlink swap."""
-        real = self._resolve(conversation_id)
         try:
-            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | os.O_NONBLOCK)
+            descriptor = open_beneath(root, f"{conversation_id}.json", flags)
+        except Outside:
+            raise self._not_found(conversation_id) from None  # SRC-7: never read outside
         except OSError as exc:
-            if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENAMETOOLONG, errno.ENOTDIR):
-                raise self._not_found(conversation_id) from None
-            if exc.errno == errno.EISDIR:
+            if exc.errno in _NOT_FOUND_ERRORS:
                 raise self._not_found(conversation_id) from None
             raise ToolError(
                 "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
             ) from None
+        finally:
+            os.close(root)
         try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise self._not_found(conversation_id)  # SRC-6: a directory or a device
+            info = os.fstat(descriptor)
+        except OSError as exc:
+            os.close(descriptor)
+            raise ToolError(
+                "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
+            ) from None
+        if not stat.S_ISREG(info.st_mode):
+            os.close(descriptor)
+            raise self._not_found(conversation_id)  # SRC-6: a directory, a FIFO or a device
+        return descriptor, info
+
+    def version(self, conversation_id: str) -> StatKey | None:
+        """The current version of a conversation's regular file, or None if it has none."""
+        try:
+            descriptor, info = self._open(conversation_id, _LOOK_FLAGS)
+        except (OSError, ToolError):
+            return None
+        os.close(descriptor)
+        return stat_key(info)
+
+    def read_file(self, conversation_id: str) -> StoredFile:
+        """The file's bytes and the version of the descriptor they were read from."""
+        descriptor, info = self._open(conversation_id, _READ_FLAGS)
+        try:
             if info.st_size > self.max_file_bytes:
                 raise self._too_large(info.st_size)
-            with os.fdopen(fd, "rb", closefd=False) as handle:
+            with os.fdopen(descriptor, "rb", closefd=False) as handle:
                 data = handle.read(self.max_file_bytes + 1)  # it may have grown since fstat
             if len(data) > self.max_file_bytes:
                 raise self._too_large(len(data))
-            return data
+            return StoredFile(data, stat_key(os.fstat(descriptor)))
         except OSError as exc:
             raise ToolError(
                 "conversation_unreadable", f"the conversation file cannot be read: {exc.strerror}"
             ) from None
         finally:
-            os.close(fd)
+            os.close(descriptor)
 
-    def _identity(self, conversation_id: str) -> tuple[int, int, int] | None:
-        """The file's device, inode and size, or None."""
-        try:
-            info = os.stat(self._resolve(conversation_id))
-        except (OSError, ToolError):
-            return None
-        return (info.st_dev, info.st_ino, info.st_size)
+    def read_bytes(self, conversation_id: str) -> bytes:
+        """The file's bytes (see :meth:`read_file`)."""
+        return self.read_file(conversation_id).data
 
-    def read_messages(self, conversation_id: str) -> Sequence[Any]:
+    def read_messages(self, conversation_id: str) -> StoredMessages:
         """The stored messages of a cleaned conversation ID, read again while a save is seen (D-14)."""
         started = time.monotonic()
         attempt = 0
         while True:
             last = time.monotonic() - started >= TORN_WINDOW_S
-            before = self._identity(conversation_id)
-            data = self.read_bytes(conversation_id)
-            stable = before is not None and before[2] == len(data) and self._identity(conversation_id) == before
+            before = self.version(conversation_id)
+            data, read = self.read_file(conversation_id)
+            stable = before == read and read[2] == len(data) and self.version(conversation_id) == read
             if stable or last:
                 try:
-                    return parse_conversation(data)
+                    return StoredMessages(parse_conversation(data), read)
                 except ToolError as error:
                     if last or error.code != "conversation_unreadable":
                         raise

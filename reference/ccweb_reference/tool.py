@@ -8,7 +8,7 @@ from typing import Any
 from ccweb_reference.arguments import parse_arguments
 from ccweb_reference.cache import settled
 from ccweb_reference.core import ToolError, list_user_inputs
-from ccweb_reference.store import SessionStore, clean_id
+from ccweb_reference.store import SessionStore, StoredMessages, clean_id
 
 
 def target_conversation(explicit: str | None, source: str | None) -> str:
@@ -42,10 +42,13 @@ def call_tool(
             return cached, False
         with store.read_budget.hold(version[2] if version is not None else 0):  # the messages keep the bytes alive
             messages = store.read_messages(conversation_id)
+            # the version of the descriptor read (a read_messages patched in a test may give a plain list: no caching)
+            read = messages.version if isinstance(messages, StoredMessages) else None
             result = list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars)
             del messages
-        if version is not None and settled(version) and store.version(conversation_id) == version:
-            store.results.put(key, result)  # the file did not change while it was read
+        if read is not None and settled(read) and store.version(conversation_id) == read:
+            # keyed on the file the result was read from, and that file is still the conversation's
+            store.results.put((conversation_id, read, parsed.limit, parsed.max_chars), result)
         return result, False
     except ToolError as error:
         return error.to_object(), True

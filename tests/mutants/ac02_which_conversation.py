@@ -5,13 +5,44 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ccweb_reference import server, store, tool
+from ccweb_reference.cache import stat_key
 from ccweb_reference.core import ToolError
 from mutants.patching import _ORIGINAL_TARGET, _unreadable
 from mutants.registry import mutant
+
+OpenFile = Callable[[store.SessionStore, str, int], tuple[int, os.stat_result]]
+
+
+def _opening_by_path(inside: Callable[[str, str], bool]) -> OpenFile:
+    """The store's ``_open`` as a check-then-open by path: realpath, ``inside(real, root)``, then open ``real``."""
+
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+        root = str(self.root)
+        try:
+            real = os.path.realpath(os.path.join(root, f"{conversation_id}.json"), strict=True)
+        except OSError:
+            raise self._not_found(conversation_id) from None
+        if not inside(real, root):
+            raise self._not_found(conversation_id)
+        try:
+            descriptor = os.open(real, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM):
+                raise _unreadable(f"the conversation file cannot be read: {error.strerror}") from None
+            raise self._not_found(conversation_id) from None
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(descriptor)
+            raise self._not_found(conversation_id)
+        return descriptor, info
+
+    return open_file
 
 
 @mutant(
@@ -89,13 +120,8 @@ def _() -> None:
     "symbolic links are followed wherever they point",
 )
 def _() -> None:
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
-        try:
-            return os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
-        except OSError:
-            raise self._not_found(conversation_id) from None
-
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    # the old check-then-open with no check: realpath, then open it
+    store.SessionStore._open = _opening_by_path(lambda real, root: True)  # type: ignore[method-assign]
 
 
 @mutant(
@@ -105,14 +131,14 @@ def _() -> None:
     "every symbolic link is refused, even one that stays inside",
 )
 def _() -> None:
-    original = store.SessionStore._resolve
+    original = store.SessionStore._open
 
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
         if os.path.islink(self.root / f"{conversation_id}.json"):
             raise self._not_found(conversation_id)
-        return original(self, conversation_id)
+        return original(self, conversation_id, flags)
 
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = open_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -122,14 +148,14 @@ def _() -> None:
     "a directory named <id>.json is reported as conversation_unreadable",
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
         if (Path(self.root) / f"{conversation_id}.json").is_dir():
             raise _unreadable("it is a directory")
         return original(self, conversation_id)
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -139,17 +165,16 @@ def _() -> None:
     "only FileNotFoundError means not found; ENAMETOOLONG escapes as an internal error",
 )
 def _() -> None:
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
-        path = self.root / f"{conversation_id}.json"
+    original = store.SessionStore._open
+
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
         try:
-            real = os.path.realpath(path, strict=True)
+            os.stat(self.root / f"{conversation_id}.json")
         except FileNotFoundError:
             raise self._not_found(conversation_id) from None
-        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
-            raise self._not_found(conversation_id)
-        return real
+        return original(self, conversation_id, flags)
 
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = open_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -205,16 +230,7 @@ def _() -> None:
     "the path check is a string prefix: realpath(target).startswith(sessions_dir) lets sessions-evil/ in",
 )
 def _() -> None:
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
-        try:
-            real = os.path.realpath(self.root / f"{conversation_id}.json", strict=True)
-        except OSError:
-            raise self._not_found(conversation_id) from None
-        if not real.startswith(str(self.root)):
-            raise self._not_found(conversation_id)
-        return real
-
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = _opening_by_path(lambda real, root: real.startswith(root))  # type: ignore[method-assign]
 
 
 @mutant(
@@ -225,15 +241,15 @@ def _() -> None:
     "a link is followed only to a file directly in the sessions directory, not into a subfolder of it",
 )
 def _() -> None:
-    original = store.SessionStore._resolve
+    original = store.SessionStore._open
 
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
-        real = original(self, conversation_id)
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+        real = os.path.realpath(self.root / f"{conversation_id}.json")
         if os.path.dirname(real) != str(self.root):
             raise self._not_found(conversation_id)
-        return real
+        return original(self, conversation_id, flags)
 
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = open_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -259,15 +275,15 @@ def _() -> None:
     "'outside' is judged as relpath(target, root).startswith('..'), so an in-tree folder named '..x' is outside",
 )
 def _() -> None:
-    original = store.SessionStore._resolve
+    original = store.SessionStore._open
 
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
-        real = original(self, conversation_id)
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+        real = os.path.realpath(self.root / f"{conversation_id}.json")
         if os.path.relpath(real, self.root).startswith(".."):
             raise self._not_found(conversation_id)
-        return real
+        return original(self, conversation_id, flags)
 
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = open_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -295,15 +311,15 @@ def _() -> None:
     " 'exists')",
 )
 def _() -> None:
-    original = store.SessionStore._resolve
+    original = store.SessionStore._open
 
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
         path = os.path.join(self.root, f"{conversation_id}.json")
         if os.path.lexists(path) and not os.path.exists(path):
             raise _unreadable("the link's target cannot be read")
-        return original(self, conversation_id)
+        return original(self, conversation_id, flags)
 
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = open_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -313,18 +329,17 @@ def _() -> None:
     "a loop of links (ELOOP) is reported as conversation_unreadable, as if the file could not be read",
 )
 def _() -> None:
-    def resolve(self: store.SessionStore, conversation_id: str) -> str:
-        path = os.path.join(self.root, f"{conversation_id}.json")
+    original = store.SessionStore._open
+
+    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
         try:
-            real = os.path.realpath(path, strict=True)
+            os.path.realpath(os.path.join(self.root, f"{conversation_id}.json"), strict=True)
         except OSError as error:
             if error.errno == errno.ELOOP:
                 raise _unreadable(f"the conversation file cannot be read: {error.strerror}") from None
-            raise self._not_found(conversation_id) from None
-        if os.path.commonpath([real, self.root]) != str(self.root) or real == str(self.root):
-            raise self._not_found(conversation_id)
-        return real
+        return original(self, conversation_id, flags)
 
+<<<<<<< HEAD
     store.SessionStore._resolve = resolve  # type: ignore[method-assign]
 
 
@@ -335,9 +350,9 @@ def _() -> None:
     "a link's own target is checked to be inside, then opened following any further link",
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
         root = os.path.realpath(self.root)
         path = os.path.join(root, f"{conversation_id}.json")
         if not os.path.islink(path):
@@ -347,11 +362,11 @@ def _() -> None:
             raise ToolError("conversation_not_found", "the link leaves the sessions directory")
         try:
             with open(target, "rb") as handle:  # follows a second link wherever it points
-                return handle.read()
+                return store.StoredFile(handle.read(), stat_key(os.fstat(handle.fileno())))
         except OSError:
             raise ToolError("conversation_not_found", "no such conversation") from None
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -361,12 +376,12 @@ def _() -> None:
     "the file is opened without O_NONBLOCK and checked after: a named pipe with no writer blocks the call forever",
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
         path = os.path.join(os.path.realpath(self.root), f"{conversation_id}.json")
         with open(path, "rb") as handle:  # blocks on a named pipe until a writer comes, which none does
             handle.close()
         return original(self, conversation_id)
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]

@@ -74,13 +74,13 @@ def _() -> None:
     "every call (re)writes .cache-<pid> in the sessions directory: only the first call creates it",
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
         (Path(self.root) / f".cache-{os.getpid()}").write_text("{}", encoding="utf-8")
         return original(self, conversation_id)
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
 
 
 @mutant(

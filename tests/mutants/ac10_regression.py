@@ -171,17 +171,17 @@ def _() -> None:
     "one descriptor kept open per file and read again on each call: after a save by rename it reads the old file",
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
     descriptors: dict[str, int] = {}
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
-        real = self._resolve(conversation_id)  # a deleted file is still not found
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
+        read = original(self, conversation_id)  # a deleted file is still not found
+        real = os.path.realpath(self.root / f"{conversation_id}.json")
         kept = descriptors.get(real)
         if kept is not None:
-            return os.pread(kept, self.max_file_bytes + 1, 0)
-        data = original(self, conversation_id)
+            return store.StoredFile(os.pread(kept, self.max_file_bytes + 1, 0), read.version)
         with contextlib.suppress(OSError):
             descriptors[real] = os.open(real, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        return data
+        return read
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]

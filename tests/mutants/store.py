@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from typing import Any
 
 from ccweb_reference import store
@@ -182,16 +183,16 @@ def _() -> None:
     "a file with a byte-order mark is normalised on read: saved back without it (no read-only scenario has one)",
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
-        data = original(self, conversation_id)
-        if data.startswith(_BOM):
-            with open(self._resolve(conversation_id), "wb") as handle:
-                handle.write(data[len(_BOM) :])
-        return data
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
+        read = original(self, conversation_id)
+        if read.data.startswith(_BOM):
+            with open(os.path.realpath(self.root / f"{conversation_id}.json"), "wb") as handle:
+                handle.write(read.data[len(_BOM) :])
+        return read
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
 
 
 @mutant(
@@ -258,9 +259,9 @@ def _() -> None:
     stdio=True,
 )
 def _() -> None:
-    original = store.SessionStore.read_bytes
+    original = store.SessionStore.read_file
 
-    def read_bytes(self: store.SessionStore, conversation_id: str) -> bytes:
+    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
         try:
             return original(self, conversation_id)
         except ToolError as error:
@@ -268,7 +269,7 @@ def _() -> None:
                 raise self._not_found(conversation_id) from None
             raise
 
-    store.SessionStore.read_bytes = read_bytes  # type: ignore[method-assign]
+    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
 
 
 _FOLDED = {name.lower(): name for name in ("messages", "role", "content", "id", "timestamp", "createdAt")}

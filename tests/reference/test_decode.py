@@ -13,7 +13,14 @@ import pytest
 
 from ccweb_reference import decode
 from ccweb_reference.core import ToolError
-from ccweb_reference.decode import _VALIDATION_CHUNK, READ_FIELDS, generic_document, typed_messages
+from ccweb_reference.decode import (
+    _VALIDATION_CHUNK,
+    LONGEST_INTEGER,
+    READ_FIELDS,
+    LongInteger,
+    generic_document,
+    typed_messages,
+)
 
 
 def _projected(message: Any) -> Any:
@@ -144,3 +151,20 @@ def test_a_forked_child_parses_on_its_own_thread() -> None:
         os.waitpid(pid, 0)
         pytest.fail("the forked child never got its parse back")
     assert os.waitstatus_to_exitcode(waited[1]) == 0
+
+
+@pytest.mark.parametrize("process_limit", [None, 0])
+def test_an_integer_longer_than_python_converts_is_kept_as_its_text(process_limit: int | None) -> None:
+    """D-8: digits beyond 4,300 stay text (linear), even where the process lifted Python's limit (0: none)."""
+    digits = "9" * 1_000_000
+    saved = sys.get_int_max_str_digits()
+    if process_limit is not None:
+        sys.set_int_max_str_digits(process_limit)
+    try:
+        document = generic_document(b'{"n": -%s, "m": 12, "e": %s}' % (digits.encode(), b"7" * LONGEST_INTEGER))
+    finally:
+        sys.set_int_max_str_digits(saved)
+    assert isinstance(document["n"], LongInteger)
+    assert document["n"].text == "-" + digits
+    assert document["m"] == 12
+    assert document["e"] == int("7" * LONGEST_INTEGER)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -122,6 +122,73 @@ def fifo(root: Path, cid: str) -> None:
     os.mkfifo(root / f"{cid}.json")
 
 
+LONG = "7" * 5000
+"""An integer of more digits than Python converts to int (4,300): a number beyond the reference's own range."""
+MILLION = "9" * 1_000_000
+
+
+def with_number(number: str, field: str, where: str = "message") -> bytes:
+    """A file whose user message (or the document, or the messages field) holds ``number`` unquoted in ``field``."""
+    kept = b'{"role": "user", "content": "kept", "timestamp": "t"}'
+    if where == "document":
+        return b'{"%s": %s, "messages": [%s]}' % (field.encode(), number.encode(), kept)
+    if where == "messages":
+        return b'{"messages": %s}' % number.encode()
+    other = {"role": b'"user"', "content": b'"x"', "timestamp": b'"t"'}
+    other[field] = number.encode()
+    members = b", ".join(b'"%s": %s' % (name.encode(), value) for name, value in other.items())
+    return b'{"messages": [%s, {%s}]}' % (kept, members)
+
+
+KEPT = item("kept")
+"""The one user input left when the message holding the number is skipped (its role or content is no string)."""
+NUMBER_CASES: dict[str, Case] = {
+    "long-integer-in-role": Case(write(with_number(LONG, "role")), lambda cid: success(cid, [KEPT], False)),
+    "long-integer-in-content": Case(write(with_number(LONG, "content")), lambda cid: success(cid, [KEPT], False)),
+    "long-negative-integer-in-content": Case(
+        write(with_number("-" + LONG, "content")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "long-integer-in-timestamp": Case(
+        write(with_number(LONG, "timestamp")), lambda cid: success(cid, [KEPT, item("x", created_at=None)], False)
+    ),
+    "long-integer-in-createdAt": Case(
+        write(with_number(LONG, "createdAt")), lambda cid: success(cid, [KEPT, item("x")], False)
+    ),
+    "long-integer-in-id": Case(write(with_number(LONG, "id")), lambda cid: success(cid, [KEPT, item("x")], False)),
+    "long-integer-in-a-field-not-read": Case(
+        write(with_number(LONG, "tokens")), lambda cid: success(cid, [KEPT, item("x")], False)
+    ),
+    "long-integer-in-the-document": Case(
+        write(with_number(LONG, "count", "document")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "long-integer-as-messages": Case(
+        write(with_number(LONG, "", "messages")), lambda cid: error("conversation_unreadable")
+    ),
+    "long-integer-beside-a-lone-surrogate": Case(  # a file only json.loads reads: the generic path
+        write(b'{"n": %s, "messages": [{"role": "user", "content": "a\\udc00", "timestamp": "t"}]}' % LONG.encode()),
+        lambda cid: success(cid, [item("a\udc00")], False),
+    ),
+    "million-digit-integer-in-content": Case(
+        write(with_number(MILLION, "content")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "million-digit-integer-in-id": Case(
+        write(with_number(MILLION, "id")), lambda cid: success(cid, [KEPT, item("x")], False)
+    ),
+    "million-digit-integer-in-the-document": Case(
+        write(with_number(MILLION, "count", "document")), lambda cid: success(cid, [KEPT], False)
+    ),
+    "1e400-in-id": Case(write(with_number("1e400", "id")), lambda cid: success(cid, [KEPT, item("x")], False)),
+    "nan-in-id": Case(write(with_number("NaN", "id")), lambda cid: error("conversation_unreadable")),
+    "minus-infinity-in-timestamp": Case(
+        write(with_number("-Infinity", "timestamp")), lambda cid: error("conversation_unreadable")
+    ),
+    "duplicate-keys-the-last-counts": Case(
+        write(b'{"messages": [{"role": "assistant", "role": "user", "content": "first", "content": "last"}]}'),
+        lambda cid: success(cid, [item("last", created_at=None)], False),
+    ),
+}
+"""D-8: numbers beyond the reference's range and the other hostile numbers and members: ok or unreadable, exactly."""
+
 CASES: dict[str, Case] = {
     "50-mb-file": Case(
         fifty_megabytes,
@@ -177,16 +244,18 @@ CASES: dict[str, Case] = {
     "directory-named-id-json": Case(directory, lambda cid: error("conversation_not_found")),
     "symlink-out-of-the-folder": Case(symlink_out, lambda cid: error("conversation_not_found")),
     "fifo-named-id-json": Case(fifo, lambda cid: error("conversation_not_found")),
+    **NUMBER_CASES,
 }
 
 
 # --- a running stdio server -------------------------------------------------------------
 
 
-def start(sessions: Path, prefix: list[str] | None = None) -> subprocess.Popen[bytes]:
+def start(sessions: Path, prefix: list[str] | None = None, stderr: IO[bytes] | None = None) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k not in {"CCWEB_SESSION_ID", "CC_WEB_SESSIONS_DIR"}}
     command = [*(prefix or []), sys.executable, "-m", "ccweb_reference.cli", "--sessions-dir", str(sessions)]
-    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    errors = subprocess.DEVNULL if stderr is None else stderr
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env)
 
 
 EXIT_BOUND_S = 60.0
@@ -246,6 +315,28 @@ def test_hostile_file(sessions: Path, server: LineClient, name: str) -> None:
             path.rmdir()
         else:
             path.unlink()
+
+
+def test_numbers_beyond_range_leave_no_traceback(sessions: Path, tmp_path: Path) -> None:
+    """D-8: every number case is a tool result over stdio, never a JSON-RPC error, and nothing lands on stderr."""
+    for name, case in NUMBER_CASES.items():
+        case.make(sessions, f"number-{name}")
+    with (tmp_path / "stderr").open("wb") as stderr:
+        process = start(sessions, stderr=stderr)
+        try:
+            client = LineClient(process)
+            replies = [client.request("tools/call", {"name": TOOL, "arguments": {"conversationId": f"number-{name}"}})
+                       for name in NUMBER_CASES]  # fmt: skip
+            still_serving(client)
+        finally:
+            stop(process)
+            for name in NUMBER_CASES:
+                (sessions / f"number-{name}.json").unlink()
+    assert (tmp_path / "stderr").read_text(encoding="utf-8", errors="replace") == ""
+    assert [reply.get("error") for reply in replies] == [None] * len(NUMBER_CASES)
+    answers = [without_message(r["result"]["structuredContent"], r["result"].get("isError", False)) for r in replies]
+    assert answers == [case.expected(f"number-{name}") for name, case in NUMBER_CASES.items()]
+    assert process.returncode == 0
 
 
 # --- a file without read permission ----------------------------------------------------------
