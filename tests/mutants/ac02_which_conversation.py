@@ -339,8 +339,7 @@ def _() -> None:
                 raise _unreadable(f"the conversation file cannot be read: {error.strerror}") from None
         return original(self, conversation_id, flags)
 
-<<<<<<< HEAD
-    store.SessionStore._resolve = resolve  # type: ignore[method-assign]
+    store.SessionStore._open = open_file  # type: ignore[method-assign]
 
 
 @mutant(
