@@ -19,7 +19,7 @@ from typing import Any
 
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences
 
-_MODULES = ("core", "arguments", "store", "tool")
+_MODULES = ("core", "arguments", "beneath", "store", "tool")
 """In dependency order: each one's imports of the ones before resolve to the private copies."""
 
 
@@ -33,7 +33,7 @@ class Expected:
 
 @cache
 def pristine_reference() -> dict[str, ModuleType]:
-    """Fresh copies of ``ccweb_reference.core``, ``arguments``, ``store`` and ``tool``."""
+    """Fresh copies of ``ccweb_reference.core``, ``arguments``, ``beneath``, ``store`` and ``tool``."""
     names = [f"ccweb_reference.{name}" for name in _MODULES]
     saved = {name: sys.modules.get(name) for name in names}
     fresh: dict[str, ModuleType] = {}
