@@ -160,13 +160,18 @@ def test_no_import_cycle():
 
 REFERENCE_IMPORTS = {
     "ccweb_conformance.fuzz.strategies": {"ccweb_reference.core"},
-    "ccweb_conformance.transport.inprocess": {"ccweb_reference", "ccweb_reference.server", "ccweb_reference.store"},
+    "ccweb_conformance.transport.inprocess": {
+        "ccweb_reference.server",
+        "ccweb_reference.stdio",
+        "ccweb_reference.store",
+    },
     "ccweb_conformance.transport.sdk_types": {"ccweb_reference.sdk_loading"},
 }
 """Module -> what it imports of the reference: the pure core (the fuzzer's candidates; the oracle loads
-private copies by name), the bundled reference hosted in-process, and the SDK loader (no SDK code of its
-own: the runner loads ``mcp_types`` with its validators deferred, as the reference does). Nothing else, so
-the runner's own transport writes its JSON itself (``jsontext.compact``), not with the reference's wire helper."""
+private copies by name), the bundled reference hosted in-process (served by its own stdio loop), and the
+SDK loader (no SDK code of its own: the runner loads ``mcp_types`` with its validators deferred, as the
+reference does). Nothing else, so the runner's own transport writes its JSON itself (``jsontext.compact``),
+not with the reference's wire helper."""
 
 
 def test_the_runner_imports_the_reference_only_as_its_core_and_the_in_process_target():
