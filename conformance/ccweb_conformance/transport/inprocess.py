@@ -39,7 +39,12 @@ class InProcessLineIO(LineIO):
         lines = open_lines(read_fd, closefd=True)
         self._input: IO[bytes] = open(write_fd, "wb")  # noqa: SIM115 (closed by end_input or close)
         self._thread = threading.Thread(target=self._run, args=(lines,), name="ccweb-reference-in-process", daemon=True)
-        self._thread.start()
+        try:
+            self._thread.start()
+        except BaseException:  # no thread left: the pipe is not left open
+            lines.close()
+            self._input.close()
+            raise
 
     def _run(self, lines: TextIO) -> None:
         try:

@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,16 @@ def test_close_stops_a_server_that_would_not_end(monkeypatch: pytest.MonkeyPatch
     assert line_io.read_line(0) is None
     with pytest.raises(BrokenPipeError):
         line_io.write_line(_message(id=1, method="ping"))
+
+
+def test_a_server_that_cannot_start_leaves_no_pipe_open(sessions_dir: Path) -> None:
+    class NoThreadLeft(threading.Thread):
+        def start(self) -> None:
+            raise RuntimeError("can't start new thread")
+
+    before = sorted(os.listdir("/dev/fd"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(threading, "Thread", NoThreadLeft)
+        with pytest.raises(RuntimeError, match="can't start new thread"):
+            inprocess.InProcessLineIO(sessions_dir, None)
+    assert sorted(os.listdir("/dev/fd")) == before
