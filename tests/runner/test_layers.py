@@ -1,7 +1,8 @@
 """The runner's layers import downwards only, and pytest lives in the suite layer alone.
 
 Read from the source (no import is executed): every ``import`` and ``from ... import`` of
-every module under ``ccweb_conformance``, except those under ``if TYPE_CHECKING:``.
+every module under ``ccweb_conformance``, except those under ``if TYPE_CHECKING:``; no two
+modules import each other, counting those too.
 """
 
 from __future__ import annotations
@@ -127,14 +128,28 @@ def test_the_check_sees_an_upward_import(tmp_path: Path):
     ]
 
 
-def _graph() -> dict[str, set[str]]:
-    """Module -> the package's modules it imports; a package's ``__init__`` (re-exports only) is left out."""
-    names = {module_name(p) for p in MODULES if p.name != "__init__.py"}
-    graph: dict[str, set[str]] = {}
-    for path in MODULES:
-        here = module_name(path).removesuffix(".__init__")
-        graph[here] = {t for t in imports_of(path) if t in names and t != here}
-    return graph
+def every_import_of(path: Path, name: str, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` this file imports, those under ``if TYPE_CHECKING:`` too, and
+    ``from package import module`` as that module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name.rsplit(".", 1)[0] if path.name != "__init__.py" else name
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found |= {f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names}
+    return (found & modules) - {name}
+
+
+def import_graph(paths: list[Path], root: Path) -> dict[str, set[str]]:
+    """Module -> the modules under ``root`` it imports; a package's ``__init__`` (re-exports only) is left out."""
+    names = {".".join(p.relative_to(root).with_suffix("").parts): p for p in paths if p.name != "__init__.py"}
+    return {name: every_import_of(path, name, set(names)) for name, path in names.items()}
 
 
 def _cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
@@ -152,21 +167,54 @@ def _cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_no_import_cycle():
-    graph = _graph()
-    cycles = [cycle for module in sorted(graph) if (cycle := _cycle_from(module, graph)) is not None]
-    assert cycles == []
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every module's shortest-found way back to itself, if it has one."""
+    return [cycle for module in sorted(graph) if (cycle := _cycle_from(module, graph)) is not None]
+
+
+def test_no_two_modules_import_each_other():
+    """Not directly, not through a longer cycle, not even for type checking: a cycle is one module in two files."""
+    assert cycles(import_graph(MODULES, PACKAGE.parent)) == []
+
+
+def test_the_cycle_check_sees_type_only_and_longer_cycles(tmp_path: Path):
+    """A cycle through ``if TYPE_CHECKING:``, one through ``from package import module``, and one of three."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n",
+        "pkg/b.py": "from pkg import a\n",
+        "pkg/c.py": "import pkg.d\n",
+        "pkg/d.py": "def f():\n    from . import e\n",
+        "pkg/e.py": "from .c import g\n",
+        "pkg/f.py": "import pkg.a\n",
+    }
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    graph = import_graph(sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert cycles(graph) == [
+        ["pkg.a", "pkg.b", "pkg.a"],
+        ["pkg.b", "pkg.a", "pkg.b"],
+        ["pkg.c", "pkg.d", "pkg.e", "pkg.c"],
+        ["pkg.d", "pkg.e", "pkg.c", "pkg.d"],
+        ["pkg.e", "pkg.c", "pkg.d", "pkg.e"],
+    ]
 
 
 REFERENCE_IMPORTS = {
     "ccweb_conformance.fuzz.strategies": {"ccweb_reference.core"},
-    "ccweb_conformance.transport.inprocess": {"ccweb_reference", "ccweb_reference.server", "ccweb_reference.store"},
+    "ccweb_conformance.transport.inprocess": {
+        "ccweb_reference.server",
+        "ccweb_reference.stdio",
+        "ccweb_reference.store",
+    },
     "ccweb_conformance.transport.sdk_types": {"ccweb_reference.sdk_loading"},
 }
 """Module -> what it imports of the reference: the pure core (the fuzzer's candidates; the oracle loads
-private copies by name), the bundled reference hosted in-process, and the SDK loader (no SDK code of its
-own: the runner loads ``mcp_types`` with its validators deferred, as the reference does). Nothing else, so
-the runner's own transport writes its JSON itself (``jsontext.compact``), not with the reference's wire helper."""
+private copies by name), the bundled reference hosted in-process (served by its own stdio loop), and the
+SDK loader (no SDK code of its own: the runner loads ``mcp_types`` with its validators deferred, as the
+reference does). Nothing else, so the runner's own transport writes its JSON itself (``jsontext.compact``),
+not with the reference's wire helper."""
 
 
 def test_the_runner_imports_the_reference_only_as_its_core_and_the_in_process_target():

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.jsontext import compact
-from ccweb_conformance.options import Protocol
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     NO_RESPONSE,
@@ -21,14 +20,13 @@ from ccweb_conformance.transport.channel import (
 )
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.lazy import deferred_import
-from ccweb_conformance.transport.negotiate import negotiate
+from ccweb_conformance.transport.negotiate import Era, Negotiated, ProtocolMode, negotiate
 from ccweb_conformance.transport.sdk_types import types
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
 
-Era = Literal["legacy", "modern"]
-ProtocolMode = Protocol
-"""``--protocol``: the option table's type (``options.Protocol``), one literal for both."""
+__all__ = ["METHOD_NOT_FOUND", "OMIT", "RECEIVED_KEPT", "STARTUP_ALLOWANCE", "Era", "McpClient", "ProtocolMode"]
+"""Era and ProtocolMode are negotiation's (``negotiate.py``), named here too for the client's users."""
 
 METHOD_NOT_FOUND = -32601
 
@@ -93,13 +91,18 @@ class McpClient:
         per_request = self.timeout
         self.timeout = per_request + STARTUP_ALLOWANCE  # a fresh server may still be starting
         try:
-            negotiate(self)
+            self.adopt(negotiate(self, self.protocol_mode, self.handshake))
         finally:
             self.timeout = per_request
 
-    def adopt(self, era: Era, version: str) -> None:
-        """Fix the negotiated era and revision."""
-        self.era, self.protocol_version, self.negotiated = era, version, True
+    def adopt(self, negotiated: Negotiated) -> None:
+        """Take the era and revision negotiation settled on; a failure it recovered from no longer counts."""
+        self.era, self.protocol_version, self.negotiated = negotiated.era, negotiated.version, True
+        self.broken = False
+
+    def tolerate_late_answer(self, request_id: Any) -> None:
+        """The answer to ``request_id``, which timed out, may still come: the channel takes it as no stray."""
+        self.channel.strays.add(id_key(request_id))
 
     def close(self) -> None:
         """End the connection (legacy HTTP: DELETE the session); idempotent."""
@@ -125,13 +128,22 @@ class McpClient:
         return self.request("tools/call", params)
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
-        """Send a notification (no response awaited)."""
+        """Send a notification in the negotiated era's envelope (no response awaited)."""
+        return self._notification(method, params, self.era, self.protocol_version, agreed=False)
+
+    def send_notification(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
+        """Send a notification in the envelope of ``era`` at ``version``, a revision already agreed (negotiation)."""
+        return self._notification(method, params, era, version, agreed=True)
+
+    def _notification(
+        self, method: str, params: dict[str, Any] | None, era: Era, version: str, *, agreed: bool
+    ) -> Exchange:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        params = self._envelope(method, params, self.era, self.protocol_version)
+        params = self._envelope(method, params, era, version)
         if params is not None:
             message["params"] = params
-        headers = self._headers(method, params, self.era, self.protocol_version)
-        return self._exchange(message, NO_RESPONSE, headers, method, None, self.timeout)
+        headers = self._headers(method, params, era, version, agreed=agreed)
+        return self._exchange(message, NO_RESPONSE, headers, method, None, self.timeout, version)
 
     def send_request(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
         """Send a request in the envelope of ``era`` at ``version`` (used by negotiation)."""
@@ -167,12 +179,16 @@ class McpClient:
         params["_meta"] = meta
         return params
 
-    def _base_headers(self) -> dict[str, str]:
-        return {"MCP-Protocol-Version": self.protocol_version} if self.negotiated else {}
+    def _base_headers(self, agreed: str | None = None) -> dict[str, str]:
+        """``MCP-Protocol-Version`` once a revision is agreed: the negotiated one, or ``agreed`` as negotiation ends."""
+        version = agreed or (self.protocol_version if self.negotiated else None)
+        return {"MCP-Protocol-Version": version} if version else {}
 
-    def _headers(self, method: str, params: Mapping[str, Any] | None, era: Era, version: str) -> dict[str, str]:
+    def _headers(
+        self, method: str, params: Mapping[str, Any] | None, era: Era, version: str, *, agreed: bool = False
+    ) -> dict[str, str]:
         if era == "legacy" or not self.channel.sends_headers:  # stdio has no headers: no SDK import (0.4 s)
-            return self._base_headers()
+            return self._base_headers(version if agreed else None)
         # Imported here: the SDK package costs half a second to import, and only 2026-07-28 needs it.
         inbound = deferred_import("mcp.shared.inbound")
         headers = {"MCP-Protocol-Version": version, "Mcp-Method": method}

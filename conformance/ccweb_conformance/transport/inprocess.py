@@ -1,76 +1,80 @@
-"""The reference server in a background thread, spoken to in raw JSON text lines."""
+"""The reference server in a background thread, served by the reference's own stdio loop over a pipe.
+
+The runner's lines go into a pipe as a process's stdin would get them; the thread reads that
+pipe with :func:`ccweb_reference.stdio.open_lines` and serves it with
+:func:`ccweb_reference.stdio.serve_lines`, so it answers what ``ccweb-reference`` would, byte for
+byte: the same parser (NaN and Infinity refused), the same writer, the same wait for pending
+answers once the input ends.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
 import threading
 from pathlib import Path
-from typing import Any
+from typing import IO, TextIO
 
 import anyio
-from mcp.shared.message import SessionMessage
 
 from ccweb_conformance.transport.lines import LineIO
-from ccweb_conformance.transport.sdk_types import types
-from ccweb_reference import wire
 from ccweb_reference.server import Binding, build_server
+from ccweb_reference.stdio import open_lines, serve_lines
 from ccweb_reference.store import SessionStore
 
 JOIN_TIMEOUT = 5.0
 
 
 class InProcessLineIO(LineIO):
-    """Lines in, lines out; the server loop mirrors ccweb_reference.stdio."""
+    """Lines in through a pipe, lines out through a queue; :meth:`close` stops the server."""
 
     def __init__(self, sessions_dir: Path, source: str | None) -> None:
-        self._inbound: queue.Queue[str | None] = queue.Queue()
         self._outbound: queue.Queue[bytes | None] = queue.Queue()
         self._server = build_server(SessionStore(sessions_dir), Binding(fixed_source=source))
         self._error: BaseException | None = None
         self._eof = False
-        self._thread = threading.Thread(target=self._run, name="ccweb-reference-in-process", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
+        self._stop = threading.Event()
+        read_fd, write_fd = os.pipe()
+        lines = open_lines(read_fd, closefd=True)
+        self._input: IO[bytes] = open(write_fd, "wb")  # noqa: SIM115 (closed by end_input or close)
+        self._thread = threading.Thread(target=self._run, args=(lines,), name="ccweb-reference-in-process", daemon=True)
         try:
-            anyio.run(self._serve)
+            self._thread.start()
+        except BaseException:  # no thread left: the pipe is not left open
+            lines.close()
+            self._input.close()
+            raise
+
+    def _run(self, lines: TextIO) -> None:
+        try:
+            with lines:
+                anyio.run(self._serve, lines)
         except BaseException as exc:
             self._error = exc
         finally:
             self._outbound.put(None)
 
-    async def _serve(self) -> None:
-        read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
-
-        async def read_lines() -> None:
-            async with read_writer:
-                while (line := await anyio.to_thread.run_sync(self._inbound.get)) is not None:
-                    if not line.strip():
-                        continue
-                    try:
-                        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                    except Exception as exc:  # a malformed line: the server loop answers it
-                        await read_writer.send(exc)
-                        continue
-                    await read_writer.send(SessionMessage(message))
-
-        async def write_lines() -> None:
-            async with write_reader:
-                async for session_message in write_reader:
-                    data: Any = session_message.message.model_dump(mode="json", by_alias=True, exclude_unset=True)
-                    self._outbound.put(wire.dumps(data).encode("utf-8") + b"\n")
-
+    async def _serve(self, lines: TextIO) -> None:
         async with anyio.create_task_group() as group:
-            group.start_soon(read_lines)
-            group.start_soon(write_lines)
-            await self._server.run(read_stream, write_stream, self._server.create_initialization_options())
+            group.start_soon(self._cancel_when_stopped, group.cancel_scope)
+            await serve_lines(self._server, anyio.wrap_file(lines), self._outbound.put)
             group.cancel_scope.cancel()
 
+    async def _cancel_when_stopped(self, scope: anyio.CancelScope) -> None:
+        await anyio.to_thread.run_sync(self._stop.wait, abandon_on_cancel=True)
+        scope.cancel()
+
     def write_line(self, text: str) -> None:
-        if not self._thread.is_alive():
+        if not self._thread.is_alive() or self._input.closed:
             raise BrokenPipeError("the in-process server has stopped")
-        self._inbound.put(text)
+        self._input.write(text.encode("utf-8", errors="surrogatepass") + b"\n")
+        self._input.flush()
+
+    def end_input(self) -> None:
+        """End the server's input, as a closed stdin: it answers what it has read, then stops."""
+        with contextlib.suppress(OSError):  # a line the stopped server never read
+            self._input.close()
 
     def read_line(self, timeout: float) -> bytes | None:
         if self._eof:
@@ -93,5 +97,7 @@ class InProcessLineIO(LineIO):
         return ""
 
     def close(self) -> None:
-        self._inbound.put(None)
+        """Stop the server without waiting for pending answers (as the runner stops a process)."""
+        self._stop.set()
+        self.end_input()
         self._thread.join(JOIN_TIMEOUT)

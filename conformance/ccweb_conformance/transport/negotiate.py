@@ -9,22 +9,51 @@ HTTP 4xx to the probe, an invalid result, or a result not listing 2026-07-28 fal
 ``initialize`` on the same connection, and so does a probe that times out (its late answer
 is tolerated); only a -32022 naming modern versions alone is final. A -32022 answer to the
 fallback ``initialize`` that names 2026-07-28 leads to one more probe, as in the SDK.
+
+Negotiation speaks through a :class:`Wire` (the client, :class:`~ccweb_conformance.transport.client.McpClient`,
+is one) and returns what was settled (:class:`Negotiated`), which the client adopts; it changes
+nothing of the client's but through the wire's methods.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
+from ccweb_conformance import options
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
-from ccweb_conformance.transport.channel import id_key
+from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.sdk_types import types
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
-if TYPE_CHECKING:
-    from ccweb_conformance.transport.client import Era, McpClient, ProtocolMode
-
-
+Era = Literal["legacy", "modern"]
+ProtocolMode = options.Protocol
+"""``--protocol``: the option table's type (``options.Protocol``), one literal for both."""
 OneEraReason = Literal["server", "requested"]
+
+
+@dataclass(frozen=True)
+class Negotiated:
+    """The era and protocol revision a connection settled on."""
+
+    era: Era
+    version: str
+
+
+class Wire(Protocol):
+    """What negotiation needs of a connection."""
+
+    def send_request(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
+        """A request in the envelope of ``era`` at ``version``, and its answer."""
+        ...
+
+    def send_notification(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
+        """A notification in the envelope of ``era`` at ``version``, once that revision is agreed."""
+        ...
+
+    def tolerate_late_answer(self, request_id: Any) -> None:
+        """The answer to ``request_id``, which timed out, may still come: it is not a stray."""
+        ...
 
 
 def one_era_reason(mode: ProtocolMode) -> OneEraReason:
@@ -43,11 +72,17 @@ def other_era(mode: ProtocolMode, negotiated: Era) -> ProtocolMode | None:
     return "legacy" if mode == "auto" and negotiated == "modern" else None
 
 
-def negotiate(client: McpClient) -> None:
-    """Settle ``client.era`` and ``client.protocol_version``; TargetError when they cannot agree."""
-    if client.protocol_mode != "legacy" and _probe(client, fallback=client.protocol_mode == "auto"):
-        return
-    _initialize(client)
+def negotiate(wire: Wire, mode: ProtocolMode, handshake: list[Exchange]) -> Negotiated:
+    """The era and revision ``wire`` settles on under ``mode``; TargetError when they cannot agree.
+
+    Each exchange is appended to ``handshake`` as it happens, so that a failed negotiation's
+    exchanges are there for the report too.
+    """
+    if mode != "legacy":
+        negotiated = _probe(wire, handshake, fallback=mode == "auto")
+        if negotiated is not None:
+            return negotiated
+    return _initialize(wire, mode, handshake)
 
 
 def _error_text(error: Any) -> str:
@@ -56,35 +91,33 @@ def _error_text(error: Any) -> str:
     return f"error {error!r}"
 
 
-def _probe(client: McpClient, *, fallback: bool) -> bool:
-    """True when the server speaks 2026-07-28; False to fall back to ``initialize``."""
+def _probe(wire: Wire, handshake: list[Exchange], *, fallback: bool) -> Negotiated | None:
+    """2026-07-28 when the server speaks it; None to fall back to ``initialize``."""
     try:
-        exchange = client.send_request("server/discover", None, era="modern", version=MODERN_VERSION)
+        exchange = wire.send_request("server/discover", None, era="modern", version=MODERN_VERSION)
     except ProtocolFailure as failure:
         if failure.exchange is not None:
-            client.handshake.append(failure.exchange)
+            handshake.append(failure.exchange)
         status = failure.exchange.http_status if failure.exchange else None
         if fallback and failure.kind == "timeout" and failure.exchange and failure.exchange.request:
-            client.channel.strays.add(id_key(failure.exchange.request["id"]))
+            wire.tolerate_late_answer(failure.exchange.request["id"])
         elif not (fallback and status is not None and 400 <= status < 500):
             raise
-        client.broken = False
-        return False
-    client.handshake.append(exchange)
+        return None
+    handshake.append(exchange)
     response = exchange.response or {}
     if "error" in response:
         error = response["error"]
         if not fallback:
             raise TargetError(f"server/discover at {MODERN_VERSION} failed with {_error_text(error)}")
         _refuse_if_modern_only(error)
-        return False
+        return None
     result = response.get("result")
     versions = result.get("supportedVersions") if isinstance(result, dict) else None
     if isinstance(versions, list) and MODERN_VERSION in versions and not (fallback and exchange.violations):
-        client.adopt("modern", MODERN_VERSION)
-        return True
+        return Negotiated("modern", MODERN_VERSION)
     if fallback:
-        return False
+        return None
     raise TargetError(f"server/discover does not list {MODERN_VERSION} in supportedVersions (got {versions!r})")
 
 
@@ -107,24 +140,25 @@ def _names_modern(error: Any) -> bool:
     return isinstance(supported, list) and MODERN_VERSION in supported
 
 
-def _initialize(client: McpClient) -> None:
+def _initialize(wire: Wire, mode: ProtocolMode, handshake: list[Exchange]) -> Negotiated:
     params = {"protocolVersion": LEGACY_OFFER, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
-    exchange = client.send_request("initialize", params, era="legacy", version=LEGACY_OFFER)
-    client.handshake.append(exchange)
+    exchange = wire.send_request("initialize", params, era="legacy", version=LEGACY_OFFER)
+    handshake.append(exchange)
     response = exchange.response or {}
     if "error" in response:
-        names_modern = client.protocol_mode == "auto" and _names_modern(response["error"])
-        if names_modern and _probe(client, fallback=False):
-            return
+        names_modern = mode == "auto" and _names_modern(response["error"])
+        negotiated = _probe(wire, handshake, fallback=False) if names_modern else None
+        if negotiated is not None:
+            return negotiated
         raise TargetError(f"initialize failed with {_error_text(response['error'])}")
     result = response.get("result")
     version = result.get("protocolVersion") if isinstance(result, dict) else None
     if not isinstance(version, str):
         raise HandshakeViolation(
             f"initialize answered a malformed result (protocolVersion {version!r}): {exchange.violations or result!r}",
-            client.handshake,
+            handshake,
         )
     if version not in LEGACY_ACCEPTED:
         raise TargetError(f"initialize answered protocolVersion {version!r}, not one of {list(LEGACY_ACCEPTED)}")
-    client.adopt("legacy", str(version))
-    client.handshake.append(client.notify("notifications/initialized"))
+    handshake.append(wire.send_notification("notifications/initialized", None, era="legacy", version=version))
+    return Negotiated("legacy", version)

@@ -24,6 +24,7 @@ from ccweb_conformance.transport.channel import (
     cut,
 )
 from ccweb_conformance.transport.client import _raw_expectation
+from ccweb_conformance.transport.negotiate import Negotiated
 from ccweb_conformance.transport.process import RingBuffer, one_line
 from ccweb_conformance.transport.sse import SseEvent, iter_events
 from ccweb_conformance.transport.validate import message_violations
@@ -101,7 +102,7 @@ def test_collector_id_matching() -> None:
 def test_modern_envelope_and_headers() -> None:
     channel = ScriptedChannel([{"tools": []}, {"content": []}])
     client = McpClient(channel, protocol="2026-07-28")
-    client.adopt("modern", "2026-07-28")
+    client.adopt(Negotiated("modern", "2026-07-28"))
     client.list_tools()
     client.call_tool("ccweb_list_user_inputs", "not an object")
     (_, list_headers, _), (call_text, call_headers, _) = channel.sent
@@ -123,7 +124,7 @@ def test_modern_envelope_and_headers() -> None:
 def test_legacy_envelope_and_headers() -> None:
     channel = ScriptedChannel([{"content": []}])
     client = McpClient(channel, protocol="legacy")
-    client.adopt("legacy", "2025-06-18")
+    client.adopt(Negotiated("legacy", "2025-06-18"))
     exchange = client.call_tool("x", OMIT)
     text, headers, wait = channel.sent[0]
     assert json.loads(text) == {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}
@@ -143,8 +144,9 @@ MODERN_OVER_STDIO = """
 import sys
 from tests.runner.transport.test_transport_units import LineLikeChannel
 from ccweb_conformance.transport import McpClient
+from ccweb_conformance.transport.negotiate import Negotiated
 client = McpClient(LineLikeChannel([{"content": []}]), protocol="2026-07-28")
-client.adopt("modern", "2026-07-28")
+client.adopt(Negotiated("modern", "2026-07-28"))
 client.call_tool("ccweb_list_user_inputs", {})
 print(sorted(name for name in sys.modules if name == "mcp" or name.startswith("mcp.")))
 """
@@ -153,7 +155,7 @@ print(sorted(name for name in sys.modules if name == "mcp" or name.startswith("m
 def test_a_channel_without_headers_is_given_only_the_base_header() -> None:
     channel = LineLikeChannel([{"content": []}])
     client = McpClient(channel, protocol="2026-07-28")
-    client.adopt("modern", "2026-07-28")
+    client.adopt(Negotiated("modern", "2026-07-28"))
     client.call_tool("ccweb_list_user_inputs", {})
     text, headers, _ = channel.sent[0]
     assert headers == {"MCP-Protocol-Version": "2026-07-28"}
