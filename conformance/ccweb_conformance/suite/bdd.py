@@ -7,15 +7,15 @@ hooks (``pytest_bdd_before_scenario``, ``_before_step``, ``_after_step``, ``_ste
 is read here with the Gherkin parser pytest-bdd itself uses (``gherkin-official``), so that
 listing does not import pytest (a test checks the reading equals pytest-bdd's own).
 
-Three reads are not public; each is optional, for speed only, with a fallback:
+Two reads are not public; each is optional, for speed only, with a fallback:
 
 - the outline's example row of a collected item (pytest-bdd's ``_pytest_bdd_example``
   parameter), to predict which stdio processes to start early; without it no early start;
 - the step lookup the memo in ``step_lookup`` wraps (pytest-bdd's ``find_fixturedefs_for_step``
   and the registries it reads), installed only on the pytest-bdd major it was verified with;
-  elsewhere pytest-bdd's own lookup runs (about 1.7 ms a step slower);
-- pytest's ``-k`` expression (``_pytest.mark.expression``), for selecting scenarios without a
-  pytest session.
+  elsewhere pytest-bdd's own lookup runs (about 1.7 ms a step slower).
+
+The ``-k`` expression is read without pytest by the engine (``engine/keyword.py``).
 
 Everything pytest-bdd or pytest is imported when first used, never at import of this module.
 """
@@ -36,10 +36,8 @@ __all__ = [
     "VERIFIED_MAJOR",
     "FeatureRef",
     "FeatureScenario",
-    "KeywordSyntaxError",
     "bind_features",
     "bound_scenario",
-    "compile_keyword",
     "example_row",
     "keyword_names",
     "parse_features",
@@ -245,29 +243,3 @@ def keyword_names(item: Any) -> frozenset[str]:
         names = {node.name for node in item.listchain()[1:]}
         names |= set(item.listextrakeywords()) | {mark.name for mark in item.iter_markers()}
     return frozenset(str(name).casefold() for name in names)
-
-
-class KeywordSyntaxError(ValueError):
-    """A ``-k`` expression pytest cannot parse; ``message`` is pytest's own words, without the column."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def compile_keyword(expression: str) -> Any:
-    """pytest's ``-k`` expression, compiled (its ``evaluate(matcher)`` says whether a scenario matches).
-
-    Raises :class:`KeywordSyntaxError` on every supported pytest: 9.x raises ``SyntaxError`` (``msg``),
-    8.4 its own ``ParseError`` (``message``), which is no ``SyntaxError``.
-    """
-    module = importlib.import_module("_pytest.mark.expression")  # only when -k is given
-    parse_error = getattr(module, "ParseError", None)
-    errors: tuple[type[Exception], ...] = (SyntaxError,)
-    if isinstance(parse_error, type) and issubclass(parse_error, Exception):
-        errors += (parse_error,)
-    try:
-        return module.Expression.compile(expression)
-    except errors as error:
-        message = getattr(error, "msg", None) or getattr(error, "message", None) or str(error)
-        raise KeywordSyntaxError(str(message)) from None
