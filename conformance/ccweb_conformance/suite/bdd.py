@@ -7,13 +7,14 @@ hooks (``pytest_bdd_before_scenario``, ``_before_step``, ``_after_step``, ``_ste
 is read here with the Gherkin parser pytest-bdd itself uses (``gherkin-official``), so that
 listing does not import pytest (a test checks the reading equals pytest-bdd's own).
 
-Two reads are not public; each is optional, for speed only, with a fallback:
+Two reads are not public; each is optional, with a fallback:
 
 - the outline's example row of a collected item (pytest-bdd's ``_pytest_bdd_example``
   parameter), to predict which stdio processes to start early; without it no early start;
-- the step lookup the memo in ``step_lookup`` wraps (pytest-bdd's ``find_fixturedefs_for_step``
-  and the registries it reads), installed only on the pytest-bdd major it was verified with;
-  elsewhere pytest-bdd's own lookup runs (about 1.7 ms a step slower).
+- the names pytest's ``-k`` matches a collected item by (``_pytest.mark.KeywordMatcher``), for
+  each failure's reproducer; without it the names pytest documents.
+
+pytest-bdd finds each step's definition with its own lookup.
 
 The ``-k`` expression is read without pytest by the engine (``engine/keyword.py``).
 
@@ -32,8 +33,6 @@ from typing import Any
 
 __all__ = [
     "EXAMPLE_PARAMETER",
-    "STEP_LOOKUP",
-    "VERIFIED_MAJOR",
     "FeatureRef",
     "FeatureScenario",
     "bind_features",
@@ -41,15 +40,10 @@ __all__ = [
     "example_row",
     "keyword_names",
     "parse_features",
-    "step_lookup_internals",
 ]
 
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
 """The callspec parameter that holds the example row an outline's item runs (pytest-bdd 9)."""
-STEP_LOOKUP = ("pytest_bdd.scenario", "find_fixturedefs_for_step")
-"""The module and the function pytest-bdd finds a step's definitions with."""
-VERIFIED_MAJOR = 9
-"""The pytest-bdd major version the non-public reads were verified with."""
 _PLACEHOLDER = re.compile(r"<(.+?)>")
 
 
@@ -218,20 +212,6 @@ def example_row(callspec: Any) -> dict[str, str]:
         return {}
     row = callspec.params.get(EXAMPLE_PARAMETER, {})
     return row if isinstance(row, dict) else {}
-
-
-def step_lookup_internals() -> tuple[Callable[..., Any], Callable[..., Any], dict[Any, Any]] | None:
-    """(get_fixture_names, getfixturedefs, step_function_context_registry), or None on another pytest-bdd."""
-    try:
-        from importlib.metadata import version  # noqa: PLC0415
-
-        if int(version("pytest-bdd").split(".")[0]) != VERIFIED_MAJOR:
-            return None
-        compat = importlib.import_module("pytest_bdd.compat")
-        steps = importlib.import_module("pytest_bdd.steps")
-        return compat.get_fixture_names, compat.getfixturedefs, steps.step_function_context_registry
-    except (ImportError, AttributeError, ValueError):  # another pytest-bdd: its own lookup is used as it is
-        return None
 
 
 def keyword_names(item: Any) -> frozenset[str]:
