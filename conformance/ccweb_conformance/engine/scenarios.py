@@ -43,20 +43,20 @@ class Scenario:
     steps: tuple[Step, ...]
 
 
-def _ast_steps(node: Any) -> Iterator[dict[str, Any]]:
-    """Every step node of a Gherkin document, wherever it stands (background, scenario, rule)."""
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    """Every node of a Gherkin document that has an ID and a location (steps, scenarios, example rows)."""
     if isinstance(node, dict):
-        if "keyword" in node and "text" in node and "location" in node:
+        if "id" in node and "location" in node:
             yield node
         for value in node.values():
-            yield from _ast_steps(value)
+            yield from _nodes(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _ast_steps(value)
+            yield from _nodes(value)
 
 
-def _step(pickle_step: Any, ast_steps: dict[str, dict[str, Any]]) -> Step:
-    ast = ast_steps[pickle_step["astNodeIds"][0]]
+def _step(pickle_step: Any, nodes: dict[str, dict[str, Any]]) -> Step:
+    ast = nodes[pickle_step["astNodeIds"][0]]
     argument = pickle_step.get("argument", {})
     table = argument.get("dataTable")
     rows = None if table is None else tuple(tuple(c["value"] for c in row["cells"]) for row in table["rows"])
@@ -68,14 +68,17 @@ def _step(pickle_step: Any, ast_steps: dict[str, dict[str, Any]]) -> Step:
 
 
 def parse_feature(text: str, feature_file: str) -> list[Scenario]:
-    """The scenarios of one feature's text, in file order (an outline's rows in order)."""
+    """The scenarios of one feature's text, in file order (an outline's rows in order).
+
+    A scenario's line is its ``Scenario:`` line; an outline row's, the row's (its last AST node).
+    """
     document = Parser().parse(text)
-    ast_steps = {node["id"]: node for node in _ast_steps(document.get("feature"))}
+    nodes = {node["id"]: node for node in _nodes(document.get("feature"))}
     return [
         Scenario(
-            feature_file, pickle["name"], pickle["location"]["line"],
+            feature_file, pickle["name"], nodes[pickle["astNodeIds"][-1]]["location"]["line"],
             frozenset(tag["name"].lstrip("@") for tag in pickle["tags"]),
-            tuple(_step(step, ast_steps) for step in pickle["steps"]),
+            tuple(_step(step, nodes) for step in pickle["steps"]),
         )
         for pickle in Compiler().compile(cast(Any, {**document, "uri": feature_file}))
     ]

@@ -140,6 +140,7 @@ def test_the_feature_is_read_as_pickles_outlines_expanded():
     assert list(SCENARIOS) == [
         "Adding 1", "Adding 5", "A failure stops the scenario", "A skip", "An undefined step", "A value handed on"
     ]
+    assert [s.line for s in SCENARIOS.values()] == [20, 21, 23, 28, 32, 36]  # an outline's row: the row's line
     adding = SCENARIOS["Adding 5"]
     assert adding.tags == frozenset({"feature-tag", "outline-tag"})
     assert [(s.kind, s.keyword, s.text, s.line) for s in adding.steps] == [
