@@ -6,11 +6,9 @@ is called at the top level of that module (``test_conformance.py``), and each fi
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_bdd import given, parsers, then, when
 
-from ccweb_conformance.engine.registry import Exact, Parse, Registry
+from ccweb_conformance.engine.registry import Exact, Parse, Pattern, Registry
 
 __all__ = ["bind_steps"]
 
@@ -19,7 +17,7 @@ _CALLER = 2
 """pytest-bdd's ``stacklevel`` that reaches the module calling :func:`bind_steps` (the decorator, then here)."""
 
 
-def _pytest_bdd_name(pattern: Exact | Parse | Any) -> str | parsers.StepParser:
+def _pytest_bdd_name(pattern: Pattern) -> str | parsers.StepParser:
     if isinstance(pattern, Exact):
         return pattern.text
     if isinstance(pattern, Parse):
