@@ -15,9 +15,10 @@ import pytest
 
 PACKAGE = Path(str(files("ccweb_conformance")))
 RANKS = {
-    "cli": 8,
-    "commands": 7,
-    "suite": 6,
+    "cli": 9,
+    "commands": 8,
+    "suite": 7,
+    "engine": 6,
     "fuzz": 6,
     "profile": 6,
     "reports": 5,
@@ -31,9 +32,11 @@ RANKS = {
 """Layer -> rank: a module may import its own layer and layers of a lower rank.
 
 ``cli`` parses and dispatches; ``commands`` (run, list, spec, profile on one shared session)
-sit between it and the engines (suite, fuzz, profile). ``harness`` is data only (the Node harness and the
-guide for exported cases, shipped for ``export``): it imports nothing."""
+sit between it and the engines (suite, fuzz, profile). ``suite`` is the pytest adapter over the runner's
+own ``engine`` (the step registry, ``-k``, the scenario executor), so it ranks above it. ``harness`` is
+data only (the Node harness and the guide for exported cases, shipped for ``export``): it imports nothing."""
 PYTEST_LAYERS = {"suite"}
+PYTEST_MODULES = {"pytest", "pytest_bdd", "_pytest"}
 
 
 BASE = {"__init__", "options", "errors", "i18n", "textwidth", "jsontext", "difftext"}
@@ -108,9 +111,38 @@ def test_the_cli_imports_no_engine_only_the_commands_and_the_base():
 @pytest.mark.parametrize("path", MODULES, ids=module_name)
 def test_pytest_is_imported_only_by_the_suite_layer(path: Path):
     here = layer_of(module_name(path))
-    uses = [t for t in imports_of(path) if t.split(".")[0] in {"pytest", "pytest_bdd", "_pytest"}]
+    uses = [t for t in imports_of(path) if t.split(".")[0] in PYTEST_MODULES]
     if here not in PYTEST_LAYERS:
         assert uses == [], f"{module_name(path)} ({here}) imports {uses}"
+
+
+def pytest_names(path: Path, name: str | None = None) -> list[str]:
+    """pytest's modules named in ``path``: imported, or spelled in a string (an ``importlib`` import)."""
+    spelled = [
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.split(".")[0] in PYTEST_MODULES
+    ]
+    return [t for t in imports_of(path, name) if t.split(".")[0] in PYTEST_MODULES] + spelled
+
+
+ENGINE = sorted((PACKAGE / "engine").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=module_name)
+def test_the_engine_names_no_pytest_module(path: Path):
+    """The runner's own engine runs without pytest: no import of it, not even by name through importlib."""
+    assert pytest_names(path) == []
+
+
+def test_the_engine_check_sees_pytest_by_name(tmp_path: Path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import importlib\nfrom pytest_bdd import given\nimportlib.import_module('_pytest.mark.expression')\n",
+        encoding="utf-8",
+    )
+    assert pytest_names(probe, "ccweb_conformance.engine.probe") == ["pytest_bdd", "_pytest.mark.expression"]
+    assert ENGINE != []
 
 
 def test_the_check_sees_an_upward_import(tmp_path: Path):

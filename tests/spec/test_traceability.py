@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import re
 from importlib.resources import files
 from pathlib import Path
@@ -11,15 +9,10 @@ from pathlib import Path
 import pytest
 from pytest_bdd.feature import get_features
 from pytest_bdd.parser import ScenarioTemplate, Step
-from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 
 import ccweb_spec
+from ccweb_conformance.engine.registry import STEPS, StepDef
 from ccweb_conformance.suite import steps
-
-STEP_MODULES = {
-    importlib.import_module(f"{steps.__name__}.{info.name}").__name__ for info in pkgutil.iter_modules(steps.__path__)
-}
-"""Every module of the steps package: a new one is linted without being listed here."""
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 FEATURE_FILES = sorted(FEATURES_DIR.glob("*.feature"))
@@ -36,8 +29,14 @@ def scenario_tags(scenario: ScenarioTemplate) -> set[str]:
     return set(scenario.tags) | set(scenario.feature.tags)
 
 
-def step_definitions() -> list[StepFunctionContext]:
-    return [c for c in list(step_function_context_registry.values()) if c.step_func.__module__ in STEP_MODULES]
+def step_definitions() -> list[StepDef]:
+    """Every step of the registry, once every step module is imported."""
+    steps.load()
+    return list(STEPS.entries)
+
+
+def matching(definitions: list[StepDef], step: Step) -> list[StepDef]:
+    return [d for d in definitions if d.kind == step.type and d.pattern.arguments(step.name) is not None]
 
 
 def rendered_steps(scenario: ScenarioTemplate) -> list[Step]:
@@ -103,7 +102,7 @@ def test_every_step_matches_exactly_one_step_definition(path: Path):
     problems = []
     for scenario in (s for s in all_scenarios() if Path(s.feature.filename) == path):
         for step in rendered_steps(scenario):
-            matches = [d for d in definitions if d.type == step.type and d.parser.is_matching(step.name)]
+            matches = matching(definitions, step)
             if len(matches) != 1:
                 problems.append(f"line {step.line_number}: {step.type} {step.name!r} matches {len(matches)}")
     assert problems == []
@@ -114,6 +113,6 @@ def test_every_step_definition_is_used():
     definitions = step_definitions()
     for scenario in all_scenarios():
         for step in rendered_steps(scenario):
-            used.update(id(d) for d in definitions if d.type == step.type and d.parser.is_matching(step.name))
-    unused = [d.step_func.__name__ for d in definitions if id(d) not in used]
+            used.update(id(d) for d in matching(definitions, step))
+    unused = [d.function.__name__ for d in definitions if id(d) not in used]
     assert unused == []

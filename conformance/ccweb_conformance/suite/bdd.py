@@ -4,18 +4,19 @@ The suite binds the features with pytest-bdd's public API: ``scenario()`` for ea
 :func:`bind_features`), ``given``/``when``/``then``/``parsers`` for the steps, and its documented
 hooks (``pytest_bdd_before_scenario``, ``_before_step``, ``_after_step``, ``_step_error``,
 ``_after_scenario``) for what ran. What a scenario is (feature, name, line, steps, example rows)
-is read here with the Gherkin parser pytest-bdd itself uses (``gherkin-official``), so that
-listing does not import pytest (a test checks the reading equals pytest-bdd's own).
+is read by the engine (``engine/features.py``) with the Gherkin parser pytest-bdd itself uses, so
+that listing does not import pytest (a test checks the reading equals pytest-bdd's own).
 
-Three reads are not public; each is optional, for speed only, with a fallback:
+Two reads are not public; each is optional, with a fallback:
 
 - the outline's example row of a collected item (pytest-bdd's ``_pytest_bdd_example``
   parameter), to predict which stdio processes to start early; without it no early start;
-- the step lookup the memo in ``step_lookup`` wraps (pytest-bdd's ``find_fixturedefs_for_step``
-  and the registries it reads), installed only on the pytest-bdd major it was verified with;
-  elsewhere pytest-bdd's own lookup runs (about 1.7 ms a step slower);
-- pytest's ``-k`` expression (``_pytest.mark.expression``), for selecting scenarios without a
-  pytest session.
+- the names pytest's ``-k`` matches a collected item by (``_pytest.mark.KeywordMatcher``), for
+  each failure's reproducer; without it the names pytest documents.
+
+pytest-bdd finds each step's definition with its own lookup.
+
+The ``-k`` expression is read without pytest by the engine (``engine/keyword.py``).
 
 Everything pytest-bdd or pytest is imported when first used, never at import of this module.
 """
@@ -25,162 +26,16 @@ from __future__ import annotations
 import importlib
 import re
 import weakref
-from collections.abc import Callable, Iterable, MutableMapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "EXAMPLE_PARAMETER",
-    "STEP_LOOKUP",
-    "VERIFIED_MAJOR",
-    "FeatureRef",
-    "FeatureScenario",
-    "KeywordSyntaxError",
-    "bind_features",
-    "bound_scenario",
-    "compile_keyword",
-    "example_row",
-    "keyword_names",
-    "parse_features",
-    "step_lookup_internals",
-]
+from ccweb_conformance.engine.features import FeatureScenario, parse_features
+
+__all__ = ["EXAMPLE_PARAMETER", "bind_features", "bound_scenario", "example_row", "keyword_names"]
 
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
 """The callspec parameter that holds the example row an outline's item runs (pytest-bdd 9)."""
-STEP_LOOKUP = ("pytest_bdd.scenario", "find_fixturedefs_for_step")
-"""The module and the function pytest-bdd finds a step's definitions with."""
-VERIFIED_MAJOR = 9
-"""The pytest-bdd major version the non-public reads were verified with."""
-_PLACEHOLDER = re.compile(r"<(.+?)>")
-
-
-@dataclass(frozen=True)
-class FeatureRef:
-    """A feature: its name and its file's path."""
-
-    name: str
-    filename: str
-
-
-@dataclass(frozen=True)
-class StepText:
-    """A step as the lookahead reads it: its text."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class RenderedScenario:
-    """A scenario with an example row filled in."""
-
-    steps: list[StepText]
-
-
-@dataclass(frozen=True)
-class FeatureScenario:
-    """One scenario as pytest-bdd collects it: its feature file, name, tags and number of example rows.
-
-    The other fields (not compared) are what the collector reads of a scenario: its feature, line,
-    step texts (background steps first, as pytest-bdd runs them) and example rows.
-    """
-
-    feature_file: str
-    name: str
-    tags: frozenset[str]
-    examples: int
-    feature: FeatureRef = field(default=FeatureRef("", ""), compare=False)
-    line_number: int = field(default=0, compare=False)
-    step_texts: tuple[str, ...] = field(default=(), compare=False)
-    rows: tuple[dict[str, str], ...] = field(default=(), compare=False)
-
-    @property
-    def steps(self) -> list[StepText]:
-        """The steps, placeholders unfilled."""
-        return [StepText(text) for text in self.step_texts]
-
-    def render(self, row: dict[str, str]) -> RenderedScenario:
-        """The steps with an example row's values in place of its ``<placeholders>``."""
-        return RenderedScenario(
-            [StepText(_PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), text)) for text in self.step_texts]
-        )
-
-
-def _tags(node: dict[str, Any]) -> frozenset[str]:
-    return frozenset(tag["name"].lstrip("@") for tag in node.get("tags", []))
-
-
-Node = dict[str, Any]
-
-
-def _background(children: Iterable[Node]) -> list[str]:
-    return [step["text"] for child in children if "background" in child for step in child["background"]["steps"]]
-
-
-def _scenarios(children: list[Node], background: list[str]) -> Iterable[tuple[Node, list[str]]]:
-    for child in children:
-        if "scenario" in child:
-            yield child["scenario"], background
-        elif "rule" in child:
-            rule_children = child["rule"].get("children", [])
-            yield from _scenarios(rule_children, background + _background(rule_children))
-
-
-def _rows(scenario: Node) -> tuple[dict[str, str], ...]:
-    rows = []
-    for examples in scenario.get("examples", []):
-        header = [cell["value"] for cell in examples.get("tableHeader", {}).get("cells", [])]
-        rows += [dict(zip(header, (c["value"] for c in row["cells"]), strict=True)) for row in examples["tableBody"]]
-    return tuple(rows)
-
-
-def parse_features(folder: Path) -> list[FeatureScenario]:
-    """Every scenario of the ``*.feature`` files in ``folder``: by file name, then in file order.
-
-    As pytest-bdd: a later scenario of the same name in one feature replaces the earlier one;
-    tags are the scenario's and its feature's (not a rule's, as pytest-bdd's templates), without ``@``.
-    A run reads them several times (its first line, the collector, the binding): each folder is parsed
-    once per process while its files stay the same (name, size and modification time).
-    """
-    paths = sorted(folder.glob("*.feature"), key=lambda p: p.name)
-    stamp = tuple((p.name, s.st_size, s.st_mtime_ns) for p, s in ((p, p.stat()) for p in paths))
-    cached = _PARSED.get(folder)
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, tuple(_parse(paths)))
-        _PARSED[folder] = cached
-    return list(cached[1])
-
-
-_PARSED: dict[Path, tuple[tuple[tuple[str, int, int], ...], tuple[FeatureScenario, ...]]] = {}
-"""The scenarios read per folder, with the files' names, sizes and modification times when read."""
-
-
-def _parse(paths: Iterable[Path]) -> list[FeatureScenario]:
-    """The scenarios of these feature files, in this order."""
-    from gherkin.parser import Parser  # noqa: PLC0415 (only when listing)
-
-    found: list[FeatureScenario] = []
-    for path in paths:
-        document: Node = dict(Parser().parse(path.read_text(encoding="utf-8")))
-        feature: Node = document.get("feature") or {}
-        ref = FeatureRef(feature.get("name", ""), str(path))
-        by_name: dict[str, FeatureScenario] = {}
-        children = feature.get("children", [])
-        for scenario, background in _scenarios(children, _background(children)):
-            rows = _rows(scenario)
-            by_name[scenario["name"]] = FeatureScenario(
-                path.name,
-                scenario["name"],
-                _tags(scenario) | _tags(feature),
-                len(rows),
-                ref,
-                scenario["location"]["line"],
-                tuple(background + [step["text"] for step in scenario.get("steps", [])]),
-                rows,
-            )
-        found += by_name.values()
-    return found
-
 
 _BOUND: MutableMapping[Callable[..., Any], FeatureScenario] = weakref.WeakKeyDictionary()
 
@@ -222,20 +77,6 @@ def example_row(callspec: Any) -> dict[str, str]:
     return row if isinstance(row, dict) else {}
 
 
-def step_lookup_internals() -> tuple[Callable[..., Any], Callable[..., Any], dict[Any, Any]] | None:
-    """(get_fixture_names, getfixturedefs, step_function_context_registry), or None on another pytest-bdd."""
-    try:
-        from importlib.metadata import version  # noqa: PLC0415
-
-        if int(version("pytest-bdd").split(".")[0]) != VERIFIED_MAJOR:
-            return None
-        compat = importlib.import_module("pytest_bdd.compat")
-        steps = importlib.import_module("pytest_bdd.steps")
-        return compat.get_fixture_names, compat.getfixturedefs, steps.step_function_context_registry
-    except (ImportError, AttributeError, ValueError):  # another pytest-bdd: its own lookup is used as it is
-        return None
-
-
 def keyword_names(item: Any) -> frozenset[str]:
     """The names pytest's ``-k`` matches ``item`` by, casefolded: pytest's own ``KeywordMatcher`` when it has
     one, else what it documents (the names of the item and its parents, extra keywords, markers)."""
@@ -245,29 +86,3 @@ def keyword_names(item: Any) -> frozenset[str]:
         names = {node.name for node in item.listchain()[1:]}
         names |= set(item.listextrakeywords()) | {mark.name for mark in item.iter_markers()}
     return frozenset(str(name).casefold() for name in names)
-
-
-class KeywordSyntaxError(ValueError):
-    """A ``-k`` expression pytest cannot parse; ``message`` is pytest's own words, without the column."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def compile_keyword(expression: str) -> Any:
-    """pytest's ``-k`` expression, compiled (its ``evaluate(matcher)`` says whether a scenario matches).
-
-    Raises :class:`KeywordSyntaxError` on every supported pytest: 9.x raises ``SyntaxError`` (``msg``),
-    8.4 its own ``ParseError`` (``message``), which is no ``SyntaxError``.
-    """
-    module = importlib.import_module("_pytest.mark.expression")  # only when -k is given
-    parse_error = getattr(module, "ParseError", None)
-    errors: tuple[type[Exception], ...] = (SyntaxError,)
-    if isinstance(parse_error, type) and issubclass(parse_error, Exception):
-        errors += (parse_error,)
-    try:
-        return module.Expression.compile(expression)
-    except errors as error:
-        message = getattr(error, "msg", None) or getattr(error, "message", None) or str(error)
-        raise KeywordSyntaxError(str(message)) from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
+from ccweb_conformance.engine.features import parse_features
 from ccweb_conformance.reports.model import ScenarioRef
-from ccweb_conformance.suite.bdd import parse_features
 
 __all__ = ["feature_scenarios"]
 

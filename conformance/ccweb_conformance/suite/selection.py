@@ -1,17 +1,17 @@
-"""Which scenarios a selection names: tags checked against the known ones, ``-k`` as pytest reads it."""
+"""Which scenarios a selection names: tags checked against the known ones, ``-k`` as pytest reads it
+(read by the engine's own parser, ``engine/keyword.py``)."""
 
 from __future__ import annotations
 
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import ccweb_spec
+from ccweb_conformance.engine.keyword import Keyword, KeywordSyntaxError, Matcher, compile_keyword
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.model import ScenarioRef
-from ccweb_conformance.suite.bdd import KeywordSyntaxError, compile_keyword
 
 __all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags",
            "options_selection", "pasted_match", "pasted_scenarios", "select", "selecting_keyword", "template_name"]
@@ -73,7 +73,7 @@ def _depth(expression: str) -> int:
     return deepest
 
 
-def check_keyword(keyword: str) -> Any:
+def check_keyword(keyword: str) -> Keyword:
     """Compile a ``-k`` expression within bounds; raise :class:`UsageError` (one line) when it is not one."""
     if len(keyword) > MAX_EXPRESSION_CHARS:
         raise UsageError(f"-k: longer than {MAX_EXPRESSION_CHARS:,} characters")
@@ -128,7 +128,7 @@ def options_selection(options: RunnerOptions) -> str | None:
     return " ".join(chosen) or None
 
 
-def _matcher(scenario: ScenarioRef) -> object:
+def _matcher(scenario: ScenarioRef) -> Matcher:
     words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
     haystack = [w.casefold() for w in words]
 

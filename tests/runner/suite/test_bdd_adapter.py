@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pytest_bdd.feature import get_features
 
-from ccweb_conformance.suite.bdd import FeatureScenario, parse_features
+from ccweb_conformance.engine.features import FeatureScenario, parse_features
 
 FEATURES = Path(str(files("ccweb_features")))
 PACKAGE = Path(str(files("ccweb_conformance")))

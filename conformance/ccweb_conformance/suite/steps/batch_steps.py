@@ -9,11 +9,10 @@ changes: each answer is still judged on its own, against its own file, and named
 
 from __future__ import annotations
 
-from pytest_bdd import given, parsers, then, when
-
 from ccweb_conformance.checks.attribution import code_requirements
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
+from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.notation import byte_string
 from ccweb_conformance.suite.world import World
 
@@ -56,7 +55,7 @@ def call_each_row_together(world: World) -> None:
     world.outcomes.extend(world.together[0])
 
 
-@then(parsers.parse('every answer has the error code "{code}"'))
+@then(parse('every answer has the error code "{code}"'))
 def every_answer_has_the_error_code(world: World, code: str) -> None:
     """Each row's answer, in every era, is an error result (isError true) with this code."""
     if not world.together:

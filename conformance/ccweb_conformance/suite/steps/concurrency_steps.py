@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
-
 from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
+from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.fixtures.held_dir import OwnEntry
 from ccweb_conformance.fixtures.notation import aliases
@@ -32,7 +31,7 @@ def _earlier_pair(number: int) -> list[dict[str, Any]]:
     return [user, reply]
 
 
-@given(parsers.parse('a conversation "{alias}" of about {size:d} KB whose newest user message is "{content}"'))
+@given(parse('a conversation "{alias}" of about {size:d} KB whose newest user message is "{content}"'))
 def a_large_conversation(world: World, alias: str, size: int, content: str) -> None:
     """Older user and assistant messages (the assistant's with tool calls) up to ``size`` KB, then ``content``."""
     conversation_id = world.files.new_id(alias)
@@ -50,7 +49,7 @@ def a_large_conversation(world: World, alias: str, size: int, content: str) -> N
 
 
 @when(
-    parsers.parse(
+    parse(
         'I call the tool {count:d} times while conversation "{alias}" is saved non-atomically '
         "every {pause:d} ms, with arguments:"
     )
@@ -74,7 +73,7 @@ LATE_RETRIES = 3
 
 
 @when(
-    parsers.parse(
+    parse(
         'I call the tool {count:d} times, each during a non-atomic save of conversation "{alias}" '
         "that completes {delay:d} ms after it began, with arguments:"
     )
@@ -119,7 +118,7 @@ def _unreadable(outcome: ToolOutcome) -> bool:
     return outcome.is_error and isinstance(error, dict) and error.get("code") == "conversation_unreadable"
 
 
-@then(parsers.parse('every answer has the item contents "{content}" or the error code "conversation_unreadable"'))
+@then(parse('every answer has the item contents "{content}" or the error code "conversation_unreadable"'))
 def every_answer_is_the_result_or_unreadable(world: World, content: str) -> None:
     """Only the saved conversation's answer (one item, ``content``) or conversation_unreadable, in every era."""
     for number, outcome in enumerate([*world.outcomes, *world.other_era_outcomes], start=1):
@@ -136,7 +135,7 @@ def every_answer_is_the_result_or_unreadable(world: World, content: str) -> None
             )
 
 
-@then(parsers.parse('none of the answers has the error code "conversation_unreadable"'))
+@then(parse('none of the answers has the error code "conversation_unreadable"'))
 def no_answer_is_unreadable(world: World) -> None:
     """Saves that complete within the window are never answered unreadable: the implementation reads again
     (STO-5); in every era tested."""

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_bdd import then
-
+from ccweb_conformance.engine.registry import then
 from ccweb_conformance.suite.world import World, raise_era_disagreement
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_bdd import given, parsers
 
+from ccweb_conformance.engine.registry import given, parse, regex
 from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
 from ccweb_conformance.fixtures.notation import aliases, byte_string, code_points, numbered
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
@@ -29,7 +29,7 @@ def _message(header: list[str], row: list[str]) -> dict[str, Any]:
     return {name: code_points(value) for name, value in zip(header, row, strict=True)}
 
 
-@given(parsers.parse('a conversation "{alias}" with the messages:'))
+@given(parse('a conversation "{alias}" with the messages:'))
 def a_conversation_with_messages(world: World, alias: str, datatable: list[list[str]]) -> None:
     """A cc-web session whose messages are the table rows."""
     header, *rows = datatable
@@ -37,7 +37,7 @@ def a_conversation_with_messages(world: World, alias: str, datatable: list[list[
     world.files.write_session(conversation_id, cc_web_session(conversation_id, [_message(header, r) for r in rows]))
 
 
-@given(parsers.parse('a conversation "{alias}" with {count:d} user messages "{first}" to "{last}"'))
+@given(parse('a conversation "{alias}" with {count:d} user messages "{first}" to "{last}"'))
 def a_conversation_with_numbered_messages(world: World, alias: str, count: int, first: str, last: str) -> None:
     """User messages "<prefix>1" .. "<prefix>N", each followed by an assistant reply."""
     contents = numbered(first, last)
@@ -51,7 +51,7 @@ def a_conversation_with_numbered_messages(world: World, alias: str, count: int, 
     world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
 
 
-@given(parsers.parse('a conversation "{alias}" with a user message of {count:d} "{char}"'))
+@given(parse('a conversation "{alias}" with a user message of {count:d} "{char}"'))
 def a_conversation_with_one_long_message(world: World, alias: str, count: int, char: str) -> None:
     """One user message made of ``count`` copies of a character."""
     conversation_id = _new(world, alias)
@@ -59,46 +59,46 @@ def a_conversation_with_one_long_message(world: World, alias: str, count: int, c
     world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
 
 
-@given(parsers.parse('a conversation "{alias}" whose file is:'))
+@given(parse('a conversation "{alias}" whose file is:'))
 def a_conversation_whose_file_is(world: World, alias: str, docstring: str) -> None:
     """A conversation file with exactly this JSON text (after placeholders)."""
     conversation_id = _new(world, alias)
     world.files.write_bytes(conversation_id, aliases(docstring, world.ids).encode("utf-8"))
 
 
-@given(parsers.re(r'conversation "(?P<alias>\w+)" is stored as the bytes "(?P<data>.*)"'))
+@given(regex(r'conversation "(?P<alias>\w+)" is stored as the bytes "(?P<data>.*)"'))
 def conversation_stored_as_bytes(world: World, alias: str, data: str) -> None:
     """A conversation file with exactly these bytes (Python escapes)."""
     conversation_id = _new(world, alias)
     world.files.write_bytes(conversation_id, byte_string(data))
 
 
-@given(parsers.parse('no conversation "{alias}" exists'))
+@given(parse('no conversation "{alias}" exists'))
 def no_conversation(world: World, alias: str) -> None:
     """Reserve an ID that has no file."""
     _new(world, alias)
 
 
-@given(parsers.parse('conversation "{alias}" is a directory'))
+@given(parse('conversation "{alias}" is a directory'))
 def conversation_is_a_directory(world: World, alias: str) -> None:
     """A directory named ``<id>.json``."""
     world.files.make_directory(_new(world, alias))
 
 
-@given(parsers.parse('conversation "{alias}" is a named pipe'))
+@given(parse('conversation "{alias}" is a named pipe'))
 def conversation_is_a_named_pipe(world: World, alias: str) -> None:
     """A named pipe (FIFO) named ``<id>.json``, with no writer: a reader that opens it blocking waits forever."""
     world.files.make_fifo(_new(world, alias))
 
 
-@given(parsers.parse('conversation "{alias}" is a symbolic link to conversation "{other}"'))
+@given(parse('conversation "{alias}" is a symbolic link to conversation "{other}"'))
 def conversation_link_inside(world: World, alias: str, other: str) -> None:
     """A link that stays inside the sessions directory."""
     target = world.files.path_of(world.ids[other])
     world.files.make_link(_new(world, alias), target)
 
 
-@given(parsers.parse('conversation "{alias}" is a symbolic link to a conversation file outside the sessions directory'))
+@given(parse('conversation "{alias}" is a symbolic link to a conversation file outside the sessions directory'))
 def conversation_link_outside(world: World, alias: str) -> None:
     """A link to a valid conversation file that lies outside the sessions directory."""
     conversation_id = _new(world, alias)
@@ -113,7 +113,7 @@ def _one_message(conversation_id: str, content: str) -> dict[str, Any]:
 
 
 @given(
-    parsers.parse('a folder "{folder}" inside the sessions directory holds conversation "{alias}" saying "{content}"')
+    parse('a folder "{folder}" inside the sessions directory holds conversation "{alias}" saying "{content}"')
 )
 def folder_inside(world: World, folder: str, alias: str, content: str) -> None:
     """A subfolder of the sessions directory (under this run's prefix) with one conversation file."""
@@ -124,7 +124,7 @@ def folder_inside(world: World, folder: str, alias: str, content: str) -> None:
 
 
 @given(
-    parsers.parse(
+    parse(
         'a folder "{folder}" beside the sessions directory, named like it,'
         ' holds conversation "{alias}" saying "{content}"'
     )
@@ -144,7 +144,7 @@ def folder_beside(world: World, folder: str, alias: str, content: str) -> None:
     world.files.write_in_folder(path, conversation_id, _one_message(conversation_id, content))
 
 
-@given(parsers.re(r'conversation "(?P<alias>\w+)" is a symbolic link to "(?P<text>.*)"'))
+@given(regex(r'conversation "(?P<alias>\w+)" is a symbolic link to "(?P<text>.*)"'))
 def conversation_link_text(world: World, alias: str, text: str) -> None:
     """A link ``<id>.json`` whose target is exactly ``text``; ``{sessions}`` is the sessions folder's own name.
 
@@ -155,7 +155,7 @@ def conversation_link_text(world: World, alias: str, text: str) -> None:
     world.files.make_link_text(conversation_id, aliases(text, names))
 
 
-@given(parsers.parse('conversation "{alias}" is marked unread'))
+@given(parse('conversation "{alias}" is marked unread'))
 def conversation_marked_unread(world: World, alias: str) -> None:
     """Set ``hasUnread`` in the stored file, as cc-web does for unseen replies."""
     conversation_id = world.ids[alias]
@@ -164,7 +164,7 @@ def conversation_marked_unread(world: World, alias: str) -> None:
     world.files.rewrite(conversation_id, session_bytes(session))
 
 
-@given(parsers.parse('conversation "{alias}" has a running-state folder'))
+@given(parse('conversation "{alias}" has a running-state folder'))
 def conversation_run_folder(world: World, alias: str) -> None:
     """cc-web's ``<id>-run/`` folder beside the session file."""
     world.files.make_run_folder(world.ids[alias])
@@ -177,13 +177,13 @@ def a_snapshot(world: World) -> None:
     world.saved_snapshot = snapshot(world.target.sessions_dir, world.files.created())
 
 
-@given(parsers.parse('the source conversation is "{alias}"'))
+@given(parse('the source conversation is "{alias}"'))
 def source_is(world: World, alias: str) -> None:
     """Bind the source conversation to a conversation of this scenario."""
     world.source = world.ids[alias]
 
 
-@given(parsers.re(r'the source conversation is the raw value "(?P<raw>.*)"'))
+@given(regex(r'the source conversation is the raw value "(?P<raw>.*)"'))
 def source_is_raw(world: World, raw: str) -> None:
     """Bind the source conversation to a raw, uncleaned value."""
     world.source = aliases(code_points(raw), world.ids)
@@ -201,7 +201,7 @@ def no_source(world: World) -> None:
     world.source = None
 
 
-@given(parsers.parse('conversation "{alias}" was last saved {hours:d} hours ago'))
+@given(parse('conversation "{alias}" was last saved {hours:d} hours ago'))
 def conversation_last_saved(world: World, alias: str, hours: int) -> None:
     """Age the file (its modification time ``hours`` in the past), as a real user's conversations are aged."""
     world.files.age(world.ids[alias], hours * 3600)

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from functools import partial
 
 import pytest
-from pytest_bdd import given, parsers, then, when
 
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.engine.registry import given, parse, regex, then, when
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.client import OMIT, McpClient
@@ -40,7 +40,7 @@ def _read(world: World, client: McpClient, arguments: object, asked: str) -> Too
     return outcome
 
 
-@given(parsers.re(r"the conversations (?P<names>.+) each hold one user message, their own name"))
+@given(regex(r"the conversations (?P<names>.+) each hold one user message, their own name"))
 def conversations_named(world: World, names: str) -> None:
     """One conversation per quoted alias, whose one user message is the alias itself."""
     for alias in _QUOTED.findall(names):
@@ -50,7 +50,7 @@ def conversations_named(world: World, names: str) -> None:
         world.files.write_session(conversation_id, cc_web_session(conversation_id, [message]))
 
 
-@when(parsers.parse("each of them is the source of an agent calling the tool {count:d} times, all agents at once"))
+@when(parse("each of them is the source of an agent calling the tool {count:d} times, all agents at once"))
 def agents_at_once(world: World, count: int) -> None:
     """One connection per source and era; every agent's calls run on a thread of its own, all released together
     (the agents of both eras the server speaks at once)."""
@@ -65,7 +65,7 @@ def agents_at_once(world: World, count: int) -> None:
     overlapping([partial(agent, alias, client) for alias, client in agents])
 
 
-@when(parsers.parse("I send {count:d} calls on one connection before reading any answer, naming them in turn"))
+@when(parse("I send {count:d} calls on one connection before reading any answer, naming them in turn"))
 def pipelined_calls(world: World, count: int) -> None:
     """Calls with explicit conversationIds cycling through the conversations, all in flight on one connection."""
     aliases = list(world.ids)
@@ -77,7 +77,7 @@ def pipelined_calls(world: World, count: int) -> None:
             world.asked.append((alias, tool_outcome(world.record(exchange), world.output_schema)))
 
 
-@when(parsers.re(r"on one HTTP session I call the tool while the source header names (?P<names>.+) in turn"))
+@when(regex(r"on one HTTP session I call the tool while the source header names (?P<names>.+) in turn"))
 def header_changes(world: World, names: str) -> None:
     """One connection (one legacy session); its source header is changed before each call."""
     order = _QUOTED.findall(names)

@@ -13,11 +13,11 @@ import time
 from typing import Any
 
 import pytest
-from pytest_bdd import given, parsers, then, when
 
 from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
+from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, session_bytes
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.suite.steps.given_steps import MESSAGE_COLUMNS
@@ -51,7 +51,7 @@ def _new(world: World, alias: str) -> str:
     return world.ids[alias]
 
 
-@given(parsers.parse('a conversation "{alias}" written compactly with the messages:'))
+@given(parse('a conversation "{alias}" written compactly with the messages:'))
 def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """``JSON.stringify(session)`` with no indentation, raw UTF-8."""
     conversation_id = _new(world, alias)
@@ -59,7 +59,7 @@ def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -
     world.files.write_session(conversation_id, session, compact=True)
 
 
-@given(parsers.parse('a conversation "{alias}" in an old shape with the messages:'))
+@given(parse('a conversation "{alias}" in an old shape with the messages:'))
 def old_shaped_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """A session saved by an older cc-web: no ``agent``, no ``title``, imported messages with null timestamps."""
     conversation_id = _new(world, alias)
@@ -83,7 +83,7 @@ def straddling_session(conversation_id: str, size: int, newest: str) -> bytes:
 
 
 @given(
-    parsers.parse(
+    parse(
         'a conversation "{alias}" of {size:d} KiB with characters across the 4, 16 and 64 KiB boundaries'
         ' and the newest user message "{content}"'
     )
@@ -95,7 +95,7 @@ def straddling_conversation(world: World, alias: str, size: int, content: str) -
 
 
 @given(
-    parsers.parse(
+    parse(
         'a folder "{folder}" whose name starts with two dots inside the sessions directory'
         ' holds conversation "{alias}" saying "{content}"'
     )
@@ -115,7 +115,7 @@ ROOT_SKIP = (
 )
 
 
-@given(parsers.parse('conversation "{alias}" cannot be read by the server'))
+@given(parse('conversation "{alias}" cannot be read by the server'))
 def conversation_without_permission(world: World, alias: str) -> None:
     """No read permission on the file (mode 000).
 
@@ -134,7 +134,7 @@ def conversation_without_permission(world: World, alias: str) -> None:
     world.cleanups.append(lambda: world.files.chmod(conversation_id, FILE_MODE))
 
 
-@when(parsers.parse('conversation "{alias}" is saved with the user message "{content}"'))
+@when(parse('conversation "{alias}" is saved with the user message "{content}"'))
 def conversation_saved(world: World, alias: str, content: str) -> None:
     """Create the file of a conversation that had none."""
     conversation_id = world.ids[alias]
@@ -142,7 +142,7 @@ def conversation_saved(world: World, alias: str, content: str) -> None:
     world.files.write_session(conversation_id, session)
 
 
-@when(parsers.parse('conversation "{alias}" is repaired with the user message "{content}"'))
+@when(parse('conversation "{alias}" is repaired with the user message "{content}"'))
 def conversation_repaired(world: World, alias: str, content: str) -> None:
     """Rewrite an unreadable file in place as a valid session."""
     conversation_id = world.ids[alias]
@@ -150,7 +150,7 @@ def conversation_repaired(world: World, alias: str, content: str) -> None:
     world.files.rewrite(conversation_id, session_bytes(session))
 
 
-@when(parsers.parse('conversation "{alias}" is deleted'))
+@when(parse('conversation "{alias}" is deleted'))
 def conversation_deleted(world: World, alias: str) -> None:
     """Remove the conversation's file."""
     world.files.delete(world.ids[alias])

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from pytest_bdd import parsers, then
 
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
@@ -19,6 +18,7 @@ from ccweb_conformance.checks.description_check import unmet_facts
 from ccweb_conformance.checks.failures import charge, fail
 from ccweb_conformance.checks.mistakes import charged_mistake
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.engine.registry import parse, then
 from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
@@ -148,7 +148,7 @@ def item_contents_intact(world: World, datatable: list[list[str]]) -> None:
         )
 
 
-@then(parsers.parse('the item contents are "{first}" to "{last}"'))
+@then(parse('the item contents are "{first}" to "{last}"'))
 def content_sequence(world: World, first: str, last: str) -> None:
     """Item contents "<text>M" .. "<text>N", oldest first."""
     outcome = _success(world)
@@ -196,13 +196,13 @@ def _error(world: World, code: str) -> ToolOutcome:
     return outcome
 
 
-@then(parsers.parse('the error code is "{code}"'))
+@then(parse('the error code is "{code}"'))
 def error_code_is(world: World, code: str) -> None:
     """An error result with this code and isError true."""
     _error(world, code)
 
 
-@then(parsers.parse('the result is an error with code "{code}" and a non-empty message'))
+@then(parse('the result is an error with code "{code}" and a non-empty message'))
 def error_with_message(world: World, code: str) -> None:
     """The error object of ERR-1, registry code and message included."""
     outcome = _error(world, code)
@@ -220,7 +220,7 @@ def error_with_message(world: World, code: str) -> None:
         raise AssertionError(f"feature error: {code} is not in the registry")
 
 
-@then(parsers.parse('the error field is "{field}"'))
+@then(parse('the error field is "{field}"'))
 def error_field_is(world: World, field: str) -> None:
     """error.field names this argument."""
     outcome = world.last_outcome()
@@ -236,7 +236,7 @@ def error_field_is_empty(world: World) -> None:
     error_field_is(world, "")
 
 
-@then(parsers.parse('the error field is one of "{fields}"'))
+@then(parse('the error field is one of "{fields}"'))
 def error_field_one_of(world: World, fields: str) -> None:
     """error.field names any one of these arguments."""
     outcome = world.last_outcome()
@@ -440,13 +440,13 @@ def _tool(world: World, name: str) -> dict[str, Any]:
     )
 
 
-@then(parsers.parse('the tool "{name}" is listed'))
+@then(parse('the tool "{name}" is listed'))
 def tool_listed(world: World, name: str) -> None:
     """TOOL-1."""
     _tool(world, name)
 
 
-@then(parsers.parse('the input schema of "{name}" declares exactly these properties:'))
+@then(parse('the input schema of "{name}" declares exactly these properties:'))
 def input_schema_properties(world: World, name: str, datatable: list[list[str]]) -> None:
     """TOOL-2: property names, types, bounds and defaults."""
     tool = _tool(world, name)
@@ -496,7 +496,7 @@ def input_schema_properties(world: World, name: str, datatable: list[list[str]])
         )
 
 
-@then(parsers.parse('the input schema of "{name}" requires no property'))
+@then(parse('the input schema of "{name}" requires no property'))
 def input_schema_requires_nothing(world: World, name: str) -> None:
     """TOOL-2: every argument is optional, so ``required`` is absent or empty (D-16)."""
     schema = _tool(world, name).get("inputSchema")
@@ -510,7 +510,7 @@ def input_schema_requires_nothing(world: World, name: str) -> None:
         )
 
 
-@then(parsers.parse('the input schema of "{name}" forbids additional properties'))
+@then(parse('the input schema of "{name}" forbids additional properties'))
 def input_schema_forbids_additional(world: World, name: str) -> None:
     """TOOL-2: additionalProperties false."""
     schema = _tool(world, name).get("inputSchema", {})
@@ -525,7 +525,7 @@ def input_schema_forbids_additional(world: World, name: str) -> None:
         )
 
 
-@then(parsers.parse('the description of "{name}" states every fact of the contract'))
+@then(parse('the description of "{name}" states every fact of the contract'))
 def description_states_facts(world: World, name: str) -> None:
     """TOOL-3: each fact of description.yaml stated in one clause (description_check)."""
     description = _tool(world, name).get("description")
@@ -541,7 +541,7 @@ def description_states_facts(world: World, name: str) -> None:
         )
 
 
-@then(parsers.parse('the tool "{name}" is annotated with readOnlyHint true'))
+@then(parse('the tool "{name}" is annotated with readOnlyHint true'))
 def annotated_read_only(world: World, name: str) -> None:
     """TOOL-4."""
     annotations = _tool(world, name).get("annotations")
@@ -556,7 +556,7 @@ def annotated_read_only(world: World, name: str) -> None:
         )
 
 
-@then(parsers.parse('the tool "{name}" declares an output schema that accepts every result received'))
+@then(parse('the tool "{name}" declares an output schema that accepts every result received'))
 def output_schema_accepts(world: World, name: str) -> None:
     """TOOL-5: an outputSchema exists and validates every result object of the scenario."""
     schema = _tool(world, name).get("outputSchema")
@@ -581,7 +581,7 @@ def output_schema_accepts(world: World, name: str) -> None:
             )
 
 
-@then(parsers.parse('the tool "{name}" reports contract version "{version}" in its _meta'))
+@then(parse('the tool "{name}" reports contract version "{version}" in its _meta'))
 def reports_version(world: World, name: str, version: str) -> None:
     """PROTO-3."""
     meta = _tool(world, name).get("_meta")

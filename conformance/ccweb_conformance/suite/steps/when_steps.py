@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_bdd import parsers, when
-
 from ccweb_conformance.checks import waits
+from ccweb_conformance.engine.registry import parse, regex, when
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.fixtures.conversations import session_bytes
 from ccweb_conformance.fixtures.notation import aliases
@@ -54,32 +53,32 @@ def call_without_arguments_field(world: World) -> None:
     world.call_and_read(OMIT)
 
 
-@when(parsers.re(r"I call the tool with the arguments value (?P<value>.+)"))
+@when(regex(r"I call the tool with the arguments value (?P<value>.+)"))
 def call_with_arguments_value(world: World, value: str) -> None:
     """tools/call whose ``arguments`` is exactly this JSON value (an object or not); the reply is kept unread."""
     world.call(_arguments(world, value))
 
 
-@when(parsers.parse("I call the tool {count:d} times with arguments:"))
+@when(parse("I call the tool {count:d} times with arguments:"))
 def call_n_times(world: World, count: int, docstring: str) -> None:
     """The same call, repeated."""
     for _ in range(count):
         world.call_and_read(_arguments(world, docstring))
 
 
-@when(parsers.parse('I call the tool with a conversationId of {count:d} characters "{char}"'))
+@when(parse('I call the tool with a conversationId of {count:d} characters "{char}"'))
 def call_with_long_id(world: World, count: int, char: str) -> None:
     """An ID longer than any file name the file system allows."""
     world.call_and_read({"conversationId": char * count})
 
 
-@when(parsers.parse('I call the tool named "{name}" with no arguments'))
+@when(parse('I call the tool named "{name}" with no arguments'))
 def call_named_tool(world: World, name: str) -> None:
     """tools/call of another tool name; the reply is kept unread."""
     world.call({}, name=name)
 
 
-@when(parsers.re(r'I send the raw text "(?P<text>.*)"'))
+@when(regex(r'I send the raw text "(?P<text>.*)"'))
 def send_raw_text(world: World, text: str) -> None:
     """A message that is not JSON-RPC at all."""
     wait = RAW_TEXT_WAIT_S if world.target.transport == "http" else RAW_TEXT_QUIET_S
@@ -89,7 +88,7 @@ def send_raw_text(world: World, text: str) -> None:
     world.record(exchange)
 
 
-@when(parsers.parse("I send a tools/call request of {size:d} KiB"))
+@when(parse("I send a tools/call request of {size:d} KiB"))
 def send_large_request(world: World, size: int) -> None:
     """One tools/call line of ``size`` KiB (its conversationId fills it): any answer, a JSON-RPC error or an HTTP
     refusal will do; what the scenario judges is that the server is still serving afterwards (PROTO-2)."""
@@ -116,15 +115,15 @@ def _with_message(world: World, conversation_id: str, content: str) -> bytes:
     return session_bytes(session)
 
 
-@when(parsers.parse('conversation "{alias}" gains the user message "{content}"'))
-@when(parsers.parse('conversation "{alias}" is saved in place with the user message "{content}"'))
+@when(parse('conversation "{alias}" gains the user message "{content}"'))
+@when(parse('conversation "{alias}" is saved in place with the user message "{content}"'))
 def conversation_gains_message(world: World, alias: str, content: str) -> None:
     """Append a user message to the stored file, in place (truncate and write, as cc-web saves: the same inode)."""
     conversation_id = world.ids[alias]
     world.files.rewrite(conversation_id, _with_message(world, conversation_id, content))
 
 
-@when(parsers.parse('conversation "{alias}" is saved by rename with the user message "{content}"'))
+@when(parse('conversation "{alias}" is saved by rename with the user message "{content}"'))
 def conversation_saved_by_rename(world: World, alias: str, content: str) -> None:
     """Append a user message by an atomic save: a temporary file, renamed over the old one (a new inode)."""
     conversation_id = world.ids[alias]
@@ -132,7 +131,7 @@ def conversation_saved_by_rename(world: World, alias: str, content: str) -> None
 
 
 @when(
-    parsers.parse('conversation "{alias}" is rewritten in place with "{new}", keeping its size and modification time')
+    parse('conversation "{alias}" is rewritten in place with "{new}", keeping its size and modification time')
 )
 def conversation_rewritten_same_size(world: World, alias: str, new: str) -> None:
     """Replace the only message's content with one of the same length; restore mtime."""

@@ -1,0 +1,133 @@
+"""Runs one scenario's steps through the registry: match, call, record; no pytest.
+
+Each step's text is matched against the registry's entries of its kind; as pytest-bdd, when
+several match, the one registered last wins. The function is called with the values its
+parameters name: the arguments its pattern read, ``world`` (the scenario's context),
+``datatable`` (a list of rows of cells) and ``docstring``, a value an earlier step returned
+under its ``target_fixture``, and anything else from the caller's ``provide``. After the first
+step that does not pass, the rest are recorded as skipped, never run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ccweb_conformance.engine.registry import Registry, StepDef
+from ccweb_conformance.engine.scenarios import Scenario, Step
+
+__all__ = ["Observer", "ScenarioOutcome", "StepOutcome", "UndefinedStep", "match", "run_scenario"]
+
+Status = Literal["passed", "failed", "skipped"]
+
+
+class UndefinedStep(LookupError):
+    """No step definition matches a step's text."""
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """How one step went: its status, the exception that ended it (if any), its definition and time."""
+
+    step: Step
+    status: Status
+    error: BaseException | None = None
+    definition: StepDef | None = None
+    duration: float = 0.0
+
+
+@dataclass(frozen=True)
+class ScenarioOutcome:
+    """Every step of one scenario, in order."""
+
+    scenario: Scenario
+    steps: tuple[StepOutcome, ...]
+
+    @property
+    def status(self) -> Status:
+        """failed when a step failed, else skipped when one was skipped, else passed."""
+        statuses = {s.status for s in self.steps}
+        return "failed" if "failed" in statuses else "skipped" if "skipped" in statuses else "passed"
+
+
+class Observer:
+    """Callbacks around each step (pytest-bdd's before_step, after_step and step_error hooks); no-ops."""
+
+    def before_step(self, step: Step) -> None:
+        """A step starts."""
+
+    def after_step(self, step: Step) -> None:
+        """A step passed."""
+
+    def step_error(self, step: Step, error: BaseException) -> None:
+        """A step failed or was skipped."""
+
+
+@dataclass
+class _Run:
+    """What one scenario's steps share while it runs: the values steps returned as target fixtures."""
+
+    world: object
+    provide: Callable[[str], object]
+    values: dict[str, object] = field(default_factory=dict)
+
+
+def match(registry: Registry, step: Step) -> tuple[StepDef, dict[str, Any]]:
+    """The definition a step runs and the arguments its text holds; :class:`UndefinedStep` when none."""
+    found = registry.matches(step.kind, step.text) if step.kind is not None else []
+    if not found:
+        raise UndefinedStep(f"no step definition matches {step.keyword} {step.text!r} (line {step.line})")
+    return found[-1]
+
+
+def _call(definition: StepDef, arguments: dict[str, Any], step: Step, run: _Run) -> None:
+    given = {"world": run.world, **run.values, **arguments}
+    if step.datatable is not None:
+        given["datatable"] = [list(row) for row in step.datatable]
+    if step.docstring is not None:
+        given["docstring"] = step.docstring
+    names = inspect.signature(definition.function).parameters
+    value = definition.function(**{name: given[name] if name in given else run.provide(name) for name in names})
+    if definition.target_fixture is not None:
+        run.values[definition.target_fixture] = value
+
+
+def _refuse(name: str) -> object:
+    raise LookupError(f"a step asks for {name!r}, which this run does not provide")
+
+
+def run_scenario(
+    scenario: Scenario,
+    registry: Registry,
+    world: object,
+    *,
+    observer: Observer | None = None,
+    provide: Callable[[str], object] = _refuse,
+    skip: tuple[type[BaseException], ...] = (),
+) -> ScenarioOutcome:
+    """Run ``scenario``'s steps in order on ``world``; ``skip``: the exceptions that mean a step skipped itself."""
+    watcher = observer or Observer()
+    run = _Run(world, provide)
+    outcomes: list[StepOutcome] = []
+    for step in scenario.steps:
+        if outcomes and outcomes[-1].status != "passed":
+            outcomes.append(StepOutcome(step, "skipped"))
+            continue
+        watcher.before_step(step)
+        started, definition = time.perf_counter(), None
+        try:
+            definition, arguments = match(registry, step)
+            _call(definition, arguments, step, run)
+        except BaseException as error:  # a step's failure is its outcome, not the run's
+            if not isinstance(error, (Exception, *skip)):
+                raise  # KeyboardInterrupt, SystemExit: the run's
+            watcher.step_error(step, error)
+            status: Status = "skipped" if isinstance(error, skip) else "failed"
+            outcomes.append(StepOutcome(step, status, error, definition, time.perf_counter() - started))
+            continue
+        watcher.after_step(step)
+        outcomes.append(StepOutcome(step, "passed", None, definition, time.perf_counter() - started))
+    return ScenarioOutcome(scenario, tuple(outcomes))

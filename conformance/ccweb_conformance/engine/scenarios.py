@@ -1,0 +1,94 @@
+"""Feature files read into runnable scenarios with gherkin-official's pickles (outlines expanded).
+
+A pickle is Gherkin's own flattening of a scenario: background steps first, one pickle per example
+row with its values in place, each step typed (Context, Action, Outcome) with its table or docstring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from gherkin.parser import Parser
+from gherkin.pickles.compiler import Compiler
+
+__all__ = ["Scenario", "Step", "parse_feature", "read_feature"]
+
+_KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
+"""A pickle step's type -> the registry's kind (``And``/``But`` take the kind of the step before)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step to run: its kind (None when Gherkin cannot tell), keyword, text, line, table, docstring."""
+
+    kind: str | None
+    keyword: str
+    text: str
+    line: int
+    datatable: tuple[tuple[str, ...], ...] | None = None
+    docstring: str | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One scenario to run (an outline: one per example row), with the tags of its feature and its own."""
+
+    feature_file: str
+    name: str
+    line: int
+    tags: frozenset[str]
+    steps: tuple[Step, ...]
+
+
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    """Every node of a Gherkin document that has an ID and a location (steps, scenarios, example rows)."""
+    if isinstance(node, dict):
+        if "id" in node and "location" in node:
+            yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _nodes(value)
+
+
+def _step(pickle_step: Any, nodes: dict[str, dict[str, Any]]) -> Step:
+    ast = nodes[pickle_step["astNodeIds"][0]]
+    argument = pickle_step.get("argument", {})
+    table = argument.get("dataTable")
+    rows = None if table is None else tuple(tuple(c["value"] for c in row["cells"]) for row in table["rows"])
+    docstring = argument.get("docString", {}).get("content")
+    return Step(
+        _KINDS.get(pickle_step.get("type", "")), ast["keyword"].strip(), pickle_step["text"],
+        ast["location"]["line"], rows, docstring,
+    )
+
+
+def parse_feature(text: str, feature_file: str) -> list[Scenario]:
+    """The scenarios of one feature's text, in file order (an outline's rows in order).
+
+    A scenario's line is its ``Scenario:`` line; an outline row's, the row's (its last AST node).
+    """
+    document = Parser().parse(text)
+    nodes = {node["id"]: node for node in _nodes(document.get("feature"))}
+    return [
+        Scenario(
+            feature_file, pickle["name"], nodes[pickle["astNodeIds"][-1]]["location"]["line"],
+            frozenset(tag["name"].lstrip("@") for tag in pickle["tags"]),
+            tuple(_step(step, nodes) for step in pickle["steps"]),
+        )
+        for pickle in Compiler().compile(cast(Any, {**document, "uri": feature_file}))
+    ]
+
+
+def read_feature(path: Path) -> list[Scenario]:
+    """The scenarios of the feature file at ``path``."""
+    return parse_feature(path.read_text(encoding="utf-8"), path.name)
+
+
+def read_features(paths: Iterable[Path]) -> list[Scenario]:
+    """The scenarios of these feature files, in this order."""
+    return [scenario for path in paths for scenario in read_feature(path)]

@@ -1,0 +1,34 @@
+"""The step registry bound into pytest: each entry registered with pytest-bdd's public decorators.
+
+pytest-bdd keeps a step definition as a fixture of the module that registers it; :func:`bind_steps`
+is called at the top level of that module (``test_conformance.py``), and each fixture lands there.
+"""
+
+from __future__ import annotations
+
+from pytest_bdd import given, parsers, then, when
+
+from ccweb_conformance.engine.registry import Exact, Parse, Pattern, Registry
+
+__all__ = ["bind_steps"]
+
+_DECORATORS = {"given": given, "when": when, "then": then}
+_CALLER = 2
+"""pytest-bdd's ``stacklevel`` that reaches the module calling :func:`bind_steps` (the decorator, then here)."""
+
+
+def _pytest_bdd_name(pattern: Pattern) -> str | parsers.StepParser:
+    if isinstance(pattern, Exact):
+        return pattern.text
+    if isinstance(pattern, Parse):
+        return parsers.parse(pattern.text)
+    return parsers.re(pattern.text)
+
+
+def bind_steps(registry: Registry) -> None:
+    """Register every entry of ``registry`` with pytest-bdd, in the calling module's namespace."""
+    for entry in registry.entries:
+        decorator = _DECORATORS[entry.kind]
+        decorator(_pytest_bdd_name(entry.pattern), target_fixture=entry.target_fixture, stacklevel=_CALLER)(
+            entry.function
+        )
