@@ -116,7 +116,12 @@ CASES: dict[str, Case] = {
         stdio("hs-hang"), 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "hung-")
     ),
     "http-start-up-500": Case(http("hs=500"), 2, "could not negotiate MCP", reports=False),
-    "http-start-up-wrong-content-type": Case(http("hs=ctype"), 2, "could not negotiate MCP", reports=False),
+    "http-start-up-wrong-content-type": Case(
+        http("hs=ctype"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
+    ),
+    "http-start-up-plain-text": Case(
+        http("hs=plain"), 1, "not run: the implementation broke the protocol during the", outcome="failed"
+    ),
     "http-start-up-redirect": Case(http("hs=redirect"), 2, "could not negotiate MCP", reports=False),
     "http-wrong-url-path": Case(
         [*REFERENCE_HTTP, "--url", "http://127.0.0.1:{port}/wrong"], 2, "could not negotiate MCP", reports=False

@@ -118,7 +118,15 @@ def test_max_time_stops_the_run_and_fails_it(outcomes: dict[str, Outcome]) -> No
 
 
 @pytest.mark.parametrize(
-    "name", ["handshake-not-json", "handshake-malformed-result", "deep-handshake-stdio", "deep-handshake-http"]
+    "name",
+    [
+        "handshake-not-json",
+        "handshake-malformed-result",
+        "deep-handshake-stdio",
+        "deep-handshake-http",
+        "http-start-up-wrong-content-type",
+        "http-start-up-plain-text",
+    ],
 )
 def test_a_protocol_violation_in_the_handshake_fails_proto_1(outcomes: dict[str, Outcome], name: str) -> None:
     report = outcomes[name].report

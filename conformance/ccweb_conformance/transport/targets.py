@@ -182,8 +182,13 @@ class Target(ABC):
             exchanges = [*client.handshake, *([failure.exchange] if failure.exchange else [])]
             client.close()
             status = failure.exchange.http_status if failure.exchange is not None else None
-            refused = failure.kind == "http" or (status is not None and status >= 400)  # not reached: exit 2
-            violated = failure.kind in VIOLATION_KINDS or (failure.exchange is not None and failure.exchange.violations)
+            answered = status is not None and 200 <= status < 300  # an MCP endpoint answered, and broke the protocol
+            refused = not answered and (failure.kind == "http" or (status is not None and status >= 300))  # exit 2
+            violated = (
+                failure.kind in VIOLATION_KINDS
+                or (failure.exchange is not None and bool(failure.exchange.violations))
+                or (answered and failure.kind == "http")
+            )
             if violated and not refused:
                 what = str(failure).removeprefix(f"{self.description}: ")
                 raise HandshakeViolation(

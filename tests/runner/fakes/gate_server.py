@@ -12,7 +12,8 @@ untouched scenarios pass, except as the words say:
   hs-garbage    initialize is answered with a line that is not JSON (stdio)
   hs-malformed  initialize is answered with a result whose protocolVersion is not a string
   hs-hang       initialize is never answered (once it is read, $GATE_STATE/hung-<pid> is written)
-  hs=500        (http) initialize gets HTTP 500; hs=ctype: text/html; hs=redirect: 307
+  hs=500        (http) initialize gets HTTP 500; hs=ctype: text/html; hs=plain: the right answer as
+                text/plain (Go's default); hs=redirect: 307
   sse           (http) replies to tools/call as an SSE stream
   trickle=N     (http) the N-th tools/call opens an SSE stream and trickles bytes, never a newline
   nan           every tools/call result carries "_meta": {"score": NaN} (not JSON)
@@ -204,6 +205,16 @@ def serve_stdio() -> None:
 # --- HTTP --------------------------------------------------------------------------------
 
 
+HANDSHAKE_FAULTS = {
+    "500": lambda message: (500, "text/plain", b"internal trouble", None),
+    "ctype": lambda message: (200, "text/html", b"<html>not MCP</html>", None),
+    # what Go's net/http sends when a handler sets no Content-Type: the right answer, as text/plain
+    "plain": lambda message: (200, "text/plain; charset=utf-8", json.dumps(answer(message, None)).encode(), None),
+    "redirect": lambda message: (307, "text/plain", b"", {"Location": "/elsewhere"}),
+}
+"""(http) ``hs=NAME``: how initialize is answered instead (status, Content-Type, body, headers)."""
+
+
 class Handler(ReplyingHandler):
     protocol_version = "HTTP/1.1"
 
@@ -217,15 +228,10 @@ class Handler(ReplyingHandler):
         assert isinstance(message, dict)
         method = message.get("method")
         if method == "initialize":
-            fault = OPTIONS.get("hs")
-            if fault == "500":
-                self.reply(500, "text/plain", b"internal trouble")
-                return
-            if fault == "ctype":
-                self.reply(200, "text/html", b"<html>not MCP</html>")
-                return
-            if fault == "redirect":
-                self.reply(307, "text/plain", b"", {"Location": "/elsewhere"})
+            fault = HANDSHAKE_FAULTS.get(OPTIONS.get("hs") or "")
+            if fault is not None:
+                status, content_type, body, headers = fault(message)
+                self.reply(status, content_type, body, headers)
                 return
         else:
             time.sleep(SLOW)
