@@ -13,10 +13,10 @@ from runner.reports.sample_run import make_run
 from ccweb_conformance.reports import (
     build_cucumber,
     build_json,
+    render_junit,
     render_markdown,
     render_summary,
     report_schema,
-    render_junit,
 )
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.model import RunResult

@@ -4,6 +4,7 @@ server's text whole in the JSON, no secret anywhere, and the kit's own words int
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -76,8 +77,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _environment() -> dict[str, str]:
-    import os  # noqa: PLC0415
-
+    """This process's environment but ``GITHUB_ACTIONS``: the kit's own annotations are another test's."""
     return {key: value for key, value in os.environ.items() if key != "GITHUB_ACTIONS"}
 
 
@@ -109,7 +109,8 @@ def test_the_json_report_keeps_the_servers_text_whole(hostile: dict[str, Any]) -
 def test_the_junit_and_cucumber_reports_parse_and_keep_the_servers_text(hostile: dict[str, Any]) -> None:
     failures = ET.fromstring(hostile["junitxml"]).findall(".//failure")
     assert any("a ##vso[task.setvariable]v" in (failure.text or "") for failure in failures)
-    steps = [step for feature in json.loads(hostile["cucumberjson"]) for e in feature["elements"] for step in e["steps"]]
+    features = json.loads(hostile["cucumberjson"])
+    steps = [step for feature in features for element in feature["elements"] for step in element["steps"]]
     assert any("##vso[task.setvariable]v" in step["result"].get("error_message", "") for step in steps)
 
 

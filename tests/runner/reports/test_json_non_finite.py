@@ -11,7 +11,7 @@ from runner.reports.sample_run import make_run
 
 from ccweb_conformance.jsontext import finite_only
 from ccweb_conformance.reports.cucumber import render_cucumber
-from ccweb_conformance.reports.json_report import report_schema, render_json
+from ccweb_conformance.reports.json_report import render_json, report_schema
 
 
 def _refuse(name: str) -> Any:

@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from runner.reports.sample_run import make_run
 
-from ccweb_conformance.reports.json_report import build_json, report_schema, render_json
+from ccweb_conformance.reports.json_report import build_json, render_json, report_schema
 
 RECEIVED = '{"jsonrpc":"2.0","id":3,"result":{"content":"\\ud83d"}}'
 # a \uD800-\uDFFF escape: preceded by an even number of backslashes (an escaped backslash is not one)

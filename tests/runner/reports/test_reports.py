@@ -17,16 +17,16 @@ import ccweb_spec
 from ccweb_conformance.reports import (
     build_cucumber,
     build_json,
-    render_markdown,
-    render_summary,
-    report_schema,
     render_cucumber,
     render_json,
     render_junit,
+    render_markdown,
+    render_summary,
+    report_schema,
 )
 from ccweb_conformance.reports.common import totals_line
-from ccweb_conformance.reports.output import place
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
+from ccweb_conformance.reports.output import place
 
 ANSI = re.compile(r"\033\[[0-9;]*m")
 
