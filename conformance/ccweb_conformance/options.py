@@ -345,7 +345,7 @@ class RunnerOptions:
         if self.sessions_dir is not None and not self.sessions_dir.is_dir():
             found.append(f"--sessions-dir {str(self.sessions_dir)!r} is not a directory")
         if self.url and not self.url.startswith(("http://", "https://")):
-            found.append(f"--url {self.url!r} is not an http:// or https:// URL")
+            found.append(f"--url {without_user_information(self.url)!r} is not an http:// or https:// URL")
         return found + self._bound_problems()
 
     def _empty_problems(self) -> list[str]:

@@ -202,3 +202,8 @@ def test_the_rerun_line_hides_the_urls_password() -> None:
         "ccweb-conformance run --url 'http://***@127.0.0.1:1/mcp' --sessions-dir /s -k k"
         "  # *** stands for the values of --url: supply them again"
     )
+
+
+def test_a_bad_urls_error_hides_its_password() -> None:
+    problems = RunnerOptions(url="ftp://user:pa55word@h/x", http_cmd="srv").problems()
+    assert "--url 'ftp://***@h/x' is not an http:// or https:// URL" in problems
