@@ -27,64 +27,47 @@ from typing import Any, TypeVar
 __all__ = ["json_escapes", "map_strings", "neutral", "neutralise", "xml_escapes"]
 
 _T = TypeVar("_T")
-_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb"
-_CONTROL = re.compile(f"[{_CONTROLS}]")
-"""C0 (but tab and line feed), DEL, C1, line/paragraph separators and bidi controls."""
-_HASH_COMMAND = r"#(?=#\[|#vso\[)"
-"""The ``#`` that starts ``##[`` or ``##vso[``, anywhere."""
-_COMMAND = re.compile(rf"(?m:^)([^\S\n]*)(:)(?=:)|()({_HASH_COMMAND})|()(\A#)(?=\[|vso\[)")
-"""The first character of a command: ``::`` after white space at a line's (or the text's) start, ``##[`` and
-``##vso[`` anywhere, and a text's own start ``#[`` / ``#vso[`` (a ``#`` placed before it would complete one)."""
+_RAW_IN_TEXT = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb"
+"""DEL, C1, line/paragraph separators and bidi controls: JSON and XML may hold them raw in text."""
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f{_RAW_IN_TEXT}]")
+"""Those and C0 but tab and line feed."""
+_COMMAND = r"(?m:^)[^\S\n]*:(?=:)|#(?=#\[|#vso\[)"
+"""Ending with the first character of a command: ``::`` after white space at a line's start; ``##[`` and ``##vso[``
+anywhere."""
+_SHOWN = re.compile(rf"{_COMMAND}|\A#(?=\[|vso\[)")
+"""Also ``#[`` / ``#vso[`` at a text's start: a ``#`` placed before it would complete a command."""
+_JSON_UNSAFE = re.compile(f"#(?=#\\[|#vso\\[)|[{_RAW_IN_TEXT}]")
+_XML_UNSAFE = re.compile(f"{_COMMAND}|[{_RAW_IN_TEXT}]")
 
 
-def _visible(match: re.Match[str]) -> str:
-    code = ord(match.group())
+def _last_escaped(escape: Callable[[int], str]) -> Callable[[re.Match[str]], str]:
+    """A replacement that keeps what a match holds but its last character, written with ``escape``."""
+    return lambda match: match[0][:-1] + escape(ord(match[0][-1]))
+
+
+def _visible(code: int) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-
-def _escaped(escape: Callable[[int], str]) -> Callable[[re.Match[str]], str]:
-    """A replacement keeping a command's leading white space and escaping its first character."""
-
-    def replace(match: re.Match[str]) -> str:
-        lead, character = next((match[i], match[i + 1]) for i in (1, 3, 5) if match[i + 1] is not None)
-        return lead + escape(ord(character))
-
-    return replace
-
-
-_SHOWN = _escaped(lambda code: f"\\x{code:02x}")
 
 
 def neutralise(text: str) -> str:
     """``text`` with control characters and the commands a CI runner acts on written as visible escapes."""
     if _CONTROL.search(text) is not None:
-        text = _CONTROL.sub(_visible, text)
-    return _COMMAND.sub(_SHOWN, text) if ("::" in text or "#" in text) else text
-
-
-_RAW_IN_TEXT = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb"
-"""The controls JSON and XML may hold raw in text (DEL, C1, separators, bidi): written as escapes."""
-_JSON_UNSAFE = re.compile(f"{_HASH_COMMAND}|[{_RAW_IN_TEXT}]")
+        text = _CONTROL.sub(_last_escaped(_visible), text)
+    return _SHOWN.sub(_last_escaped(_visible), text) if ("::" in text or "#" in text) else text
 
 
 def json_escapes(text: str) -> str:
-    """JSON text (as ``json.dumps`` writes it, ``ensure_ascii=False``) with ``#`` of ``##[`` / ``##vso[`` and the
-    control characters it leaves raw written as ``\\uXXXX``: outside its strings JSON text holds none of them,
-    so this is the strings' own escape and a parser reads the server's text back unchanged."""
-    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
-
-
-_XML_UNSAFE = re.compile(rf"(?m:^)([^\S\n]*)(:)(?=:)|()({_HASH_COMMAND}|[{_RAW_IN_TEXT}])|()(\A#)(?=\[|vso\[)")
-
-
-_REFERENCE = _escaped(lambda code: f"&#{code};")
+    """JSON text (as ``json.dumps`` writes it, ``ensure_ascii=False``) with the ``#`` of ``##[`` / ``##vso[`` and the
+    controls it leaves raw written as ``\\uXXXX``: outside its strings JSON text holds none of them, so this is
+    the strings' own escape and a parser reads the server's text back unchanged."""
+    return _JSON_UNSAFE.sub(_last_escaped(lambda code: f"\\u{code:04x}"), text)
 
 
 def xml_escapes(text: str) -> str:
-    """Serialised XML with a command's first character and C1 controls written as character references
-    (``&#35;#[``, ``&#58;:``): only text and attribute values can hold them (a line feed in an attribute is
-    already ``&#10;``), so a parser reads the same text back."""
-    return _XML_UNSAFE.sub(_REFERENCE, text)
+    """Serialised XML with a command's first character and the controls XML may hold raw written as character
+    references (``&#35;#[``, ``&#58;:``): only text and attribute values can hold them (a line feed in an
+    attribute is already ``&#10;``), so a parser reads the same text back."""
+    return _XML_UNSAFE.sub(_last_escaped(lambda code: f"&#{code};"), text)
 
 
 def neutral(value: _T) -> _T:

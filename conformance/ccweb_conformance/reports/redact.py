@@ -9,17 +9,19 @@ string redacted.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from ccweb_conformance.options import redact
-from ccweb_conformance.reports.model import RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RunResult
 from ccweb_conformance.reports.neutral import map_strings
 
 __all__ = ["redacted"]
 
 _T = TypeVar("_T")
+_RUN_OUTSIDE = ("target", "stopped", "leftover_processes", "processes")
+_SCENARIO_OUTSIDE = ("message", "detail", "transcript", "reproducer")
 
 
 def redacted(document: _T, secrets: Sequence[str]) -> _T:
@@ -29,13 +31,9 @@ def redacted(document: _T, secrets: Sequence[str]) -> _T:
     change = partial(redact, secrets=secrets)
     if not isinstance(document, RunResult):
         return map_strings(document, change)
-    outside = ("target", "stopped", "leftover_processes", "processes")
-    changes = {name: map_strings(getattr(document, name), change) for name in outside}
-    scenarios = [_scenario(scenario, secrets) for scenario in document.scenarios]
-    return dataclasses.replace(document, scenarios=scenarios, **changes)
+    scenarios = [_replaced(scenario, _SCENARIO_OUTSIDE, change) for scenario in document.scenarios]
+    return cast(_T, dataclasses.replace(_replaced(document, _RUN_OUTSIDE, change), scenarios=scenarios))
 
 
-def _scenario(scenario: ScenarioResult, secrets: Sequence[str]) -> ScenarioResult:
-    change = partial(redact, secrets=secrets)
-    outside = ("message", "detail", "transcript", "reproducer")
-    return dataclasses.replace(scenario, **{name: map_strings(getattr(scenario, name), change) for name in outside})
+def _replaced(value: Any, fields: tuple[str, ...], change: Callable[[str], str]) -> Any:
+    return dataclasses.replace(value, **{name: map_strings(getattr(value, name), change) for name in fields})
