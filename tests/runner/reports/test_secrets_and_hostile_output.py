@@ -16,6 +16,7 @@ from runner.reports.sample_run import scenario
 
 from ccweb_conformance.commands.report_formats import write_reports
 from ccweb_conformance.commands.running import reproducer
+from ccweb_conformance.config import load_config
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.model import RunResult, StepResult
@@ -207,3 +208,8 @@ def test_the_rerun_line_hides_the_urls_password() -> None:
 def test_a_bad_urls_error_hides_its_password() -> None:
     problems = RunnerOptions(url="ftp://user:pa55word@h/x", http_cmd="srv").problems()
     assert "--url 'ftp://***@h/x' is not an http:// or https:// URL" in problems
+
+
+def test_secret_env_is_read_from_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "ccweb-conformance.toml").write_text('secret-env = ["PLAIN"]\n', encoding="utf-8")
+    assert load_config(tmp_path, "run")[1] == {"secret_env": ["PLAIN"]}
