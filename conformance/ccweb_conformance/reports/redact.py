@@ -1,8 +1,9 @@
 """Secrets redacted in the model, where they stand, before any format renders it (docs/runner.md, "Secrets").
 
 In a run, the text that comes from outside the kit is redacted: the target's description, why the run stopped,
-the processes left behind, and per scenario its message, failure detail, transcript and reproducer; the kit's
-own words (names, steps, requirements, statuses) are never touched. Another document (a profile) has every
+the processes left behind, and per scenario its message (it quotes the server), transcript, reproducer and the
+value its failed check got; the kit's own words (names, steps, requirements, statuses, the check, what it
+expected) are never touched. Another document (a profile) has every
 string redacted.
 """
 
@@ -14,14 +15,14 @@ from functools import partial
 from typing import Any, TypeVar, cast
 
 from ccweb_conformance.options import redact
-from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import map_strings
 
 __all__ = ["redacted"]
 
 _T = TypeVar("_T")
 _RUN_OUTSIDE = ("target", "stopped", "leftover_processes", "processes")
-_SCENARIO_OUTSIDE = ("message", "detail", "transcript", "reproducer")
+_SCENARIO_OUTSIDE = ("message", "transcript", "reproducer")
 
 
 def redacted(document: _T, secrets: Sequence[str]) -> _T:
@@ -31,8 +32,14 @@ def redacted(document: _T, secrets: Sequence[str]) -> _T:
     change = partial(redact, secrets=secrets)
     if not isinstance(document, RunResult):
         return map_strings(document, change)
-    scenarios = [_replaced(scenario, _SCENARIO_OUTSIDE, change) for scenario in document.scenarios]
+    scenarios = [_scenario(scenario, change) for scenario in document.scenarios]
     return cast(_T, dataclasses.replace(_replaced(document, _RUN_OUTSIDE, change), scenarios=scenarios))
+
+
+def _scenario(scenario: ScenarioResult, change: Callable[[str], str]) -> ScenarioResult:
+    detail = None if scenario.detail is None else _replaced(scenario.detail, ("actual",), change)
+    shown: ScenarioResult = _replaced(scenario, _SCENARIO_OUTSIDE, change)
+    return dataclasses.replace(shown, detail=detail)
 
 
 def _replaced(value: Any, fields: tuple[str, ...], change: Callable[[str], str]) -> Any:

@@ -19,7 +19,7 @@ from ccweb_conformance.commands.running import reproducer
 from ccweb_conformance.config import load_config
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.console import render_summary
-from ccweb_conformance.reports.model import RunResult, StepResult
+from ccweb_conformance.reports.model import FailureDetail, RunResult, StepResult
 from ccweb_conformance.reports.neutral import json_escapes, neutral, neutralise, xml_escapes
 from ccweb_conformance.reports.redact import redacted
 from ccweb_conformance.transport.exchange import Exchange
@@ -187,11 +187,13 @@ def test_redaction_is_in_the_models_outside_text_and_leaves_the_kits_words() -> 
     run.target = "http: http://user:pa55word@127.0.0.1:1/mcp"
     run.scenarios[0].message = "got hunter22 and content and true"
     run.scenarios[0].steps = [StepResult("When", "a call with hunter22", "failed")]
+    run.scenarios[0].detail = FailureDetail("hunter22 differs", expected=["hunter22"], actual=["hunter22"])
     run.scenarios[0].transcript = [Exchange({"k": "u:p"}, {"echo": ["visible-value"]}, received_text="x hunter22")]
     shown = redacted(run, SECRET_OPTIONS.secrets())
     assert shown.target == "http: http://***@127.0.0.1:1/mcp"
     assert shown.scenarios[0].message == "got *** and content and true"
     assert shown.scenarios[0].steps == run.scenarios[0].steps  # the kit's own words
+    assert shown.scenarios[0].detail == FailureDetail("hunter22 differs", expected=["hunter22"], actual=["***"])
     exchange = shown.scenarios[0].transcript[0]
     assert (exchange.request, exchange.response, exchange.received_text) == ({"k": "***"}, {"echo": ["***"]}, "x ***")
     assert run.scenarios[0].message == "got hunter22 and content and true"  # a copy: the run is unchanged
