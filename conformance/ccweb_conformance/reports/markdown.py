@@ -14,14 +14,12 @@ the neutral copy of the run (:func:`~ccweb_conformance.reports.neutral.neutral`)
 
 from __future__ import annotations
 
-import re
-
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
-from ccweb_conformance.reports.markdown_text import cell, code
+from ccweb_conformance.reports.markdown_text import cell, code, fenced
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 
@@ -107,7 +105,7 @@ def _others(group: FailureGroup, say: Messages) -> list[str]:
     """The group's other scenarios, by name, after the first one's section."""
     if not group.others:
         return []
-    names = ", ".join(_code(s.nodeid) for s in group.others[:DETAILS_LIMIT])
+    names = ", ".join(_span(s.nodeid) for s in group.others[:DETAILS_LIMIT])
     if len(group.others) > DETAILS_LIMIT:
         names += " " + say("markdown.more", n=len(group.others) - DETAILS_LIMIT)
     return ["", say("markdown.same_failure", count=len(group.others), names=names)]
@@ -127,32 +125,24 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
     """The headline visible (requirement, check, first difference), the hint, then the whole block folded."""
     if scenario.detail is None:
         text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
-        fence = "`" * max(3, _longest_backtick_run(text) + 1)
         charged = scenario.failed_requirements() or scenario.requirements
         summary = _html(f"{scenario.nodeid} ({', '.join(charged)})")
-        rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_code(scenario.reproducer)), ""]
-        return [*rerun, "<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
+        rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_span(scenario.reproducer)), ""]
+        return [*rerun, "<details>", f"<summary>{summary}</summary>", "", *fenced(text), "", "</details>"]
     text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
     shown = [f"- **{_html(scenario.nodeid)}**: {code(headline(scenario, say.language))}"]
     hint = scenario_hint(scenario, say.language)
     if hint is not None:
         shown.append(f"  {say('markdown.hint', hint=cell(hint))}")
     if scenario.reproducer is not None:
-        shown.append(f"  {say('markdown.rerun', command=_code(scenario.reproducer))}")
-    fence = "`" * max(3, _longest_backtick_run(text) + 1)
-    details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", f"{fence}text", text, fence]
+        shown.append(f"  {say('markdown.rerun', command=_span(scenario.reproducer))}")
+    details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", *fenced(text)]
     return [*shown, "", *details, "", "</details>"]
 
 
-def _code(text: str) -> str:
-    """``text`` as inline code, whatever backticks it holds (a longer run of them around it)."""
-    ticks = "`" * (_longest_backtick_run(text) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+def _span(text: str) -> str:
+    """``text`` as one code span as it is (a command, a scenario id: their white space kept)."""
+    return code(text, one_line_first=False)
 
 
 def _html(text: str) -> str:
