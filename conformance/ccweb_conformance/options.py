@@ -158,7 +158,16 @@ def option(
 RUN_AND_PROFILE: tuple[Command, ...] = ("run", "profile")
 CUCUMBER_FLAVOURS = ("js", "jvm", "ruby")
 REDACTED = "***"
-"""What a header value is replaced with wherever options are shown."""
+"""What a secret is replaced with wherever it would be shown."""
+CREDENTIAL_HEADERS = frozenset({"authorization", "cookie", "proxy-authorization"})
+CREDENTIAL_HEADER_WORDS = ("token", "key", "secret", "auth")
+"""A header whose name holds one of these (any case) carries a credential."""
+CREDENTIAL_ENV_WORDS = ("TOKEN", "KEY", "SECRET", "PASS", "AUTH", "COOKIE", "CREDENTIAL")
+"""An ``--env`` variable whose name holds one of these (any case) carries a credential."""
+SHORTEST_SECRET = 4
+"""A credential value shorter than this is not looked for in text (it would hide ordinary words)."""
+_USER_INFORMATION = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s]+)@")
+"""A URL's user information (``user:password`` before ``@``), wherever a value holds one."""
 _HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
 _ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
@@ -214,6 +223,9 @@ class RunnerOptions:
         "redacted in reports)")
     env: tuple[str, ...] = option((), "--env", group="target", metavar="KEY=VALUE", commands=RUN_AND_PROFILE,
         help="environment variable for a spawned server (--stdio, --http-cmd; repeatable)")
+    secret_env: tuple[str, ...] = option((), "--secret-env", group="target", metavar="NAME", commands=RUN_AND_PROFILE,
+        help="an --env variable whose value is redacted in reports and messages, besides those named like a "
+        "credential (repeatable)")
     in_process: bool = option(False, "--in-process", group="target",
         help="the bundled reference inside this process (the kit's own fast tests)")
     # --- binding: how the runner talks to it --------------------------------------------
@@ -333,7 +345,7 @@ class RunnerOptions:
         if self.sessions_dir is not None and not self.sessions_dir.is_dir():
             found.append(f"--sessions-dir {str(self.sessions_dir)!r} is not a directory")
         if self.url and not self.url.startswith(("http://", "https://")):
-            found.append(f"--url {self.url!r} is not an http:// or https:// URL")
+            found.append(f"--url {without_user_information(self.url)!r} is not an http:// or https:// URL")
         return found + self._bound_problems()
 
     def _empty_problems(self) -> list[str]:
@@ -417,13 +429,21 @@ class RunnerOptions:
         return {m[1]: m[2] for m in pairs if m is not None}
 
     def secrets(self) -> list[str]:
-        """Values that must appear in no report or message: header values, a credential after its scheme, env values."""
+        """Values no report or message may show (docs/runner.md, "Secrets"): credential headers' values (and
+        the credential after its scheme), credential-named ``--env`` values and URLs' user information."""
         found: list[str] = []
-        for value in self.http_headers().values():
-            _, _, credential = value.partition(" ")
-            found += [v for v in (value, credential.strip()) if len(v) >= 4]
-        found += [v for v in (variable.partition("=")[2] for variable in self.env) if len(v) >= 4]
-        return found
+        for name, value in self.http_headers().items():
+            if name.lower() in CREDENTIAL_HEADERS or any(word in name.lower() for word in CREDENTIAL_HEADER_WORDS):
+                found += [value, value.partition(" ")[2].strip()]
+        for name, value in self.environment().items():
+            if name in self.secret_env or any(word in name.upper() for word in CREDENTIAL_ENV_WORDS):
+                found.append(value)
+        found = [value for value in found if len(value) >= SHORTEST_SECRET]
+        for value in (self.url or "", *self.header, *self.env):
+            for match in _USER_INFORMATION.finditer(value):
+                password = match[1].partition(":")[2]
+                found += [match[1], *([password] if len(password) >= SHORTEST_SECRET else [])]
+        return list(dict.fromkeys(found))
 
 
 @dataclass(frozen=True)
@@ -670,6 +690,8 @@ def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> lis
         return [word for v in shown for word in (flag, v)]
     if value is None:
         return []
+    if redact and isinstance(value, str):
+        value = _redacted(row, value)
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
 
 
@@ -697,8 +719,24 @@ def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
     return words
 
 
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret in it replaced by :data:`REDACTED`, the longest first."""
+    for secret in sorted(set(secrets), key=len, reverse=True):
+        if secret:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def without_user_information(text: str) -> str:
+    """``text`` with every URL's user information replaced by :data:`REDACTED` (``http://***@host/mcp``)."""
+    return _USER_INFORMATION.sub(lambda match: match[0].replace(match[1], REDACTED), text)
+
+
 def _redacted(row: TableRow, value: str) -> str:
-    """A header or ``--env`` with its value replaced by :data:`REDACTED` (other options unchanged)."""
+    """A header or ``--env`` with its value replaced by :data:`REDACTED`, a URL without its user information (other
+    options unchanged)."""
+    if row.name == "url":
+        return without_user_information(value)
     if row.name == "env":
         return f"{value.split('=', 1)[0]}={REDACTED}"
     if row.name != "header":

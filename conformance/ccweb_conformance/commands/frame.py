@@ -41,7 +41,7 @@ from ccweb_conformance.errors import (
 from ccweb_conformance.fixtures.held_dir import Identity, identity_of, remove_made_directory
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import pick_language
-from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.options import RunnerOptions, redact
 from ccweb_conformance.transport import limits, reaper, signals, zygote_client
 
 __all__ = ["Frame", "Session", "console_for", "framed", "session"]
@@ -149,23 +149,29 @@ class Frame:
         """Values no console line or report may show."""
         return self.options.secrets()
 
+    def redacted(self, document: Any) -> Any:
+        """``document`` (the run model, a profile) with its secrets redacted, before anything renders it."""
+        from ccweb_conformance.reports.redact import redacted  # noqa: PLC0415 (reports: only when asked)
+
+        return redacted(document, self.secrets)
+
     def settle(self) -> None:
         """From here on a signal is recorded, not raised: the reports and the console get written whatever arrives."""
         signals.disarm()
 
     def show(self, text: str, *, fit: bool = False) -> None:
-        """Text on the console, secrets scrubbed (``fit``: wrapped to a terminal's width); a reader that went
-        away (``| head``) is no error."""
-        from ccweb_conformance.reports.output import reader_may_leave, scrub  # noqa: PLC0415
+        """Text on the console, rendered from a redacted model (``fit``: wrapped to a terminal's width); a reader
+        that went away (``| head``) is no error."""
+        from ccweb_conformance.reports.output import reader_may_leave  # noqa: PLC0415
         from ccweb_conformance.reports.terminal import fit_to_terminal  # noqa: PLC0415
 
-        shown = scrub(text, self.secrets)
         with reader_may_leave(self.console):
-            print(fit_to_terminal(shown, self.console) if fit else shown, file=self.console, flush=True)
+            print(fit_to_terminal(text, self.console) if fit else text, file=self.console, flush=True)
 
     def write_reports(self, document: Any, *, safe: Any = None) -> bool:
-        """Every report the options ask this command for; False when one could not be written (said on stderr).
-        ``safe``: ``document`` already neutralised, when the caller made that copy for its console too."""
+        """Every report the options ask this command for, from ``document`` redacted (:meth:`redacted`); False
+        when one could not be written (said on stderr). ``safe``: its neutral copy, when the caller made that copy
+        for its console too."""
         from ccweb_conformance.commands.report_formats import write_reports  # noqa: PLC0415
 
         return write_reports(document, self.options, self.command, language=self.language, safe=safe)
@@ -206,5 +212,5 @@ def framed(
         print(line, file=sys.stderr)
         return interrupted_exit_code(interrupted.signum)
     except TargetError as error:
-        print(f"{PROGRAM}: error: {error}", file=sys.stderr)
+        print(f"{PROGRAM}: error: {redact(str(error), options.secrets())}", file=sys.stderr)
         return EXIT_USAGE

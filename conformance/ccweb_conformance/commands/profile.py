@@ -62,6 +62,7 @@ def main(args: argparse.Namespace) -> int:
             progress=_progress,
         )
         profile.config_file = config_file
+        profile = frame.redacted(profile)  # before the reports and the console render it
         frame.settle()
         written = frame.write_reports(profile)
         frame.show(render_profile(profile, frame.language))

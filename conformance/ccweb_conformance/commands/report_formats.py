@@ -1,14 +1,13 @@
-"""Every report format, once: its option, its label, the command it belongs to and its writer.
+"""Every report format, once: its option, its label, the command it belongs to and its renderer.
 
 ``run``, ``profile`` and ``list`` write their reports with :func:`write_reports`, the Action's check
 (tests/packaging/test_action.py) reads :func:`formats` for ``run``. Adding a format is one
-row here, its writer (``module:function``, imported only when the report is asked for) and
-its test; its option is the row of the same name in ``options.RunnerOptions``.
+row here, its renderer (``module:function``, imported only when the report is asked for, returning the
+report's text) and its test; its option is the row of the same name in ``options.RunnerOptions``.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import sys
 from collections.abc import Callable
@@ -19,7 +18,7 @@ from typing import Any
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.github import is_step_summary
 from ccweb_conformance.reports.neutral import neutral
-from ccweb_conformance.reports.output import emit
+from ccweb_conformance.reports.output import place
 
 __all__ = ["FORMATS", "ReportFormat", "formats", "write_reports"]
 
@@ -32,45 +31,50 @@ class ReportFormat:
     """The field of :class:`~ccweb_conformance.options.RunnerOptions` that holds its path (``--json``: json)."""
     label: str
     command: str
-    writer: str
-    """``module:function``; the function takes (document, path, **keywords)."""
+    renderer: str
+    """``module:function``; the function takes (document, **keywords) and returns the report's text."""
     keywords: tuple[str, ...] = ()
-    """Which of ``flavour`` (--cucumber-flavour) and ``language`` (--lang) the writer takes."""
+    """Which of ``flavour`` (--cucumber-flavour) and ``language`` (--lang) the renderer takes."""
     appends_to_step_summary: bool = False
     """True when, written to the file ``GITHUB_STEP_SUMMARY`` names, the report is appended to it (an
     earlier step's text stays, as GitHub's convention wants) instead of replacing it."""
+    plain_text: bool = False
+    """True when the format has no escape of its own for the server's text (Markdown's code): it is rendered
+    from the neutral copy of the document (:func:`~ccweb_conformance.reports.neutral.neutral`)."""
 
-    def write(self, document: Any, path: Path, context: dict[str, Any]) -> None:
-        """Render ``document`` to ``path`` (a staging file; :func:`write_reports` places it)."""
-        module, _, name = self.writer.partition(":")
-        function: Callable[..., None] = getattr(importlib.import_module(module), name)
-        function(document, path, **{key: context[key] for key in self.keywords})
+    def render(self, document: Any, context: dict[str, Any]) -> str:
+        """The report of ``document`` as text."""
+        module, _, name = self.renderer.partition(":")
+        function: Callable[..., str] = getattr(importlib.import_module(module), name)
+        return function(document, **{key: context[key] for key in self.keywords})
 
 
 FORMATS: tuple[ReportFormat, ...] = (
-    ReportFormat("junitxml", "JUnit XML", "run", "ccweb_conformance.reports.junit:write_junit", ("language",)),
-    ReportFormat("json", "JSON", "run", "ccweb_conformance.reports.json_report:write_json"),
+    ReportFormat("junitxml", "JUnit XML", "run", "ccweb_conformance.reports.junit:render_junit", ("language",)),
+    ReportFormat("json", "JSON", "run", "ccweb_conformance.reports.json_report:render_json"),
     ReportFormat(
-        "cucumberjson", "Cucumber JSON", "run", "ccweb_conformance.reports.cucumber:write_cucumber", ("flavour",)
+        "cucumberjson", "Cucumber JSON", "run", "ccweb_conformance.reports.cucumber:render_cucumber", ("flavour",)
     ),
     ReportFormat(
         "markdown",
         "Markdown",
         "run",
-        "ccweb_conformance.reports.markdown:write_markdown",
+        "ccweb_conformance.reports.markdown:render_markdown",
         ("language",),
         appends_to_step_summary=True,
+        plain_text=True,
     ),
-    ReportFormat("json", "JSON", "profile", "ccweb_conformance.profile.json_report:write_profile_json"),
+    ReportFormat("json", "JSON", "profile", "ccweb_conformance.profile.json_report:render_profile_json"),
     ReportFormat(
         "markdown",
         "Markdown",
         "profile",
-        "ccweb_conformance.profile.markdown:write_profile_markdown",
+        "ccweb_conformance.profile.markdown:render_markdown",
         appends_to_step_summary=True,
+        plain_text=True,
     ),
-    ReportFormat("svg", "SVG", "profile", "ccweb_conformance.profile.svg:write_profile_svg"),
-    ReportFormat("json", "JSON", "list", "ccweb_conformance.reports.listing:write_listing_json"),
+    ReportFormat("svg", "SVG", "profile", "ccweb_conformance.profile.svg:render_svg"),
+    ReportFormat("json", "JSON", "list", "ccweb_conformance.reports.listing:render_listing_json"),
 )
 
 
@@ -84,15 +88,11 @@ def requested(options: RunnerOptions, command: str) -> list[Path]:
     return [path for f in formats(command) if (path := getattr(options, f.option)) is not None]
 
 
-def _render(report: ReportFormat, document: Any, path: Path, *, context: dict[str, Any]) -> None:
-    report.write(document, path, context)
-
-
 def write_reports(document: Any, options: RunnerOptions, command: str, *, language: str, safe: Any = None) -> bool:
-    """Write every report ``command`` was asked for, each on its own: one that fails is one line on stderr.
+    """Write every report ``command`` was asked for, each once and on its own: one that fails is one line on stderr.
 
-    ``safe``: ``document`` with server text neutralised (:func:`neutral`), when the caller has made it; else it is
-    made here once for all the reports.
+    ``document`` has its secrets redacted already. ``safe``: its neutral copy, when the caller has made it; else it
+    is made here, once, if a plain-text format needs it.
     """
     context = {"flavour": options.cucumber_flavour, "language": language}
     written = True
@@ -101,10 +101,10 @@ def write_reports(document: Any, options: RunnerOptions, command: str, *, langua
         if path is None:
             continue
         try:
-            append = report.appends_to_step_summary and is_step_summary(path)
-            safe = neutral(document) if safe is None else safe
-            render = functools.partial(_render, report, context=context)
-            emit(render, safe, path, options.secrets(), append=append, neutralised=True)
+            if report.plain_text and safe is None:
+                safe = neutral(document)
+            text = report.render(safe if report.plain_text else document, context)
+            place(text, path, append=report.appends_to_step_summary and is_step_summary(path))
         except Exception as error:
             written = False
             print(

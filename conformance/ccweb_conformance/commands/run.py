@@ -13,8 +13,7 @@ import sys
 
 import ccweb_spec
 from ccweb_conformance.commands import last_failed
-from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
-from ccweb_conformance.reports.output import scrub
+from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve, without_user_information
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import feature_scenarios
@@ -103,7 +102,7 @@ def main(args: argparse.Namespace) -> int:
         limits.ensure_descriptors()  # a limit the run cannot live with is its one line, before anything is said
     if not options.collect_only:  # on stderr, terminal or log alike: what starts, before seconds of imports
         selection = chosen.label(options_selection(options)) if chosen is not None else options_selection(options)
-        line = f"ccweb-conformance: {scrub(starting_line(options, selection), options.secrets())}"
+        line = f"ccweb-conformance: {redact(starting_line(options, selection), options.secrets())}"
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
@@ -147,9 +146,9 @@ def starting_line(options: RunnerOptions, selection: str | None = None) -> str:
     if options.stdio:
         target = f"the stdio server {options.stdio!r}"
     elif options.http_cmd:
-        target = f"the HTTP server {options.http_cmd!r} at {options.url}"
+        target = f"the HTTP server {options.http_cmd!r} at {without_user_information(options.url or '')}"
     elif options.url:
-        target = f"the HTTP server at {options.url}"
+        target = f"the HTTP server at {without_user_information(options.url)}"
     elif options.in_process:
         target = "the in-process reference server"
     else:

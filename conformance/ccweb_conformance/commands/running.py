@@ -20,7 +20,7 @@ from ccweb_conformance.commands.report_formats import requested
 from ccweb_conformance.errors import EXIT_USAGE, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
-from ccweb_conformance.options import RunnerOptions, command_line
+from ccweb_conformance.options import RunnerOptions, command_line, redact, without_user_information
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
 from ccweb_conformance.reports.github import annotation_lines, in_github_actions
@@ -28,7 +28,6 @@ from ccweb_conformance.reports.hints import startup_line
 from ccweb_conformance.reports.live import LiveCounter
 from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutral, neutralise
-from ccweb_conformance.reports.output import scrub
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
@@ -141,6 +140,7 @@ def reproducer(options: RunnerOptions, keyword: str) -> str:
     words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding")), "-k", keyword]
     hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
     hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]
+    hidden += ["--url"] if options.url and without_user_information(options.url) != options.url else []
     supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
     return shlex.join(words) + supply
 
@@ -170,7 +170,7 @@ def _startup_refusal(
         line = str(outcome.broken)
     else:
         return None
-    tell(f"ccweb-conformance: error: {neutralise(scrub(line, secrets))}")
+    tell(f"ccweb-conformance: error: {neutralise(redact(line, secrets))}")
     return EXIT_USAGE
 
 
@@ -266,7 +266,8 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
         options, state, collector, scenarios, started, language=frame.language, workspace=workspace
     )
     frame.settle()  # from here on a signal is recorded, and the reports still get written
-    result = _run_result(frame, outcome, scenarios, chosen, started=started, config_file=config_file)
+    result = frame.redacted(_run_result(frame, outcome, scenarios, chosen, started=started, config_file=config_file))
+    fuzz_lines = [redact(line, frame.secrets) for line in fuzz_lines]  # the phase's own lines: its server's text
     if not result.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.errors import UsageError
 from ccweb_conformance.profile.model import Profile, SizeResult, median, p95
 
 FORMAT_VERSION = "1.1.0"
@@ -100,14 +98,6 @@ def profile_json(profile: Profile) -> dict[str, Any]:
     }
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write a report; a clear usage error when it cannot be written."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot write {str(path)!r}: {error.strerror}") from error
-
-
-def write_profile_json(profile: Profile, path: Path) -> None:
-    """Write the JSON document to ``path``."""
-    write_text(path, json.dumps(profile_json(profile), indent=2, ensure_ascii=False) + "\n")
+def render_profile_json(profile: Profile) -> str:
+    """The JSON document as text."""
+    return json.dumps(profile_json(profile), indent=2, ensure_ascii=False) + "\n"

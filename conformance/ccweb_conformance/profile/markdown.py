@@ -9,12 +9,10 @@ Markdown names the colours too, for renderers without a legend.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 from ccweb_conformance.profile.budgets import grouped, shown
 from ccweb_conformance.profile.console import growth_table, wrong_lines
 from ccweb_conformance.profile.format import SIZE_HEADERS, size_row
-from ccweb_conformance.profile.json_report import write_text
 from ccweb_conformance.profile.model import Profile, SizeResult
 from ccweb_conformance.profile.svg import BUDGET_COLOR, COLORS, REFERENCE_COLOR, noise_ms, time_budgets
 from ccweb_conformance.reports import markdown_text
@@ -140,8 +138,3 @@ def render_markdown(profile: Profile) -> str:
         checked = sum(s.calls_checked for i in profile.implementations for s in i.sizes)
         lines += ["", f"**Correctness**: all {checked:,} calls answered as the reference core does."]
     return "\n".join([*lines, ""])
-
-
-def write_profile_markdown(profile: Profile, path: Path) -> None:
-    """Write the Markdown summary to ``path``."""
-    write_text(path, render_markdown(profile))

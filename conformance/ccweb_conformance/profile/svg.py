@@ -13,12 +13,10 @@ from __future__ import annotations
 import math
 import textwrap
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.profile.budgets import budgets
-from ccweb_conformance.profile.json_report import write_text
 from ccweb_conformance.profile.model import ImplementationProfile, Profile
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -337,8 +335,3 @@ def render_svg(profile: Profile) -> str:
     _legend_marks(legend, row)
     _verdict_block(svg, verdicts, colors)
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
-
-
-def write_profile_svg(profile: Profile, path: Path) -> None:
-    """Write the chart to ``path``."""
-    write_text(path, render_svg(profile))

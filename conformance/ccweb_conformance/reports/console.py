@@ -28,7 +28,7 @@ from ccweb_conformance.reports.model import (
     ScenarioResult,
     not_reached,
 )
-from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
+from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 from ccweb_conformance.textwidth import display_width, ljust
 
@@ -87,7 +87,8 @@ def render_summary(
     block), so that the totals line is the last, as pytest ends. ``safe``: ``neutral(run)`` when the caller has
     made it already (one walk of a run's transcripts for the reports and the summary).
     """
-    # The failure blocks read the raw values (their hints look at the characters).
+    # The failure blocks read the raw values (their hints look at the characters): each block is neutralised
+    # as the plain text it is.
     raw, run = run, neutral(run) if safe is None else safe
     say = messages(language)
     paint = _Paint(color)
@@ -128,7 +129,7 @@ def render_summary(
     lines += ["", *skips, *counted_line(run, say), paint(colour, totals_line(run, say))]
     if run.interrupted is not None:
         lines[-1] = paint("FAIL", say("totals.interrupted", totals=totals_line(run, say)))
-    return defuse_lines("\n".join(lines))
+    return "\n".join(lines)
 
 
 def _requirement_table(run: RunResult, paint: _Paint, verbose: bool, say: Messages) -> list[str]:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any, Literal
 
 from ccweb_conformance.jsontext import finite_only
@@ -38,8 +37,9 @@ from ccweb_conformance.reports.common import format_transcript, problem
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_hint
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult, unreached_requirements
+from ccweb_conformance.reports.neutral import json_escapes
 
-__all__ = ["build_cucumber", "write_cucumber"]
+__all__ = ["build_cucumber", "render_cucumber"]
 
 _NS = 1_000_000_000
 Flavour = Literal["js", "jvm", "ruby"]
@@ -65,11 +65,10 @@ def build_cucumber(run: RunResult, flavour: str = "js") -> list[dict[str, Any]]:
     ]
 
 
-def write_cucumber(run: RunResult, path: Path, flavour: str = "js") -> None:
-    """Write the Cucumber JSON report (UTF-8)."""
+def render_cucumber(run: RunResult, flavour: str = "js") -> str:
+    """The Cucumber JSON report as text, the server's text whole (:func:`~.neutral.json_escapes`)."""
     features = finite_only(build_cucumber(run, flavour))[0]  # RFC 8259: no bare NaN or Infinity
-    text = json.dumps(features, ensure_ascii=False, indent=2, allow_nan=False)
-    Path(path).write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
+    return json_escapes(json.dumps(features, ensure_ascii=False, indent=2, allow_nan=False)) + "\n"
 
 
 def _slug(text: str) -> str:

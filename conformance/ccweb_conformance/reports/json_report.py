@@ -22,8 +22,9 @@ from ccweb_conformance.jsontext import finite_only, indented, replace_lone_surro
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
+from ccweb_conformance.reports.neutral import json_escapes
 
-__all__ = ["build_json", "report_schema", "write_json"]
+__all__ = ["build_json", "render_json", "report_schema"]
 
 
 without_lone_surrogates = replace_lone_surrogates
@@ -149,10 +150,10 @@ def _diagnosis(scenario: ScenarioResult, group: int | None) -> dict[str, Any] | 
     return diagnosis if group is None else {**diagnosis, "group": group}
 
 
-def write_json(run: RunResult, path: Path) -> None:
-    """Write the report as UTF-8 JSON (no lone surrogate: each became U+FFFD, see the module docstring)."""
-    text = indented(build_json(run), ensure_ascii=False, allow_nan=False)
-    Path(path).write_text(text + "\n", encoding="utf-8")
+def render_json(run: RunResult) -> str:
+    """The report as JSON text (no lone surrogate: each became U+FFFD, see the module docstring); the server's text
+    whole, with no line a CI runner acts on (:func:`~ccweb_conformance.reports.neutral.json_escapes`)."""
+    return json_escapes(indented(build_json(run), ensure_ascii=False, allow_nan=False)) + "\n"
 
 
 @cache

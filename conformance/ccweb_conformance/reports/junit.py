@@ -40,22 +40,24 @@ is "not reached" (``ARG-3: not reached: ...``), and a failure's text names the r
 scenario did not reach.
 
 Characters XML 1.0 cannot carry (control characters, lone surrogates) are written as
-``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed.
+``\\xNN`` / ``\\uNNNN`` escapes, so the file is always well-formed; the server's other text is kept whole, the
+start of a line a CI runner would act on written as a character reference
+(:func:`~ccweb_conformance.reports.neutral.xml_escapes`).
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, format_transcript, problem
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, unreached_requirements
+from ccweb_conformance.reports.neutral import xml_escapes
 
-__all__ = ["build_junit", "write_junit"]
+__all__ = ["build_junit", "render_junit"]
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _MESSAGE_LIMIT = 1000
@@ -92,11 +94,11 @@ def build_junit(run: RunResult, language: str = DEFAULT_LANGUAGE) -> ET.Element:
     return root
 
 
-def write_junit(run: RunResult, path: Path, language: str = DEFAULT_LANGUAGE) -> None:
-    """Write the JUnit XML report (UTF-8, with an XML declaration) in ``language``."""
+def render_junit(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
+    """The JUnit XML report (with its UTF-8 declaration) in ``language``."""
     root = build_junit(run, language)
     ET.indent(root)
-    Path(path).write_bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n")
+    return xml_escapes(ET.tostring(root, encoding="utf-8", xml_declaration=True).decode("utf-8")) + "\n"
 
 
 def _same_as(run: RunResult) -> dict[int, ScenarioResult]:

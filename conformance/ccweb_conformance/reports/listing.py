@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.reports.model import ScenarioRef
 
-__all__ = ["build_listing", "render_listing", "write_listing_json"]
+__all__ = ["build_listing", "render_listing", "render_listing_json"]
 
 
 def build_listing(scenarios: Sequence[ScenarioRef], *, selected: bool) -> list[dict[str, Any]]:
@@ -58,6 +57,6 @@ def render_listing(listing: list[dict[str, Any]], *, as_json: bool) -> str:
     return "\n".join(lines)
 
 
-def write_listing_json(listing: list[dict[str, Any]], path: Path) -> None:
-    """Write the listing as JSON (``list --json FILE``; ``-`` reaches stdout through ``reports/output.py``)."""
-    Path(path).write_text(render_listing(listing, as_json=True) + "\n", encoding="utf-8")
+def render_listing_json(listing: list[dict[str, Any]]) -> str:
+    """The listing as JSON text (``list --json FILE``; ``reports/output.py`` places it, ``-`` on stdout)."""
+    return render_listing(listing, as_json=True) + "\n"

@@ -6,23 +6,24 @@ code-fenced and cut to a readable length (identical failures once, the other sce
 after it); a table of requirements per group; and a list of the expected failures with their
 reasons. The words come from the messages of
 the language (``locales/``); in Chinese the requirement table also carries each statement.
+
+The server's text (a failure's headline, its message, the processes it left) stands only inside code spans
+and fenced blocks longer than any run of backticks in it, so none of its Markdown renders; it is rendered from
+the neutral copy of the run (:func:`~ccweb_conformance.reports.neutral.neutral`).
 """
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
-from ccweb_conformance.reports.markdown_text import cell, code
+from ccweb_conformance.reports.markdown_text import cell, code, fenced
 from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 
-__all__ = ["render_markdown", "write_markdown"]
+__all__ = ["render_markdown"]
 
 MESSAGE_LIMIT = 2000
 """Characters of a message shown in a details section."""
@@ -54,7 +55,7 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
         say("markdown.scenarios", totals=totals_line(run, say)),
         *[f"  \n{cell(note)}" for note in reference_note(run, say) + inputs_lines(run, say) + counted_line(run, say)],
         *[f"  \n{cell(note)}" for note in skipped_lines(run, say)],
-        *[f"  \n**{cell(note)}**" for note in run_notes(run, say)],
+        *[f"  \n**{code(note)}**" for note in run_notes(run, say)],
     ]
     lines += _details(run, say)  # failures first: a step summary is read from the top
     for group, results in grouped_requirements(run):
@@ -63,12 +64,6 @@ def render_markdown(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
             lines += ["", heading, "", *_table(results, say)]
     lines += _expected_failures(run, say)
     return "\n".join(lines) + "\n"
-
-
-def write_markdown(run: RunResult, path: Path, *, append: bool = False, language: str = DEFAULT_LANGUAGE) -> None:
-    """Write (or append, as to ``$GITHUB_STEP_SUMMARY``) the Markdown report."""
-    with Path(path).open("a" if append else "w", encoding="utf-8", errors="backslashreplace") as out:
-        out.write(render_markdown(run, language))
 
 
 def _table(results: list[RequirementResult], say: Messages) -> list[str]:
@@ -110,7 +105,7 @@ def _others(group: FailureGroup, say: Messages) -> list[str]:
     """The group's other scenarios, by name, after the first one's section."""
     if not group.others:
         return []
-    names = ", ".join(_code(s.nodeid) for s in group.others[:DETAILS_LIMIT])
+    names = ", ".join(_span(s.nodeid) for s in group.others[:DETAILS_LIMIT])
     if len(group.others) > DETAILS_LIMIT:
         names += " " + say("markdown.more", n=len(group.others) - DETAILS_LIMIT)
     return ["", say("markdown.same_failure", count=len(group.others), names=names)]
@@ -130,35 +125,25 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
     """The headline visible (requirement, check, first difference), the hint, then the whole block folded."""
     if scenario.detail is None:
         text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
-        fence = "`" * max(3, _longest_backtick_run(text) + 1)
         charged = scenario.failed_requirements() or scenario.requirements
         summary = _html(f"{scenario.nodeid} ({', '.join(charged)})")
-        rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_code(scenario.reproducer)), ""]
-        return [*rerun, "<details>", f"<summary>{summary}</summary>", "", f"{fence}text", text, fence, "", "</details>"]
+        rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_span(scenario.reproducer)), ""]
+        return [*rerun, "<details>", f"<summary>{summary}</summary>", "", *fenced(text), "", "</details>"]
     text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
-    shown = [f"- **{_html(scenario.nodeid)}**: {cell(headline(scenario, say.language))}"]
+    shown = [f"- **{_html(scenario.nodeid)}**: {code(headline(scenario, say.language))}"]
     hint = scenario_hint(scenario, say.language)
     if hint is not None:
         shown.append(f"  {say('markdown.hint', hint=cell(hint))}")
     if scenario.reproducer is not None:
-        shown.append(f"  {say('markdown.rerun', command=_code(scenario.reproducer))}")
-    fence = "`" * max(3, _longest_backtick_run(text) + 1)
-    details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", f"{fence}text", text, fence]
+        shown.append(f"  {say('markdown.rerun', command=_span(scenario.reproducer))}")
+    details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", *fenced(text)]
     return [*shown, "", *details, "", "</details>"]
 
 
-def _code(text: str) -> str:
-    """``text`` as inline code, whatever backticks it holds (a longer run of them around it)."""
-    ticks = "`" * (_longest_backtick_run(text) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+def _span(text: str) -> str:
+    """``text`` as one code span as it is (a command, a scenario id: their white space kept)."""
+    return code(text, one_line_first=False)
 
 
 def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-

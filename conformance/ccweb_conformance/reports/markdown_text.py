@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["cell", "code", "one_line", "table"]
+__all__ = ["cell", "code", "fenced", "longest_backtick_run", "one_line", "table"]
 
 
 def one_line(text: str) -> str:
@@ -24,12 +24,23 @@ def cell(text: str) -> str:
     return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
 
 
-def code(text: str) -> str:
-    """The text as one inline code span, whatever backticks it holds."""
-    text = one_line(text)
-    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+def code(text: str, *, one_line_first: bool = True) -> str:
+    """The text as one inline code span, whatever backticks it holds (``one_line_first``: as :func:`one_line`)."""
+    text = one_line(text) if one_line_first else text
+    fence = "`" * (longest_backtick_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def fenced(text: str) -> list[str]:
+    """The text as a fenced ``text`` block, its fence longer than any run of backticks in it."""
+    fence = "`" * max(3, longest_backtick_run(text) + 1)
+    return [f"{fence}text", text, fence]
+
+
+def longest_backtick_run(text: str) -> int:
+    """The length of the longest run of backticks in ``text`` (0 when none)."""
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]], *, escape: bool = True) -> list[str]:

@@ -1,87 +1,106 @@
-"""Server output made safe to show to a person or a CI log: one helper for every writer.
+"""Server text made safe where it is rendered: one helper per kind of output, lossless where the format allows.
 
-A server under test controls much of what a report shows (its replies, its stderr, the
-contents of its errors). Shown verbatim, that text can drive the terminal or the CI system
-reading the log:
+A server under test controls much of what a report shows (its replies, its stderr, the contents of its
+errors). Shown verbatim, that text could drive the terminal or the CI system reading a log:
 
-- control characters: ANSI CSI and OSC sequences (clear the screen, move the cursor, paint a
-  fake green ``PASSED``, OSC 8 links), a carriage return that overwrites a line, bidi
-  overrides that reorder what is read. Each is written as a visible escape (``\\x1b``,
-  ``\\u202e``); line feeds and tabs stay;
-- lines a CI system reads as a command: GitHub Actions' ``::error ...``, ``::add-mask::...``,
-  ``::stop-commands::...`` (matched after leading whitespace, which the runner trims), and
-  Azure Pipelines' ``##[...]`` and ``##vso[...]``. Such a line's first character is written
-  as an escape (``\\x3a:error``), so it reads the same but is no longer a command.
+- control characters: ANSI CSI and OSC sequences, a carriage return that overwrites a line, bidi
+  overrides that reorder what is read;
+- what a CI runner reads as a command: GitHub's runner acts on ``::`` at the start of a line after any
+  white space (Unicode's included) and on ``##[`` anywhere in a line; Azure Pipelines' agent on ``##vso[``
+  anywhere.
 
-:func:`neutralise` does both to one text; :func:`neutral` to every string of a run (the
-model every writer reads); :func:`defuse_lines` only the second, for a whole rendered
-document that also holds the runner's own colours.
+Plain text (the console, the Markdown report's code, the JUnit text the XML cannot carry) gets
+:func:`neutralise`: a control character is written as a visible escape (``\\x1b``, ``\\u202e``), and the
+first character of a command as one too (``\\x3a:error``, ``\\x23#[group]``): it reads the same but is no
+longer a command. Each text's start counts as a line's start, wherever it is placed. :func:`neutral` does so
+to every string of a value (the run model the console and the Markdown read). The JSON and XML writers keep
+the server's text whole and use their format's own escapes instead: :func:`json_escapes`, :func:`xml_escapes`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["defuse_lines", "neutral", "neutralise"]
+__all__ = ["json_escapes", "map_strings", "neutral", "neutralise", "xml_escapes"]
 
 _T = TypeVar("_T")
-_CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]"
-)
-"""C0 (but tab and line feed), DEL, C1, line/paragraph separators and bidi controls."""
-_COMMAND_LINE = re.compile(r"^([ \t\f\v]*)(::|##\[|##vso\[)", re.MULTILINE)
+_RAW_IN_TEXT = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb"
+"""DEL, C1, line/paragraph separators and bidi controls: JSON and XML may hold them raw in text."""
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f{_RAW_IN_TEXT}]")
+"""Those and C0 but tab and line feed."""
+_COMMAND = r"(?m:^)[^\S\n]*:(?=:)|#(?=#\[|#vso\[)"
+"""Ending with the first character of a command: ``::`` after white space at a line's start; ``##[`` and ``##vso[``
+anywhere."""
+_SHOWN = re.compile(rf"{_COMMAND}|\A#(?=\[|vso\[)")
+"""Also ``#[`` / ``#vso[`` at a text's start: a ``#`` placed before it would complete a command."""
+_JSON_UNSAFE = re.compile(f"#(?=#\\[|#vso\\[)|[{_RAW_IN_TEXT}]")
+_XML_UNSAFE = re.compile(f"{_COMMAND}|[{_RAW_IN_TEXT}]")
 
 
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
+def _last_escaped(escape: Callable[[int], str]) -> Callable[[re.Match[str]], str]:
+    """A replacement that keeps what a match holds but its last character, written with ``escape``."""
+    return lambda match: match[0][:-1] + escape(ord(match[0][-1]))
+
+
+def _visible(code: int) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-def _defuse(match: re.Match[str]) -> str:
-    lead, command = match.group(1), match.group(2)
-    return f"{lead}\\x{ord(command[0]):02x}{command[1:]}"
-
-
-def defuse_lines(text: str) -> str:
-    """``text`` with every line that a CI system would read as a command defused (nothing else changed)."""
-    return _COMMAND_LINE.sub(_defuse, text) if ("::" in text or "##" in text) else text
-
-
 def neutralise(text: str) -> str:
-    """``text`` with control characters escaped and CI command lines defused; unchanged when already safe."""
+    """``text`` with control characters and the commands a CI runner acts on written as visible escapes."""
     if _CONTROL.search(text) is not None:
-        text = _CONTROL.sub(_escape, text)
-    return defuse_lines(text)
+        text = _CONTROL.sub(_last_escaped(_visible), text)
+    return _SHOWN.sub(_last_escaped(_visible), text) if ("::" in text or "#" in text) else text
+
+
+def json_escapes(text: str) -> str:
+    """JSON text (as ``json.dumps`` writes it, ``ensure_ascii=False``) with the ``#`` of ``##[`` / ``##vso[`` and the
+    controls it leaves raw written as ``\\uXXXX``: outside its strings JSON text holds none of them, so this is
+    the strings' own escape and a parser reads the server's text back unchanged."""
+    return _JSON_UNSAFE.sub(_last_escaped(lambda code: f"\\u{code:04x}"), text)
+
+
+def xml_escapes(text: str) -> str:
+    """Serialised XML with a command's first character and the controls XML may hold raw written as character
+    references (``&#35;#[``, ``&#58;:``): only text and attribute values can hold them (a line feed in an
+    attribute is already ``&#10;``), so a parser reads the same text back."""
+    return _XML_UNSAFE.sub(_last_escaped(lambda code: f"&#{code};"), text)
 
 
 def neutral(value: _T) -> _T:
     """A copy of ``value`` with every string in it neutralised (dataclasses, lists, tuples, sets, dict keys
     and values); what needs no change is returned as it is, not copied."""
-    return _neutral(value)  # type: ignore[no-any-return]
+    return map_strings(value, neutralise)
 
 
 _SCALARS = frozenset({int, float, bool, type(None)})
 """Types that hold no text: returned at once (most of a run's values are numbers, flags and nulls)."""
 
 
-def _neutral(value: Any) -> Any:
+def map_strings(value: _T, change: Callable[[str], str]) -> _T:
+    """A copy of ``value`` with ``change`` applied to every string in it; what does not change is not copied."""
+    return _mapped(value, change)  # type: ignore[no-any-return]
+
+
+def _mapped(value: Any, change: Callable[[str], str]) -> Any:
     if isinstance(value, str):
-        return neutralise(value)
+        return change(value)
     if type(value) in _SCALARS:
         return value
     if type(value) in (list, tuple, frozenset):
-        return type(value)(_neutral(item) for item in value)
+        return type(value)(_mapped(item, change) for item in value)
     if isinstance(value, dict):
-        return {_neutral(key): _neutral(item) for key, item in value.items()}
+        return {_mapped(key, change): _mapped(item, change) for key, item in value.items()}
     if not dataclasses.is_dataclass(value) or isinstance(value, type):
         return value
     changes = {}
     for item in dataclasses.fields(value):
         if item.init:
             old = getattr(value, item.name)
-            new = _neutral(old)
+            new = _mapped(old, change)
             if new is not old and new != old:
                 changes[item.name] = new
     return dataclasses.replace(value, **changes) if changes else value

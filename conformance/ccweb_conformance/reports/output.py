@@ -1,10 +1,10 @@
-"""Where reports go: a file, written whole or not at all, or stdout for ``-``; secrets never written.
+"""Where reports go: a file, written whole or not at all, or stdout for ``-``.
 
-A report is rendered into a staging folder, its server text neutralised (:mod:`ccweb_conformance.reports.neutral`),
-scrubbed of secrets, then written to a temporary
-file beside its target (same folder, so the same file system) and renamed over the target:
-a reader (a later CI step, ``if: always()``) sees the whole report or none, and a write that
-fails (a full disk) leaves no partial file behind.
+A writer returns its report's text, rendered from a model whose secrets are already redacted, its server text
+made safe by the format (:mod:`ccweb_conformance.reports.neutral`). :func:`place` writes it once: to a temporary
+file beside its target (same folder, so the same file system) renamed over the target, so a reader (a later CI
+step, ``if: always()``) sees the whole report or none, and a write that fails (a full disk) leaves no partial
+file behind.
 """
 
 from __future__ import annotations
@@ -16,40 +16,19 @@ import select
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO
 
-from ccweb_conformance.options import REDACTED, STDOUT, special_file
-from ccweb_conformance.reports.neutral import defuse_lines, neutral
+from ccweb_conformance.options import STDOUT, special_file
 from ccweb_conformance.transport import signals
 
-__all__ = [
-    "REDACTED",
-    "STDOUT",
-    "append_to",
-    "emit",
-    "is_stdout",
-    "reader_may_leave",
-    "scrub",
-    "write_atomically",
-    "write_special",
-]
-
-Document = TypeVar("Document")
+__all__ = ["STDOUT", "append_to", "is_stdout", "place", "reader_may_leave", "write_atomically", "write_special"]
 
 
 def is_stdout(path: Path | str | None) -> bool:
     """Whether a report path means stdout."""
     return path is not None and str(path) == STDOUT
-
-
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    """The text with every secret replaced by ``***``."""
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        if secret:
-            text = text.replace(secret, REDACTED)
-    return text
 
 
 @contextlib.contextmanager
@@ -186,29 +165,14 @@ def write_special(target: Path, data: bytes, *, seconds: float | None = None) ->
         os.close(handle)
 
 
-def emit(
-    write: Callable[[Document, Path], None],
-    document: Document,
-    path: Path,
-    secrets: Iterable[str] = (),
-    stdout: IO[bytes] | None = None,
-    *,
-    append: bool = False,
-    neutralised: bool = False,
-) -> None:
-    """Write one report with its writer, scrubbed of secrets, server text neutralised; ``-`` sends it to stdout.
+def place(text: str, path: Path, stdout: IO[bytes] | None = None, *, append: bool = False) -> None:
+    """Write one report's text, once: ``-`` to stdout, else whole or not at all (UTF-8; what the runner could not
+    decode, a lone surrogate, as a backslash escape).
 
-    ``append``: added at the end of the file (a blank line first when the file holds text), the file
-    kept as it is (same inode), as a step summary that earlier steps wrote to must be.
-    ``neutralised``: ``document`` is already :func:`neutral`'s copy (one walk for every report of a run).
+    ``append``: added at the end of the file (a blank line first when the file holds text), the file kept as it
+    is (same inode), as a step summary that earlier steps wrote to must be.
     """
-    with tempfile.TemporaryDirectory(prefix="ccweb-conformance-report-") as folder:
-        staged = Path(folder) / "report"
-        write(document if neutralised else neutral(document), staged)
-        data = defuse_lines(staged.read_bytes().decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        if secret:
-            data = data.replace(secret.encode("utf-8"), REDACTED.encode())
+    data = text.encode("utf-8", "backslashreplace")
     if is_stdout(path):
         out = stdout or sys.stdout.buffer
         out.write(data)

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.options import RunnerOptions, command_line
-from ccweb_conformance.reports.output import scrub
+from ccweb_conformance.options import RunnerOptions, command_line, redact
 
 pytestmark = pytest.mark.slow
 
@@ -77,7 +76,7 @@ def test_header_values_are_redacted_where_options_are_shown():
     assert command_line(options, ["target"]) == [
         "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: ***", "--header", "X-Team: ***",
     ]
-    assert scrub(f"sent Bearer {TOKEN} twice: {TOKEN}", options.secrets()) == "sent *** twice: ***"
+    assert redact(f"sent Bearer {TOKEN} twice: {TOKEN}", options.secrets()) == "sent *** twice: ***"
 
 
 @pytest.mark.parametrize(

@@ -18,13 +18,13 @@ from ccweb_conformance import cli
 from ccweb_conformance.reports import cucumber
 from ccweb_conformance.reports.model import RunResult
 
-WRITE_CUCUMBER = cucumber.write_cucumber
+RENDER_CUCUMBER = cucumber.render_cucumber
 
 
-def _every_flavour(run: RunResult, path: Path, flavour: str = "js") -> None:
-    WRITE_CUCUMBER(run, path, flavour)
+def _every_flavour(run: RunResult, flavour: str = "js") -> str:
     for name in ("js", "jvm", "ruby"):
-        WRITE_CUCUMBER(run, Path(f"{TARGET}.{name}"), name)
+        Path(f"{TARGET}.{name}").write_text(RENDER_CUCUMBER(run, name), encoding="utf-8", errors="backslashreplace")
+    return RENDER_CUCUMBER(run, flavour)
 
 
 TARGET = ""
@@ -34,5 +34,5 @@ if __name__ == "__main__":
     TARGET = sys.argv[sys.argv.index("--cucumberjson") + 1]
     for mutant in [m for m in sys.argv[1].split(",") if m and m != "-"]:
         MUTANTS[mutant].apply()
-    cucumber.write_cucumber = _every_flavour  # the report-format registry looks the writer up when it writes
+    cucumber.render_cucumber = _every_flavour  # the report-format registry looks the renderer up when it renders
     sys.exit(cli.main(sys.argv[2:]))

@@ -51,7 +51,7 @@ def test_json_report_carries_headline_block_and_hint():
 
 def test_markdown_lists_the_failures_before_the_requirement_tables():
     text = render_markdown(_run())
-    failure = text.index(f"- **ac07_unicode.feature::Characters outside the BMP count as one**: {HEADLINE}")
+    failure = text.index(f"- **ac07_unicode.feature::Characters outside the BMP count as one**: `{HEADLINE}`")
     assert failure < text.index("| UNI-1 | MUST |")
     assert f"  hint: {HINT}" in text
 

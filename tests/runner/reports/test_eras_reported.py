@@ -13,10 +13,10 @@ from runner.reports.sample_run import make_run
 from ccweb_conformance.reports import (
     build_cucumber,
     build_json,
+    render_junit,
     render_markdown,
     render_summary,
     report_schema,
-    write_junit,
 )
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.model import RunResult
@@ -66,7 +66,7 @@ def test_json_junit_and_cucumber_name_the_eras(tmp_path: Path) -> None:
         None,
     )
     assert build_json(one_era("server", "2025-11-25"))["oneEraReason"] == "server"
-    write_junit(both_eras(), tmp_path / "junit.xml")
+    (tmp_path / "junit.xml").write_text(render_junit(both_eras()), encoding="utf-8")
     properties = {p.get("name"): p.get("value") for p in ET.parse(tmp_path / "junit.xml").getroot().iter("property")}
     assert properties["protocolVersions"] == "2026-07-28 2025-11-25"
     features = build_cucumber(both_eras())

@@ -226,11 +226,3 @@ def test_junit_in_chinese_says_the_failure_and_the_statement_in_chinese_and_has_
     assert (failure.text or "").splitlines()[1] == f"    需求  UNI-2（MUST）：{statement}"
     assert not [p for p in build_junit(make_run()).iter("property") if p.get("name") == "statement_zh"]
     ET.tostring(root)  # still serialisable
-
-
-def test_markdown_file_in_chinese(tmp_path: Path) -> None:
-    from ccweb_conformance.reports.markdown import write_markdown  # noqa: PLC0415
-
-    path = tmp_path / "summary.md"
-    write_markdown(make_run(), path, language="zh-CN")
-    assert path.read_text(encoding="utf-8") == render_markdown(make_run(), "zh-CN")

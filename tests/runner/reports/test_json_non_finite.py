@@ -10,8 +10,8 @@ from jsonschema import Draft202012Validator
 from runner.reports.sample_run import make_run
 
 from ccweb_conformance.jsontext import finite_only
-from ccweb_conformance.reports.cucumber import write_cucumber
-from ccweb_conformance.reports.json_report import report_schema, write_json
+from ccweb_conformance.reports.cucumber import render_cucumber
+from ccweb_conformance.reports.json_report import render_json, report_schema
 
 
 def _refuse(name: str) -> Any:
@@ -57,7 +57,7 @@ def test_finite_only_returns_a_finite_value_itself_and_walks_what_the_encoder_ca
 
 def test_the_json_report_holds_no_bare_nan_and_names_the_spelt_numbers(tmp_path: Path) -> None:
     path = tmp_path / "report.json"
-    write_json(_run_with_non_finite_numbers(), path)
+    path.write_text(render_json(_run_with_non_finite_numbers()), encoding="utf-8")
     report = strict_load(path)
     Draft202012Validator(report_schema()).validate(report)
     exchange = report["scenarios"][1]["transcript"][0]
@@ -74,7 +74,7 @@ def test_the_json_report_holds_no_bare_nan_and_names_the_spelt_numbers(tmp_path:
 def test_the_cucumber_report_holds_no_bare_nan(tmp_path: Path) -> None:
     """The transcript is text there: the server's NaN stays visible inside a string, never a bare number."""
     path = tmp_path / "cucumber.json"
-    write_cucumber(_run_with_non_finite_numbers(), path)
+    path.write_text(render_cucumber(_run_with_non_finite_numbers()), encoding="utf-8")
     features = strict_load(path)
     messages = [
         step["result"].get("error_message", "") for f in features for e in f["elements"] for step in e["steps"]

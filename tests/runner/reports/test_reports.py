@@ -17,16 +17,16 @@ import ccweb_spec
 from ccweb_conformance.reports import (
     build_cucumber,
     build_json,
+    render_cucumber,
+    render_json,
+    render_junit,
     render_markdown,
     render_summary,
     report_schema,
-    write_cucumber,
-    write_json,
-    write_junit,
-    write_markdown,
 )
 from ccweb_conformance.reports.common import totals_line
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
+from ccweb_conformance.reports.output import place
 
 ANSI = re.compile(r"\033\[[0-9;]*m")
 
@@ -123,7 +123,7 @@ def test_summary_of_a_passing_run(run: RunResult) -> None:
 
 def junit(run: RunResult, tmp_path: Path) -> ET.Element:
     path = tmp_path / "junit.xml"
-    write_junit(run, path)
+    path.write_text(render_junit(run), encoding="utf-8")
     assert path.read_bytes().startswith(b"<?xml version='1.0' encoding='utf-8'?>")
     return ET.parse(path).getroot()
 
@@ -237,7 +237,7 @@ def test_report_schema_is_a_valid_2020_12_schema_with_an_id() -> None:
 
 def test_json_report_validates_against_its_schema(run: RunResult, tmp_path: Path) -> None:
     path = tmp_path / "report.json"
-    write_json(run, path)
+    path.write_text(render_json(run), encoding="utf-8")
     report = json.loads(path.read_text(encoding="utf-8"))
     Draft202012Validator(report_schema()).validate(report)
     assert report == build_json(run)
@@ -325,7 +325,7 @@ def test_json_outcome_passed_and_null_protocol(run: RunResult, tmp_path: Path) -
 def test_json_survives_undecodable_text(run: RunResult, tmp_path: Path) -> None:
     sel6(run).transcript[0].received_text = "bad \udcff byte"
     path = tmp_path / "report.json"
-    write_json(run, path)
+    path.write_text(render_json(run), encoding="utf-8")
     report = json.loads(path.read_text(encoding="utf-8"))
     assert report["scenarios"][1]["transcript"][0]["receivedText"] == "bad \ufffd byte"
     assert report["scenarios"][1]["transcript"][0]["receivedTextBase64"] == "YmFkIO2zvyBieXRl"
@@ -342,7 +342,7 @@ def element(features: list[dict[str, Any]], name: str) -> dict[str, Any]:
 
 def test_cucumber_structure(run: RunResult, tmp_path: Path) -> None:
     path = tmp_path / "cucumber.json"
-    write_cucumber(run, path)
+    path.write_text(render_cucumber(run), encoding="utf-8")
     features = json.loads(path.read_text(encoding="utf-8"))
     assert features == build_cucumber(run)
     assert [f["uri"] for f in features] == [
@@ -511,7 +511,7 @@ def test_markdown_truncates_and_fences_safely(run: RunResult) -> None:
 def test_markdown_write_and_append(run: RunResult, tmp_path: Path) -> None:
     path = tmp_path / "summary.md"
     path.write_text("# earlier step\n", encoding="utf-8")
-    write_markdown(run, path, append=True)
-    assert path.read_text(encoding="utf-8") == "# earlier step\n" + render_markdown(run)
-    write_markdown(run, path)
+    place(render_markdown(run), path, append=True)
+    assert path.read_text(encoding="utf-8") == "# earlier step\n\n" + render_markdown(run)
+    place(render_markdown(run), path)
     assert path.read_text(encoding="utf-8") == render_markdown(run)

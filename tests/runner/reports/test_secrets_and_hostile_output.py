@@ -1,27 +1,27 @@
-"""No secret in any output of a run, and server output neutralised wherever it is shown."""
+"""No secret in any output of a run, and server output made safe by each format wherever it is shown."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from paths import REPO
 from runner.reports.sample_run import scenario
 
+from ccweb_conformance.commands.report_formats import write_reports
+from ccweb_conformance.commands.running import reproducer
+from ccweb_conformance.config import load_config
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.console import render_summary
-from ccweb_conformance.reports.cucumber import write_cucumber
-from ccweb_conformance.reports.json_report import write_json
-from ccweb_conformance.reports.junit import write_junit
-from ccweb_conformance.reports.markdown import write_markdown
-from ccweb_conformance.reports.model import RunResult
-from ccweb_conformance.reports.neutral import defuse_lines, neutral, neutralise
-from ccweb_conformance.reports.output import emit
+from ccweb_conformance.reports.model import FailureDetail, RunResult, StepResult
+from ccweb_conformance.reports.neutral import json_escapes, neutral, neutralise, xml_escapes
+from ccweb_conformance.reports.redact import redacted
 from ccweb_conformance.transport.exchange import Exchange
 
 LEAKY = REPO / "tests" / "runner" / "fakes" / "leaky_http_server.py"
@@ -42,6 +42,9 @@ REPORTS = ("json", "junitxml", "markdown", "cucumberjson")
         ("ok\n   ::add-mask::y\n", "ok\n   \\x3a:add-mask::y\n"),
         ("\t::warning::z", "\t\\x3a:warning::z"),
         ("##[error]x\n##vso[task.complete]y", "\\x23#[error]x\n\\x23#vso[task.complete]y"),
+        ("mid-line ##[group] and a ##vso[x]", "mid-line \\x23#[group] and a \\x23#vso[x]"),
+        ("\u2003::warning::w\n\u3000 ::x", "\u2003\\x3a:warning::w\n\u3000 \\x3a:x"),
+        ("#[at the start] ###[x", "\\x23[at the start] #\\x23#[x"),
         ("mid-line ::error:: and ## [x] stay", "mid-line ::error:: and ## [x] stay"),
         ("lone \udc80 surrogate", "lone \udc80 surrogate"),
     ],
@@ -50,8 +53,14 @@ def test_neutralise(text: str, safe: str) -> None:
     assert neutralise(text) == safe
 
 
-def test_defuse_lines_keeps_the_runners_own_colours() -> None:
-    assert defuse_lines("\x1b[31mFAIL\x1b[0m\n ::error::x") == "\x1b[31mFAIL\x1b[0m\n \\x3a:error::x"
+def test_json_and_xml_use_their_own_escapes_and_read_back_unchanged() -> None:
+    text = "a ##[group]\n \u2003::warning::w ##vso[x] \x9b \u202e"
+    escaped = json_escapes(json.dumps({"k": text}, ensure_ascii=False))
+    assert escaped == '{"k": "a \\u0023#[group]\\n \u2003::warning::w \\u0023#vso[x] \\u009b \\u202e"}'
+    assert json.loads(escaped) == {"k": text}
+    document = xml_escapes(ET.tostring(ET.fromstring(f"<r>{text}</r>"), encoding="unicode"))
+    assert document == "<r>a &#35;#[group]\n \u2003&#58;:warning::w &#35;#vso[x] &#155; &#8238;</r>"
+    assert ET.fromstring(document).text == text
 
 
 def test_neutral_copies_only_what_changes() -> None:
@@ -63,7 +72,7 @@ def test_neutral_copies_only_what_changes() -> None:
 def test_env_values_are_secrets_and_redacted_when_echoed() -> None:
     options = RunnerOptions(http_cmd="srv --port {port}", url="http://127.0.0.1:{port}/mcp",
                             env=("TOKEN=abcdefgh", "SHORT=ab"), header=("Authorization: Bearer xyz12345",))  # fmt: skip
-    assert options.secrets() == ["Bearer xyz12345", "xyz12345", "abcdefgh"]
+    assert options.secrets() == ["Bearer xyz12345", "xyz12345", "abcdefgh"]  # SHORT: its name is no credential's
     from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
 
     assert replay_command(options, FuzzSettings(500, 1)) == (
@@ -111,8 +120,8 @@ def test_a_server_that_dies_at_start_up_has_its_stderr_neutralised_and_scrubbed(
     assert ENV_SECRET not in started
     assert line.startswith("ccweb-conformance: error: ")
     assert (  # one line: the commands are mid-line, so no longer commands; the escapes are shown; then the hint
-        "stderr: leaky: token *** | ::error title=owned::owned | ::add-mask::x | ##[error]owned"
-        " | ##vso[task.setvariable variable=x]1 | \\x1b[2J\\x1b[H\\x1b[32mPASSED\\x1b[0m"
+        "stderr: leaky: token *** | ::error title=owned::owned | ::add-mask::x | \\x23#[error]owned"
+        " | \\x23#vso[task.setvariable variable=x]1 | \\x1b[2J\\x1b[H\\x1b[32mPASSED\\x1b[0m"
         " \\x1b]8;;https://evil.example/\\x1b\\click\\x1b]8;;\\x1b\\"
         "; hint: the server stopped before answering initialize"
     ) in line
@@ -147,11 +156,62 @@ def test_the_console_reads_the_neutral_copy_it_is_given_and_says_the_same_as_whe
     assert "as given" in render_summary(run, color=False, verbose=True, safe=given)  # no second walk of the run
 
 
-@pytest.mark.parametrize("writer", [write_markdown, write_json, write_junit, write_cucumber])
-def test_every_report_shows_server_text_neutralised(tmp_path: Path, writer: Callable[[RunResult, Path], None]) -> None:
-    path = tmp_path / "report"
-    emit(writer, hostile_run(), path)
-    text = path.read_text(encoding="utf-8")
-    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
-    assert not [line for line in text.splitlines() if line.strip().startswith(("::", "##[", "##vso["))]
-    assert "x1b[2J" in text  # shown, escaped (JSON doubles the backslash)
+def test_every_report_shows_server_text_safely(tmp_path: Path) -> None:
+    paths = {name: tmp_path / f"report.{name}" for name in REPORTS}
+    assert write_reports(hostile_run(), RunnerOptions(**paths), "run", language="en")
+    for name, path in paths.items():
+        text = path.read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text, name
+        assert not [line for line in text.splitlines() if line.strip().startswith(("::", "##[", "##vso["))], name
+        assert "x1b[2J" in text or "u001b[2J" in text, name  # shown, escaped by the format
+
+
+SECRET_OPTIONS = RunnerOptions(
+    url="http://user:pa55word@127.0.0.1:1/mcp",
+    header=("Cookie: c=oatmeal-1", "X-Api-Key: k-123456", "X-Team: blue-team", "Proxy-Authorization: Basic dXNlcg=="),
+    env=("CI=true", "VERBOSE=false", "MODE=content", "DB_PASSWORD=hunter22", "DATABASE_URL=postgres://u:p@h/db",
+         "PLAIN=visible-value", "Api_Key=ab"),
+    secret_env=("PLAIN",),
+)  # fmt: skip
+
+
+def test_secrets_are_credential_headers_credential_env_names_url_user_information_and_secret_env() -> None:
+    assert SECRET_OPTIONS.secrets() == [
+        "c=oatmeal-1", "k-123456", "Basic dXNlcg==", "dXNlcg==", "hunter22", "visible-value",
+        "user:pa55word", "pa55word", "u:p",
+    ]  # fmt: skip
+
+
+def test_redaction_is_in_the_models_outside_text_and_leaves_the_kits_words() -> None:
+    run = hostile_run()
+    run.target = "http: http://user:pa55word@127.0.0.1:1/mcp"
+    run.scenarios[0].message = "got hunter22 and content and true"
+    run.scenarios[0].steps = [StepResult("When", "a call with hunter22", "failed")]
+    run.scenarios[0].detail = FailureDetail("hunter22 differs", expected=["hunter22"], actual=["hunter22"])
+    run.scenarios[0].transcript = [Exchange({"k": "u:p"}, {"echo": ["visible-value"]}, received_text="x hunter22")]
+    shown = redacted(run, SECRET_OPTIONS.secrets())
+    assert shown.target == "http: http://***@127.0.0.1:1/mcp"
+    assert shown.scenarios[0].message == "got *** and content and true"
+    assert shown.scenarios[0].steps == run.scenarios[0].steps  # the kit's own words
+    assert shown.scenarios[0].detail == FailureDetail("hunter22 differs", expected=["hunter22"], actual=["***"])
+    exchange = shown.scenarios[0].transcript[0]
+    assert (exchange.request, exchange.response, exchange.received_text) == ({"k": "***"}, {"echo": ["***"]}, "x ***")
+    assert run.scenarios[0].message == "got hunter22 and content and true"  # a copy: the run is unchanged
+
+
+def test_the_rerun_line_hides_the_urls_password() -> None:
+    line = reproducer(RunnerOptions(url="http://user:pa55word@127.0.0.1:1/mcp", sessions_dir=Path("/s")), "k")
+    assert line == (
+        "ccweb-conformance run --url 'http://***@127.0.0.1:1/mcp' --sessions-dir /s -k k"
+        "  # *** stands for the values of --url: supply them again"
+    )
+
+
+def test_a_bad_urls_error_hides_its_password() -> None:
+    problems = RunnerOptions(url="ftp://user:pa55word@h/x", http_cmd="srv").problems()
+    assert "--url 'ftp://***@h/x' is not an http:// or https:// URL" in problems
+
+
+def test_secret_env_is_read_from_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "ccweb-conformance.toml").write_text('secret-env = ["PLAIN"]\n', encoding="utf-8")
+    assert load_config(tmp_path, "run")[1] == {"secret_env": ["PLAIN"]}
