@@ -25,7 +25,8 @@ def test_list_names_requirements_and_their_scenarios_without_running(capsys):
         "    ac07_unicode.feature::Characters outside the BMP count as one (6 examples)",
         "    ac07_unicode.feature::Truncation keeps whole emoji",
         "    ac07_unicode.feature::The budget counts an emoji once",
-        "2 requirements, 4 scenario entries",
+        "    ac07_unicode.feature::An emoji stored as an escaped surrogate pair is one code point",
+        "2 requirements, 5 scenario entries",
     ]
 
 
@@ -62,10 +63,10 @@ def test_tags_are_case_insensitive_and_a_selection_reports_only_its_requirements
     captured = capsys.readouterr()
     report = json.loads(captured.out)  # stdout holds the report alone
     assert [r["id"] for r in report["requirements"]] == ["BUD-1", "UNI-1"]
-    assert report["counts"]["passed"] == 8
+    assert report["counts"]["passed"] == 9
     assert "untested" not in captured.err
     assert "ccweb_list_user_inputs conformance: PASSED" in captured.err  # the summary went to stderr
-    assert "ccweb-conformance: 8/8 scenarios" in captured.err  # progress lines in a log
+    assert "ccweb-conformance: 9/9 scenarios" in captured.err  # progress lines in a log
 
 
 def test_only_one_report_on_stdout(capsys):

@@ -68,7 +68,7 @@ def test_a_selection_is_in_every_report_and_the_verdict(tmp_path, capsys):
     argv = ["run", "--in-process", "-k", "emoji", "--json", str(json_path), "--junitxml", str(junit_path)]
     code = main([*argv, "--markdown", str(markdown_path)])
     data = _report(json_path)
-    assert (code, data["outcome"], data["selection"], data["counts"]["total"]) == (0, "passed", "-k emoji", 2)
+    assert (code, data["outcome"], data["selection"], data["counts"]["total"]) == (0, "passed", "-k emoji", 3)
     assert capsys.readouterr().out.splitlines()[0] == "ccweb_list_user_inputs conformance: PASSED (selection: -k emoji)"
     assert '<property name="selection" value="-k emoji" />' in junit_path.read_text(encoding="utf-8")
     assert markdown_path.read_text(encoding="utf-8").splitlines()[0] == (
@@ -84,7 +84,7 @@ def test_a_deselection_from_anywhere_else_is_named_and_never_a_full_pass(tmp_pat
     report = tmp_path / "r.json"
     code = main(["run", "--in-process", "--fuzz", "0", "--json", str(report)])
     data = _report(report)
-    selection = f"{SCENARIOS - 2} scenarios deselected outside the command line"
+    selection = f"{SCENARIOS - 3} scenarios deselected outside the command line"
     assert (code, data["outcome"], data["selection"]) == (0, "passed", selection)
     assert capsys.readouterr().out.splitlines()[0] == (
         f"ccweb_list_user_inputs conformance: PASSED (selection: {selection})"

@@ -57,7 +57,7 @@ def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_p
     first, again = tmp_path / "first.json", tmp_path / "again.json"
     code, _ = mutant_run("run", "--in-process", "--tags", "AC-1,AC-3,UNI-1", "--json", str(first))
     assert code == 1
-    assert len(names(first)) == 19
+    assert len(names(first)) == 20
     assert names(first, "failed") == NEWEST_FIRST_FAILS
 
     code, stderr = mutant_run("run", "--in-process", "--lf", "--json", str(again))

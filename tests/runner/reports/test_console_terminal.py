@@ -92,8 +92,8 @@ def test_the_live_counter_counts_failures_and_the_fuzz_phase(failing: tuple[int,
     _, text = failing
     counters = re.findall(r"\r  (\d+/\d+ [a-z ]+?(?:, \d+ failed)?)(?=\r|\n)", text)
     scenarios = [c for c in counters if c.endswith(("scenarios", "failed")) and "fuzz" not in c]
-    assert scenarios[0] == "0/12 scenarios"
-    assert scenarios[-1] == "12/12 scenarios, 8 failed"
+    assert scenarios[0] == "0/13 scenarios"
+    assert scenarios[-1] == "13/13 scenarios, 9 failed"
     assert any(c.endswith("failed") for c in scenarios[:-1])  # shown as they happen, not only at the end
     fuzz = [c for c in counters if "fuzz calls" in c]
     assert fuzz and fuzz[0].startswith("1/68 fuzz calls")
@@ -124,7 +124,7 @@ def test_a_wrapped_rerun_command_is_still_one_command(failing: tuple[int, str]) 
 
 def test_the_totals_line_is_last(failing: tuple[int, str]) -> None:
     lines = [line for line in screen_lines(failing[1]) if line.strip()]
-    assert re.fullmatch(r"4 passed, 9 failed in \d+\.\d\ds", lines[-1]), lines[-3:]
+    assert re.fullmatch(r"4 passed, 10 failed in \d+\.\d\ds", lines[-1]), lines[-3:]
 
 
 def test_a_log_gets_the_first_line_too(tmp_path: Path) -> None:

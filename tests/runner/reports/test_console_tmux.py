@@ -103,7 +103,8 @@ def test_chinese_headings_and_statements_show_as_written(
     uni1 = next(r for r in ccweb_spec.requirements() if r.id == "UNI-1")
     assert f"  PASS    UNI-1     MUST    {uni1.statement_zh}" not in lines  # passing: compact, without -v
     failing = [line.rstrip() for line in request.getfixturevalue("failing_screen")[0].splitlines()]
-    assert f"  FAIL    UNI-1     MUST    {uni1.statement_zh}" in failing  # not passing: in full
+    # not passing: in full; the verdict column is as wide as 未检查到 (BUD-1: the UTF-16 answers are charged to UNI-1)
+    assert f"  FAIL      UNI-1     MUST    {uni1.statement_zh}" in failing
     assert re.search(r"^通过 \d+，失败 0，用时 \d+\.\d\d 秒$", screen[0], re.MULTILINE)
 
 
@@ -122,7 +123,7 @@ def test_columns_line_up_on_screen(screen: tuple[str, str], failing_screen: tupl
         assert match is not None
         return tuple(display_width(line[: match.start(n)]) for n in (1, 2, 3, 4))
 
-    assert {columns(row) for row in rows} == {(2, 10, 20, 28)}  # verdict, ID, level, statement
+    assert {columns(row) for row in rows} == {(2, 12, 22, 30)}  # verdict (未检查到 the widest), ID, level, statement
 
 
 @pytest.mark.parametrize("which", ["screen", "failing_screen"])
@@ -142,7 +143,7 @@ def test_a_failing_run_shows_its_blocks_and_hints_in_chinese(failing_screen: tup
     lines = [line.rstrip() for line in text.splitlines()]
     assert status == "1", text
     assert "ccweb_list_user_inputs 一致性测试：FAILED" in lines
-    assert "失败（8）" in lines
+    assert "失败（9）" in lines
     uni1 = next(r for r in ccweb_spec.requirements() if r.id == "UNI-1")
     assert f"    需求  UNI-1（MUST）：{uni1.statement_zh}" in lines
     assert "    差异  $.items[0].contentChars：应为 1，实际为 2" in lines

@@ -26,7 +26,7 @@ def _console(mutant: str, *args: str) -> list[str]:
 
 def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> None:
     lines = _console("utf16_units", "--tags", "AC-7")
-    assert "失败（8）" in lines
+    assert "失败（9）" in lines
     assert block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
         "    需求  UNI-1（MUST）：长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，"
@@ -47,7 +47,7 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         '    差异  $.items[0].content：应为 "😀😀😀"（U+1F600），实际为 "😀\\ud83d"（U+1F600 U+D83D）'
     )
     assert lines[-3:-1] == ["完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE", ""]
-    assert re.fullmatch(r"通过 4，失败 8，用时 \d+\.\d\d 秒", lines[-1])
+    assert re.fullmatch(r"通过 4，失败 9，用时 \d+\.\d\d 秒", lines[-1])
 
 
 def a_failure(**changes: object) -> ScenarioResult:
