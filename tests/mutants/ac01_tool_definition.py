@@ -191,3 +191,24 @@ def _() -> None:
         return list_tools
 
     _wrap_handler("tools/list", wrap)
+
+
+@mutant(
+    "tool_listing_grows",
+    "TOOL-1",
+    "The tool is listed under its contract name",
+    "every tools/list call lists the tool once more (a package-level list appended to on each request, as a Go"
+    " slice easily is): the first listing is right",
+)
+def _() -> None:
+    calls = [0]
+
+    def wrap(handler: Handler) -> Handler:
+        async def list_tools(ctx: Any, params: Any) -> Any:
+            listed = await handler(ctx, params)
+            calls[0] += 1
+            return types.ListToolsResult(tools=[*listed.tools, *[listed.tools[0]] * (calls[0] - 1)])
+
+        return list_tools
+
+    _wrap_handler("tools/list", wrap)

@@ -126,6 +126,15 @@ class World:
             for exchange in other.exchanges:
                 self.record(exchange)
             first, second = listing.named(TOOL_NAME), other.named(TOOL_NAME)
+            if max(len(first), len(second)) > 1:  # TOOL-1's own fault, whichever era shows it (a list that grows)
+                raise fail(
+                    f"tools/list lists {TOOL_NAME} {len(first)} times in one era and {len(second)} times in the other "
+                    f"({self._era_names(client)}): a tool is listed exactly once",
+                    expected=f"one {TOOL_NAME}",
+                    actual=second if len(second) > 1 else first,
+                    exchange=other.exchanges[-1] if len(second) > 1 else listing.exchanges[-1],
+                    proves="TOOL-1",
+                )
             if not json_equal(first, second):
                 raise fail(
                     f"D-16: tools/list describes {TOOL_NAME} differently in the two eras ({self._era_names(client)})",
