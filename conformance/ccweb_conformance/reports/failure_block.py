@@ -270,7 +270,12 @@ def scenario_hint(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) ->
         return None
     found = differences(detail.expected, detail.actual) if detail.compared else []
     facts = FailureFacts(
-        scenario.requirements, detail.check, scenario.message or "", tuple(found), _stored_texts(detail)
+        scenario.requirements,
+        detail.check,
+        scenario.message or "",
+        tuple(found),
+        _stored_texts(detail),
+        scenario.scenario,
     )
     hint = hint_for(facts)
     return None if hint is None else hint.in_language(language)

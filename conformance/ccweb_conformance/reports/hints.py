@@ -46,6 +46,8 @@ class FailureFacts:
     differences: tuple[Difference, ...]
     stored_texts: tuple[str, ...]
     """The string contents of the scenario's stored messages."""
+    scenario: str = ""
+    """The scenario's name (a hint for what one scenario alone shows)."""
 
 
 def _line(rule: Mapping[str, Any], key: str) -> str:
@@ -118,6 +120,7 @@ def _holds(when: Mapping[str, Any], facts: FailureFacts) -> bool:
         "requirement": lambda v: bool(set(v) & set(facts.requirements)),
         "check": lambda v: re.search(v, facts.check) is not None,
         "message": lambda v: re.search(v, facts.message) is not None,
+        "scenario": lambda v: re.search(v, facts.scenario) is not None,
     }
     unknown = set(when) - set(checks)
     if unknown:

@@ -90,8 +90,12 @@ def test_an_unknown_tool_answered_32601_passes_with_a_warning_that_names_fastmcp
 
 
 def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "", message: str = "",
-          stored: tuple[str, ...] = ()) -> FailureFacts:
-    return FailureFacts(requirements, check, message, found, stored)
+          stored: tuple[str, ...] = (), scenario: str = "") -> FailureFacts:
+    return FailureFacts(requirements, check, message, found, stored, scenario)
+
+
+MIB_SCENARIO = "A request of 1 MiB is answered or refused, and the server keeps serving"
+OUT_OF_BOUNDS = "Values outside the bounds are rejected, not clamped"
 
 
 @pytest.mark.parametrize(
@@ -104,6 +108,18 @@ def facts(*found: Difference, requirements: tuple[str, ...] = (), check: str = "
         (facts(Difference("$[0].content", "  a  ", "a")), "content-trimmed"),
         (facts(Difference("$", [1, 2], [1], shape=True), stored=("\x1c",)), "strip-not-trim"),
         (facts(message="the server wrote a line that is not JSON: 'listening'"), "stdout-logging"),
+        (facts(requirements=("PROTO-2",), check="the server closed its output", scenario=MIB_SCENARIO),
+         "go-scanner-line-limit"),
+        (facts(requirements=("PROTO-2",), check="the server closed its output",
+               scenario="The server keeps serving after errors"), None),
+        (facts(message="initialize: HTTP 200 with Content-Type 'text/plain; charset=utf-8', not JSON or SSE"),
+         "go-plain-text-content-type"),
+        (facts(message="initialize: HTTP 200 with Content-Type 'text/html', not JSON or SSE"), None),
+        (facts(Difference("$.items", [], [1]), requirements=("STO-4", "SEL-1"),
+               scenario="Member names match exactly, so Messages, Role and Content are other members"),
+         "go-member-names-without-case"),
+        (facts(requirements=("ARG-2",), scenario=f"{OUT_OF_BOUNDS} [limit-4294967311]"), "go-int32-wrap"),
+        (facts(requirements=("ARG-2",), scenario=f"{OUT_OF_BOUNDS} [limit-51]"), None),
         (facts(message="initialize: a response with id 102 while waiting for id 2"), "handshake-wrong-id"),
         (facts(message="the process exited with code 3 at start-up; stderr: fatal"), "exited-at-start-up"),
         (facts(message="server: initialize: no response within 8 s"), "never-answered"),
@@ -138,6 +154,7 @@ def test_hints_match_their_mistakes_only(case, expected_hint):
 def test_every_hint_is_one_line_with_an_id():
     assert [h.id for h in hints()] == [
         "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
+        "go-scanner-line-limit", "go-plain-text-content-type", "go-member-names-without-case", "go-int32-wrap",
         "stdout-logging", "handshake-wrong-id", "exited-at-start-up", "never-answered",
         "cache-mtime-size", "prefix-path-check", "sdk-internal-error", "fastmcp-ts-method-not-found",
         "sdk-v2-validation-text", "fastmcp-tool-error-text", "lax-coercion", "unknown-tool-as-result",
