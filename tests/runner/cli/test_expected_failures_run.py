@@ -166,15 +166,16 @@ def test_other_catalogued_mistakes_are_charged_to_their_rule(tmp_path, mutant, r
 
 
 def test_a_second_bug_beside_the_baselined_mistake_still_fails(tmp_path):
-    """UTF-16 counting held by its one UNI-1 entry, and an unrelated bug (a cut item not marked truncated): the
-    answers are no longer what the one mistake gives, so they are charged to the fields that differ and the run
-    fails."""
+    """UTF-16 counting held by its one UNI-1 entry, and an unrelated bug (createdAt re-formatted): the run fails on
+    RES-5, and the UNI-1 entry is not called stale (the gap is not closed)."""
     baseline = _readme_expected_failures("ci.md", "## Expected failures")
-    done, report = _run_mutants(tmp_path, ("utf16_units", "no_truncated_flag"), baseline, "--fuzz", "0")
+    done, report = _run_mutants(tmp_path, ("utf16_units", "timestamp_reformatted"), baseline, "--fuzz", "0")
     assert done.returncode == 1
     failed = {r["id"] for r in report["requirements"] if r["status"] == "failed"}
-    assert "BUD-2" in failed
-    assert report["counts"]["failed"] >= 1
+    assert "RES-5" in failed
+    assert "UNI-1" not in failed
+    assert report["staleExpectedFailures"] == []
+    assert "stale" not in done.stderr
 
 
 def test_a_baselined_fuzz_difference_still_fails_on_another(tmp_path):

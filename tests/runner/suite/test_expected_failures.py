@@ -201,3 +201,15 @@ def test_missing_file(tmp_path: Path) -> None:
         str(caught.value)
         == f"{tmp_path / 'nope.yaml'}: cannot read the expected-failures file (No such file or directory)"
     )
+
+
+def test_an_entry_whose_requirement_failed_beside_another_is_not_stale(tmp_path: Path) -> None:
+    """A failure charged to UNI-1 and to PROTO-1 (a second bug beside the known one) is not covered, and the run fails
+    on it; but the UNI-1 gap is still open, so its entry is not called stale ("the gap is closed" would be false)."""
+    loaded = load(tmp_path, GOOD)
+    ran = [
+        _scenario(EMOJI, "failed", ("UNI-1",), ("UNI-1", "PROTO-1")),
+        _scenario("ac06_bounds.feature::limit 51 is rejected", "xfailed", ("ARG-1",)),
+        _scenario("protocol.feature::SSE", "xfailed", ("PROTO-3",), ("PROTO-3",)),
+    ]
+    assert loaded.stale(ran, complete=True) == Staleness()
