@@ -12,6 +12,8 @@ $SUITE_FAKE_STATE/calls) misbehave:
   N=garbage      a line that is not JSON
   N=split        the response line written in two pieces, 0.2 s apart (correct)
   N=big          the correct answer plus a 10 MB text block (allowed beside it, D-10)
+  N=huge-id      answered under an id of 5,000 digits (valid JSON, beyond Python's digit limit)
+  N=huge-meta    the correct answer with a 5,000-digit integer in the result's _meta
 
 Other words: ``exit`` (exit code 3 at start-up, one line on stderr), ``slow=S`` (every call
 sleeps S seconds first), ``flood`` (1 MB of stderr at start-up and 1.5 MB before every answer).
@@ -38,6 +40,8 @@ STATE = Path(os.environ["SUITE_FAKE_STATE"])
 STORE = SessionStore(Path(os.environ["CC_WEB_SESSIONS_DIR"]))
 SOURCE = os.environ.get("CCWEB_SESSION_ID")
 BIG = 10 * 1024 * 1024
+HUGE = "9" * 5000
+"""An integer's digits: valid JSON, more than Python's int() converts by default."""
 
 
 def write(text: str) -> None:
@@ -104,6 +108,13 @@ def call(request_id: object, params: dict) -> None:
         write(text[: len(text) // 2])
         time.sleep(0.2)
         write(text[len(text) // 2 :])
+        return
+    elif fault == "huge-id":
+        write(dumps({**response, "id": "HUGE"}).replace('"HUGE"', HUGE, 1) + "\n")
+        return
+    elif fault == "huge-meta" and "result" in response:
+        response["result"]["_meta"] = {"size": "HUGE"}
+        write(dumps(response).replace('"HUGE"', HUGE, 1) + "\n")
         return
     elif fault == "big" and "result" in response:
         response["result"]["content"].append({"type": "text", "text": "x" * BIG})
