@@ -14,6 +14,7 @@ $SUITE_FAKE_STATE/calls) misbehave:
   N=big          the correct answer plus a 10 MB text block (allowed beside it, D-10)
   N=huge-id      answered under an id of 5,000 digits (valid JSON, beyond Python's digit limit)
   N=huge-meta    the correct answer with a 5,000-digit integer in the result's _meta
+  N=undecodable  the correct answer, a file named b"\\xff.tmp" created and removed in the sessions directory first
 
 Other words: ``exit`` (exit code 3 at start-up, one line on stderr), ``slow=S`` (every call
 sleeps S seconds first), ``flood`` (1 MB of stderr at start-up and 1.5 MB before every answer).
@@ -116,6 +117,10 @@ def call(request_id: object, params: dict) -> None:
         response["result"]["_meta"] = {"size": "HUGE"}
         write(dumps(response).replace('"HUGE"', HUGE, 1) + "\n")
         return
+    elif fault == "undecodable":
+        transient = os.path.join(os.fsencode(os.environ["CC_WEB_SESSIONS_DIR"]), b"\xff.tmp")
+        Path(os.fsdecode(transient)).write_bytes(b"")
+        os.unlink(transient)
     elif fault == "big" and "result" in response:
         response["result"]["content"].append({"type": "text", "text": "x" * BIG})
     send(response)
