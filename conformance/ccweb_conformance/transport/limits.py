@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import os
 import resource
+from collections.abc import Callable
 from pathlib import Path
 
 from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION, EnvironmentFault, NoProcessLeft
@@ -122,17 +123,19 @@ def reset() -> None:
 _SERVER_SAYS = ("can't start new thread", "resource temporarily unavailable", "pthread_create", "cannot fork")
 
 
-def process_limit_problem(error: BaseException | None) -> str | None:
-    """One line when a server was lost while the user's process limit was reached, else None.
+def process_limit_problem(error: BaseException | None, servers_said: Callable[[], str] | None = None) -> str | None:
+    """One line when a server was lost, or answered wrongly, while the user's process limit was reached, else None.
 
     Reached means: the runner itself could not start a thread or process during the run, the
-    lost server said it could not, or the user's processes and threads are within :data:`SPARE`
-    of the limit now.
+    server said it could not (in its answer, or in its stderr: ``servers_said``, read only when a
+    limit applies), or the user's processes and threads, the user's other work included, are within
+    :data:`SPARE` of the limit now. A server that cannot start a thread answers an internal error
+    (MCP's -32603) or an error result, or dies: none of that is the implementation's fault.
     """
     limit = _limit()
     if limit is None:
         return None
-    said, seen = "", 0
+    said, seen = servers_said().lower() + "\n" if servers_said is not None else "", 0
     while error is not None and seen < _CHAIN_LIMIT:  # the lost server's last words travel in the error's text
         said += str(error).lower() + "\n"
         error, seen = error.__cause__ or error.__context__, seen + 1
