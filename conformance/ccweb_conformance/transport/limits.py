@@ -123,6 +123,11 @@ def reset() -> None:
 _SERVER_SAYS = ("can't start new thread", "resource temporarily unavailable", "pthread_create", "cannot fork")
 
 
+def _no_thread_said(text: str) -> bool:
+    """Whether lower-cased ``text`` says a thread or process could not be started."""
+    return any(words in text for words in _SERVER_SAYS)
+
+
 def process_limit_problem(error: BaseException | None, servers_said: Callable[[], str] | None = None) -> str | None:
     """One line when a server was lost, or answered wrongly, while the user's process limit was reached, else None.
 
@@ -135,16 +140,15 @@ def process_limit_problem(error: BaseException | None, servers_said: Callable[[]
     limit = _limit()
     if limit is None:
         return None
-    said, seen = servers_said().lower() + "\n" if servers_said is not None else "", 0
+    said, seen = "", 0
     while error is not None and seen < _CHAIN_LIMIT:  # the lost server's last words travel in the error's text
         said += str(error).lower() + "\n"
         error, seen = error.__cause__ or error.__context__, seen + 1
-    used = _in_use(limit, SPARE)
     if _exhausted:
         detail = f"the runner could not start a thread: {_exhausted[0]}"
-    elif any(words in said for words in _SERVER_SAYS):
+    elif _no_thread_said(said) or (servers_said is not None and _no_thread_said(servers_said().lower())):
         detail = "the server could not start a thread"
-    elif used is not None:
+    elif (used := _in_use(limit, SPARE)) is not None:
         detail = f"{used} in use"
     else:
         return None
