@@ -4,11 +4,13 @@ The process limit (RLIMIT_NPROC) counts every process and thread of the user: th
 the user's other work. Under it the bundled reference answered -32603 "Internal server error" (its tool call
 starts a thread) and the scenario was charged to the implementation. Here the limit is simulated in process
 (the tests may run as root, whom RLIMIT_NPROC never limits): a failed scenario is the runner's environment,
-one line and exit 2, when the server said it could not start a thread or the user is at the limit.
+one line and exit 2, when the server said it could not start a thread or the user is at the limit; so is a
+fork of the runner's fork server or a thread of its own that fails mid-scenario.
 """
 
 from __future__ import annotations
 
+import errno
 import shlex
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from ccweb_conformance.cli import main
+from ccweb_conformance.errors import no_process_left
 from ccweb_conformance.transport import limits
 
 FAKE = Path(__file__).parents[1] / "fakes" / "suite_stdio.py"
@@ -70,3 +73,48 @@ def test_without_a_limit_in_sight_an_internal_error_is_the_servers(
     code, lines = _run("1=internal", tmp_path, monkeypatch, capsys)
     assert code == 1, lines
     assert [line for line in lines if " failed" in line] == ["ccweb-conformance: 1/1 scenarios, 1 failed"]
+
+
+def _fail_from_the_second(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, error: BaseException) -> None:
+    """``owner.name`` works once (the target's first server) and raises ``error`` after, as at the limit."""
+    original = getattr(owner, name)
+    calls = []
+
+    def failing(*args: object, **kwargs: object) -> object:
+        calls.append(name)
+        if len(calls) > 1:
+            raise error
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, failing)
+
+
+@pytest.mark.parametrize(
+    ("where", "error", "cause"),
+    [
+        (
+            "fork server",
+            no_process_left(OSError(errno.EAGAIN, "cannot fork: [Errno 11] Resource temporarily unavailable")),
+            "the runner could not start a process or thread ([Errno 11] cannot start a process: cannot fork: "
+            "[Errno 11] Resource temporarily unavailable)",
+        ),
+        ("reader thread", RuntimeError("can't start new thread"), "the runner could not start a thread (can't start "
+         "new thread)"),
+    ],
+)  # fmt: skip
+def test_the_runners_own_fork_or_thread_failing_mid_scenario_is_exit_2(
+    where: str, error: BaseException, cause: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scenario with a source binding needs a second server: its fork (the bundled reference's fork server) or
+    the thread reading it fails, as at RLIMIT_NPROC, whatever the user's other work is."""
+    from ccweb_conformance.transport import lines, zygote_client  # noqa: PLC0415
+
+    if where == "fork server":
+        _fail_from_the_second(monkeypatch, zygote_client.Zygote, "spawn", error)
+    else:
+        _fail_from_the_second(monkeypatch, lines, "QueueReader", error)
+    code = main(["run", "--protocol", "legacy", "-k", SCENARIO])
+    lines_said = capsys.readouterr().err.splitlines()
+    assert code == 2, lines_said
+    assert [line for line in lines_said if " failed" in line] == []
+    assert lines_said[-1] == f"ccweb-conformance: error: {cause}; {ENDING}"
