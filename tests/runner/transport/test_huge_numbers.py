@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from runner.gate_cases import http
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.jsontext import TooManyDigits, beyond_limits, read_json
@@ -49,3 +50,20 @@ def test_a_huge_number_in_a_reply_fails_proto_1_with_its_words(
         check = f"stdio server {command!r}: tools/call: the server wrote {BEYOND}: "
         assert f"\n{check}'" in scenario["message"]
         assert "not JSON" not in scenario["message"]
+
+
+@pytest.mark.parametrize("words", [("huge",), ("sse", "huge")], ids=["http-json", "http-sse"])
+def test_over_http_a_huge_number_fails_proto_1_with_its_words(
+    words: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GATE_STATE", str(tmp_path))
+    report = tmp_path / "report.json"
+    name = next(iter(SCENARIOS))
+    keyword = f"test_{name.lower().replace(' ', '_')}"
+    code = main(["run", *http(*words), "-k", keyword, "--json", str(report)])
+    capsys.readouterr()
+    assert code == 1
+    scenarios = json.loads(report.read_text(encoding="utf-8"))["scenarios"]
+    assert [(s["name"], s["status"], s["failedRequirements"]) for s in scenarios] == [(name, "failed", ["PROTO-1"])]
+    said = "HTTP 200 body is" if words == ("huge",) else "an SSE event's data is"
+    assert f"tools/call: {said} {BEYOND}" in scenarios[0]["message"]
