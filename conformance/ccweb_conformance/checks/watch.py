@@ -158,7 +158,7 @@ class EntryWatch:
                 changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
             except RuntimeError as error:
                 self._undecodable(error)
-                continue
+                changes = set()
             if not isinstance(changes, set):
                 return
             for kind, path in changes:
