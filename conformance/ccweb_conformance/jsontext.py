@@ -12,7 +12,7 @@ lone surrogate escape, so a value holding one is written by ``json.dumps`` as be
 
 ``read_json`` and ``decode_utf8`` read what a server sent (D-16: RFC 8259 JSON in valid UTF-8):
 the standard library's parser with hooks, so NaN/Infinity and duplicate member names are named
-instead of silently accepted, and a value nested too deep is one clear error.
+instead of silently accepted, and a value nested too deep or an integer too long to convert is one clear error.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,13 +141,27 @@ MAX_DEPTH = 200
 """Levels of arrays and objects a received JSON value may nest (RFC 8259 section 9 lets a reader set one)."""
 
 
-class TooDeep(ValueError):
-    """A JSON value nested deeper than :data:`MAX_DEPTH`: it is not read at all."""
+class BeyondLimits(ValueError):
+    """Valid JSON text beyond what the runner reads (RFC 8259 section 9 lets a reader set limits): not read at all."""
+
+
+class TooDeep(BeyondLimits):
+    """A JSON value nested deeper than :data:`MAX_DEPTH`."""
 
     def __init__(self) -> None:
         super().__init__(
             f"JSON nested deeper than {MAX_DEPTH} levels, the most the runner reads (RFC 8259 allows the limit)"
         )
+
+
+class TooManyDigits(BeyondLimits):
+    """An integer with more digits than Python converts (``sys.get_int_max_str_digits``)."""
+
+    def __init__(self, digits: int, limit: int) -> None:
+        super().__init__(
+            f"a number with {digits:,} digits, more than the {limit:,} the runner reads (RFC 8259 allows the limit)"
+        )
+        self.digits = digits
 
 
 @dataclass
@@ -183,12 +198,27 @@ _DECODER = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_members
 """One decoder, made once: ``json.loads`` with hooks builds a new one per call, which costs more than the read."""
 
 
+def _integer(text: str) -> int:
+    """An integer's text as ``int`` does, but one beyond Python's digit limit raises :class:`TooManyDigits`."""
+    limit = sys.get_int_max_str_digits()
+    digits = len(text) - text.startswith("-")
+    if limit and digits > limit:
+        raise TooManyDigits(digits, limit)
+    return int(text)
+
+
+_DIGITS_FINDER = json.JSONDecoder(parse_int=_integer)
+"""Reads a text again only when the fast decoder met the digit limit (a hook on every integer costs each read)."""
+
+
 def read_json(text: str) -> Received:
     """Read one received JSON text leniently, naming every way it breaks strict JSON.
 
-    Raises ``ValueError`` when ``text`` is not JSON at all, and :class:`TooDeep` when it nests
+    Raises ``ValueError`` when ``text`` is not JSON at all, :class:`TooDeep` when it nests
     deeper than :data:`MAX_DEPTH` (a value that deep is not kept: checking, copying or reporting
-    it would exhaust the stack). Lone-surrogate escapes are valid JSON text and stay as they are.
+    it would exhaust the stack) and :class:`TooManyDigits` when an integer has more digits than
+    Python converts (such a value could not be written back in a report either). Lone-surrogate
+    escapes are valid JSON text and stay as they are.
     """
     problems: list[str] = []
     _reading.problems = problems
@@ -196,9 +226,28 @@ def read_json(text: str) -> Received:
         value = _DECODER.decode(text)
     except RecursionError:
         raise TooDeep from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # Python's limit on an integer's digits, met inside the parser
+        try:
+            _DIGITS_FINDER.decode(text)  # raises TooManyDigits, naming the number
+        except RecursionError:
+            raise TooDeep from None
+        raise
     if text.count("[") + text.count("{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
         raise TooDeep
     return Received(value, problems)
+
+
+def beyond_limits(text: str) -> str | None:
+    """Why ``text``, which a plain ``json.loads`` refused, is beyond what the runner reads; None when it is not JSON."""
+    try:
+        read_json(text)
+    except BeyondLimits as exc:
+        return str(exc)
+    except ValueError:
+        return None
+    return None
 
 
 def _depth(value: Any) -> int:

@@ -17,11 +17,15 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure
 from ccweb_conformance.checks.outcome import contract_differences, json_equal
-from ccweb_conformance.errors import FILE_ERRNOS, LIMIT_ERRNOS, environment_problem
+from ccweb_conformance.errors import FILE_ERRNOS, LIMIT_ERRNOS, ProtocolFailure, environment_problem
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _CHAIN_LIMIT = 10
+WIRE_REQUIREMENT = "PROTO-1"
+"""Every message the server sends is valid JSON-RPC and answers the request it belongs to."""
+WIRE_VIOLATIONS = frozenset({"garbage", "wrong-id", "duplicate"})
+"""Kinds of :class:`ProtocolFailure` in which a message the server sent broke JSON-RPC (charged to PROTO-1)."""
 
 
 def charged_requirements(error: BaseException | None, requirements: Sequence[str] = ()) -> tuple[str, ...]:
@@ -31,10 +35,14 @@ def charged_requirements(error: BaseException | None, requirements: Sequence[str
     charged to those the scenario is about, when it is about any of them, else to all; a check
     of an expected value (an error code) in a scenario about none of the requirements defining
     it is charged to the scenario's own (a link answered wrongly breaks the link rule, SRC-7,
-    not the rule that defines ``conversation_not_found``).
+    not the rule that defines ``conversation_not_found``). A message the server sent that is not
+    JSON-RPC (not JSON, a number beyond what the runner reads, another request's id, a second
+    response) breaks PROTO-1, whatever the scenario is about.
     """
     seen = 0
     while error is not None and seen < _CHAIN_LIMIT:
+        if isinstance(error, ProtocolFailure) and error.kind in WIRE_VIOLATIONS:
+            return (WIRE_REQUIREMENT,)
         if isinstance(error, ConformanceFailure) and error.proves:
             known = [r for r in dict.fromkeys(error.proves) if r in _ORDER]
             ours = [r for r in requirements if r in _ORDER]

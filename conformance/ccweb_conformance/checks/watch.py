@@ -18,6 +18,7 @@ their language (:attr:`Seen.phrase`).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ _ORDER = ("created", "changed", "removed", "touched")
 """The order events are named in: as they happen to an entry."""
 FOLDER_TIME = "folder_time"
 """The one event seen without inotify: an entry came or went in the folder (its modification time moved)."""
+UNDECODABLE = "undecodable"
+"""The one event of an entry whose name is not UTF-8: watchfiles stops at it, naming it escaped (``\\xFF.tmp``)."""
+_UNDECODABLE_PATH = re.compile(r'^Unable to decode path "(?P<path>.*)" to string$', re.DOTALL)
+"""watchfiles' error for such a name; its inotify watch then raises it on every read."""
 
 
 @dataclass(frozen=True)
@@ -54,11 +59,14 @@ class Seen:
     name: str
     """The entry's path relative to the sessions directory; without inotify, the folder whose time moved."""
     events: tuple[str, ...]
-    """``created``, ``changed``, ``removed`` (``touched``: another event), in that order; or :data:`FOLDER_TIME`."""
+    """``created``, ``changed``, ``removed`` (``touched``: another event), in that order; or :data:`FOLDER_TIME`
+    or :data:`UNDECODABLE` alone."""
 
     @property
     def phrase(self) -> Phrase:
         """What was seen, for the reports to word in their language (``a.json.lock (created, removed)``)."""
+        if self.events == (UNDECODABLE,):
+            return phrase("watch.undecodable", name=self.name)
         if self.events == (FOLDER_TIME,):
             return phrase("watch.root_moved") if self.name == "." else phrase("watch.folder_moved", name=self.name)
         return phrase("watch.entry", name=self.name, events=tuple(phrase(f"watch.{e}") for e in self.events))
@@ -104,6 +112,8 @@ class EntryWatch:
         self._times = _folder_times(root) if self._notify is None else {}
         self._events: dict[str, set[str]] = {}
         self.still_changing = False
+        self.restarted = False
+        """True once the watch started again after an entry whose name is not UTF-8 (events around it lost)."""
         """True once a look ended at WATCH_DRAIN_MS with events still coming: someone else writes in the directory."""
 
     @property
@@ -112,7 +122,8 @@ class EntryWatch:
         if self._notify is None:
             return "folder modification times"
         busy = "; the directory never went quiet: someone else writes in it" if self.still_changing else ""
-        return f"inotify{busy}"
+        again = "; started again after a name that is not UTF-8" if self.restarted else ""
+        return f"inotify{busy}{again}"
 
     def _relative(self, path: str) -> str:
         for base in (self.root, self._real):
@@ -142,8 +153,12 @@ class EntryWatch:
         if self._notify is None:
             return
         deadline = time.monotonic() + WATCH_DRAIN_MS / 1000
-        while True:
-            changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
+        while self._notify is not None:
+            try:
+                changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
+            except RuntimeError as error:
+                self._undecodable(error)
+                changes = set()
             if not isinstance(changes, set):
                 return
             for kind, path in changes:
@@ -154,6 +169,20 @@ class EntryWatch:
                 self.still_changing = True
                 return
 
+    def _undecodable(self, error: RuntimeError) -> None:
+        """An entry whose name is not UTF-8 came: kept as seen, and the watch started again (watchfiles' own is
+        broken for good, the other events of its last read lost: this entry alone fails the check)."""
+        found = _UNDECODABLE_PATH.match(str(error))
+        if found is None:
+            raise error
+        name = self._in_tree(self._relative(found.group("path")))
+        if name is not None:
+            self._events.setdefault(name, set()).add(UNDECODABLE)
+        if self._notify is not None:
+            self._notify.close()
+        self._notify = _notify(self.root)
+        self.restarted = True
+
     def foreign(self, ours: set[str]) -> list[Seen]:
         """Entries not in ``ours`` that were created, changed or removed since the watch began, with what happened.
 
@@ -161,7 +190,7 @@ class EntryWatch:
         """
         self._drain()
         found = [
-            Seen(name, tuple(e for e in _ORDER if e in kinds))
+            Seen(name, (UNDECODABLE,) if UNDECODABLE in kinds else tuple(e for e in _ORDER if e in kinds))
             for name, kinds in sorted(self._events.items())
             if name not in ours
         ]

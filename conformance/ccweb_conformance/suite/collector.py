@@ -272,7 +272,7 @@ class ResultCollector:
         self._recorded.add(item.nodeid)
         requirements = scenario_requirements(item)
         error = call.excinfo.value if report.failed and call.excinfo is not None else None
-        if self._runner_fault(error, report):
+        if self._runner_fault(error, report, self._worlds.get(item.nodeid)):
             return
         charged = self._charged(item, error, requirements)
         level = failure_level(charged, requirements)
@@ -285,9 +285,16 @@ class ResultCollector:
         verdict = _Verdict(status, xfail_reason, level, charged)
         self.results.append(self._result(item, call, report, world, verdict=verdict))
 
-    def _runner_fault(self, error: BaseException | None, report: pytest.TestReport) -> bool:
-        """True when the runner's own machine failed the scenario: the run stops (exit 2), nobody is blamed."""
-        fault = environment_fault(error) or (process_limit_problem(error) if server_gone(error) else None)
+    def _runner_fault(self, error: BaseException | None, report: pytest.TestReport, world: World | None) -> bool:
+        """True when the runner's own machine failed the scenario: the run stops (exit 2), nobody is blamed.
+
+        Its machine, or the process limit the runner and its servers share with the user's other work: a
+        server that could not start a thread dies, or answers an internal error, whatever the check was.
+        """
+        if error is None:
+            return False
+        said = None if world is None else world.target.servers_said
+        fault = environment_fault(error) or process_limit_problem(error, said)
         if fault is None:
             return False
         self.startup_error = self.startup_error or fault

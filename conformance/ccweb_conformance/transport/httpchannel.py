@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from ccweb_conformance.jsontext import TooDeep, compact, decode_utf8
+from ccweb_conformance.jsontext import BeyondLimits, compact, decode_utf8
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     DEFAULT_LIMIT,
@@ -222,7 +222,7 @@ class HttpChannel(Channel):
             return False
         try:
             parsed = parse_received(body, collector.reply, "the HTTP body")
-        except TooDeep as exc:
+        except BeyondLimits as exc:
             raise ChannelError("garbage", f"HTTP {status} body is {exc}", collector.reply) from None
         except ValueError:
             if status < 400:
@@ -246,7 +246,7 @@ class HttpChannel(Channel):
             return
         try:
             parsed = parse_received(body, collector.reply, "the HTTP body")
-        except TooDeep as exc:
+        except BeyondLimits as exc:
             raise ChannelError("garbage", f"the HTTP body is {exc}", collector.reply) from None
         except ValueError:
             return
@@ -265,7 +265,7 @@ class HttpChannel(Channel):
                 continue
             try:
                 message = parse_received(event.data, reply, "an SSE event")
-            except TooDeep as exc:
+            except BeyondLimits as exc:
                 raise ChannelError("garbage", f"an SSE event's data is {exc}", reply) from None
             except ValueError:
                 raise ChannelError(

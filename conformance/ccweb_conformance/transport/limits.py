@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import os
 import resource
+from collections.abc import Callable
 from pathlib import Path
 
 from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION, EnvironmentFault, NoProcessLeft
@@ -122,12 +123,19 @@ def reset() -> None:
 _SERVER_SAYS = ("can't start new thread", "resource temporarily unavailable", "pthread_create", "cannot fork")
 
 
-def process_limit_problem(error: BaseException | None) -> str | None:
-    """One line when a server was lost while the user's process limit was reached, else None.
+def _no_thread_said(text: str) -> bool:
+    """Whether lower-cased ``text`` says a thread or process could not be started."""
+    return any(words in text for words in _SERVER_SAYS)
+
+
+def process_limit_problem(error: BaseException | None, servers_said: Callable[[], str] | None = None) -> str | None:
+    """One line when a server was lost, or answered wrongly, while the user's process limit was reached, else None.
 
     Reached means: the runner itself could not start a thread or process during the run, the
-    lost server said it could not, or the user's processes and threads are within :data:`SPARE`
-    of the limit now.
+    server said it could not (in its answer, or in its stderr: ``servers_said``, read only when a
+    limit applies), or the user's processes and threads, the user's other work included, are within
+    :data:`SPARE` of the limit now. A server that cannot start a thread answers an internal error
+    (MCP's -32603) or an error result, or dies: none of that is the implementation's fault.
     """
     limit = _limit()
     if limit is None:
@@ -136,12 +144,11 @@ def process_limit_problem(error: BaseException | None) -> str | None:
     while error is not None and seen < _CHAIN_LIMIT:  # the lost server's last words travel in the error's text
         said += str(error).lower() + "\n"
         error, seen = error.__cause__ or error.__context__, seen + 1
-    used = _in_use(limit, SPARE)
     if _exhausted:
         detail = f"the runner could not start a thread: {_exhausted[0]}"
-    elif any(words in said for words in _SERVER_SAYS):
+    elif _no_thread_said(said) or (servers_said is not None and _no_thread_said(servers_said().lower())):
         detail = "the server could not start a thread"
-    elif used is not None:
+    elif (used := _in_use(limit, SPARE)) is not None:
         detail = f"{used} in use"
     else:
         return None

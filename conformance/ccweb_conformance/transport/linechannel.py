@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ccweb_conformance.jsontext import TooDeep, compact, decode_utf8
+from ccweb_conformance.jsontext import BeyondLimits, compact, decode_utf8
 from ccweb_conformance.transport.channel import (
     DEFAULT_LIMIT,
     NO_RESPONSE,
@@ -85,7 +85,7 @@ class LineChannel(Channel):
                 continue
             try:
                 message = parse_received(line, reply, "a line received")
-            except TooDeep as exc:
+            except BeyondLimits as exc:
                 raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
             except ValueError:
                 raise ChannelError(

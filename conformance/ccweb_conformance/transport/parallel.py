@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ccweb_conformance.errors import ProtocolFailure
-from ccweb_conformance.jsontext import compact
+from ccweb_conformance.jsontext import beyond_limits, compact
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.linechannel import LineChannel
@@ -131,9 +131,9 @@ def _read_answers(
             message = json.loads(line) if line else None
         except ValueError:
             client.broken = True
-            raise ProtocolFailure(
-                f"{channel.label}: the server wrote a line that is not JSON: {line[:200]!r}", None, "garbage"
-            ) from None
+            what = beyond_limits(line) or "a line that is not JSON"
+            problem = f"{channel.label}: the server wrote {what}: {line[:200]!r}"
+            raise ProtocolFailure(problem, None, "garbage") from None
         if not isinstance(message, dict):
             continue
         if "method" in message:  # a notification, or a request of the server's: answered as any exchange would

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import itertools
 import os
 import signal
 import stat
 import subprocess
+import termios
 import threading
 import time
 from collections import deque
@@ -117,6 +120,16 @@ def drop_file_permission_override() -> None:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) refused")
 
 
+def _unread(fd: int) -> int:
+    """Bytes waiting in a pipe (0 when that cannot be told)."""
+    pending = array.array("i", [0])
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, pending)
+    except OSError:
+        return 0
+    return pending[0]
+
+
 class ServerProcess:
     """A child process in a new session; ``stop`` kills its whole process group and what it left."""
 
@@ -149,6 +162,7 @@ class ServerProcess:
         self.pipes = pipe_inodes(self.popen.stdin, self.popen.stdout, self.popen.stderr)
         drained = self.popen.stderr if stdio else self.popen.stdout
         assert drained is not None
+        self._drained = drained
         self._drainer = threading.Thread(target=self._drain, args=(drained.fileno(),), daemon=True)
         try:
             self._drainer.start()
@@ -209,7 +223,18 @@ class ServerProcess:
         """
         if self.popen.poll() is not None:
             self._drainer.join(STDERR_SETTLE)
+        else:
+            self._settle_stderr()
         return self.stderr.tail(lines)
+
+    def _settle_stderr(self) -> None:
+        """Wait (at most STDERR_SETTLE) until the drain thread has read what the running server already wrote: a
+        traceback written just before its answer is then in the tail, not still in the pipe."""
+        if self._drained.closed:
+            return
+        deadline = time.monotonic() + STDERR_SETTLE
+        while _unread(self._drained.fileno()) and time.monotonic() < deadline and self._drainer.is_alive():
+            time.sleep(0.005)
 
     @property
     def stopped(self) -> bool:

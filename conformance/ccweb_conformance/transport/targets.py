@@ -204,6 +204,10 @@ class Target(ABC):
         """Why the server went away during the handshake (spawned servers), if it did."""
         return None
 
+    def servers_said(self, lines: int = 20) -> str:
+        """The last lines each process this target started wrote to stderr ("" when it started none)."""
+        return "\n".join(process.stderr_tail(lines) for process in list(self._processes))
+
     @abstractmethod
     def _new_client(self, source: str | None) -> McpClient:
         """A client on a fresh connection, not yet negotiated."""

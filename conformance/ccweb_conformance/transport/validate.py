@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ccweb_conformance.jsontext import TooDeep, compact, read_json
+from ccweb_conformance.jsontext import BeyondLimits, compact, read_json
 from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.sdk_types import methods, types
 
@@ -86,7 +86,7 @@ def _text_block_violations(method: str, result: Any) -> list[str]:
             continue
         try:
             problems = read_json(text).problems
-        except TooDeep as exc:
+        except BeyondLimits as exc:
             problems = [str(exc)]
         except ValueError:
             continue

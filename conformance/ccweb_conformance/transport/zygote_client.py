@@ -75,7 +75,9 @@ class ForkedProcess:
         self._released = False
 
     def _note_exit(self, code: int | None) -> None:
-        self._code = code
+        """Its exit code as the zygote reported it (None: the zygote is gone); a known code is kept."""
+        if self._code is None:
+            self._code = code
         self._exited.set()
 
     def poll(self) -> int | None:
@@ -143,6 +145,10 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         self._children: dict[int, ForkedProcess] = {}
+        self._unclaimed: dict[int, int] = {}
+        """Exits reported before their child's handle was registered (a child that ends at once, e.g. on a
+        usage error: the zygote's ``exited`` may follow its ``spawned`` before the spawning thread runs again)."""
+        self._children_lock = threading.Lock()
         self._replies: queue.Queue[dict[str, Any]] = queue.Queue()
         self._request_lock = threading.Lock()
         self._gone = threading.Event()
@@ -198,17 +204,34 @@ class Zygote:
             while data := self._control.recv(MAX_PACKET):
                 message = json.loads(data)
                 if "exited" in message:
-                    child = self._children.get(int(message["exited"]))
-                    if child is not None:
-                        child._note_exit(int(message["code"]))
+                    self._exited(int(message["exited"]), int(message["code"]))
                 else:
                     self._replies.put(message)
         except (OSError, ValueError):
             pass
         self._gone.set()
         self._replies.put({"error": "the fork server ended"})
-        for child in list(self._children.values()):
+        with self._children_lock:
+            orphans = list(self._children.values())
+        for child in orphans:
             child._note_exit(None)
+
+    def _exited(self, pid: int, code: int) -> None:
+        """Hand an exit report to its child's handle, or keep it until :meth:`spawn` registers that handle."""
+        with self._children_lock:
+            child = self._children.get(pid)
+            if child is None:
+                self._unclaimed[pid] = code
+                return
+        child._note_exit(code)
+
+    def _register(self, child: ForkedProcess) -> None:
+        """Register a new child's handle, with the exit the zygote reported before it was registered, if any."""
+        with self._children_lock:
+            self._children[child.pid] = child
+            code = self._unclaimed.pop(child.pid, None)
+        if code is not None:
+            child._note_exit(code)
 
     def abort_start(self) -> None:
         """Give up waiting for the fork server to be ready (the command is ending)."""
@@ -240,7 +263,7 @@ class Zygote:
                 if "spawned" not in reply:
                     raise ZygoteGone(str(reply.get("error", reply)))
                 child = ForkedProcess(self, int(reply["spawned"]), argv, ours)
-                self._children[child.pid] = child
+                self._register(child)
         except BaseException:
             for fd in ours:
                 with contextlib.suppress(OSError):
@@ -255,7 +278,8 @@ class Zygote:
 
     def release(self, pid: int) -> None:
         """The runner is done with this child: the zygote reaps it."""
-        self._children.pop(pid, None)
+        with self._children_lock:
+            self._children.pop(pid, None)
         with contextlib.suppress(OSError), self._request_lock:
             self._control.send(json.dumps({"op": "release", "pid": pid}).encode("utf-8"))
 

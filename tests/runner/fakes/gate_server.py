@@ -21,6 +21,7 @@ untouched scenarios pass, except as the words say:
   dup-text      the JSON text block of every tools/call result starts with an extra "ok": false
   latin1        every tools/call result carries a text block "café", the reply encoded in Latin-1
   deep=N        the initialize result carries a _meta value nested N arrays deep
+  huge          the tools/call result carries a member holding an integer of 5,000 digits
   pages=N       tools/list is served in N pages (decoy tools first, the tool on the last page)
   dup-tool      tools/list lists the tool a second time, on the last page, with required conversationId
   sse-ping      (http, with sse) the tools/call stream first sends a ping request and waits for the
@@ -147,6 +148,8 @@ def wire_bytes(message: dict, method: object) -> bytes:
     text = dumps(message)
     if method == "initialize" and DEEP:
         text = text[:-2] + ',"_meta":{"deep":' + "[" * DEEP + "]" * DEEP + "}}}"
+    if method == "tools/call" and "huge" in WORDS:
+        text = text[:-2] + ',"huge":' + "9" * 5000 + "}}"
     if method == "tools/call" and "dup-envelope" in WORDS:
         text = f'{{"jsonrpc":"2.0","id":{dumps(message.get("id"))},"result":{{"content":[]}},{text[1:]}'
     if method == "tools/call" and "latin1" in WORDS:

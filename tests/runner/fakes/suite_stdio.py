@@ -12,6 +12,11 @@ $SUITE_FAKE_STATE/calls) misbehave:
   N=garbage      a line that is not JSON
   N=split        the response line written in two pieces, 0.2 s apart (correct)
   N=big          the correct answer plus a 10 MB text block (allowed beside it, D-10)
+  N=huge-id      answered under an id of 5,000 digits (valid JSON, beyond Python's digit limit)
+  N=huge-meta    the correct answer with a 5,000-digit integer in the result's _meta
+  N=undecodable  the correct answer, a file named b"\\xff.tmp" created and removed in the sessions directory first
+  N=internal     a JSON-RPC internal error (-32603), as MCP servers answer a handler that raised
+  N=no-thread    the same, after a traceback on stderr ending "RuntimeError: can't start new thread"
 
 Other words: ``exit`` (exit code 3 at start-up, one line on stderr), ``slow=S`` (every call
 sleeps S seconds first), ``flood`` (1 MB of stderr at start-up and 1.5 MB before every answer).
@@ -38,6 +43,8 @@ STATE = Path(os.environ["SUITE_FAKE_STATE"])
 STORE = SessionStore(Path(os.environ["CC_WEB_SESSIONS_DIR"]))
 SOURCE = os.environ.get("CCWEB_SESSION_ID")
 BIG = 10 * 1024 * 1024
+HUGE = "9" * 5000
+"""An integer's digits: valid JSON, more than Python's int() converts by default."""
 
 
 def write(text: str) -> None:
@@ -73,6 +80,22 @@ def tool_response(request_id: object, params: dict) -> dict:
     return {"jsonrpc": "2.0", "id": request_id, "result": body}
 
 
+def answered_oddly(fault: str, request_id: object, response: dict) -> bool:
+    """The faults of an answer that is valid JSON the runner cannot read, or an internal error; True when answered."""
+    if fault == "huge-id":
+        write(dumps({**response, "id": "HUGE"}).replace('"HUGE"', HUGE, 1) + "\n")
+    elif fault == "huge-meta" and "result" in response:
+        response["result"]["_meta"] = {"size": "HUGE"}
+        write(dumps(response).replace('"HUGE"', HUGE, 1) + "\n")
+    elif fault in ("internal", "no-thread"):
+        if fault == "no-thread":
+            say("Traceback (most recent call last):\nRuntimeError: can't start new thread")
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": "Internal server error"}})
+    else:
+        return False
+    return True
+
+
 def call(request_id: object, params: dict) -> None:
     number = next_call_number()
     fault = FAULTS.get(number)
@@ -105,6 +128,12 @@ def call(request_id: object, params: dict) -> None:
         time.sleep(0.2)
         write(text[len(text) // 2 :])
         return
+    elif fault is not None and answered_oddly(fault, request_id, response):
+        return
+    elif fault == "undecodable":
+        transient = os.path.join(os.fsencode(os.environ["CC_WEB_SESSIONS_DIR"]), b"\xff.tmp")
+        Path(os.fsdecode(transient)).write_bytes(b"")
+        os.unlink(transient)
     elif fault == "big" and "result" in response:
         response["result"]["content"].append({"type": "text", "text": "x" * BIG})
     send(response)

@@ -8,8 +8,10 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import psutil
 import pytest
@@ -98,6 +100,30 @@ def test_a_usage_error_comes_back_as_the_exit_code_and_stderr(own_zygote, tmp_pa
     assert child.stderr.read().decode().strip() == (
         f"ccweb-reference: error: sessions directory {str(tmp_path / 'missing')!r} does not exist or is not a directory"
     )
+
+
+def test_an_exit_reported_before_the_handle_is_registered_is_not_lost(own_zygote, tmp_path, monkeypatch):
+    """Issue 45: the zygote's ``exited`` can follow its ``spawned`` before the spawning thread runs again (a
+    usage error ends the child at once; beside busy processes the thread waits for a core). Here the handle is
+    built only once the listener has read the exit report, every time."""
+    reported = threading.Event()
+
+    def loads(data):
+        message = json.loads(data)
+        if "exited" in message:
+            reported.set()
+        return message
+
+    monkeypatch.setattr(zygote, "json", SimpleNamespace(loads=loads, dumps=json.dumps))
+    build = zygote.ForkedProcess.__init__
+
+    def built_late(self, *args, **kwargs):
+        assert reported.wait(WAIT_BOUND_S)
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(zygote.ForkedProcess, "__init__", built_late)
+    child = own_zygote.spawn(["ccweb-reference", "--sessions-dir", str(tmp_path / "missing")], dict(os.environ))
+    assert child.wait(5.0) == 2
 
 
 def test_a_killed_child_reports_the_signal(own_zygote, tmp_path):

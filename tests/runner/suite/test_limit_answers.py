@@ -1,0 +1,120 @@
+"""A server that cannot start a thread for want of processes answers an internal error (issue 45 item 7).
+
+The process limit (RLIMIT_NPROC) counts every process and thread of the user: the runner's, its servers' and
+the user's other work. Under it the bundled reference answered -32603 "Internal server error" (its tool call
+starts a thread) and the scenario was charged to the implementation. Here the limit is simulated in process
+(the tests may run as root, whom RLIMIT_NPROC never limits): a failed scenario is the runner's environment,
+one line and exit 2, when the server said it could not start a thread or the user is at the limit; so is a
+fork of the runner's fork server or a thread of its own that fails mid-scenario.
+"""
+
+from __future__ import annotations
+
+import errno
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from ccweb_conformance.cli import main
+from ccweb_conformance.errors import no_process_left
+from ccweb_conformance.transport import limits
+
+FAKE = Path(__file__).parents[1] / "fakes" / "suite_stdio.py"
+SCENARIO = "test_an_explicit_conversationid_wins_over_the_source_conversation"
+ENDING = "this is the runner's environment, not the implementation: raise the process limit (ulimit -u) or free memory"
+
+
+def _run(
+    words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[str]]:
+    monkeypatch.setenv("SUITE_FAKE_STATE", str(tmp_path))
+    monkeypatch.delenv("CCWEB_SESSION_ID", raising=False)
+    command = shlex.join([sys.executable, str(FAKE), words])
+    code = main(["run", "--stdio", command, "--protocol", "legacy", "-k", SCENARIO])
+    return code, capsys.readouterr().err.splitlines()
+
+
+def test_a_server_saying_it_could_not_start_a_thread_is_the_runners_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(limits, "_limit", lambda: 100_000)  # a limit, far from reached: only the server's words
+    monkeypatch.setattr(limits, "_system_tasks", lambda: 10)
+    code, lines = _run("1=no-thread", tmp_path, monkeypatch, capsys)
+    assert code == 2, lines
+    assert [line for line in lines if " failed" in line] == []
+    assert lines[-1] == (
+        "ccweb-conformance: error: the runner and the servers it started reached the process limit (100000 processes "
+        f"and threads, ulimit -u; the server could not start a thread); {ENDING}"
+    )
+
+
+def test_an_internal_error_while_the_users_other_work_fills_the_limit_is_the_runners_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(limits, "_limit", lambda: 500)
+    monkeypatch.setattr(limits, "_system_tasks", lambda: None)
+    monkeypatch.setattr(limits, "tasks_of_user", lambda uid: 495)  # the user's other processes leave 5
+    code, lines = _run("1=internal", tmp_path, monkeypatch, capsys)
+    assert code == 2, lines
+    assert [line for line in lines if " failed" in line] == []
+    assert lines[-1] == (
+        "ccweb-conformance: error: the runner and the servers it started reached the process limit (500 processes "
+        f"and threads, ulimit -u; 495 in use); {ENDING}"
+    )
+
+
+def test_without_a_limit_in_sight_an_internal_error_is_the_servers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(limits, "_limit", lambda: 100_000)
+    monkeypatch.setattr(limits, "_system_tasks", lambda: 10)
+    code, lines = _run("1=internal", tmp_path, monkeypatch, capsys)
+    assert code == 1, lines
+    assert [line for line in lines if " failed" in line] == ["ccweb-conformance: 1/1 scenarios, 1 failed"]
+
+
+def _fail_from_the_second(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, error: BaseException) -> None:
+    """``owner.name`` works once (the target's first server) and raises ``error`` after, as at the limit."""
+    original = getattr(owner, name)
+    calls = []
+
+    def failing(*args: object, **kwargs: object) -> object:
+        calls.append(name)
+        if len(calls) > 1:
+            raise error
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, failing)
+
+
+@pytest.mark.parametrize(
+    ("where", "error", "cause"),
+    [
+        (
+            "fork server",
+            no_process_left(OSError(errno.EAGAIN, "cannot fork: [Errno 11] Resource temporarily unavailable")),
+            "the runner could not start a process or thread ([Errno 11] cannot start a process: cannot fork: "
+            "[Errno 11] Resource temporarily unavailable)",
+        ),
+        ("reader thread", RuntimeError("can't start new thread"), "the runner could not start a thread (can't start "
+         "new thread)"),
+    ],
+)  # fmt: skip
+def test_the_runners_own_fork_or_thread_failing_mid_scenario_is_exit_2(
+    where: str, error: BaseException, cause: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scenario with a source binding needs a second server: its fork (the bundled reference's fork server) or
+    the thread reading it fails, as at RLIMIT_NPROC, whatever the user's other work is."""
+    from ccweb_conformance.transport import lines, zygote_client  # noqa: PLC0415
+
+    if where == "fork server":
+        _fail_from_the_second(monkeypatch, zygote_client.Zygote, "spawn", error)
+    else:
+        _fail_from_the_second(monkeypatch, lines, "QueueReader", error)
+    code = main(["run", "--protocol", "legacy", "-k", SCENARIO])
+    lines_said = capsys.readouterr().err.splitlines()
+    assert code == 2, lines_said
+    assert [line for line in lines_said if " failed" in line] == []
+    assert lines_said[-1] == f"ccweb-conformance: error: {cause}; {ENDING}"
