@@ -109,6 +109,25 @@ def _() -> None:
     _wrap_handler("tools/call", wrap)
 
 
+@mutant(
+    "log_without_loglevel",
+    "PROTO-1",
+    "No log message is sent for a request that did not ask for one",
+    "every tools/call sends a notifications/message (level info) before its answer, though no request set"
+    " logLevel and the server declares no logging capability (a server that logs each call to its client)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            log = types.LoggingMessageNotificationParams(level="info", data=f"tools/call {params.name}")
+            await ctx.session.send_notification(types.LoggingMessageNotification(params=log), ctx.request_id)
+            return await handler(ctx, params)
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
 SCANNER_LIMIT = 64 * 1024
 """Go's ``bufio.Scanner`` gives up on a line longer than this (``bufio.MaxScanTokenSize``)."""
 

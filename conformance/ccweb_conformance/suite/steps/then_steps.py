@@ -642,3 +642,34 @@ def sessions_dir_unchanged(world: World) -> None:
             proves="RO-1",
         )
     audit_sessions_dir(world, "after the calls")
+
+
+def _declares_logging(handshake: list[Exchange]) -> bool:
+    """The ``initialize`` answer of a connection's handshake declares the logging capability."""
+    for exchange in handshake:
+        result = (exchange.response or {}).get("result")
+        if (exchange.request or {}).get("method") == "initialize" and isinstance(result, dict):
+            capabilities = result.get("capabilities")
+            return isinstance(capabilities, dict) and "logging" in capabilities
+    return False
+
+
+@then("no log message came for a request that did not ask for one")
+def no_unrequested_log(world: World) -> None:
+    """PROTO-1: the runner sets no logLevel and sends no logging/setLevel, so a ``notifications/message`` breaks
+    MCP: 2026-07-28 allows one only for a request whose ``_meta`` set logLevel, the initialize era only from a
+    server that declares the logging capability. Every connection of the scenario (each era) is judged."""
+    clients = [world.client()]
+    if world.target.other_era is not None:
+        clients.append(world.target.other_client(world.source))
+    for client in clients:
+        logs = [message for message in client.received if message.get("method") == "notifications/message"]
+        if logs and not (client.era == "legacy" and _declares_logging(client.handshake)):
+            raise fail(
+                f"PROTO-1: {len(logs)} notifications/message came at {client.protocol_version} though no request "
+                "set logLevel and the server declares no logging capability",
+                expected="no notifications/message",
+                actual=logs[0],
+                exchange=world.exchanges[-1] if world.exchanges else None,
+                proves="PROTO-1",
+            )
