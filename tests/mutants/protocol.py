@@ -10,7 +10,7 @@ import mcp_types as types
 from pydantic import ValidationError
 
 from ccweb_conformance.transport.versions import MODERN_VERSION
-from ccweb_reference import wire
+from ccweb_reference import server, wire
 from mutants.patching import Handler, Reply, _filter_incoming, _result, _text, _transform_call_result, _wrap_handler
 from mutants.registry import mutant
 
@@ -122,6 +122,30 @@ def _() -> None:
             log = types.LoggingMessageNotificationParams(level="info", data=f"tools/call {params.name}")
             await ctx.session.send_notification(types.LoggingMessageNotification(params=log), ctx.request_id)
             return await handler(ctx, params)
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "description_names_last_read",
+    "PROTO-1",
+    "tools/list does not change as a side effect of other requests",
+    "each successful read appends 'The last conversation read was <id>.' to the tool description that tools/list"
+    " serves (a description kept up to date by the calls)",
+)
+def _() -> None:
+    base = server.TOOL
+
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            result = await handler(ctx, params)
+            data = result.structured_content
+            if isinstance(data, dict) and data.get("ok") is True:
+                note = f" The last conversation read was {data['conversationId']}."
+                server.TOOL = {**base, "description": base["description"] + note}
+            return result
 
         return call
 

@@ -23,6 +23,7 @@ from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.toollist import list_all_tools
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -673,3 +674,25 @@ def no_unrequested_log(world: World) -> None:
                 exchange=world.exchanges[-1] if world.exchanges else None,
                 proves="PROTO-1",
             )
+
+
+@then("tools/list lists the same tools as before the calls")
+def same_tools_after_calls(world: World) -> None:
+    """PROTO-1: the tools a server lists must not vary as a side effect of other requests on the connection
+    (2026-07-28, Tools, "Listing Tools"): the scenario's first listing, whole and in its order (a SHOULD of the
+    same clause), against one made on the same connection after the scenario's calls."""
+    before = world.tool_listing
+    if before is None:
+        raise AssertionError("the scenario did not list the tools")
+    after = list_all_tools(world.client())
+    for exchange in after.exchanges:
+        world.record(exchange)
+    if not json_equal(before.tools, after.tools):
+        raise fail(
+            "PROTO-1: tools/list changed on the same connection after the scenario's calls: the tools a server "
+            "lists must not vary as a side effect of other requests",
+            expected=before.tools,
+            actual=after.tools,
+            exchange=after.exchanges[-1] if after.exchanges else None,
+            proves="PROTO-1",
+        )
