@@ -2,8 +2,11 @@
 """Interop with the MCP ecosystem: the kit's servers under the tools other projects trust.
 
 1. The official MCP conformance suite (``@modelcontextprotocol/conformance``, server
-   scenarios) against the reference over Streamable HTTP, gated by
-   ``interop/conformance-baseline.yaml`` (scenarios that do not apply to a one-tool server).
+   scenarios) against the reference over Streamable HTTP, twice: ``--suite all`` (each scenario
+   at its default revision) and ``--requirements 2026-07-28`` (what that revision requires, at its
+   wire). Both are gated by ``interop/conformance-baseline.yaml``: the checks that do not apply to
+   a one-tool server, one ``scenario:check`` entry each; a regression, a stale entry or an entry
+   no run produced fails the run.
 2. The MCP Inspector CLI (``@modelcontextprotocol/inspector --cli``) lists the tools and calls
    ``ccweb_list_user_inputs`` (one success, one contract error) over stdio and HTTP against
    the reference, and over stdio against the Node example (examples/node-server).
@@ -144,42 +147,130 @@ def reference_over_http(sessions: Path) -> Iterator[str]:
 
 # --- 1. the official conformance suite ------------------------------------------------
 
+MODERN_REVISION = "2026-07-28"
+FAILING = ("FAILURE", "WARNING")  # the suite's own baseline rule: a warning fails a check too
+SEVERITY = {"FAILURE": 3, "WARNING": 2, "SUCCESS": 1}
+WIRE_CHECKS = ("wire-schema-valid", "wire-schema-harness-error")  # added to every scenario with wire traffic
+
 
 @dataclass
-class ConformanceResult:
-    scenarios: dict[str, str] = field(default_factory=dict)  # name -> passed / failed
+class ConformanceRun:
+    """One run of the official suite: what was asked, its exit code, each scenario's checks."""
+
+    label: str
+    selection: list[str]  # --suite NAME or --requirements REVISION
     exit_code: int = 0
     output: str = ""
+    checks: dict[str, dict[str, str]] = field(default_factory=dict)  # scenario -> check id -> status
 
-    def names(self, status: str) -> list[str]:
-        return sorted(name for name, value in self.scenarios.items() if value == status)
+    def failing(self, scenario: str) -> set[str]:
+        return {check for check, status in self.checks[scenario].items() if status in FAILING}
 
 
-def load_baseline() -> dict[str, dict[str, str]]:
-    """The baseline's reasons, after checking they cover exactly its ``server`` list."""
+@dataclass(frozen=True)
+class Judgement:
+    """A run's scenarios against the baseline: passed, skipped (no check ran), excused by it; failing checks
+    outside it and stale entries."""
+
+    passed: list[str]
+    skipped: list[str]
+    baselined: list[str]
+    failed: list[str]  # "scenario:check" failing without a baseline entry
+    stale: list[str]  # "scenario:check" listed in the baseline and passing
+
+
+def load_baseline() -> set[str]:
+    """The baseline's ``scenario:check`` entries, after checking that its reasons name exactly their scenarios."""
     document = yaml.safe_load(BASELINE.read_text(encoding="utf-8"))
-    listed, reasons = set(document["server"]), document["reasons"]
-    if listed != set(reasons):
-        sys.exit(f"interop: {BASELINE.name}: server list and reasons differ: {sorted(listed ^ set(reasons))}")
-    return {name: reasons[name] for name in sorted(listed)}
+    entries, reasons = document["server"], document["reasons"]
+    whole = [entry for entry in entries if ":" not in entry]
+    if whole:
+        sys.exit(f"interop: {BASELINE.name}: name one check per entry (scenario:check-id), not {whole}")
+    scenarios = {entry.split(":", 1)[0] for entry in entries}
+    if scenarios != set(reasons):
+        sys.exit(f"interop: {BASELINE.name}: listed scenarios and reasons differ: {sorted(scenarios ^ set(reasons))}")
+    return set(entries)
 
 
-def scenario_status(checks: list[dict[str, Any]]) -> str:
-    """failed when a check failed or warned (the suite's own baseline rule), else passed."""
-    return "failed" if any(c.get("status") in ("FAILURE", "WARNING") for c in checks) else "passed"
+def collapse(checks: list[dict[str, Any]]) -> dict[str, str]:
+    """Each check id's most severe status (ids repeat within a scenario); INFO lines are no verdict."""
+    worst: dict[str, str] = {}
+    for check in checks:
+        status = check.get("status", "")
+        if status != "INFO" and SEVERITY.get(status, 0) >= SEVERITY.get(worst.get(check["id"], ""), 0):
+            worst[check["id"]] = status
+    return worst
 
 
-def run_conformance(bin_dir: Path, url: str, suite: str) -> ConformanceResult:
+def run_conformance(bin_dir: Path, url: str, run_: ConformanceRun) -> ConformanceRun:
     with tempfile.TemporaryDirectory(prefix="ccweb-conformance-") as output_dir:
-        command = [str(bin_dir / "conformance"), "server", "--url", url, "--suite", suite]
+        command = [str(bin_dir / "conformance"), "server", "--url", url, *run_.selection]
         command += ["--expected-failures", str(BASELINE), "-o", output_dir]
         completed = run(command, env=tool_env(bin_dir))
-        result = ConformanceResult(exit_code=completed.returncode, output=completed.stdout + completed.stderr)
+        run_.exit_code, run_.output = completed.returncode, completed.stdout + completed.stderr
         for checks_file in sorted(Path(output_dir).glob("*/checks.json")):
             # Folders are named server-<scenario>-<timestamp>.
             name = re.sub(r"^server-|-\d{4}-\d{2}-\d{2}T[\d-]+Z$", "", checks_file.parent.name)
-            result.scenarios[name] = scenario_status(json.loads(checks_file.read_text(encoding="utf-8")))
-    return result
+            run_.checks[name] = collapse(json.loads(checks_file.read_text(encoding="utf-8")))
+    return run_
+
+
+def judge(run_: ConformanceRun, baseline: set[str]) -> Judgement:
+    """Each scenario of ``run_`` against the baseline's entries, check by check."""
+    passed, skipped, baselined, failed, stale = [], [], [], [], []
+    for scenario in sorted(run_.checks):
+        failing = {f"{scenario}:{check}" for check in run_.failing(scenario)}
+        failed += sorted(failing - baseline)
+        passing = {f"{scenario}:{check}" for check, status in run_.checks[scenario].items() if status == "SUCCESS"}
+        stale += sorted(passing & baseline)
+        if failing:
+            baselined += [scenario] if failing <= baseline else []
+        elif any(entry.split(":", 1)[1] not in WIRE_CHECKS for entry in passing):
+            passed.append(scenario)
+        else:  # its own checks all skipped (a wire-schema check alone shows nothing of the scenario): no pass
+            skipped.append(scenario)
+    return Judgement(passed, skipped, baselined, failed, stale)
+
+
+def never_seen(runs: list[ConformanceRun], baseline: set[str]) -> list[str]:
+    """Entries whose scenario and check no run produced (renamed or gone in this version of the suite)."""
+    seen = {f"{scenario}:{check}" for r in runs for scenario, checks in r.checks.items() for check in checks}
+    return sorted(baseline - seen)
+
+
+def report_conformance(runs: list[ConformanceRun], baseline: set[str], *, complete: bool, verbose: bool) -> bool:
+    """Print each run's summary; True when every run exited 0 with no regression and no stale entry."""
+    ok = True
+    version = tool_version("@modelcontextprotocol/conformance")
+    for run_ in runs:
+        verdict = judge(run_, baseline)
+        judged = len(verdict.passed) + len(verdict.skipped) + len(verdict.baselined)
+        statuses = [status for checks in run_.checks.values() for status in checks.values()]
+        print(
+            f"official conformance (@modelcontextprotocol/conformance {version}, {run_.label}, reference over HTTP): "
+            f"{len(run_.checks)} scenarios: {len(verdict.passed)} passed, {len(verdict.skipped)} skipped, "
+            f"{len(verdict.baselined)} failing baselined checks only, {len(run_.checks) - judged} failed; "
+            f"checks: {statuses.count('SUCCESS')} passed, {statuses.count('SKIPPED')} skipped, "
+            f"{sum(status in FAILING for status in statuses) - len(verdict.failed)} in the baseline, "
+            f"{len(verdict.failed)} failed"
+        )
+        print(f"  passed: {', '.join(verdict.passed)}")
+        print(f"  skipped (every check of its own skipped by the suite): {', '.join(verdict.skipped) or 'none'}")
+        for entry in verdict.failed:
+            print(f"  FAILED (not in the baseline): {entry}")
+        for entry in verdict.stale:
+            print(f"  STALE BASELINE ENTRY (passes now): {entry}")
+        if verdict.failed or verdict.stale or run_.exit_code != 0 or not run_.checks:
+            ok = False
+            print(f"  the suite exited {run_.exit_code}")
+            if not verbose:
+                print(run_.output[-3000:])
+        if verbose:
+            print(run_.output)
+    gone = never_seen(runs, baseline) if complete else []
+    for entry in gone:
+        print(f"  STALE BASELINE ENTRY (no run has this check): {entry}")
+    return ok and not gone
 
 
 # --- 2. the Inspector CLI -------------------------------------------------------------
@@ -256,34 +347,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     bin_dir = install_tools()
     install_node_example()
-    reasons = load_baseline()
-    ok = True
+    baseline = load_baseline()
+    runs = [
+        ConformanceRun(f"suite {options.suite}", ["--suite", options.suite]),
+        ConformanceRun(f"requirements {MODERN_REVISION}", ["--requirements", MODERN_REVISION]),
+    ]
     with sessions_dir() as sessions, reference_over_http(sessions) as url:
-        conformance = run_conformance(bin_dir, url, options.suite)
+        for run_ in runs:
+            run_conformance(bin_dir, url, run_)
         inspected = {t.label: check_inspector(bin_dir, t) for t in inspector_targets(sessions, url)}
 
-    if options.verbose:
-        print(conformance.output)
-    passed, failed = conformance.names("passed"), conformance.names("failed")
-    not_applicable = [name for name in failed if name in reasons]
-    unexpected = [name for name in failed if name not in reasons]
-    stale = [name for name in passed if name in reasons]
-    print(
-        f"official conformance (@modelcontextprotocol/conformance {tool_version('@modelcontextprotocol/conformance')}, "
-        f"suite {options.suite}, reference over HTTP): {len(conformance.scenarios)} scenarios: "
-        f"{len(passed)} passed, {len(unexpected)} failed, {len(not_applicable)} not applicable (baseline)"
-        + (f", {len(stale)} stale baseline entries" if stale else "")
-    )
-    print(f"  passed: {', '.join(passed)}")
-    for name in unexpected:
-        print(f"  FAILED: {name}")
-    for name in stale:
-        print(f"  STALE BASELINE ENTRY (passes now): {name}")
-    if unexpected or stale or conformance.exit_code != 0 or not conformance.scenarios:
-        ok = False
-        if not options.verbose:
-            print(conformance.output[-3000:])
-
+    ok = report_conformance(runs, baseline, complete=options.suite == "all", verbose=options.verbose)
     print(f"MCP Inspector CLI (@modelcontextprotocol/inspector {tool_version('@modelcontextprotocol/inspector')}):")
     for label, outcome in inspected.items():
         print(f"  {label}: " + ", ".join(f"{step} {'OK' if v == 'OK' else 'FAILED'}" for step, v in outcome.items()))

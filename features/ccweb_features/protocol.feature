@@ -68,6 +68,40 @@ Feature: MCP protocol and transports
       | {"jsonrpc": "2.0"}                                                                                      |
       | {"hello": "world"}                                                                                      |
 
+  @PROTO-1
+  Scenario: No log message is sent for a request that did not ask for one
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I list the tools
+    And I call the tool with arguments:
+      """
+      {"limit": "x"}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}-missing"}
+      """
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are "input 1" to "input 2"
+    And no log message came for a request that did not ask for one
+
+  @PROTO-1
+  Scenario: tools/list does not change as a side effect of other requests
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I list the tools
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And I call the tool with arguments:
+      """
+      {"limit": "x"}
+      """
+    And I call the tool named "no_such_tool" with no arguments
+    Then tools/list lists the same tools as before the calls
+
   @PROTO-4
   Scenario: An implementation that speaks both eras answers alike in both
     Given a conversation "alpha" with 3 user messages "input 1" to "input 3"

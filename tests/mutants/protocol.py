@@ -10,7 +10,7 @@ import mcp_types as types
 from pydantic import ValidationError
 
 from ccweb_conformance.transport.versions import MODERN_VERSION
-from ccweb_reference import wire
+from ccweb_reference import server, wire
 from mutants.patching import Handler, Reply, _filter_incoming, _result, _text, _transform_call_result, _wrap_handler
 from mutants.registry import mutant
 
@@ -103,6 +103,49 @@ def _() -> None:
                 return result
             data = {**data, "error": {key: value for key, value in error.items() if key != "field"}}
             return _result(result, structured_content=data, content=[_text(wire.dumps(data))])
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "log_without_loglevel",
+    "PROTO-1",
+    "No log message is sent for a request that did not ask for one",
+    "every tools/call sends a notifications/message (level info) before its answer, though no request set"
+    " logLevel and the server declares no logging capability (a server that logs each call to its client)",
+)
+def _() -> None:
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            log = types.LoggingMessageNotificationParams(level="info", data=f"tools/call {params.name}")
+            await ctx.session.send_notification(types.LoggingMessageNotification(params=log), ctx.request_id)
+            return await handler(ctx, params)
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
+
+
+@mutant(
+    "description_names_last_read",
+    "PROTO-1",
+    "tools/list does not change as a side effect of other requests",
+    "each successful read appends 'The last conversation read was <id>.' to the tool description that tools/list"
+    " serves (a description kept up to date by the calls)",
+)
+def _() -> None:
+    base = server.TOOL
+
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            result = await handler(ctx, params)
+            data = result.structured_content
+            if isinstance(data, dict) and data.get("ok") is True:
+                note = f" The last conversation read was {data['conversationId']}."
+                server.TOOL = {**base, "description": base["description"] + note}
+            return result
 
         return call
 

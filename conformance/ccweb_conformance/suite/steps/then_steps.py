@@ -23,6 +23,7 @@ from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.toollist import list_all_tools
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -642,3 +643,56 @@ def sessions_dir_unchanged(world: World) -> None:
             proves="RO-1",
         )
     audit_sessions_dir(world, "after the calls")
+
+
+def _declares_logging(handshake: list[Exchange]) -> bool:
+    """The ``initialize`` answer of a connection's handshake declares the logging capability."""
+    for exchange in handshake:
+        result = (exchange.response or {}).get("result")
+        if (exchange.request or {}).get("method") == "initialize" and isinstance(result, dict):
+            capabilities = result.get("capabilities")
+            return isinstance(capabilities, dict) and "logging" in capabilities
+    return False
+
+
+@then("no log message came for a request that did not ask for one")
+def no_unrequested_log(world: World) -> None:
+    """PROTO-1: the runner sets no logLevel and sends no logging/setLevel, so a ``notifications/message`` breaks
+    MCP: 2026-07-28 allows one only for a request whose ``_meta`` set logLevel, the initialize era only from a
+    server that declares the logging capability. Every connection of the scenario (each era) is judged."""
+    clients = [world.client()]
+    if world.target.other_era is not None:
+        clients.append(world.target.other_client(world.source))
+    for client in clients:
+        logs = [message for message in client.received if message.get("method") == "notifications/message"]
+        if logs and not (client.era == "legacy" and _declares_logging(client.handshake)):
+            raise fail(
+                f"PROTO-1: {len(logs)} notifications/message came at {client.protocol_version} though no request "
+                "set logLevel and the server declares no logging capability",
+                expected="no notifications/message",
+                actual=logs[0],
+                exchange=world.exchanges[-1] if world.exchanges else None,
+                proves="PROTO-1",
+            )
+
+
+@then("tools/list lists the same tools as before the calls")
+def same_tools_after_calls(world: World) -> None:
+    """PROTO-1: the tools a server lists must not vary as a side effect of other requests on the connection
+    (2026-07-28, Tools, "Listing Tools"): the scenario's first listing, whole and in its order (a SHOULD of the
+    same clause), against one made on the same connection after the scenario's calls."""
+    before = world.tool_listing
+    if before is None:
+        raise AssertionError("the scenario did not list the tools")
+    after = list_all_tools(world.client())
+    for exchange in after.exchanges:
+        world.record(exchange)
+    if not json_equal(before.tools, after.tools):
+        raise fail(
+            "PROTO-1: tools/list changed on the same connection after the scenario's calls: the tools a server "
+            "lists must not vary as a side effect of other requests",
+            expected=before.tools,
+            actual=after.tools,
+            exchange=after.exchanges[-1] if after.exchanges else None,
+            proves="PROTO-1",
+        )
