@@ -8,8 +8,9 @@ that is not a JSON-RPC message (``NaN`` and ``Infinity`` are not JSON) is handed
 SDK's loop as an error, as the SDK does, and gets no answer.
 
 Calls run on worker threads, so a request can still be in flight when stdin closes (``echo
-REQUEST | ccweb-reference``): the loop ends only once every request read has been answered,
-or :data:`DRAIN_S` after stdin closed.
+REQUEST | ccweb-reference``): the loop ends only once every request read has been answered or
+cancelled (``notifications/cancelled``: MCP sends no answer to a cancelled request), or
+:data:`DRAIN_S` after stdin closed.
 
 The loop (:func:`serve_lines`) takes its input and output as parameters, so that a host can
 serve the reference through it on a pipe of its own (the conformance runner's in-process
@@ -37,6 +38,15 @@ def parse_message(line: str) -> types.JSONRPCMessage:
     """One JSON-RPC message; lone-surrogate escapes in strings are kept, as JSON allows."""
     document = json.loads(line, parse_constant=reject_constant)
     return types.jsonrpc_message_adapter.validate_python(document, by_name=False)
+
+
+def _cancelled(message: types.JSONRPCMessage) -> types.RequestId | None:
+    """The request a ``notifications/cancelled`` names, else None."""
+    if not isinstance(message, types.JSONRPCNotification) or message.method != "notifications/cancelled":
+        return None
+    params = message.params or {}
+    request_id = params.get("requestId")
+    return request_id if isinstance(request_id, str | int) and not isinstance(request_id, bool) else None
 
 
 def open_lines(fd: int, *, closefd: bool) -> TextIO:
@@ -80,6 +90,10 @@ async def serve_lines(server: Server[Any], lines: AsyncIterable[str], write: Cal
                     continue
                 if isinstance(message, types.JSONRPCRequest):
                     pending.add(message.id)
+                elif _cancelled(message) in pending:  # a cancelled request is never answered (MCP): not awaited
+                    pending.discard(_cancelled(message))
+                    answered.pop().set()
+                    answered.append(anyio.Event())
                 await read_writer.send(SessionMessage(message))
             with anyio.move_on_after(DRAIN_S):
                 while pending:
