@@ -133,3 +133,14 @@ Feature: MCP protocol and transports
       {"conversationId": "{alpha}"}
       """
     Then the item contents are "input 1" to "input 2"
+
+  @PROTO-1 @PROTO-2
+  Scenario: A method the server does not implement is a JSON-RPC error, and the server keeps serving
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    When I send the request "no/such/method" with no params
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then every message received was valid MCP for the negotiated revision
+    And the item contents are "input 1" to "input 2"

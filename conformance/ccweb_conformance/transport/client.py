@@ -22,7 +22,7 @@ from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.negotiate import Era, Negotiated, ProtocolMode, negotiate
 from ccweb_conformance.transport.sdk_types import types
-from ccweb_conformance.transport.validate import message_violations, reply_id_violations
+from ccweb_conformance.transport.validate import http_status_violations, message_violations, reply_id_violations
 from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_OFFER
 
 __all__ = ["METHOD_NOT_FOUND", "OMIT", "RECEIVED_KEPT", "STARTUP_ALLOWANCE", "Era", "McpClient", "ProtocolMode"]
@@ -252,6 +252,7 @@ class McpClient:
             violations.append(f"... and {more} more violations in the other messages received")
         if reply.response is not None and self.check_messages:
             violations.extend(message_violations(reply.response, version=version, method=method))
+            violations.extend(http_status_violations(reply.response, reply.http_status, version))
         return Exchange(
             request=message,
             response=reply.response,

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from ccweb_conformance.jsontext import BeyondLimits, compact, read_json
 from ccweb_conformance.transport.channel import cut
 from ccweb_conformance.transport.sdk_types import methods, types
+from ccweb_conformance.transport.versions import MODERN_VERSION
 
 MAX_ERRORS = 10
 
@@ -119,3 +120,24 @@ def _request_violations(message: dict[str, Any], version: str) -> list[str]:
     except ValidationError as exc:
         return _describe(f"{kind} {method}", exc)
     return []
+
+
+HTTP_STATUS_OF_ERRORS = {-32601: 404, -32020: 400}
+"""2026-07-28, Streamable HTTP, Request Metadata: a method the server does not implement MUST be answered
+``404 Not Found`` with JSON-RPC error -32601; a header that does not match the body (HeaderMismatch, -32020)
+``400 Bad Request``."""
+
+
+def http_status_violations(response: Any, status: int | None, version: str) -> list[str]:
+    """Where a 2026-07-28 JSON-RPC error came with another HTTP status than that revision maps its code to."""
+    if version != MODERN_VERSION or status is None or not isinstance(response, dict):
+        return []
+    error = response.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    wanted = HTTP_STATUS_OF_ERRORS.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
+    if wanted is None or status == wanted:
+        return []
+    return [
+        f"JSON-RPC error {code} came with HTTP {status}: revision {MODERN_VERSION} sends it with HTTP {wanted}"
+        " (Streamable HTTP, Request Metadata)"
+    ]

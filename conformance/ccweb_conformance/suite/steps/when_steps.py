@@ -72,6 +72,13 @@ def call_with_long_id(world: World, count: int, char: str) -> None:
     world.call_and_read({"conversationId": char * count})
 
 
+@when(parse('I send the request "{method}" with no params'))
+def send_request_without_params(world: World, method: str) -> None:
+    """A request in the negotiated era's envelope (headers and ``_meta`` included); its answer is judged by the
+    checks on every message received (PROTO-1)."""
+    world.record(world.client().request(method))
+
+
 @when(parse('I call the tool named "{name}" with no arguments'))
 def call_named_tool(world: World, name: str) -> None:
     """tools/call of another tool name; the reply is kept unread."""
