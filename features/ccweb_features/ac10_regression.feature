@@ -98,22 +98,6 @@ Feature: AC-10 Results depend only on the stored file
       | before  |
       | after   |
 
-  @REG-2
-  Scenario: A conversation unchanged for seconds, then saved in place at the same size and time, is visible
-    Given a conversation "alpha" holding the user message "aaaa", unchanged for 3 seconds
-    When I call the tool with arguments:
-      """
-      {"conversationId": "{alpha}"}
-      """
-    And conversation "alpha" is rewritten in place with "bbbb", keeping its size and modification time
-    And I call the tool with arguments:
-      """
-      {"conversationId": "{alpha}"}
-      """
-    Then the item contents are:
-      | content |
-      | bbbb    |
-
   @REG-3
   Scenario: A conversation saved after a call that did not find it is found
     Given no conversation "alpha" exists
