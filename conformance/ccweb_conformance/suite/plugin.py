@@ -167,7 +167,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Predict the source bindings of the scenarios that will run, once every deselection is done.
+    """Predict the source bindings of the scenarios that will run, and the conversations they want aged, once every
+    deselection is done.
 
     After ``-k`` and ``--ccweb-tags`` alike (``-k`` deselects in pytest's own
     ``pytest_collection_modifyitems``, which may run after this plugin's), so that only the
@@ -176,11 +177,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     if OPTIONS_KEY not in config.stash:
         return
-    scenarios = [(scenario_template(item), example_row(item)) for item in session.items if is_scenario(item)]
-    config.stash[COLLECTOR_KEY].planned = [item for item in session.items if is_scenario(item)]
+    planned = [item for item in session.items if is_scenario(item)]
+    scenarios = [(scenario_template(item), example_row(item)) for item in planned]
+    config.stash[COLLECTOR_KEY].planned = planned
     config.stash[SOURCES_KEY] = upcoming_sources(scenarios, config.stash[WORKSPACE_KEY].prefix)
-    nodes = [item.nodeid for item in session.items if is_scenario(item)]
-    config.stash[AGED_KEY] = aged_conversations([(*s, n) for s, n in zip(scenarios, nodes, strict=True)])
+    config.stash[AGED_KEY] = aged_conversations([(*s, item.nodeid) for s, item in zip(scenarios, planned, strict=True)])
 
 
 @pytest.hookimpl(tryfirst=True)
