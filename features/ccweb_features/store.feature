@@ -6,7 +6,10 @@ Feature: The persisted conversation file is read safely
   in the file is an ordinary character. A file that cannot be used is reported as
   conversation_unreadable, never as a crash. cc-web saves a
   session non-atomically (truncate, then write), so a call during a save should read again
-  for at least 200 ms before it answers conversation_unreadable.
+  for at least 200 ms before it answers conversation_unreadable. A file left unchanged for
+  seconds, its modification and change times both old, is read afresh once it is saved again
+  (REG-2): a cache that trusts a settled file shows only on a file that really aged, so this
+  scenario comes last, and its file is written when the run starts.
 
   @STO-1
   Scenario: A file that is not a UTF-8 JSON object is unreadable
@@ -249,3 +252,19 @@ Feature: The persisted conversation file is read safely
       {"conversationId": "{alpha}", "limit": 1}
       """
     Then none of the answers has the error code "conversation_unreadable"
+
+  @REG-2
+  Scenario: A conversation unchanged for seconds, then saved in place at the same size and time, is visible
+    Given a conversation "alpha" holding the user message "aaaa", unchanged for 3 seconds
+    When I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    And conversation "alpha" is rewritten in place with "bbbb", keeping its size and modification time
+    And I call the tool with arguments:
+      """
+      {"conversationId": "{alpha}"}
+      """
+    Then the item contents are:
+      | content |
+      | bbbb    |

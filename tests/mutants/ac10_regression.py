@@ -185,3 +185,4 @@ def _() -> None:
         return read
 
     store.SessionStore.read_file = read_file  # type: ignore[method-assign]
+

@@ -28,11 +28,13 @@ ENVELOPE_ONLY = {
     "newest_first_after_initialize": "wrong in the initialize era only: an era is MCP's, not a function's (D-16)",
     "debounced_mark_read": "a write 50-300 ms after the call: the run's settle delay sees it, a harness does not wait",
     "sdk_v2_validation_text": "a plain-text validation error is the MCP result's content, not a function's object",
+    "settled_by_size_and_mtime": "trusts a file whose last change is seconds old: the run ages it, a harness does not",
+    "settled_trusted_forever": "trusts a file whose last change is seconds old: the run ages it, a harness does not",
 }
 """Mutants whose scenario is a function-level case but whose bug lies outside the function: in the MCP
-envelope, the transport, the era, or a time after the call returned, which only the run proves (the export's
-``runnerOnly``). Since format 2 the cases record a file's age and a save by rename (REG-2), and a harness
-reaches its sessions folder through a link, as the run does (D-7)."""
+envelope, the transport, the era, a time after the call returned, or a file's real age before the first call,
+which only the run proves (the export's ``runnerOnly``). Since format 2 the cases record a file's age and a
+save by rename (REG-2), and a harness reaches its sessions folder through a link, as the run does (D-7)."""
 
 
 def reference_function() -> Any:

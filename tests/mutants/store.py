@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ccweb_reference import store
@@ -298,3 +301,46 @@ def _() -> None:
         return _ORIGINAL_PARSE_CONVERSATION(json.dumps(document).encode())
 
     store.parse_conversation = parse
+
+
+def _cache_settled(key_of: Callable[[os.stat_result], tuple[int, ...]]) -> None:
+    """Cache messages under the ID and ``key_of`` the file's status, once the file's last change (mtime and
+    ctime) is more than 2 s old: "a file that old is not being written any more, and its times can be trusted"."""
+    original = store.SessionStore.read_messages
+    cache: dict[tuple[Any, ...], Any] = {}
+
+    def read_messages(self: store.SessionStore, conversation_id: str) -> Any:
+        try:
+            info = os.stat(Path(self.root) / f"{conversation_id}.json")
+        except OSError:
+            return original(self, conversation_id)
+        key = (f"{self.root}/{conversation_id}", *key_of(info))
+        if key in cache:
+            return cache[key]
+        messages = original(self, conversation_id)
+        if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > 2_000_000_000:
+            cache[key] = messages
+        return messages
+
+    store.SessionStore.read_messages = read_messages  # type: ignore[method-assign]
+
+
+@mutant(
+    "settled_by_size_and_mtime",
+    "REG-2",
+    "A conversation unchanged for seconds, then saved in place at the same size and time, is visible",
+    "a file whose mtime and ctime are more than 2 s old is cached by (ID, size, mtime): a save in place that keeps "
+    "its size and modification time is missed",
+)
+def _() -> None:
+    _cache_settled(lambda info: (info.st_size, info.st_mtime_ns))
+
+
+@mutant(
+    "settled_trusted_forever",
+    "REG-2",
+    "A conversation unchanged for seconds, then saved in place at the same size and time, is visible",
+    "a file whose mtime and ctime are more than 2 s old when it is read is cached by ID and never checked again",
+)
+def _() -> None:
+    _cache_settled(lambda info: ())

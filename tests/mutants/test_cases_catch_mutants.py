@@ -50,9 +50,11 @@ def test_most_of_the_catalogue_is_expressible_below_mcp(function_level: list[str
     # 100 of 149 (97 of 147 before format 2): the cases record a file's age and a save by rename (the REG-2 mutants
     # trusts_old_files, descriptor_per_file) and a harness reaches its sessions folder through a link
     # (sessions_root_not_resolved); the two mutants added since (tool_error_text_only, sdk_v2_validation_text) are
-    # results as an SDK writes them, MCP-level; what is left is ENVELOPE_ONLY and MCP-level
+    # results as an SDK writes them, MCP-level; what is left is ENVELOPE_ONLY and MCP-level. 106 of 159: the two
+    # mutants of REG-2's real-age scenario (settled_by_size_and_mtime, settled_trusted_forever) trust a file that
+    # really aged, which the run ages from its start and a case does not wait for (runnerOnly)
     assert expressible_count >= 100, f"{expressible_count} function-level mutants, 100 before"
-    assert expressible_count * 100 >= len(MUTANTS) * 67, (
+    assert expressible_count * 100 >= len(MUTANTS) * 66, (
         f"only {expressible_count} of {len(MUTANTS)} mutants are function-level"
     )
     assert set(ENVELOPE_ONLY) <= set(MUTANTS)

@@ -3,7 +3,8 @@
 Some of a run's time is not the runner's nor the server's speed but what the contract asks for:
 a settle delay after calls, so a write landing later is seen (D-12); the server's re-read window
 before it may answer ``conversation_unreadable`` (D-14); the runner's own non-atomic saves (D-14,
-STO-5); the quiet time that tells a raw line's answer is complete. A run against a fast server
+STO-5); the quiet time that tells a raw line's answer is complete; what is left of a conversation's real
+age where the run's start could not age it (D-15). A run against a fast server
 cannot end sooner than their sum: the runner's overhead is the wall time minus it.
 """
 
@@ -21,6 +22,8 @@ KINDS = {
     "re-read window": "calls answered conversation_unreadable: the server keeps re-reading for 200 ms (D-14)",
     "non-atomic saves": "calls made during the runner's own non-atomic saves (D-14, STO-5)",
     "raw-text quiet": "the quiet time after a raw line, so its whole answer is read",
+    "real age": "a conversation left unchanged for seconds before its first call, where the run's start "
+    "had not aged it already (D-15)",
 }
 
 _TOTALS: dict[str, float] = {}

@@ -1,17 +1,21 @@
-"""Which source binding each scenario will use, known before it runs.
+"""Which source binding each scenario will use, and which conversation it wants aged, known before it runs.
 
 Conversation IDs are derived from ``<run prefix>-<scenario number>`` and the alias (UUIDs, see
 :func:`ccweb_conformance.fixtures.conversations.conversation_id`), so the source-binding steps of the
 collected scenarios tell, in order, which stdio server processes the run will need; the
 target can start them while earlier scenarios run. A wrong guess costs only an unused process.
+The same look-ahead finds the conversations a scenario wants unchanged for some seconds
+(:data:`AGED_STEP`), so the run can write them when it starts (``suite/ageing.py``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from ccweb_conformance.engine.registry import parse
 from ccweb_conformance.fixtures.conversations import conversation_id, scenario_prefix
 from ccweb_conformance.fixtures.notation import ALIAS, aliases, code_points
 
@@ -24,6 +28,21 @@ _UNBOUND = "no source conversation is bound"
 _NAMED = re.compile(r"the conversations (?P<names>.+) each hold one user message, their own name")
 _AGENTS = re.compile(r"each of them is the source of an agent calling the tool \d+ times, all agents at once")
 _QUOTED = re.compile(r'"(\w+)"')
+AGED_STEP = parse('a conversation "{alias}" holding the user message "{content}", unchanged for {seconds:d} seconds')
+"""The Given step of a conversation whose last change (modification and change time) must really be old."""
+
+
+@dataclass(frozen=True)
+class AgedConversation:
+    """A conversation a scenario wants unchanged for ``seconds`` before its first call."""
+
+    number: int
+    """The scenario's number in the run (1-based): its conversation IDs' prefix."""
+    nodeid: str
+    """The scenario's pytest node ID: only that scenario adopts the file."""
+    alias: str
+    content: str
+    seconds: int
 
 
 def decoy_id(run_prefix: str) -> str:
@@ -74,3 +93,14 @@ def upcoming_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix
         prefix = scenario_prefix(run_prefix, n)
         upcoming += [source_of(steps, prefix, run_prefix), *agent_sources(steps, prefix)]
     return upcoming
+
+
+def aged_conversations(scenarios: Sequence[tuple[Any, dict[str, str], str]]) -> list[AgedConversation]:
+    """The conversations the scenarios want aged, in run order: ``(template, example row, node ID)`` triples."""
+    aged: list[AgedConversation] = []
+    for n, (template, example, nodeid) in enumerate(scenarios, start=1):
+        for step in template.render(example).steps:
+            found = AGED_STEP.arguments(step.name)
+            if found is not None:
+                aged.append(AgedConversation(n, nodeid, found["alias"], found["content"], found["seconds"]))
+    return aged

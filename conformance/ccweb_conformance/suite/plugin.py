@@ -21,9 +21,10 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
-from ccweb_conformance.fixtures.conversations import cc_web_session
+from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
+from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.bdd import keyword_names
 from ccweb_conformance.suite.collector import (
     ResultCollector,
@@ -33,7 +34,14 @@ from ccweb_conformance.suite.collector import (
     scenario_template,
 )
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
-from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, decoy_id, upcoming_sources
+from ccweb_conformance.suite.lookahead import (
+    DECOY_ALIAS,
+    SHARED_PREFIX,
+    AgedConversation,
+    aged_conversations,
+    decoy_id,
+    upcoming_sources,
+)
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import pasted_match, pasted_scenarios
 from ccweb_conformance.suite.step_log import StepLog
@@ -48,6 +56,10 @@ WORKSPACE_KEY = pytest.StashKey[Workspace]()
 OWNS_WORKSPACE_KEY = pytest.StashKey[bool]()
 """True when the plugin made the workspace (plain pytest, ``export``) and so closes it; a command closes its own."""
 SOURCES_KEY = pytest.StashKey[list[str | None]]()
+AGED_KEY = pytest.StashKey[list[AgedConversation]]()
+"""The conversations the selected scenarios want unchanged for some seconds (``suite/lookahead.py``)."""
+EARLY_KEY = pytest.StashKey[dict[int, EarlyFiles]]()
+"""Those written when the target started, per scenario number, until their scenario adopts them."""
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
 OBSERVER_KEY = pytest.StashKey[CallObserver]()
@@ -107,6 +119,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[WORKSPACE_KEY] = given or Workspace(options.sessions_dir)
     config.stash[OWNS_WORKSPACE_KEY] = given is None
     config.stash[SOURCES_KEY] = []
+    config.stash[AGED_KEY] = []
+    config.stash[EARLY_KEY] = {}
 
 
 def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
@@ -153,7 +167,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Predict the source bindings of the scenarios that will run, once every deselection is done.
+    """Predict the source bindings of the scenarios that will run, and the conversations they want aged, once every
+    deselection is done.
 
     After ``-k`` and ``--ccweb-tags`` alike (``-k`` deselects in pytest's own
     ``pytest_collection_modifyitems``, which may run after this plugin's), so that only the
@@ -162,9 +177,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     if OPTIONS_KEY not in config.stash:
         return
-    scenarios = [(scenario_template(item), example_row(item)) for item in session.items if is_scenario(item)]
-    config.stash[COLLECTOR_KEY].planned = [item for item in session.items if is_scenario(item)]
+    planned = [item for item in session.items if is_scenario(item)]
+    scenarios = [(scenario_template(item), example_row(item)) for item in planned]
+    config.stash[COLLECTOR_KEY].planned = planned
     config.stash[SOURCES_KEY] = upcoming_sources(scenarios, config.stash[WORKSPACE_KEY].prefix)
+    config.stash[AGED_KEY] = aged_conversations([(*s, item.nodeid) for s, item in zip(scenarios, planned, strict=True)])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -269,6 +286,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         sessions_dir = workspace.open()
         _listable_or_exit(sessions_dir, collector)
         ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix)
+        _start_ageing(request.config, workspace, ledger)
         target = make_target(options, sessions_dir, decoy_source=decoy_id(workspace.prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         _note_eras(target, options, collector)
@@ -297,6 +315,32 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
             _final_audit(ledger, target, collector)
         finally:  # whatever failed there (no thread left to stop the servers with): stopped and removed all the same
             _clean_up(target, workspace, owned=owned)
+
+
+def _start_ageing(config: pytest.Config, workspace: Workspace, ledger: SessionsLedger) -> None:
+    """Write the conversations scenarios want aged, so they age while the target starts and earlier scenarios
+    run (``suite/ageing.py``). Not for a recorded export: its cases hold only what their scenario wrote."""
+    if config.stash.get(OBSERVER_KEY, None) is not None:
+        return
+    planned = config.stash[AGED_KEY]
+    early = config.stash[EARLY_KEY] = write_early(workspace, planned)
+    for made in early.values():
+        ledger.register(made.files)
+
+
+def _scenario_files(request: pytest.FixtureRequest, number: int) -> ConversationFiles:
+    """The scenario's conversation files, registered with the ledger: those written for it when the run started,
+    else new ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
+    ledger = request.config.stash[LEDGER_KEY]
+    early = request.config.stash[EARLY_KEY].pop(number, None)
+    if early is not None and early.nodeid == request.node.nodeid:
+        return early.files
+    if early is not None:
+        early.files.remove_all()
+        ledger.unregister(early.files)
+    files = request.config.stash[WORKSPACE_KEY].scenario(number)
+    ledger.register(files)
+    return files
 
 
 def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollector) -> None:
@@ -370,9 +414,8 @@ def world(
 ) -> Iterator[World]:
     """A scenario's state; its conversation files are removed when it ends."""
     collector = request.config.stash[COLLECTOR_KEY]
-    files = request.config.stash[WORKSPACE_KEY].scenario(collector.next_scenario_number())
+    files = _scenario_files(request, collector.next_scenario_number())
     ledger = request.config.stash[LEDGER_KEY]
-    ledger.register(files)
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
     state.requirements = scenario_requirements(request.node)
     state.observer = request.config.stash.get(OBSERVER_KEY, None)

@@ -71,8 +71,9 @@ def test_the_hand_computed_cases_are_exported_with_their_hand_computed_results(f
 
 def test_the_export_names_what_only_the_run_proves(fresh):
     runner_only = json.loads(fresh)["runnerOnly"]
-    assert [entry["requirement"] for entry in runner_only] == ["RO-1", "RO-2"]
-    assert "after the call returned" in runner_only[0]["what"]
+    assert [entry["requirement"] for entry in runner_only] == ["REG-2", "RO-1", "RO-2"]
+    assert "left unchanged for seconds" in runner_only[0]["what"]
+    assert "after the call returned" in runner_only[1]["what"]
 
 
 def test_the_committed_cases_are_a_fresh_export(fresh):

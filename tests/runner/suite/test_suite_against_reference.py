@@ -84,6 +84,7 @@ def test_default_target_is_the_bundled_reference_over_stdio_with_auto_detection(
     code, report = run_report(tmp_path)
     assert_all_passed(code, report, "stdio", "2026-07-28")
     assert (report["protocolVersions"], report["oneEraReason"]) == (["2026-07-28", "2025-11-25"], None)  # D-16
+    assert "real age" not in report["waits"]  # the aged conversation was written when the run started (REG-2)
 
 
 def test_the_console_summary_is_grouped_by_criterion_and_ends_with_the_totals(console_run):

@@ -3,7 +3,7 @@
 Fixtures are written as cc-web writes them (``JSON.stringify`` in raw UTF-8, two-space or compact,
 older shapes, sizes past 64 KiB with characters across read-chunk boundaries); the read-only checks
 look again after a settle delay and watch for entries that exist only during a call (D-12); files
-appear, are repaired and vanish between calls (D-15).
+appear, are repaired and vanish between calls, and a file left unchanged for seconds is saved again (D-15).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from ccweb_conformance.checks.ledger import SETTLE_S
 from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, session_bytes
 from ccweb_conformance.fixtures.notation import code_points
+from ccweb_conformance.suite.ageing import adopt_or_write, left_to_wait
+from ccweb_conformance.suite.lookahead import AGED_STEP
 from ccweb_conformance.suite.steps.given_steps import MESSAGE_COLUMNS
 from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
 from ccweb_conformance.suite.world import World
@@ -199,3 +201,16 @@ def unchanged_after_settle(world: World) -> None:
         failure.what = f"RO-1: {int(SETTLE_S * 1000)} ms after the last call, {failure.what}"
         failure.args = (f"RO-1: {int(SETTLE_S * 1000)} ms after the last call, {failure.args[0]}",)
         raise
+
+
+@given(AGED_STEP)
+def a_conversation_unchanged_for(world: World, alias: str, content: str, seconds: int) -> None:
+    """A one-message conversation whose last change (modification and change time) is ``seconds`` old when the
+    step ends: the file the run wrote when it started is adopted, else it is written now (``suite/ageing.py``);
+    only what is left of the age is waited for."""
+    conversation_id = world.ids[alias] = adopt_or_write(world.files, alias, content)
+    info = world.files.times(conversation_id)
+    wait = left_to_wait(info.st_mtime_ns, info.st_ctime_ns, seconds, time.time_ns())
+    if wait > 0:
+        with waits.waited("real age"):
+            time.sleep(wait)
