@@ -111,7 +111,7 @@ def test_each_outcome_in_words() -> None:
     assert rerun_line(Rerun("not_rerun", "process", not_rerun="no_time")) == (
         "not rerun alone: too little of --max-time was left"
     )
-    assert rerun_line(reproduced, "zh-CN") == "单独重跑复现：在新的服务器进程上单独再跑一次，UNI-1 在同一检查处失败"
-    assert rerun_line(Rerun("not_rerun", "process", not_rerun="unfinished", why="exit 3"), "zh-CN") == (
-        "未单独重跑：重跑没有完成（exit 3）"
-    )
+    zh_reproduced = "单独重跑复现：在新的服务器进程上单独再跑一次，UNI-1 在同一检查处失败"  # noqa: RUF001
+    zh_unfinished = "未单独重跑：重跑没有完成（exit 3）"  # noqa: RUF001
+    assert rerun_line(reproduced, "zh-CN") == zh_reproduced
+    assert rerun_line(Rerun("not_rerun", "process", not_rerun="unfinished", why="exit 3"), "zh-CN") == zh_unfinished
