@@ -45,8 +45,8 @@ def rerun_failures(
 
 
 def _server(options: RunnerOptions) -> RerunServer:
-    """What is fresh for a rerun: only the session against a running server (--url)."""
-    if options.url:
+    """What is fresh for a rerun: only the session against a running server (--url without --http-cmd)."""
+    if options.url and not options.http_cmd:
         return "session"
     return "instance" if options.in_process else "process"
 

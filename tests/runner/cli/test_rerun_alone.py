@@ -59,6 +59,8 @@ def test_a_pass_or_another_check_failing_is_not_reproduced(tmp_path: Path) -> No
 def test_against_a_running_server_only_the_session_is_fresh(tmp_path: Path) -> None:
     options = RunnerOptions(url="http://127.0.0.1:9/mcp")
     assert rerun_alone(options, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server == "session"
+    options = RunnerOptions(http_cmd="server --port {port}", url="http://127.0.0.1:{port}/mcp")
+    assert rerun_alone(options, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server == "process"
     options = RunnerOptions(in_process=True)
     assert rerun_alone(options, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server == "instance"
 
