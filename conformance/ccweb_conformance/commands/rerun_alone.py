@@ -16,6 +16,7 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite
+from ccweb_conformance.transport import census
 
 __all__ = ["rerun_failures"]
 
@@ -35,13 +36,16 @@ def rerun_failures(
 
     Stops at an interrupt (the groups not reached keep ``rerun`` None)."""
     groups = failure_groups([s for s in scenarios if s.status == "failed"])
-    for number, group in enumerate(groups, 1):
-        if interrupted():
-            return
-        try:
+    census.set_phase("rerun")  # the processes the reruns start are reported as theirs
+    try:
+        for number, group in enumerate(groups, 1):
+            if interrupted():
+                return
             group.first.rerun = rerun_alone(options, group.first, workspace.within(f"rerun{number}"), left())
-        except RunInterrupted:
-            return
+    except RunInterrupted:
+        return
+    finally:
+        census.set_phase("suite")
 
 
 def _server(options: RunnerOptions) -> RerunServer:

@@ -26,7 +26,7 @@ expectedFailuresFile; a failure's diagnosis carries its reproducer.
 names the non-finite numbers it held (nonFiniteNumbers, written as strings: RFC 8259 JSON only); a requirement whose
 scenarios ran but never reached its checks is notreached, never passed.
 1.6.0: a failure group carries rerun: its first scenario run again alone after the run (reproduced alone, not
-reproduced alone, or not rerun and why)."""
+reproduced alone, or not rerun and why); a process started for it is counted in phase rerun."""
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,8 @@ def test_a_failure_that_needs_what_ran_before_is_not_reproduced_alone(tmp_path: 
         "why": None,
     }
     assert f"    alone        {NOT_REPRODUCED}\n" in capsys.readouterr().out
+    rerun_processes = [(k["role"], k["how"], k["count"]) for k in report["processes"]["kinds"] if k["phase"] == "rerun"]
+    assert rerun_processes == [("stdio server", "exec", 1)]  # one fresh process, said to be the rerun's
 
 
 def test_no_rerun_reruns_nothing(tmp_path: Path, capsys) -> None:
