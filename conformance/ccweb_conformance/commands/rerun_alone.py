@@ -18,7 +18,7 @@ from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite
 from ccweb_conformance.transport import census
 
-__all__ = ["rerun_failures"]
+__all__ = ["rerun_alone", "rerun_failures"]
 
 Suite = Callable[[RunnerOptions, Workspace], SuiteOutcome]
 """Runs the suite with these options in this workspace (a rerun's own session)."""
