@@ -259,6 +259,9 @@ class RunnerOptions:
         "./.ccweb-conformance/); with no recorded failure, every scenario")
     exitfirst: bool = option(False, "-x", "--exitfirst", group="selection", plugin=False,
         help="stop at the first failed scenario: the rest is reported as not run, exit 1")
+    no_rerun: bool = option(False, "--no-rerun", group="selection", plugin=False,
+        help="after a failed run, do not rerun one scenario of each group of failures alone on a fresh server "
+        "to say whether the failure reproduces alone")
     collect_only: bool = option(False, "--co", "--collect-only", group="selection", plugin="--collect-only",
         help="list the scenarios this selection would run, start nothing, write no report, exit 0")
     # --- fuzzing: the differential phase after the scenarios ----------------------------

@@ -15,7 +15,8 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 ``batch`` is the fast path for many entries: this process imports everything once, then
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
-(plus ``--strict`` for SHOULD-level mutants), exactly what the single-entry form does, with
+(plus ``--strict`` for SHOULD-level mutants, and ``--no-rerun``: the scenario failing is the proof, a rerun alone
+adds a pytest session and proves nothing more), what the single-entry form does, with
 its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenario that must kill it
 (``Mutant.selection``: its name pasted into ``-k`` as ``--co`` prints it, no fuzz phase); a
 mutant of ``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short
@@ -119,7 +120,7 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         if kind == "mutant":
             # The scenarios that can kill it (its requirements' or its feature's; the fuzz phase for a mutant of
             # fuzz.py); every variant runs the whole default run.
-            args += MUTANTS[name].selection
+            args += [*MUTANTS[name].selection, "--no-rerun"]  # its scenario failing is the proof: no rerun alone
             if MUTANTS[name].should:
                 args.append("--strict")
         return conformance(args)

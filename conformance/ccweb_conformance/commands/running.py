@@ -1,4 +1,5 @@
-"""The run of ``ccweb-conformance run`` once its options are valid: the suite, the fuzz phase, the reports."""
+"""The run of ``ccweb-conformance run`` once its options are valid: the suite, the fuzz phase, each failure rerun
+alone, the reports."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ccweb_conformance.checks import waits
 from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.frame import Frame
 from ccweb_conformance.commands.report_formats import requested
+from ccweb_conformance.commands.rerun_alone import rerun_failures
 from ccweb_conformance.errors import EXIT_USAGE, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
@@ -251,7 +253,8 @@ def _stale_lines(staleness: Staleness | None) -> None:
 
 
 def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None) -> int:
-    """The suite, the fuzz phase, the run model, the records, the reports, the console, the exit code."""
+    """The suite, the fuzz phase, the failures rerun alone, the run model, the records, the reports, the console,
+    the exit code."""
     options, state = frame.options, frame.state
     started = time.perf_counter()
     census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
@@ -265,6 +268,14 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
     fuzz_lines = _fuzz_after_scenarios(
         options, state, collector, scenarios, started, language=frame.language, workspace=workspace
     )
+    if not options.no_rerun and collector is not None and not state.interrupted:  # each failure alone, after all
+        rerun_failures(
+            options,
+            scenarios,
+            workspace,
+            left=lambda: options.max_time - (time.perf_counter() - started),
+            interrupted=lambda: state.interrupted,
+        )
     frame.settle()  # from here on a signal is recorded, and the reports still get written
     result = frame.redacted(_run_result(frame, outcome, scenarios, chosen, started=started, config_file=config_file))
     fuzz_lines = [redact(line, frame.secrets) for line in fuzz_lines]  # the phase's own lines: its server's text

@@ -38,6 +38,7 @@ from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_hint
 from ccweb_conformance.reports.model import RunResult, ScenarioResult, StepResult, unreached_requirements
 from ccweb_conformance.reports.neutral import json_escapes
+from ccweb_conformance.reports.rerun_alone import rerun_line
 
 __all__ = ["build_cucumber", "render_cucumber"]
 
@@ -101,6 +102,7 @@ def _diagnosed(scenario: ScenarioResult, text: str) -> str:
         return text
     hint = scenario_hint(scenario)
     lead = headline(scenario) + ("" if hint is None else f"\nhint: {hint}")
+    lead += "" if scenario.rerun is None else f"\n{rerun_line(scenario.rerun)}"
     return f"{lead}\n\n{text}"
 
 

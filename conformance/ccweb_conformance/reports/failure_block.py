@@ -22,6 +22,7 @@ from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, describes, messag
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, StoredConversation
+from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.textwidth import display_width, ljust
 
 __all__ = ["BLOCK_LIMIT", "headline", "reports_line", "scenario_block", "scenario_hint"]
@@ -38,7 +39,8 @@ MESSAGE_LIMIT = 60
 MESSAGES_SHOWN = 6
 CODE_POINTS_SHOWN = 6
 _LABELS = (
-    "requirement", "check", "differences", "expected", "got", "where", "sent", "source", "stored", "hint", "rerun"
+    "requirement", "check", "differences", "expected", "got", "where", "sent", "source", "stored", "hint", "rerun",
+    "alone",
 )
 _SHOWN_STATUSES = ("failed", "warning")
 _HEADS = {"failed": "FAIL", "warning": "WARN"}
@@ -260,6 +262,8 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
         out += row("hint", [hint])
     if scenario.reproducer is not None:
         out += row("rerun", [scenario.reproducer])
+    if scenario.rerun is not None:
+        out += row("alone", [rerun_line(scenario.rerun, language)])
     return out
 
 

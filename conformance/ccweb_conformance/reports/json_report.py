@@ -21,7 +21,7 @@ from typing import Any
 from ccweb_conformance.jsontext import finite_only, indented, replace_lone_surrogates, strict_json
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
-from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
+from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, Rerun, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import json_escapes
 
 __all__ = ["build_json", "render_json", "report_schema"]
@@ -92,6 +92,7 @@ def _build(run: RunResult) -> dict[str, Any]:
                 "headline": headline(g.first),
                 "hint": scenario_hint(g.first),
                 "scenarios": [s.nodeid for s in g.scenarios],
+                "rerun": _rerun(g.first.rerun),
             }
             for g in groups
         ],
@@ -109,6 +110,22 @@ def _build(run: RunResult) -> dict[str, Any]:
             for r in run.requirement_results()
         ],
         "scenarios": [_scenario(s, group_of.get(id(s))) for s in run.scenarios],
+    }
+
+
+def _rerun(rerun: Rerun | None) -> dict[str, Any] | None:
+    """A group's first scenario run again alone (None when it was not tried)."""
+    if rerun is None:
+        return None
+    return {
+        "outcome": rerun.outcome,
+        "server": rerun.server,
+        "status": rerun.status,
+        "failedRequirements": list(rerun.failed_requirements),
+        "check": rerun.check,
+        "notRerun": rerun.not_rerun,
+        "why": rerun.why,
+        "durationSeconds": round(rerun.duration_s, 3),
     }
 
 

@@ -20,7 +20,8 @@ from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
 from ccweb_conformance.reports.markdown_text import cell, code, fenced
-from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RequirementResult, Rerun, RunResult, ScenarioResult
+from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 
 __all__ = ["render_markdown"]
@@ -128,6 +129,7 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
         charged = scenario.failed_requirements() or scenario.requirements
         summary = _html(f"{scenario.nodeid} ({', '.join(charged)})")
         rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_span(scenario.reproducer)), ""]
+        rerun += [] if scenario.rerun is None else [_alone(scenario.rerun, say), ""]
         return [*rerun, "<details>", f"<summary>{summary}</summary>", "", *fenced(text), "", "</details>"]
     text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
     shown = [f"- **{_html(scenario.nodeid)}**: {code(headline(scenario, say.language))}"]
@@ -136,8 +138,15 @@ def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
         shown.append(f"  {say('markdown.hint', hint=cell(hint))}")
     if scenario.reproducer is not None:
         shown.append(f"  {say('markdown.rerun', command=_span(scenario.reproducer))}")
+    if scenario.rerun is not None:
+        shown.append(f"  {_alone(scenario.rerun, say)}")
     details = ["<details>", f"<summary>{_html(say('markdown.block'))}</summary>", "", *fenced(text)]
     return [*shown, "", *details, "", "</details>"]
+
+
+def _alone(rerun: Rerun, say: Messages) -> str:
+    """The scenario run again alone: the kit's words, what stopped the rerun (the server's) in a code span."""
+    return cell(rerun_line(rerun, say.language, quote=code))
 
 
 def _span(text: str) -> str:

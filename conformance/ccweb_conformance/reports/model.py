@@ -16,7 +16,7 @@ RequirementStatus = Literal["passed", "failed", "warning", "xfailed", "notreache
 before any check of it: never a pass. untested: no scenario of it ran."""
 Verdict = Literal["passed", "failed", "interrupted"]
 
-REPORT_FORMAT_VERSION = "1.5.0"
+REPORT_FORMAT_VERSION = "1.6.0"
 """1.1.0: requirements carry statementZh; runs carry interrupted, stopped, leftoverProcesses; status notrun.
 1.2.0: runs carry selection; scenarios carry diagnosis (headline, block, hint).
 1.3.0: runs carry processes (what was started, and why), waits (the contract's own, by kind), configFile and
@@ -24,7 +24,9 @@ expectedFailuresFile; a failure's diagnosis carries its reproducer.
 1.4.0: runs carry staleExpectedFailures; an expected failure's failedRequirements name what it is charged to.
 1.5.0: runs carry failureGroups (identical failures grouped); a diagnosis carries its group's number; an exchange
 names the non-finite numbers it held (nonFiniteNumbers, written as strings: RFC 8259 JSON only); a requirement whose
-scenarios ran but never reached its checks is notreached, never passed."""
+scenarios ran but never reached its checks is notreached, never passed.
+1.6.0: a failure group carries rerun: its first scenario run again alone after the run (reproduced alone, not
+reproduced alone, or not rerun and why); a process started for it is counted in phase rerun."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,35 @@ class FailureDetail:
     """Where the compared values sit in the result object (``$.items``): paths are shown from its root."""
 
 
+RerunOutcome = Literal["reproduced", "not_reproduced", "not_rerun"]
+"""What a failure's scenario did when run again alone: the same requirements and check failed, or not; or why it
+was not rerun."""
+RerunServer = Literal["process", "instance", "session"]
+"""What was fresh for the rerun: a server process (stdio, --http-cmd, the bundled reference), a server in a thread
+of the runner (--in-process), or only a session of the same running server (--url)."""
+NotRerun = Literal["no_time", "no_selection", "unfinished"]
+"""Why a failure was not rerun alone: too little of --max-time left, no -k selects the scenario alone (the fuzz
+phase's), or the rerun did not finish (the server did not start, the run's bound came)."""
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """A failed scenario run again alone after the run, on a fresh server (docs/runner.md, "Rerun alone")."""
+
+    outcome: RerunOutcome
+    server: RerunServer
+    status: ScenarioStatus | None = None
+    """The rerun's status (None when it was not rerun)."""
+    failed_requirements: tuple[str, ...] = ()
+    """The requirements the rerun's failure was charged to."""
+    check: str | None = None
+    """The check that failed in the rerun."""
+    not_rerun: NotRerun | None = None
+    why: str | None = None
+    """Of an unfinished rerun: what stopped it (the start-up error, the run's bound)."""
+    duration_s: float = 0.0
+
+
 @dataclass
 class ScenarioResult:
     """One scenario (one example row of an outline) as it ran."""
@@ -126,6 +157,9 @@ class ScenarioResult:
     """A ``-k`` expression that selects this scenario alone from the whole suite (None when none was found)."""
     reproducer: str | None = None
     """Of a failed or warning scenario: the command that reruns it alone against the same target, secrets redacted."""
+    rerun: Rerun | None = None
+    """Of the first scenario of a group of failures: what it did when run again alone after the run (None: not
+    tried: the run passed, was interrupted, or --no-rerun)."""
 
     def failed_requirements(self) -> tuple[str, ...]:
         """The requirements this scenario's failure, warning, unexpected pass or expected failure counts against."""

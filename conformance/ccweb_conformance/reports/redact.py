@@ -1,10 +1,9 @@
 """Secrets redacted in the model, where they stand, before any format renders it (docs/runner.md, "Secrets").
 
 In a run, the text that comes from outside the kit is redacted: the target's description, why the run stopped,
-the processes left behind, and per scenario its message (it quotes the server), transcript, reproducer and the
-value its failed check got; the kit's own words (names, steps, requirements, statuses, the check, what it
-expected) are never touched. Another document (a profile) has every
-string redacted.
+the processes left behind, and per scenario its message (it quotes the server), transcript, reproducer, its rerun
+alone (what stopped it) and the value its failed check got; the kit's own words (names, steps, requirements,
+statuses, the check, what it expected) are never touched. Another document (a profile) has every string redacted.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ __all__ = ["redacted"]
 
 _T = TypeVar("_T")
 _RUN_OUTSIDE = ("target", "stopped", "leftover_processes", "processes")
-_SCENARIO_OUTSIDE = ("message", "transcript", "reproducer")
+_SCENARIO_OUTSIDE = ("message", "transcript", "reproducer", "rerun")
 
 
 def redacted(document: _T, secrets: Sequence[str]) -> _T:

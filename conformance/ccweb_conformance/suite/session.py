@@ -132,14 +132,20 @@ def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str
 
 
 def run_suite(
-    options: RunnerOptions, *, live: bool, extra_plugins: Sequence[object] = (), workspace: Workspace | None = None
+    options: RunnerOptions,
+    *,
+    live: bool,
+    extra_plugins: Sequence[object] = (),
+    workspace: Workspace | None = None,
+    quiet: bool = False,
 ) -> SuiteOutcome:
-    """Run the selected scenarios against the target the options name, in ``workspace`` (else one of the suite's own).
+    """Run the selected scenarios against the target the options name, in ``workspace`` (else one of the suite's own);
+    ``quiet``: no progress line (a failure rerun alone).
 
     pytest reads no configuration but this command line: not :data:`PYTEST_ENVIRONMENT`, no ini
     file (``-c`` the null device), no conftest.py, no auto-loaded plugin.
     """
-    observer = RunObserver(verbose=options.verbose, live=live)
+    observer = RunObserver(verbose=options.verbose, live=live, log=not quiet)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
         given = [] if workspace is None else [GivenWorkspace(workspace)]
         plugins = [gate, observer, ResolvedOptions(options), *given, *extra_plugins]

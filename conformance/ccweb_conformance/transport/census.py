@@ -32,7 +32,7 @@ class Started:
     how: str
     """``exec`` (a new program) or ``fork`` (a fork of the fork server)."""
     phase: str
-    """``suite``, ``fuzz`` or ``profile``: the part of the command that needed it."""
+    """``suite``, ``fuzz``, ``rerun`` (a failure rerun alone) or ``profile``: the part of the command that needed it."""
 
 
 _STARTED: list[Started] = []

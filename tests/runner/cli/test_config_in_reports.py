@@ -26,7 +26,7 @@ def test_the_config_file_and_the_expected_failures_file_are_named_in_every_repor
     config = str(tmp_path / "ccweb-conformance.toml")
     report = json.loads((tmp_path / "r.json").read_text("utf-8"))
     assert (report["configFile"], report["expectedFailuresFile"], report["formatVersion"]) == (
-        config, "gaps.yaml", "1.5.0"
+        config, "gaps.yaml", "1.6.0"
     )
     properties = {
         p.get("name"): p.get("value") for p in ET.parse(tmp_path / "r.xml").getroot().iter("property")

@@ -37,7 +37,7 @@ def test_a_failed_scenario_carries_a_reproducer_that_selects_it_alone(tmp_path: 
     [failed] = [s for s in json.loads(report.read_text(encoding="utf-8"))["scenarios"] if s["status"] == "failed"]
     assert f"{failed['file']}::{failed['name']}" == FAILED
     assert failed["diagnosis"]["reproducer"] == COMMAND
-    assert failed["diagnosis"]["block"][-1] == f"    rerun        {COMMAND}"
+    assert failed["diagnosis"]["block"][-2] == f"    rerun        {COMMAND}"  # the rerun alone's line comes last
     assert f"    rerun        {COMMAND}" in done.stdout.splitlines()
     assert f"    rerun        {COMMAND}" in junit.read_text(encoding="utf-8")
     assert f"  rerun: `{COMMAND}`" in markdown.read_text(encoding="utf-8").splitlines()

@@ -35,7 +35,7 @@ FAILING_COMMAND = [
     sys.executable, str(REPO / "tests" / "mutants" / "run.py"), "mutant", "utf16_units",
     "run", "--in-process", "--lang", "zh-CN", "--tags", "AC-7",
 ]  # fmt: skip
-BLOCK_LABELS = ("需求", "检查", "差异", "请求", "来源", "会话", "提示", "复现")
+BLOCK_LABELS = ("需求", "检查", "差异", "请求", "来源", "会话", "提示", "复现", "单独")
 """The labels of a failure block in Chinese (expected and got appear only without differences)."""
 REQUIREMENT_LINE = re.compile(r"^  (\S+) +([A-Z]+-\d+) +(MUST|SHOULD) +(\S.*)$")
 WAIT_S = 120.0

@@ -31,6 +31,8 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
         ' e.g. [...text].length, and cut with Array.from(text).slice(0, n).join("")',
         "    rerun        ccweb-conformance run --in-process"
         " -k 'test_characters_outside_the_bmp_count_as_one[ and -1]'",
+        "    alone        reproduced alone: run again by itself on a fresh server in the runner (--in-process), it"
+        " failed UNI-1 at the same check",
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
     assert truncation[3] == (

@@ -41,6 +41,7 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
         "    提示  长度看起来是按 UTF-16 码元计算的（JavaScript 的 text.length）：应按码点计数，"
         '例如 [...text].length，截断时用 Array.from(text).slice(0, n).join("")',
         "    复现  ccweb-conformance run --in-process -k 'test_characters_outside_the_bmp_count_as_one[ and -1]'",
+        "    单独  单独重跑复现：在运行器内新的服务器（--in-process）上单独再跑一次，UNI-1 在同一检查处失败",
     ]
     truncation = block(lines, "FAIL ac07_unicode.feature::Truncation keeps whole emoji")
     assert truncation[3] == (

@@ -209,7 +209,7 @@ def test_json_report_carries_the_chinese_statement() -> None:
         "长度按 Unicode 码点计算：BMP 以外的字符（如 emoji）计为 1，截断时也不会被拆成两个 UTF-16 代理项。"
     )
     assert report_schema()["$defs"]["requirement"]["properties"]["statementZh"]["type"] == "string"
-    assert report["formatVersion"] == "1.5.0"
+    assert report["formatVersion"] == "1.6.0"
 
 
 def test_junit_in_chinese_says_the_failure_and_the_statement_in_chinese_and_has_no_statement_rows() -> None:

@@ -141,10 +141,12 @@ def test_a_failing_run_keeps_the_input_and_leads_with_the_diagnosis(runs, flavou
     assert doc == {"content": '{"conversationId": "{alpha}"}'}
     failed = next(s for s in steps if s["result"]["status"] == "failed")
     message = failed["result"]["error_message"].splitlines()
-    assert message[:3] == [
+    assert message[:4] == [
         "UNI-1: items differ: $.items[0].contentChars: expected 1, got 2 (+1)",
         "hint: lengths look like UTF-16 code units (JavaScript's text.length): count code points, e.g. "
         '[...text].length, and cut with Array.from(text).slice(0, n).join("")',
+        "reproduced alone: run again by itself on a fresh server in the runner (--in-process), it failed UNI-1 at the"
+        " same check",
         "",
     ]
 

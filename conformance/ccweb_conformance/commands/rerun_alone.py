@@ -1,0 +1,105 @@
+"""After a failed run, one scenario of each group of failures run again alone on a fresh server (docs/runner.md,
+"Rerun alone"): a failure that comes back alone is the implementation's; one that does not points at load,
+concurrency or what ran before it. Each rerun is one more pytest session (``run_suite``) selecting that scenario by
+its ``-k``, against a target of its own, in a part of the run's workspace of its own, within what is left of
+``--max-time``; the verdict of the run never changes."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+from ccweb_conformance.errors import RunInterrupted
+from ccweb_conformance.fixtures.workspace import Workspace
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.reports.failure_groups import failure_groups
+from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
+from ccweb_conformance.suite.session import SuiteOutcome, run_suite
+from ccweb_conformance.transport import census
+
+__all__ = ["rerun_alone", "rerun_failures"]
+
+Suite = Callable[[RunnerOptions, Workspace], SuiteOutcome]
+"""Runs the suite with these options in this workspace (a rerun's own session)."""
+
+
+def rerun_failures(
+    options: RunnerOptions,
+    scenarios: list[ScenarioResult],
+    workspace: Workspace,
+    *,
+    left: Callable[[], float],
+    interrupted: Callable[[], bool],
+) -> None:
+    """Set ``rerun`` on the first scenario of each group of failed scenarios; ``left``: seconds of --max-time left.
+
+    Stops at an interrupt (the groups not reached keep ``rerun`` None)."""
+    groups = failure_groups([s for s in scenarios if s.status == "failed"])
+    census.set_phase("rerun")  # the processes the reruns start are reported as theirs
+    try:
+        for number, group in enumerate(groups, 1):
+            if interrupted():
+                return
+            group.first.rerun = rerun_alone(options, group.first, workspace.within(f"rerun{number}"), left())
+    except RunInterrupted:
+        return
+    finally:
+        census.set_phase("suite")
+
+
+def _server(options: RunnerOptions) -> RerunServer:
+    """What is fresh for a rerun: only the session against a running server (--url without --http-cmd)."""
+    if options.url and not options.http_cmd:
+        return "session"
+    return "instance" if options.in_process else "process"
+
+
+def rerun_alone(
+    options: RunnerOptions, scenario: ScenarioResult, workspace: Workspace, left: float, suite: Suite | None = None
+) -> Rerun:
+    """``scenario`` run again alone, compared with how it failed in the run; not rerun when the scenario's own
+    duration in the run is more than ``left`` seconds (a rerun never goes past --max-time)."""
+    server = _server(options)
+    if scenario.keyword is None:
+        return Rerun("not_rerun", server, not_rerun="no_selection")
+    if left <= scenario.duration_s:
+        return Rerun("not_rerun", server, not_rerun="no_time")
+    alone = dataclasses.replace(
+        options,
+        keyword=scenario.keyword,
+        tags=None,
+        last_failed=False,
+        exitfirst=False,
+        collect_only=False,
+        fuzz=0,
+        verbose=False,
+        max_time=left - scenario.duration_s,  # no scenario starts past this: it then has its run's time to finish
+    )
+    started = time.perf_counter()
+    outcome = (suite or _run)(alone, workspace)
+    took = time.perf_counter() - started
+    collector = outcome.collector
+    again = next((r for r in collector.results if r.nodeid == scenario.nodeid), None) if collector else None
+    if again is None or again.status == "notrun":
+        why = outcome.startup_error or outcome.broken or (collector.stop_reason if collector else None)
+        why = why or "the scenario did not run"
+        return Rerun("not_rerun", server, not_rerun="unfinished", why=why, duration_s=took)
+    check = again.detail.check if again.detail is not None else None
+    same = (
+        again.status == "failed"
+        and again.failed_requirements() == scenario.failed_requirements()
+        and check == (scenario.detail.check if scenario.detail is not None else None)
+    )
+    return Rerun(
+        "reproduced" if same else "not_reproduced",
+        server,
+        status=again.status,
+        failed_requirements=again.failed_requirements(),
+        check=check,
+        duration_s=took,
+    )
+
+
+def _run(options: RunnerOptions, workspace: Workspace) -> SuiteOutcome:
+    return run_suite(options, live=False, workspace=workspace, quiet=True)
