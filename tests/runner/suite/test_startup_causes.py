@@ -26,7 +26,8 @@ def test_a_log_line_on_stdout_is_named_with_its_hint_without_verbose(capsys: pyt
     assert f"check        {cause}" in out
     assert (
         "hint         the server printed something that is not JSON-RPC on stdout, the MCP channel: log to stderr "
-        "(console.error, not console.log, in Node; print(..., file=sys.stderr) in Python)"
+        "(console.error, not console.log, in Node; print(..., file=sys.stderr) in Python; fmt.Fprintln(os.Stderr, ...) "
+        "or the log package, not fmt.Println, in Go)"
     ) in out
     assert "FAIL protocol.feature::The server negotiates MCP (handshake): server/discover: the server wrote" in out
 
