@@ -19,7 +19,7 @@ from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.frame import Frame
 from ccweb_conformance.commands.report_formats import requested
 from ccweb_conformance.commands.rerun_alone import rerun_failures
-from ccweb_conformance.errors import EXIT_USAGE, RunInterrupted, UsageError
+from ccweb_conformance.errors import EXIT_USAGE, EnvironmentFault, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
 from ccweb_conformance.options import RunnerOptions, command_line, redact, without_user_information
@@ -35,6 +35,7 @@ from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
 from ccweb_conformance.transport import census, signals, zygote_client
+from ccweb_conformance.transport.limits import process_limit_problem
 
 
 def _fuzz_phase(
@@ -73,6 +74,10 @@ def _fuzz_phase(
     finally:
         counter.finish()
         gc.unfreeze()
+    if run.mismatch is not None or run.error is not None:
+        fault = process_limit_problem(RuntimeError(run.error or ""))
+        if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
+            raise EnvironmentFault(fault)
     scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
     return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
 

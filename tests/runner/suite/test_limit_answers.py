@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -118,3 +119,36 @@ def test_the_runners_own_fork_or_thread_failing_mid_scenario_is_exit_2(
     assert code == 2, lines_said
     assert [line for line in lines_said if " failed" in line] == []
     assert lines_said[-1] == f"ccweb-conformance: error: {cause}; {ENDING}"
+
+
+FUZZ_AT_THE_LIMIT = """
+import sys
+sys.path.insert(0, "tests")
+from mutants.catalogue import MUTANTS
+from ccweb_conformance.transport import limits
+MUTANTS["utf16_units"].apply()  # the fuzz phase finds it; the scenario selected (TOOL-1) passes
+if sys.argv[1] == "at-limit":  # the user's other work leaves 5 of 500 processes
+    limits._limit = lambda: 500
+    limits._system_tasks = lambda: None
+    limits.tasks_of_user = lambda uid: 495
+from ccweb_conformance.cli import main
+sys.exit(main(["run", "--in-process", "--tags", "TOOL-1", "--fuzz", "20"]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("where", "code"), [("at-limit", 2), ("no-limit", 1)])
+def test_a_fuzz_difference_at_the_users_process_limit_is_the_runners_limit(where: str, code: int) -> None:
+    """The fuzz phase is judged as a scenario is: a difference found while the user's processes fill the limit is
+    the runner's environment (exit 2, one line), not the implementation's failure; without a limit it fails it."""
+    repo = Path(__file__).parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", FUZZ_AT_THE_LIMIT, where], cwd=repo, capture_output=True, text=True, timeout=600,
+        check=False,
+    )
+    assert done.returncode == code, done.stderr[-2000:]
+    limit_line = [line for line in done.stderr.splitlines() if "reached the process limit" in line]
+    assert limit_line == ([
+        "ccweb-conformance: error: the runner and the servers it started reached the process limit (500 processes "
+        f"and threads, ulimit -u; 495 in use); {ENDING}"
+    ] if code == 2 else [])
