@@ -52,9 +52,12 @@ def test_most_of_the_catalogue_is_expressible_below_mcp(function_level: list[str
     # (sessions_root_not_resolved); the two mutants added since (tool_error_text_only, sdk_v2_validation_text) are
     # results as an SDK writes them, MCP-level; what is left is ENVELOPE_ONLY and MCP-level. 106 of 159: the two
     # mutants of REG-2's real-age scenario (settled_by_size_and_mtime, settled_trusted_forever) trust a file that
-    # really aged, which the run ages from its start and a case does not wait for (runnerOnly)
-    assert expressible_count >= 100, f"{expressible_count} function-level mutants, 100 before"
-    assert expressible_count * 100 >= len(MUTANTS) * 66, (
+    # really aged, which the run ages from its start and a case does not wait for (runnerOnly). 106 of 161: of the
+    # twelve mutants issue 46 added, the six of stored files and arguments are function-level; the request line over
+    # 64 KiB, the tools/list that grows, the log message nobody asked for and the description that changes are
+    # MCP-level, and the two real-age mutants runnerOnly
+    assert expressible_count >= 106, f"{expressible_count} function-level mutants, 106 before"
+    assert expressible_count * 100 >= len(MUTANTS) * 65, (
         f"only {expressible_count} of {len(MUTANTS)} mutants are function-level"
     )
     assert set(ENVELOPE_ONLY) <= set(MUTANTS)

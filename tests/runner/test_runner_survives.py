@@ -139,7 +139,9 @@ def run_case(name: str, case: Case, root: Path) -> Outcome:
     env = {**os.environ, "TMPDIR": str(temp), "SUITE_FAKE_STATE": str(state), "NO_COLOR": "1"}
     env.pop("CCWEB_SESSION_ID", None)
     command = [PYTHON, "-m", "ccweb_conformance.cli", "run", *case.target, "--protocol", "legacy"]
-    command += ["--tags", "AC-8", "--timeout", case.timeout, "--json", str(report)]
+    # --no-rerun: these cases count the processes of the scenarios themselves (the reruns alone start their own,
+    # tests/runner/cli/test_rerun_alone_run.py)
+    command += ["--tags", "AC-8", "--timeout", case.timeout, "--json", str(report), "--no-rerun"]
     completed = subprocess.run(command, capture_output=True, text=True, env=env, timeout=RUN_BOUND, check=False)
     pids = sorted(int(p.name.removeprefix("pid-")) for p in state.glob("pid-*"))
     return Outcome(
