@@ -110,6 +110,8 @@ OUT_OF_BOUNDS = "Values outside the bounds are rejected, not clamped"
         (facts(Difference("$[0].content", "  a  ", "a")), "content-trimmed"),
         (facts(Difference("$", [1, 2], [1], shape=True), stored=("\x1c",)), "strip-not-trim"),
         (facts(message="the server wrote a line that is not JSON: 'listening'"), "stdout-logging"),
+        (facts(message="tools/call: the server wrote two messages into one line, as writes to stdout from two threads"),
+         "interleaved-writes"),
         (facts(requirements=("PROTO-2",), check="the server closed its output", scenario=MIB_SCENARIO),
          "go-scanner-line-limit"),
         (facts(requirements=("PROTO-2",), check="the server closed its output",
@@ -157,7 +159,7 @@ def test_every_hint_is_one_line_with_an_id():
     assert [h.id for h in hints()] == [
         "utf16-units", "utf16-cut", "utf16-budget", "content-trimmed", "strip-not-trim",
         "go-scanner-line-limit", "go-plain-text-content-type", "go-member-names-without-case", "go-int32-wrap",
-        "stdout-logging", "handshake-wrong-id", "exited-at-start-up", "never-answered",
+        "interleaved-writes", "stdout-logging", "handshake-wrong-id", "exited-at-start-up", "never-answered",
         "cache-mtime-size", "prefix-path-check", "sdk-internal-error", "fastmcp-ts-method-not-found",
         "sdk-v2-validation-text", "fastmcp-tool-error-text", "lax-coercion", "unknown-tool-as-result",
     ]
