@@ -81,6 +81,9 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         "no:threadexception",  # the reader threads end quietly at end of stream; workers report through futures
         "-p",
         "no:logging",  # no step logs: its handlers, set up three times per scenario, cost about 2 % of a run
+        # No output capture: nothing reads it, and a SIGINT landing inside its per-test reading left a traceback on
+        # the console (seen beside 8 busy processes).
+        "--capture=no",
         # Scenario names as written (Chinese stays Chinese, an emoji stays an emoji), not pytest's
         # ASCII escapes of outline example values.
         "-o",
