@@ -172,7 +172,9 @@ WITHOUT_THE_FLOOR = (
 
 
 def test_no_file_descriptor_left_while_starting_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    """``ulimit -n 12`` (16 before the runner's pytest session stopped capturing output: its capture files took 4): the server's pipes cannot be made (it said "cannot start '...python3'", blaming the target).
+    """``ulimit -n 12``: the server's pipes cannot be made (it said "cannot start '...python3'", blaming the target).
+
+    16 until the runner's pytest session stopped capturing output: its capture files took four descriptors.
 
     The floor checked first (tests/runner/cli/test_descriptor_limit.py) now refuses 16 up front; it is switched
     off here, so the runner's own EMFILE once it has started (a limit that other processes share) is still seen.
