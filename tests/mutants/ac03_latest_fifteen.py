@@ -18,7 +18,7 @@ from mutants.registry import mutant
     "items are returned newest first",
 )
 def _() -> None:
-    _core(output_oldest_first=False)
+    _core(order="newest-first")
 
 
 @mutant(
@@ -43,7 +43,7 @@ def _() -> None:
     "the window is the first `limit` candidates, not the last",
 )
 def _() -> None:
-    _core(window_of_newest=False)
+    _core(window="oldest")
 
 
 @mutant(

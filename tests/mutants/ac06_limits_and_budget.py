@@ -16,7 +16,7 @@ from mutants.registry import mutant
     "the budget is spent from the oldest candidate to newer ones",
 )
 def _() -> None:
-    _core(spend_from_newest=False)
+    _core(spend="oldest-first")
 
 
 @mutant(
@@ -26,7 +26,7 @@ def _() -> None:
     "maxChars bounds each item instead of the total",
 )
 def _() -> None:
-    _core(total_budget=False)
+    _core(budget="per-item")
 
 
 @mutant(
@@ -36,7 +36,7 @@ def _() -> None:
     "a message that does not fit is skipped (older ones that fit are added) instead of cut",
 )
 def _() -> None:
-    _core(on_overflow="skip")
+    _core(overflow="skip")
 
 
 @mutant(
@@ -56,7 +56,7 @@ def _() -> None:
     "hasMore is false when the only thing left out is the cut part of an item",
 )
 def _() -> None:
-    _core(has_more=lambda found, window, items: len(items) < len(found))
+    _core(has_more="left-out")
 
 
 @mutant("default_limit_10", "ARG-1", "Defaults are applied and echoed", "limit defaults to 10")

@@ -10,25 +10,19 @@ from mutants.patching import (
     _ORIGINAL_LIST,
     _ORIGINAL_PARSE_CONVERSATION,
     _SURROGATE,
-    _cluster_cut,
-    _cluster_len,
     _core,
-    _utf8_cut,
-    _utf8_len,
-    _utf16_cut,
-    _utf16_len,
 )
 from mutants.registry import mutant
 
 
 @mutant("utf16_units", "UNI-1", "Characters outside the BMP count as one", "lengths and cuts in UTF-16 code units")
 def _() -> None:
-    _core(length=_utf16_len, cut=_utf16_cut)
+    _core(unit="utf16")
 
 
 @mutant("utf8_bytes", "UNI-1", "Characters outside the BMP count as one", "lengths and cuts in UTF-8 bytes")
 def _() -> None:
-    _core(length=_utf8_len, cut=_utf8_cut)
+    _core(unit="utf8")
 
 
 @mutant(
@@ -38,7 +32,7 @@ def _() -> None:
     "lengths in (approximate) grapheme clusters: a ZWJ sequence counts one",
 )
 def _() -> None:
-    _core(length=_cluster_len, cut=_cluster_cut)
+    _core(unit="zwj-cluster")
 
 
 @mutant(

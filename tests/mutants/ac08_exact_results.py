@@ -7,7 +7,7 @@ from typing import Any
 
 from ccweb_reference import tool
 from ccweb_reference.core import Candidate
-from mutants.patching import _ORIGINAL_LIST, _core, _is_int, _reference_has_more, _reformat, _wrap_candidate
+from mutants.patching import _ORIGINAL_LIST, _core, _is_int, _reformat, _wrap_candidate
 from mutants.registry import mutant
 
 
@@ -38,7 +38,7 @@ def _() -> None:
     "after the cut the walk goes on and adds older inputs that still fit",
 )
 def _() -> None:
-    _core(on_overflow="cut-and-fill")
+    _core(overflow="cut-and-fill")
 
 
 @mutant(
@@ -48,7 +48,7 @@ def _() -> None:
     "hasMore only looks inside the limit window",
 )
 def _() -> None:
-    _core(has_more=lambda found, window, items: sum(1 for i in items if not i["truncated"]) < len(window))
+    _core(has_more="window")
 
 
 @mutant(
@@ -145,4 +145,4 @@ def _() -> None:
     "hasMore is true when nothing at all was returned",
 )
 def _() -> None:
-    _core(has_more=lambda found, window, items: not items or _reference_has_more(found, window, items))
+    _core(has_more="or-empty")

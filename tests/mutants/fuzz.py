@@ -8,13 +8,15 @@ call by ``tests/runner/fuzz/test_fuzz_bounds.py``: the default phase still catch
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
+from ccweb_conformance.checks.mistakes import UNITS, Walk, answer_under
 from ccweb_conformance.fuzz.report import scenario_name
 from ccweb_conformance.options import default
 from ccweb_reference import tool
-from mutants.patching import _ORIGINAL_LIST, Knobs, _engine, _filter_incoming, _utf16_cut, _utf16_len
+from mutants.patching import _ORIGINAL_LIST, _filter_incoming
 from mutants.registry import mutant
 
 FUZZ_SCENARIO = scenario_name(default("seed"))
@@ -56,15 +58,18 @@ FAST_PATH = 64
 """Code points past which the UTF-16 mutant counts with ``String.length``."""
 
 
+_UTF16_LENGTH, _UTF16_CUT = UNITS["utf16"]
+
+
 def _fast_len(text: str) -> int:
-    return _utf16_len(text) if len(text) > FAST_PATH else len(text)
+    return _UTF16_LENGTH(text) if len(text) > FAST_PATH else len(text)
 
 
 def _fast_cut(text: str, n: int) -> str:
-    return _utf16_cut(text, n) if len(text) > FAST_PATH else text[:n]
+    return _UTF16_CUT(text, n) if len(text) > FAST_PATH else text[:n]
 
 
-utf16_past_64_chars = _engine(Knobs(length=_fast_len, cut=_fast_cut))
+utf16_past_64_chars = functools.partial(answer_under, Walk(unit=(_fast_len, _fast_cut)))
 """The reference's walk, with lengths and cuts in UTF-16 units for contents past 64 code points."""
 
 

@@ -1,14 +1,16 @@
 """Patching helpers: how a mutant or variant changes the reference modules of this process.
 
-The helpers wrap the reference's functions where they are USED (see the registry's notes), and
-``core_with``-style knobs re-implement the budget walk with one behaviour changed per mutant.
+The helpers wrap the reference's functions where they are USED (see the registry's notes); ``_core``
+serves the budget walk as ``ccweb_conformance.checks.mistakes.Walk`` walks it, with one setting changed per
+mutant.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 import mcp_types as types
 
 import ccweb_reference.cli
+from ccweb_conformance.checks.mistakes import Walk, answer_under
 from ccweb_reference import core, server, store, tool
 from ccweb_reference.core import Candidate, ToolError
 
@@ -148,108 +151,9 @@ def _unreadable(message: str = "the conversation file cannot be used") -> ToolEr
     return ToolError("conversation_unreadable", message)
 
 
-def _utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def _utf16_cut(text: str, units: int) -> str:
-    return text.encode("utf-16-le", "surrogatepass")[: 2 * units].decode("utf-16-le", "surrogatepass")
-
-
-_CLUSTER = re.compile(".(?:\u200d.)*", re.DOTALL)  # approximate: a ZWJ sequence is one "character"
-
-
-def _cluster_len(text: str) -> int:
-    return len(_CLUSTER.findall(text))
-
-
-def _cluster_cut(text: str, clusters: int) -> str:
-    return "".join(_CLUSTER.findall(text)[:clusters])
-
-
-def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _utf8_cut(text: str, size: int) -> str:
-    return text.encode("utf-8", "surrogatepass")[:size].decode("utf-8", "ignore")
-
-
-def _reference_has_more(found: Sequence[Candidate], window: Sequence[Candidate], items: list[dict[str, Any]]) -> bool:
-    return sum(1 for item in items if not item["truncated"]) < len(found)
-
-
-@dataclass(frozen=True)
-class Knobs:
-    """The reference's choices; each mutant turns exactly one."""
-
-    length: Callable[[str], int] = len
-    cut: Callable[[str, int], str] = lambda text, n: text[:n]
-    window_of_newest: bool = True
-    spend_from_newest: bool = True
-    total_budget: bool = True
-    mark_truncated: bool = True
-    stop_at_zero: bool = True
-    on_overflow: str = "cut-and-stop"  # or "skip" (no truncation), "cut-and-fill" (walk on)
-    output_oldest_first: bool = True
-    has_more: Callable[[Sequence[Candidate], Sequence[Candidate], list[dict[str, Any]]], bool] = _reference_has_more
-    returned_count_offset: int = 0
-    total_of: str = "contentChars"
-
-
-def _engine(knobs: Knobs) -> Callable[..., dict[str, Any]]:
-    def item(candidate: Candidate, content: str) -> dict[str, Any]:
-        original = knobs.length(candidate.content)
-        returned = knobs.length(content)
-        return {
-            "messageId": candidate.message_id,
-            "createdAt": candidate.created_at,
-            "content": content,
-            "contentChars": returned,
-            "originalChars": original,
-            "truncated": knobs.mark_truncated and returned < original,
-        }
-
-    def list_user_inputs(conversation_id: str, messages: Sequence[Any], limit: int, max_chars: int) -> dict[str, Any]:
-        found = core.candidates(messages)
-        window = found[-limit:] if knobs.window_of_newest else found[:limit]
-        walk = list(reversed(window)) if knobs.spend_from_newest else list(window)
-        remaining = max_chars
-        picked: list[dict[str, Any]] = []  # in walk order
-        for candidate in walk:
-            if not knobs.total_budget:
-                picked.append(item(candidate, knobs.cut(candidate.content, max_chars)))
-                continue
-            if remaining == 0 and knobs.stop_at_zero:
-                break
-            size = knobs.length(candidate.content)
-            if size <= remaining:
-                picked.append(item(candidate, candidate.content))
-                remaining -= size
-                continue
-            if knobs.on_overflow == "skip":
-                continue
-            picked.append(item(candidate, knobs.cut(candidate.content, remaining)))
-            if knobs.on_overflow == "cut-and-stop":
-                break
-        in_stored_order = picked[::-1] if knobs.spend_from_newest else picked
-        items = in_stored_order if knobs.output_oldest_first else in_stored_order[::-1]
-        return {
-            "ok": True,
-            "conversationId": conversation_id,
-            "requestedLimit": limit,
-            "maxChars": max_chars,
-            "totalChars": sum(i[knobs.total_of] for i in items),
-            "returnedCount": len(items) + knobs.returned_count_offset,
-            "hasMore": knobs.has_more(found, window, items),
-            "items": items,
-        }
-
-    return list_user_inputs
-
-
 def _core(**changes: Any) -> None:
-    tool.list_user_inputs = _engine(Knobs(**changes))
+    """The reference's walk, re-implemented as the runner's catalogued mistakes walk (``Walk``), with ``changes``."""
+    tool.list_user_inputs = functools.partial(answer_under, Walk(**changes))
 
 
 def _reformat(timestamp: str | None) -> str | None:

@@ -33,7 +33,7 @@ def _() -> None:
     pass
 
 
-@variant("reimplemented_core", "the budget walk re-implemented (the catalogue's own engine, no knob turned)")
+@variant("reimplemented_core", "the budget walk re-implemented (the runner's walk of catalogued mistakes, as is)")
 def _() -> None:
     _core()
 

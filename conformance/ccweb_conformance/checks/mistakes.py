@@ -23,7 +23,17 @@ from ccweb_conformance.checks.oracle import pristine_reference
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences
 from ccweb_spec import yaml_data
 
-__all__ = ["MISTAKES", "Mistake", "Walk", "answer_under", "charged_mistake", "mistaken_requirement"]
+__all__ = [
+    "HAS_MORE",
+    "MISTAKES",
+    "UNITS",
+    "Mistake",
+    "Unit",
+    "Walk",
+    "answer_under",
+    "charged_mistake",
+    "mistaken_requirement",
+]
 
 _ZWJ_CLUSTER = re.compile(".(?:\u200d.)*", re.DOTALL)
 
@@ -32,7 +42,10 @@ def _utf16(text: str) -> bytes:
     return text.encode("utf-16-le", "surrogatepass")
 
 
-UNITS: Mapping[str, tuple[Callable[[str], int], Callable[[str, int], str]]] = {
+Unit = tuple[Callable[[str], int], Callable[[str, int], str]]
+"""How a length is counted, and how a text is cut to a length."""
+
+UNITS: Mapping[str, Unit] = {
     "code-point": (len, lambda text, n: text[:n]),
     "utf16": (
         lambda text: len(_utf16(text)) // 2,
@@ -47,14 +60,25 @@ UNITS: Mapping[str, tuple[Callable[[str], int], Callable[[str, int], str]]] = {
         lambda text, n: "".join(_ZWJ_CLUSTER.findall(text)[:n]),
     ),
 }
-"""How a length is counted and a text cut to a length, by unit."""
+"""The units, by name."""
+
+HAS_MORE: Mapping[str, Callable[[int, int, int, int], bool]] = {
+    "left-out-or-cut": lambda found, window, items, whole: whole < found,
+    "left-out": lambda found, window, items, whole: items < found,
+    "window": lambda found, window, items, whole: whole < window,
+    "or-empty": lambda found, window, items, whole: items == 0 or whole < found,
+}
+"""How ``hasMore`` is told from the numbers of candidates, of the window's, of items and of items not marked
+truncated: the contract's (``left-out-or-cut``), and mistakes' (a cut unseen, only the window counted, true when
+nothing is returned)."""
 
 
 @dataclass(frozen=True)
 class Walk:
     """The settings of the selection and budget walk (D-2, D-4); the defaults are the contract's."""
 
-    unit: str = "code-point"
+    unit: str | Unit = "code-point"
+    """A name of :data:`UNITS`, or a unit of its own."""
     window: str = "newest"
     """Which ``limit`` candidates: ``newest`` or ``oldest``."""
     spend: str = "newest-first"
@@ -67,6 +91,16 @@ class Walk:
     order: str = "oldest-first"
     """The order of the returned items: ``oldest-first`` or ``newest-first``."""
     total_of: str = "contentChars"
+    mark_truncated: bool = True
+    """False: no item is marked truncated, even a cut one."""
+    has_more: str = "left-out-or-cut"
+    """A name of :data:`HAS_MORE`."""
+    returned_count_offset: int = 0
+    """Added to ``returnedCount``."""
+
+
+def _unit(walk: Walk) -> Unit:
+    return UNITS[walk.unit] if isinstance(walk.unit, str) else walk.unit
 
 
 @dataclass(frozen=True)
@@ -98,7 +132,7 @@ MISTAKES = _catalogue()
 
 
 def _item(candidate: Any, content: str, walk: Walk) -> dict[str, Any]:
-    length = UNITS[walk.unit][0]
+    length = _unit(walk)[0]
     returned, original = length(content), length(candidate.content)
     return {
         "messageId": candidate.message_id,
@@ -106,30 +140,29 @@ def _item(candidate: Any, content: str, walk: Walk) -> dict[str, Any]:
         "content": content,
         "contentChars": returned,
         "originalChars": original,
-        "truncated": returned < original,
+        "truncated": walk.mark_truncated and returned < original,
     }
 
 
-def _picked(walked: Sequence[Any], max_chars: int, walk: Walk) -> tuple[list[dict[str, Any]], int]:
-    """The items chosen, in walk order, and how many candidates of the walk were returned whole."""
-    length, cut = UNITS[walk.unit]
-    remaining, picked, whole = max_chars, [], 0
+def _picked(walked: Sequence[Any], max_chars: int, walk: Walk) -> list[dict[str, Any]]:
+    """The items chosen, in walk order."""
+    length, cut = _unit(walk)
+    remaining, picked = max_chars, []
     for candidate in walked:
         if walk.budget == "per-item":
             picked.append(_item(candidate, cut(candidate.content, max_chars), walk))
-            whole += picked[-1]["truncated"] is False
             continue
         if remaining == 0 and walk.stop_at_zero:
             break
         size = length(candidate.content)
         if size <= remaining:
             picked.append(_item(candidate, candidate.content, walk))
-            remaining, whole = remaining - size, whole + 1
+            remaining -= size
         elif walk.overflow != "skip":
             picked.append(_item(candidate, cut(candidate.content, remaining), walk))
             if walk.overflow == "cut-and-stop":
                 break
-    return picked, whole
+    return picked
 
 
 def answer_under(
@@ -139,7 +172,8 @@ def answer_under(
     found = pristine_reference()["core"].candidates(messages)
     window = found[-limit:] if walk.window == "newest" else found[:limit]
     walked = list(reversed(window)) if walk.spend == "newest-first" else list(window)
-    picked, whole = _picked(walked, max_chars, walk)
+    picked = _picked(walked, max_chars, walk)
+    whole = sum(item["truncated"] is False for item in picked)
     stored_order = picked[::-1] if walk.spend == "newest-first" else picked
     items = stored_order if walk.order == "oldest-first" else stored_order[::-1]
     return {
@@ -148,8 +182,8 @@ def answer_under(
         "requestedLimit": limit,
         "maxChars": max_chars,
         "totalChars": sum(item[walk.total_of] for item in items),
-        "returnedCount": len(items),
-        "hasMore": whole < len(found),
+        "returnedCount": len(items) + walk.returned_count_offset,
+        "hasMore": HAS_MORE[walk.has_more](len(found), len(window), len(items), whole),
         "items": items,
     }
 
