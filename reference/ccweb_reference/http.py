@@ -142,27 +142,29 @@ class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
         return transport
 
 
-class OneSourceHeader:
-    """Refuses a request carrying the source header more than once (400, connection closed).
+class OneHeader:
+    """Refuses a request carrying one header more than once (400, connection closed).
 
-    Which conversation is the source would be ambiguous: Starlette's ``Headers.get`` returns the
-    first of several, so the first was silently used. Header names are compared in any case (the
-    server hands them over lowercased; the configured name is lowercased here). The same value
-    twice is refused too: one rule, whatever the values.
+    For the headers the server decides by: the source header (which conversation is the source)
+    and, with a token, ``Authorization`` (which credential is meant). Both would be ambiguous:
+    Starlette's ``Headers.get`` returns the first of several and ``dict(scope["headers"])`` the
+    last, so one of them was silently used (a right token behind a wrong one let the request in).
+    Header names are compared in any case (the server hands them over lowercased; the name given
+    is lowercased here). The same value twice is refused too: one rule, whatever the values.
     """
 
-    def __init__(self, app: ASGIApp, source_header: str) -> None:
+    def __init__(self, app: ASGIApp, name: str) -> None:
         self.app = app
-        self.name = source_header
-        self.key = source_header.lower().encode("latin-1")
+        self.name = name
+        self.key = name.lower().encode("latin-1")
 
     def times_sent(self, headers: list[tuple[bytes, bytes]]) -> int:
-        """How many times the request's ``headers`` carry the source header."""
+        """How many times the request's ``headers`` carry the header."""
         return Counter(name.lower() for name, _ in headers)[self.key]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and (times := self.times_sent(scope["headers"])) > 1:
-            LOGGER.warning("refused requests repeating the source header %s (400)", self.name)
+            LOGGER.warning("refused requests repeating the header %s (400)", self.name)
             message = f"Bad Request: the header {self.name} is sent {times} times; send it once"
             error = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": message}}
             response = JSONResponse(error, status_code=400, headers={"Connection": "close"})
@@ -240,8 +242,9 @@ def build_app(  # noqa: PLR0917  (the last two were added later, with defaults)
 
     The same app ``Server.streamable_http_app`` builds without auth, with the
     surrogate-safe session manager in place of the SDK's, a capped number of legacy
-    sessions that expire when idle, and the token, then the Host, then a repeated
-    source header (``source_header``, the binding's by default) checked first.
+    sessions that expire when idle, and checked first: a repeated ``Authorization`` header and
+    the token (with ``auth_token``), then the Host, then a repeated source header
+    (``source_header``, the binding's by default).
     """
     bounds = limits or HttpLimits()
     manager = SurrogateSafeSessionManager(
@@ -254,9 +257,11 @@ def build_app(  # noqa: PLR0917  (the last two were added later, with defaults)
     app = Starlette(
         routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))], lifespan=lambda _app: manager.run()
     )
-    one_source = OneSourceHeader(app, source_header or ccweb_spec.binding().source_header)
-    gated = HostGate(one_source, host, allowed_hosts or [])
-    return QuietDisconnect(gated if auth_token is None else BearerTokenGate(gated, auth_token))
+    one_source = OneHeader(app, source_header or ccweb_spec.binding().source_header)
+    gated: ASGIApp = HostGate(one_source, host, allowed_hosts or [])
+    if auth_token is not None:
+        gated = OneHeader(BearerTokenGate(gated, auth_token), "Authorization")
+    return QuietDisconnect(gated)
 
 
 def serve_http(app: ASGIApp, host: str, port: int, limits: HttpLimits | None = None) -> None:

@@ -38,7 +38,8 @@ always passes this h11 class, so uvicorn's ``http="auto"`` choice of httptools n
   connection, so a request smuggled behind it is served too; llhttp, which httptools wraps,
   refuses such a request by default, and uvicorn answers its 400 and closes;
 - **a repeated header**: both pass every header line to the application; which one counts is
-  the application's choice (the source header: :class:`ccweb_reference.http.OneSourceHeader`);
+  the application's choice (the source header, and the credential when a token is required:
+  :class:`ccweb_reference.http.OneHeader`);
 - **a slow body**: neither has a body timeout; the application waits for the body until the
   client goes, and the SDK's legacy-era transport then logs a ``ClientDisconnect`` traceback.
   Here the body is answered ``408`` and closed, with one rate-limited log line and no traceback

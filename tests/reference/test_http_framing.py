@@ -57,6 +57,11 @@ def head(port: int, *lines: str, era: str = MODERN) -> bytes:
     return "".join(f"{line}\r\n" for line in [*fixed, *lines]).encode()
 
 
+def call_request(port: int, *lines: str) -> bytes:
+    """The whole ``CALL`` request, with these extra header lines."""
+    return head(port, *lines, f"Content-Length: {len(CALL)}") + b"\r\n" + CALL
+
+
 def exchange(port: int, data: bytes) -> tuple[bytes, bool]:
     """Send ``data`` in one write; everything the server sent within the bound, and whether it closed."""
     with socket.create_connection(("127.0.0.1", port), timeout=READ_BOUND_S) as sock:
@@ -132,8 +137,7 @@ def test_content_length_with_transfer_encoding_is_400_and_nothing_behind_it_is_s
 )
 def test_a_repeated_source_header_is_400_in_any_case(srv: Served, first: str, second: str) -> None:
     """Two source headers: which conversation is the source is ambiguous, so neither is used."""
-    request = head(srv.port, first, second, f"Content-Length: {len(CALL)}") + b"\r\n" + CALL
-    reply, closed = exchange(srv.port, request)
+    reply, closed = exchange(srv.port, call_request(srv.port, first, second))
     message = "Bad Request: the header X-CCWeb-Session-Id is sent 2 times; send it once"
     error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
     assert (status_and_json(reply), closed) == ((b"HTTP/1.1 400 Bad Request", error), True)
@@ -141,8 +145,7 @@ def test_a_repeated_source_header_is_400_in_any_case(srv: Served, first: str, se
 
 def test_one_source_header_is_served(srv: Served) -> None:
     """The control: the same request with one source header is answered with that source."""
-    request = head(srv.port, "X-CCWeb-Session-Id: s", "Connection: close", f"Content-Length: {len(CALL)}")
-    reply, closed = exchange(srv.port, request + b"\r\n" + CALL)
+    reply, closed = exchange(srv.port, call_request(srv.port, "X-CCWeb-Session-Id: s", "Connection: close"))
     status, answer = status_and_json(reply)
     assert (status, closed) == (b"HTTP/1.1 200 OK", True)
     assert answer["result"]["structuredContent"] == EMPTY_S
@@ -169,6 +172,52 @@ def test_the_named_source_header_is_the_one_that_must_not_repeat(sessions: Path,
     assert (status_and_json(repeated), repeated_closed) == ((b"HTTP/1.1 400 Bad Request", error), True)
     status, answer = status_and_json(other)
     assert status == b"HTTP/1.1 200 OK"
+    assert answer["result"]["structuredContent"] == EMPTY_S
+
+
+TOKEN = "s3cret"
+
+
+@pytest.fixture(scope="module")
+def token_srv(sessions: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One reference requiring the bearer token, for the credential header tests."""
+    log = tmp_path_factory.mktemp("token-log") / "stderr.txt"
+    with reference_over_http(sessions, "--auth-token", TOKEN, stderr=log) as served:
+        yield served
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Authorization: Bearer wrong", f"Authorization: Bearer {TOKEN}"),  # the last one was used: served
+        (f"Authorization: Bearer {TOKEN}", "authorization: Bearer wrong"),  # the last one was used: 401
+        (f"authorization: bearer {TOKEN}", f"AUTHORIZATION: Bearer {TOKEN}"),  # the same credential twice too
+    ],
+)
+def test_a_repeated_authorization_header_is_400_in_any_case(token_srv: Served, first: str, second: str) -> None:
+    """Two credentials: which one is meant is ambiguous, so neither is tried; a right one behind a wrong one
+    is not let in."""
+    reply, closed = exchange(token_srv.port, call_request(token_srv.port, "X-CCWeb-Session-Id: s", first, second))
+    message = "Bad Request: the header Authorization is sent 2 times; send it once"
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
+    assert (status_and_json(reply), closed) == ((b"HTTP/1.1 400 Bad Request", error), True)
+
+
+def test_one_authorization_header_is_served(token_srv: Served) -> None:
+    """The control: the same request with one credential is answered."""
+    lines = ("X-CCWeb-Session-Id: s", f"Authorization: Bearer {TOKEN}", "Connection: close")
+    reply, closed = exchange(token_srv.port, call_request(token_srv.port, *lines))
+    status, answer = status_and_json(reply)
+    assert (status, closed) == (b"HTTP/1.1 200 OK", True)
+    assert answer["result"]["structuredContent"] == EMPTY_S
+
+
+def test_without_a_token_a_repeated_authorization_header_is_not_read(srv: Served) -> None:
+    """A server without ``--auth-token`` reads no credential, so two of them are nothing ambiguous: served."""
+    lines = ("X-CCWeb-Session-Id: s", "Authorization: Bearer a", "Authorization: Bearer b", "Connection: close")
+    reply, closed = exchange(srv.port, call_request(srv.port, *lines))
+    status, answer = status_and_json(reply)
+    assert (status, closed) == (b"HTTP/1.1 200 OK", True)
     assert answer["result"]["structuredContent"] == EMPTY_S
 
 
