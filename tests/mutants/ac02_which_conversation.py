@@ -7,28 +7,26 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from ccweb_reference import server, store, tool
 from ccweb_reference.cache import stat_key
 from ccweb_reference.core import ToolError
-from mutants.patching import _ORIGINAL_TARGET, _unreadable
+from mutants.patching import _ORIGINAL_TARGET, _unreadable, stored_path
 from mutants.registry import mutant
 
 OpenFile = Callable[[store.SessionStore, str, int], tuple[int, os.stat_result]]
 
 
-def _opening_by_path(inside: Callable[[str, str], bool]) -> OpenFile:
-    """The store's ``_open`` as a check-then-open by path: realpath, ``inside(real, root)``, then open ``real``."""
+def _opening_by_path(inside: Callable[[str, store.SessionStore], bool]) -> OpenFile:
+    """The store's ``_open`` as a check-then-open by path: realpath, ``inside(real, store)``, then open ``real``."""
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
-        root = str(self.root)
         try:
-            real = os.path.realpath(os.path.join(root, f"{conversation_id}.json"), strict=True)
+            real = os.path.realpath(stored_path(self, conversation_id), strict=True)
         except OSError:
             raise self._not_found(conversation_id) from None
-        if not inside(real, root):
+        if not inside(real, self):
             raise self._not_found(conversation_id)
         try:
             descriptor = os.open(real, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
@@ -121,7 +119,7 @@ def _() -> None:
 )
 def _() -> None:
     # the old check-then-open with no check: realpath, then open it
-    store.SessionStore._open = _opening_by_path(lambda real, root: True)  # type: ignore[method-assign]
+    store.SessionStore._open = _opening_by_path(lambda real, store_: True)  # type: ignore[method-assign]
 
 
 @mutant(
@@ -134,7 +132,7 @@ def _() -> None:
     original = store.SessionStore._open
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
-        if os.path.islink(self.root / f"{conversation_id}.json"):
+        if os.path.islink(stored_path(self, conversation_id)):
             raise self._not_found(conversation_id)
         return original(self, conversation_id, flags)
 
@@ -151,7 +149,7 @@ def _() -> None:
     original = store.SessionStore.read_file
 
     def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
-        if (Path(self.root) / f"{conversation_id}.json").is_dir():
+        if os.path.isdir(stored_path(self, conversation_id)):
             raise _unreadable("it is a directory")
         return original(self, conversation_id)
 
@@ -169,7 +167,7 @@ def _() -> None:
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
         try:
-            os.stat(self.root / f"{conversation_id}.json")
+            os.stat(stored_path(self, conversation_id))
         except FileNotFoundError:
             raise self._not_found(conversation_id) from None
         return original(self, conversation_id, flags)
@@ -230,7 +228,7 @@ def _() -> None:
     "the path check is a string prefix: realpath(target).startswith(sessions_dir) lets sessions-evil/ in",
 )
 def _() -> None:
-    store.SessionStore._open = _opening_by_path(lambda real, root: real.startswith(root))  # type: ignore[method-assign]
+    store.SessionStore._open = _opening_by_path(lambda real, store_: real.startswith(str(store_.root)))  # type: ignore[method-assign]
 
 
 @mutant(
@@ -244,7 +242,7 @@ def _() -> None:
     original = store.SessionStore._open
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
-        real = os.path.realpath(self.root / f"{conversation_id}.json")
+        real = os.path.realpath(stored_path(self, conversation_id))
         if os.path.dirname(real) != str(self.root):
             raise self._not_found(conversation_id)
         return original(self, conversation_id, flags)
@@ -259,13 +257,11 @@ def _() -> None:
     "the sessions directory is not resolved through links, so a resolved target never lies 'inside' it (macOS /tmp)",
 )
 def _() -> None:
-    original = store.SessionStore.__init__
+    # a check-then-open by path, judged against the directory as given (an absolute path, links unresolved)
+    def inside(real: str, store_: store.SessionStore) -> bool:
+        return os.path.commonpath([real, store_.sessions_dir]) == store_.sessions_dir
 
-    def init(self: store.SessionStore, sessions_dir: Path, *rest: Any, **named: Any) -> None:
-        original(self, sessions_dir, *rest, **named)  # the server passes its --max-file-bytes too
-        self.root = Path(os.path.abspath(sessions_dir))
-
-    store.SessionStore.__init__ = init  # type: ignore[method-assign]
+    store.SessionStore._open = _opening_by_path(inside)  # type: ignore[method-assign]
 
 
 @mutant(
@@ -278,7 +274,7 @@ def _() -> None:
     original = store.SessionStore._open
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
-        real = os.path.realpath(self.root / f"{conversation_id}.json")
+        real = os.path.realpath(stored_path(self, conversation_id))
         if os.path.relpath(real, self.root).startswith(".."):
             raise self._not_found(conversation_id)
         return original(self, conversation_id, flags)
@@ -314,7 +310,7 @@ def _() -> None:
     original = store.SessionStore._open
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
-        path = os.path.join(self.root, f"{conversation_id}.json")
+        path = stored_path(self, conversation_id)
         if os.path.lexists(path) and not os.path.exists(path):
             raise _unreadable("the link's target cannot be read")
         return original(self, conversation_id, flags)
@@ -333,7 +329,7 @@ def _() -> None:
 
     def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
         try:
-            os.path.realpath(os.path.join(self.root, f"{conversation_id}.json"), strict=True)
+            os.path.realpath(stored_path(self, conversation_id), strict=True)
         except OSError as error:
             if error.errno == errno.ELOOP:
                 raise _unreadable(f"the conversation file cannot be read: {error.strerror}") from None
@@ -352,8 +348,8 @@ def _() -> None:
     original = store.SessionStore.read_file
 
     def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
-        root = os.path.realpath(self.root)
-        path = os.path.join(root, f"{conversation_id}.json")
+        root = str(self.root)
+        path = stored_path(self, conversation_id)
         if not os.path.islink(path):
             return original(self, conversation_id)
         target = os.path.normpath(os.path.join(root, os.readlink(path)))
@@ -378,7 +374,7 @@ def _() -> None:
     original = store.SessionStore.read_file
 
     def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
-        path = os.path.join(os.path.realpath(self.root), f"{conversation_id}.json")
+        path = stored_path(self, conversation_id)
         with open(path, "rb") as handle:  # blocks on a named pipe until a writer comes, which none does
             handle.close()
         return original(self, conversation_id)

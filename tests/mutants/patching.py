@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -154,6 +155,11 @@ def _unreadable(message: str = "the conversation file cannot be used") -> ToolEr
 def _core(**changes: Any) -> None:
     """The reference's walk, re-implemented as the runner's catalogued mistakes walk (``Walk``), with ``changes``."""
     tool.list_user_inputs = functools.partial(answer_under, Walk(**changes))
+
+
+def stored_path(store_: store.SessionStore, conversation_id: str) -> str:
+    """``<id>.json`` in the sessions directory's real path: where a store that opens by path looks."""
+    return os.path.join(store_.root, f"{conversation_id}.json")
 
 
 def _reformat(timestamp: str | None) -> str | None:
