@@ -14,6 +14,7 @@ import errno
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,53 +26,73 @@ from ccweb_conformance.transport import limits
 FAKE = Path(__file__).parents[1] / "fakes" / "suite_stdio.py"
 SCENARIO = "test_an_explicit_conversationid_wins_over_the_source_conversation"
 ENDING = "this is the runner's environment, not the implementation: raise the process limit (ulimit -u) or free memory"
+AT_500 = (
+    "the runner and the servers it started reached the process limit (500 processes and threads, ulimit -u; 495 in use)"
+)
+"""The cause named when the user's other work holds 495 of a limit of 500."""
 
 
-def _run(
-    words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> tuple[int, list[str]]:
+Run = Callable[[str], tuple[int, list[str]]]
+"""Runs the selected scenario against the fake speaking ``words``: the exit code and the lines on stderr."""
+Limit = Callable[..., None]
+"""Sets what the runner sees of the process limit: the limit, the tasks on the system, the user's tasks."""
+
+
+@pytest.fixture
+def run_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
     monkeypatch.setenv("SUITE_FAKE_STATE", str(tmp_path))
     monkeypatch.delenv("CCWEB_SESSION_ID", raising=False)
-    command = shlex.join([sys.executable, str(FAKE), words])
-    code = main(["run", "--stdio", command, "--protocol", "legacy", "-k", SCENARIO])
-    return code, capsys.readouterr().err.splitlines()
+
+    def run(words: str) -> tuple[int, list[str]]:
+        command = shlex.join([sys.executable, str(FAKE), words])
+        code = main(["run", "--stdio", command, "--protocol", "legacy", "-k", SCENARIO])
+        return code, capsys.readouterr().err.splitlines()
+
+    return run
+
+
+@pytest.fixture
+def process_limit(monkeypatch: pytest.MonkeyPatch) -> Limit:
+    def seen(limit: int, system_tasks: int | None, users_tasks: int | None = None) -> None:
+        monkeypatch.setattr(limits, "_limit", lambda: limit)
+        monkeypatch.setattr(limits, "_system_tasks", lambda: system_tasks)
+        if users_tasks is not None:
+            monkeypatch.setattr(limits, "tasks_of_user", lambda uid: users_tasks)
+
+    return seen
+
+
+def assert_the_runners_limit(code: int, lines: list[str], cause: str) -> None:
+    """Exit 2, no scenario counted failed, and the last line names the limit's ``cause``."""
+    assert code == 2, lines
+    assert [line for line in lines if " failed" in line] == []
+    assert lines[-1] == f"ccweb-conformance: error: {cause}; {ENDING}"
 
 
 def test_a_server_saying_it_could_not_start_a_thread_is_the_runners_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    run_fake: Run, process_limit: Limit
 ) -> None:
-    monkeypatch.setattr(limits, "_limit", lambda: 100_000)  # a limit, far from reached: only the server's words
-    monkeypatch.setattr(limits, "_system_tasks", lambda: 10)
-    code, lines = _run("1=no-thread", tmp_path, monkeypatch, capsys)
-    assert code == 2, lines
-    assert [line for line in lines if " failed" in line] == []
-    assert lines[-1] == (
-        "ccweb-conformance: error: the runner and the servers it started reached the process limit (100000 processes "
-        f"and threads, ulimit -u; the server could not start a thread); {ENDING}"
+    process_limit(100_000, system_tasks=10)  # a limit, far from reached: only the server's words
+    code, lines = run_fake("1=no-thread")
+    assert_the_runners_limit(
+        code,
+        lines,
+        "the runner and the servers it started reached the process limit (100000 processes and threads, ulimit -u;"
+        " the server could not start a thread)",
     )
 
 
 def test_an_internal_error_while_the_users_other_work_fills_the_limit_is_the_runners_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    run_fake: Run, process_limit: Limit
 ) -> None:
-    monkeypatch.setattr(limits, "_limit", lambda: 500)
-    monkeypatch.setattr(limits, "_system_tasks", lambda: None)
-    monkeypatch.setattr(limits, "tasks_of_user", lambda uid: 495)  # the user's other processes leave 5
-    code, lines = _run("1=internal", tmp_path, monkeypatch, capsys)
-    assert code == 2, lines
-    assert [line for line in lines if " failed" in line] == []
-    assert lines[-1] == (
-        "ccweb-conformance: error: the runner and the servers it started reached the process limit (500 processes "
-        f"and threads, ulimit -u; 495 in use); {ENDING}"
-    )
+    process_limit(500, system_tasks=None, users_tasks=495)  # the user's other processes leave 5
+    code, lines = run_fake("1=internal")
+    assert_the_runners_limit(code, lines, AT_500)
 
 
-def test_without_a_limit_in_sight_an_internal_error_is_the_servers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(limits, "_limit", lambda: 100_000)
-    monkeypatch.setattr(limits, "_system_tasks", lambda: 10)
-    code, lines = _run("1=internal", tmp_path, monkeypatch, capsys)
+def test_without_a_limit_in_sight_an_internal_error_is_the_servers(run_fake: Run, process_limit: Limit) -> None:
+    process_limit(100_000, system_tasks=10)
+    code, lines = run_fake("1=internal")
     assert code == 1, lines
     assert [line for line in lines if " failed" in line] == ["ccweb-conformance: 1/1 scenarios, 1 failed"]
 
@@ -115,10 +136,7 @@ def test_the_runners_own_fork_or_thread_failing_mid_scenario_is_exit_2(
     else:
         _fail_from_the_second(monkeypatch, lines, "QueueReader", error)
     code = main(["run", "--protocol", "legacy", "-k", SCENARIO])
-    lines_said = capsys.readouterr().err.splitlines()
-    assert code == 2, lines_said
-    assert [line for line in lines_said if " failed" in line] == []
-    assert lines_said[-1] == f"ccweb-conformance: error: {cause}; {ENDING}"
+    assert_the_runners_limit(code, capsys.readouterr().err.splitlines(), cause)
 
 
 FUZZ_AT_THE_LIMIT = """
@@ -148,7 +166,4 @@ def test_a_fuzz_difference_at_the_users_process_limit_is_the_runners_limit(where
     )
     assert done.returncode == code, done.stderr[-2000:]
     limit_line = [line for line in done.stderr.splitlines() if "reached the process limit" in line]
-    assert limit_line == ([
-        "ccweb-conformance: error: the runner and the servers it started reached the process limit (500 processes "
-        f"and threads, ulimit -u; 495 in use); {ENDING}"
-    ] if code == 2 else [])
+    assert limit_line == ([f"ccweb-conformance: error: {AT_500}; {ENDING}"] if code == 2 else [])
