@@ -325,7 +325,10 @@ def swap(first: Path, second: Path) -> None:
     aside.rename(second)
 
 
-@pytest.mark.skipif(sys.platform != "linux" or platform.machine() not in ("x86_64", "aarch64"), reason="Linux's call")
+@pytest.mark.skipif(
+    sys.platform != "linux" or platform.machine() not in beneath._OPENAT2,
+    reason="openat2 is tried on Linux, on the machines whose call number the reference knows; elsewhere the walk",
+)
 def test_the_kernel_opens_beneath_and_refuses_a_way_out(sessions: Path) -> None:
     """Where Linux has openat2 it is the first path: a file inside opens, a step out is EXDEV (the walk judges it)."""
     root = os.open(sessions, os.O_RDONLY | os.O_DIRECTORY)
@@ -334,6 +337,8 @@ def test_the_kernel_opens_beneath_and_refuses_a_way_out(sessions: Path) -> None:
             descriptor = beneath.openat2(root, "sub/../sub/target.json", os.O_RDONLY, beneath.RESOLVE_BENEATH)
         except OSError as error:
             if error.errno in (errno.ENOSYS, errno.EPERM):
+                # a kernel before 5.6 (ENOSYS) or a seccomp filter that denies the call (EPERM): the store then
+                # answers by the walk alone, which the tests above hold; nothing of openat2 is left to check
                 pytest.skip(f"openat2 is not allowed here ({error.strerror}): the walk answers everything")
             raise
         os.close(descriptor)

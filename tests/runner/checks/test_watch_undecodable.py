@@ -17,7 +17,9 @@ import pytest
 from ccweb_conformance.checks.watch import UNDECODABLE, EntryWatch, Seen
 from ccweb_conformance.i18n import messages
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify (Linux)")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the watch is inotify's on Linux only, and these tests read its words"
+)
 
 FAKE = Path(__file__).parents[1] / "fakes" / "suite_stdio.py"
 WORDS = "\\xFF.tmp, an entry whose name is not UTF-8 (bytes that are not UTF-8 shown as \\xNN), created or removed"
