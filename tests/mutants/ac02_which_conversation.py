@@ -12,7 +12,7 @@ from typing import Any
 from ccweb_reference import server, store, tool
 from ccweb_reference.cache import stat_key
 from ccweb_reference.core import ToolError
-from mutants.patching import _ORIGINAL_TARGET, _unreadable, stored_path
+from mutants.patching import _ORIGINAL_TARGET, _before, _unreadable, stored_path
 from mutants.registry import mutant
 
 OpenFile = Callable[[store.SessionStore, str, int], tuple[int, os.stat_result]]
@@ -129,14 +129,11 @@ def _() -> None:
     "every symbolic link is refused, even one that stays inside",
 )
 def _() -> None:
-    original = store.SessionStore._open
-
-    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         if os.path.islink(stored_path(self, conversation_id)):
             raise self._not_found(conversation_id)
-        return original(self, conversation_id, flags)
 
-    store.SessionStore._open = open_file  # type: ignore[method-assign]
+    _before("_open", check)
 
 
 @mutant(
@@ -146,14 +143,11 @@ def _() -> None:
     "a directory named <id>.json is reported as conversation_unreadable",
 )
 def _() -> None:
-    original = store.SessionStore.read_file
-
-    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         if os.path.isdir(stored_path(self, conversation_id)):
             raise _unreadable("it is a directory")
-        return original(self, conversation_id)
 
-    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
+    _before("read_file", check)
 
 
 @mutant(
@@ -163,16 +157,13 @@ def _() -> None:
     "only FileNotFoundError means not found; ENAMETOOLONG escapes as an internal error",
 )
 def _() -> None:
-    original = store.SessionStore._open
-
-    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         try:
             os.stat(stored_path(self, conversation_id))
         except FileNotFoundError:
             raise self._not_found(conversation_id) from None
-        return original(self, conversation_id, flags)
 
-    store.SessionStore._open = open_file  # type: ignore[method-assign]
+    _before("_open", check)
 
 
 @mutant(
@@ -239,15 +230,12 @@ def _() -> None:
     "a link is followed only to a file directly in the sessions directory, not into a subfolder of it",
 )
 def _() -> None:
-    original = store.SessionStore._open
-
-    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         real = os.path.realpath(stored_path(self, conversation_id))
         if os.path.dirname(real) != str(self.root):
             raise self._not_found(conversation_id)
-        return original(self, conversation_id, flags)
 
-    store.SessionStore._open = open_file  # type: ignore[method-assign]
+    _before("_open", check)
 
 
 @mutant(
@@ -271,15 +259,12 @@ def _() -> None:
     "'outside' is judged as relpath(target, root).startswith('..'), so an in-tree folder named '..x' is outside",
 )
 def _() -> None:
-    original = store.SessionStore._open
-
-    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         real = os.path.realpath(stored_path(self, conversation_id))
         if os.path.relpath(real, self.root).startswith(".."):
             raise self._not_found(conversation_id)
-        return original(self, conversation_id, flags)
 
-    store.SessionStore._open = open_file  # type: ignore[method-assign]
+    _before("_open", check)
 
 
 @mutant(
@@ -307,15 +292,12 @@ def _() -> None:
     " 'exists')",
 )
 def _() -> None:
-    original = store.SessionStore._open
-
-    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         path = stored_path(self, conversation_id)
         if os.path.lexists(path) and not os.path.exists(path):
             raise _unreadable("the link's target cannot be read")
-        return original(self, conversation_id, flags)
 
-    store.SessionStore._open = open_file  # type: ignore[method-assign]
+    _before("_open", check)
 
 
 @mutant(
@@ -325,17 +307,14 @@ def _() -> None:
     "a loop of links (ELOOP) is reported as conversation_unreadable, as if the file could not be read",
 )
 def _() -> None:
-    original = store.SessionStore._open
-
-    def open_file(self: store.SessionStore, conversation_id: str, flags: int) -> tuple[int, os.stat_result]:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         try:
             os.path.realpath(stored_path(self, conversation_id), strict=True)
         except OSError as error:
             if error.errno == errno.ELOOP:
                 raise _unreadable(f"the conversation file cannot be read: {error.strerror}") from None
-        return original(self, conversation_id, flags)
 
-    store.SessionStore._open = open_file  # type: ignore[method-assign]
+    _before("_open", check)
 
 
 @mutant(
@@ -371,12 +350,9 @@ def _() -> None:
     "the file is opened without O_NONBLOCK and checked after: a named pipe with no writer blocks the call forever",
 )
 def _() -> None:
-    original = store.SessionStore.read_file
-
-    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
+    def check(self: store.SessionStore, conversation_id: str) -> None:
         path = stored_path(self, conversation_id)
         with open(path, "rb") as handle:  # blocks on a named pipe until a writer comes, which none does
             handle.close()
-        return original(self, conversation_id)
 
-    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
+    _before("read_file", check)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ccweb_reference import store
-from mutants.patching import _BOM, _after_read
+from mutants.patching import _BOM, _after_read, _before
 from mutants.registry import mutant
 
 
@@ -74,13 +74,10 @@ def _() -> None:
     "every call (re)writes .cache-<pid> in the sessions directory: only the first call creates it",
 )
 def _() -> None:
-    original = store.SessionStore.read_file
+    def write_cache(self: store.SessionStore, conversation_id: str) -> None:
+        (self.root / f".cache-{os.getpid()}").write_text("{}", encoding="utf-8")
 
-    def read_file(self: store.SessionStore, conversation_id: str) -> store.StoredFile:
-        (Path(self.root) / f".cache-{os.getpid()}").write_text("{}", encoding="utf-8")
-        return original(self, conversation_id)
-
-    store.SessionStore.read_file = read_file  # type: ignore[method-assign]
+    _before("read_file", write_cache)
 
 
 @mutant(

@@ -162,6 +162,18 @@ def stored_path(store_: store.SessionStore, conversation_id: str) -> str:
     return os.path.join(store_.root, f"{conversation_id}.json")
 
 
+def _before(method: str, action: Callable[[store.SessionStore, str], None]) -> None:
+    """``SessionStore.<method>(conversation_id, ...)`` does ``action(store, conversation_id)`` first (which may raise
+    to answer otherwise), then goes on as the reference does."""
+    original = getattr(store.SessionStore, method)
+
+    def first(self: store.SessionStore, conversation_id: str, *rest: Any) -> Any:
+        action(self, conversation_id)
+        return original(self, conversation_id, *rest)
+
+    setattr(store.SessionStore, method, first)
+
+
 def _reformat(timestamp: str | None) -> str | None:
     if timestamp is None:
         return None
