@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
@@ -11,6 +12,21 @@ from ccweb_reference import store, wire
 from ccweb_reference.core import ToolError
 from mutants.patching import Handler, _result, _text, _transform_call_result, _wrap_call_tool, _wrap_handler
 from mutants.registry import mutant
+
+
+def _on_unknown_tool(answer: Callable[[MCPError], types.CallToolResult]) -> None:
+    """A call the SDK refuses (an unknown tool: ``MCPError``) is answered by ``answer`` instead of a JSON-RPC error."""
+
+    def wrap(handler: Handler) -> Handler:
+        async def call(ctx: Any, params: Any) -> Any:
+            try:
+                return await handler(ctx, params)
+            except MCPError as error:
+                return answer(error)
+
+        return call
+
+    _wrap_handler("tools/call", wrap)
 
 
 @mutant(
@@ -82,17 +98,11 @@ def _() -> None:
     "an unknown tool name is answered with an isError tool result instead of a JSON-RPC error",
 )
 def _() -> None:
-    def wrap(handler: Handler) -> Handler:
-        async def call(ctx: Any, params: Any) -> Any:
-            try:
-                return await handler(ctx, params)
-            except MCPError as error:
-                obj = {"ok": False, "error": {"code": "invalid_arguments", "message": str(error)}}
-                return types.CallToolResult(content=[_text(wire.dumps(obj))], structured_content=obj, is_error=True)
+    def as_tool_error(error: MCPError) -> types.CallToolResult:
+        obj = {"ok": False, "error": {"code": "invalid_arguments", "message": str(error)}}
+        return types.CallToolResult(content=[_text(wire.dumps(obj))], structured_content=obj, is_error=True)
 
-        return call
-
-    _wrap_handler("tools/call", wrap)
+    _on_unknown_tool(as_tool_error)
 
 
 @mutant(
@@ -102,16 +112,7 @@ def _() -> None:
     "an unknown tool name falls through to a default branch that answers a plain success (no isError)",
 )
 def _() -> None:
-    def wrap(handler: Handler) -> Handler:
-        async def call(ctx: Any, params: Any) -> Any:
-            try:
-                return await handler(ctx, params)
-            except MCPError as error:
-                return types.CallToolResult(content=[_text(str(error))])
-
-        return call
-
-    _wrap_handler("tools/call", wrap)
+    _on_unknown_tool(lambda error: types.CallToolResult(content=[_text(str(error))]))
 
 
 @mutant(
@@ -121,13 +122,7 @@ def _() -> None:
     "the server ends the connection after a call to an unknown tool",
 )
 def _() -> None:
-    def wrap(handler: Handler) -> Handler:
-        async def call(ctx: Any, params: Any) -> Any:
-            try:
-                return await handler(ctx, params)
-            except MCPError:
-                raise SystemExit(1) from None
+    def end_the_server(error: MCPError) -> types.CallToolResult:
+        raise SystemExit(1) from None
 
-        return call
-
-    _wrap_handler("tools/call", wrap)
+    _on_unknown_tool(end_the_server)
