@@ -187,14 +187,19 @@ class _Driver:
         return False
 
     def _call(self, case: FuzzCase) -> Mismatch | None:
-        """One call, on a conversation named as a scenario's would be."""
+        """One call, on a conversation named as a scenario's would be: the difference the run does not tolerate,
+        or None (a target that fails is recorded as the run's error)."""
         self.calls += 1
         files = self.workspace.part(f"{FUZZ_PART}{self.calls}")
         try:
-            return run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+            mismatch = run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+        except TargetError as error:
+            self.run.error = str(error).splitlines()[0]
+            return None
         finally:
             if self.progress is not None:
                 self.progress(self.run.sweep_calls + self.run.cases_run, 0 if self.run.mismatch is None else 1)
+        return None if mismatch is None or self.run.tolerates(mismatch) else mismatch
 
     def check(self, case: FuzzCase) -> None:
         """The property: the implementation answers like the reference core."""
@@ -205,12 +210,8 @@ class _Driver:
             self.hasher.update(_case_digest_line(case))
         else:
             self.run.shrink_calls += 1
-        try:
-            mismatch = self._call(case)
-        except TargetError as error:
-            self.run.error = str(error).splitlines()[0]
-            return
-        if mismatch is not None and not self.run.tolerates(mismatch):
+        mismatch = self._call(case)
+        if mismatch is not None:
             if self.run.mismatch is None:
                 shrink = max(self.run.settings.shrink_time, self.run.settings.bound)
                 self.shrink_deadline = time.perf_counter() + shrink
@@ -233,12 +234,8 @@ class _Driver:
             if self.run.mismatch is not None or self.run.error is not None or self._out_of_time():
                 return
             self.run.sweep_calls += 1
-            try:
-                mismatch = self._call(case)
-            except TargetError as error:
-                self.run.error = str(error).splitlines()[0]
-                return
-            if mismatch is not None and not self.run.tolerates(mismatch):
+            mismatch = self._call(case)
+            if mismatch is not None:
                 self.run.mismatch = mismatch
 
     def drive(self) -> None:
