@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
-from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
+from ccweb_conformance.reports.common import (
+    REQUIREMENT_LABELS,
+    first_line,
+    grouped_requirements,
+    problem,
+    run_notes,
+    totals_line,
+)
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_groups import failure_blocks
 from ccweb_conformance.reports.model import (
@@ -62,14 +69,6 @@ _SHOWN = ("failed", "xpassed", "warning")
 _STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "notreached", "untested")
 _ID_WIDTH, _LEVEL_WIDTH = 9, 6
 """Columns of the requirement ID and level (the longest: PROTO-1, SHOULD)."""
-_COLOUR_OF: dict[RequirementStatus, str] = {
-    "passed": "PASS",
-    "failed": "FAIL",
-    "warning": "WARN",
-    "xfailed": "XFAIL",
-    "notreached": "not reached",
-    "untested": "untested",
-}
 
 
 def render_summary(
@@ -145,7 +144,7 @@ def _requirement_table(run: RunResult, paint: _Paint, verbose: bool, say: Messag
         lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
         passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
         if passed:  # compact: the passing requirements of a criterion on one line; the others in full
-            label = paint(_COLOUR_OF["passed"], ljust(say("verdict.passed"), width))
+            label = paint(REQUIREMENT_LABELS["passed"], ljust(say("verdict.passed"), width))
             lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
         for result in results:
             if verbose or result.status != "passed":
@@ -158,7 +157,7 @@ def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, ver
     requirement = result.requirement
     line = say(
         "console.requirement_line",
-        verdict=paint(_COLOUR_OF[result.status], ljust(label, width)),
+        verdict=paint(REQUIREMENT_LABELS[result.status], ljust(label, width)),
         id=ljust(requirement.id, _ID_WIDTH),
         level=ljust(requirement.level, _LEVEL_WIDTH),
         statement=say.statement(requirement),
