@@ -8,15 +8,14 @@ call by ``tests/runner/fuzz/test_fuzz_bounds.py``: the default phase still catch
 
 from __future__ import annotations
 
-import functools
 import time
 from typing import Any
 
-from ccweb_conformance.checks.mistakes import UNITS, Walk, answer_under
+from ccweb_conformance.checks.mistakes import UNITS, Walk
 from ccweb_conformance.fuzz.report import scenario_name
 from ccweb_conformance.options import default
 from ccweb_reference import tool
-from mutants.patching import _ORIGINAL_LIST, _filter_incoming
+from mutants.patching import _ORIGINAL_LIST, _filter_incoming, walked
 from mutants.registry import mutant
 
 FUZZ_SCENARIO = scenario_name(default("seed"))
@@ -69,7 +68,7 @@ def _fast_cut(text: str, n: int) -> str:
     return _UTF16_CUT(text, n) if len(text) > FAST_PATH else text[:n]
 
 
-utf16_past_64_chars = functools.partial(answer_under, Walk(unit=(_fast_len, _fast_cut)))
+utf16_past_64_chars = walked(Walk(unit=(_fast_len, _fast_cut)))
 """The reference's walk, with lengths and cuts in UTF-16 units for contents past 64 code points."""
 
 

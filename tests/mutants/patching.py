@@ -8,10 +8,9 @@ mutant.
 from __future__ import annotations
 
 import copy
-import functools
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import mcp_types as types
 
 import ccweb_reference.cli
-from ccweb_conformance.checks.mistakes import Walk, answer_under
+from ccweb_conformance.checks.mistakes import Walk, answer_of_candidates
 from ccweb_reference import core, server, store, tool
 from ccweb_reference.core import Candidate, ToolError
 
@@ -152,9 +151,18 @@ def _unreadable(message: str = "the conversation file cannot be used") -> ToolEr
     return ToolError("conversation_unreadable", message)
 
 
+def walked(walk: Walk) -> Callable[[str, Sequence[Any], int, int], dict[str, Any]]:
+    """``list_user_inputs`` walking as ``walk`` does, on the candidates of this process's ``core`` (as patched)."""
+
+    def list_user_inputs(conversation_id: str, messages: Sequence[Any], limit: int, max_chars: int) -> dict[str, Any]:
+        return answer_of_candidates(walk, conversation_id, core.candidates(messages), limit, max_chars)
+
+    return list_user_inputs
+
+
 def _core(**changes: Any) -> None:
     """The reference's walk, re-implemented as the runner's catalogued mistakes walk (``Walk``), with ``changes``."""
-    tool.list_user_inputs = functools.partial(answer_under, Walk(**changes))
+    tool.list_user_inputs = walked(Walk(**changes))
 
 
 def stored_path(store_: store.SessionStore, conversation_id: str) -> str:

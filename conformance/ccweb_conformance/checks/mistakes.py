@@ -24,12 +24,12 @@ from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences
 from ccweb_spec import yaml_data
 
 __all__ = [
-    "HAS_MORE",
     "MISTAKES",
     "UNITS",
     "Mistake",
     "Unit",
     "Walk",
+    "answer_of_candidates",
     "answer_under",
     "charged_mistake",
     "mistaken_requirement",
@@ -170,6 +170,14 @@ def answer_under(
 ) -> dict[str, Any]:
     """The success object a server walking as ``walk`` says gives for ``messages`` (the contract's with ``Walk()``)."""
     found = pristine_reference()["core"].candidates(messages)
+    return answer_of_candidates(walk, conversation_id, found, limit, max_chars)
+
+
+def answer_of_candidates(
+    walk: Walk, conversation_id: str, found: Sequence[Any], limit: int, max_chars: int
+) -> dict[str, Any]:
+    """As :func:`answer_under`, from the candidates ``found`` (each with ``content``, ``message_id`` and
+    ``created_at``), in stored order."""
     window = found[-limit:] if walk.window == "newest" else found[:limit]
     walked = list(reversed(window)) if walk.spend == "newest-first" else list(window)
     picked = _picked(walked, max_chars, walk)
