@@ -47,8 +47,8 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
-from ccweb_conformance.transport import census
 from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.transport.versions import CLIENT_INFO
 
@@ -330,12 +330,14 @@ def _hypothesis_home() -> Iterator[None]:
 def run_fuzz(
     options: RunnerOptions,
     fuzz: FuzzSettings,
+    context: RunContext,
     *,
     tolerated: frozenset[str] = frozenset(),
     workspace: Workspace | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> FuzzRun:
-    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
+    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here), in the run of
+    ``context`` (its processes counted for the phase ``fuzz``).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
     ``workspace``: the run's (the suite's), swept when the phase ends; None: one of the phase's own, closed.
@@ -345,9 +347,12 @@ def run_fuzz(
     owned = workspace is None
     space = Workspace(options.sessions_dir) if workspace is None else workspace
     started = time.perf_counter()
-    census.set_phase("fuzz")
     try:
-        with _client_named(PHASE_CLIENT_NAME), make_target(options, space.open()) as target:
+        with (
+            context.processes.phase("fuzz"),
+            _client_named(PHASE_CLIENT_NAME),
+            make_target(options, space.open(), context) as target,
+        ):
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
@@ -355,7 +360,6 @@ def run_fuzz(
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
-        census.set_phase("suite")
         if owned:
             space.close()
         else:
