@@ -50,7 +50,6 @@ from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
-from ccweb_conformance.transport.versions import CLIENT_INFO
 
 BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
@@ -286,17 +285,6 @@ def _no_local_constants() -> Iterator[None]:
 
 
 @contextmanager
-def _client_named(name: str) -> Iterator[None]:
-    """Clients made inside introduce themselves (``initialize``, or ``_meta`` per request) as ``name``."""
-    before = CLIENT_INFO["name"]
-    CLIENT_INFO["name"] = name  # the one dict negotiate.py and client.py copy at every use
-    try:
-        yield
-    finally:
-        CLIENT_INFO["name"] = before
-
-
-@contextmanager
 def hypothesis_storage() -> Iterator[None]:
     """Hypothesis's caches (unicode tables, constants) go to the user's cache folder, never a .hypothesis/ here.
 
@@ -350,9 +338,9 @@ def run_fuzz(
     try:
         with (
             context.processes.phase("fuzz"),
-            _client_named(PHASE_CLIENT_NAME),
             make_target(options, space.open(), context) as target,
         ):
+            target.client_name = PHASE_CLIENT_NAME  # before its first client
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():

@@ -63,8 +63,12 @@ STARTUP_ALLOWANCE = 5.0
 class McpClient:
     """One negotiated MCP connection (a process, an in-process server, or an HTTP session)."""
 
-    def __init__(self, channel: Channel, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
+    def __init__(
+        self, channel: Channel, *, protocol: ProtocolMode = "auto", timeout: float = 10.0, name: str | None = None
+    ) -> None:
         self.channel = channel
+        self.client_info = {**CLIENT_INFO, "name": name} if name is not None else dict(CLIENT_INFO)
+        """How the client introduces itself (``initialize``, or ``_meta`` per request): the kit, unless ``name``."""
         self.protocol_mode: ProtocolMode = protocol
         self.timeout = timeout
         self.protocol_version: str = LEGACY_OFFER
@@ -175,7 +179,7 @@ class McpClient:
         meta = dict(meta) if isinstance(meta, Mapping) else {}
         meta[types.PROTOCOL_VERSION_META_KEY] = version
         meta[types.CLIENT_CAPABILITIES_META_KEY] = {}
-        meta[types.CLIENT_INFO_META_KEY] = dict(CLIENT_INFO)
+        meta[types.CLIENT_INFO_META_KEY] = dict(self.client_info)
         params["_meta"] = meta
         return params
 

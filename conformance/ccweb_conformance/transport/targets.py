@@ -119,6 +119,8 @@ class Target(ABC):
         """Why only one era is tested, once ``detect_other_era`` found so (None: both are, or not asked yet)."""
         self._processes: list[ServerProcess] = []
         """Every process this target spawned (stopped together on close)."""
+        self.client_name: str | None = None
+        """The name its clients introduce themselves by (None: the kit's own)."""
 
     def prepare(self, sources: Iterable[str | None]) -> None:
         """Start connecting clients for bindings that will be needed, in the background.
@@ -346,7 +348,7 @@ class StdioTarget(Target):
         self.context.processes.note("stdio server", process.how)
         self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
 
     def _startup_failure(self, client: McpClient) -> str | None:
         channel = client.channel
@@ -393,7 +395,7 @@ class _HttpTarget(Target):
         channel = HttpChannel(
             self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
         )
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
 
     def _stderr_tail(self, lines: int) -> str:
         return ""
@@ -519,4 +521,4 @@ class InProcessTarget(Target):
         inprocess = deferred_import("ccweb_conformance.transport.inprocess")  # imports the MCP SDK
         line_io = inprocess.InProcessLineIO(self.sessions_dir, source)
         channel = LineChannel(line_io, label=self.description, limit=self.limit)
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)

@@ -137,7 +137,7 @@ def test_the_phase_asks_as_the_client_cc_web_runs_and_the_runner_still_names_its
     original = phase.run_case
 
     def spy(case: Any, target: Any, files: ConversationFiles, conversation_id: str) -> Any:
-        names.append(CLIENT_INFO["name"])
+        names.append(target.client(None).client_info["name"])
         return original(case, target, files, conversation_id)
 
     monkeypatch.setattr(phase, "run_case", spy)
