@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import subprocess
 import sys
 import time
@@ -111,11 +110,9 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
         if not _apply(kind, name):
             return 2
         from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
-        from ccweb_conformance.transport import reaper  # noqa: PLC0415
 
-        # The marker was drawn when the batch imported the runner, before forking: a child of its own, so that
-        # one child's end-of-run sweep never kills the server another child spawned (HTTP mutants).
-        reaper._MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
+        # Each run draws its own marker (its run context, made after the fork): one child's end-of-run sweep
+        # never kills the server another child spawned (HTTP mutants).
         args = ["run", *target_args(kind, name), "--json", str(out_dir / f"{stem}.json")]
         if kind == "mutant":
             # The scenarios that can kill it (its requirements' or its feature's; the fuzz phase for a mutant of

@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ccweb_conformance.checks import waits
 from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fixtures.held_dir import NotOurs, read_regular
 from ccweb_conformance.i18n import Phrase, phrase
+from ccweb_conformance.transport.waits import Waits
 
 MAX_NAMED = 20
 """Entries named in one audit message; the count says how many more there are."""
@@ -190,8 +190,12 @@ class Audit:
 class SessionsLedger:
     """What the sessions directory should hold: what was there before plus what the runner wrote."""
 
-    def __init__(self, sessions_dir: Path, settle_s: float = SETTLE_S, own_prefix: str | None = None) -> None:
+    def __init__(
+        self, sessions_dir: Path, settle_s: float = SETTLE_S, own_prefix: str | None = None, waits: Waits | None = None
+    ) -> None:
         self.root = sessions_dir
+        self.waits = Waits() if waits is None else waits
+        """Where the final settle delay is counted (the run context's)."""
         self.before = frozenset(listing(sessions_dir))
         self.settle_s = settle_s
         self.own_prefix = own_prefix
@@ -248,7 +252,7 @@ class SessionsLedger:
         """The audit once the last scenario ended at least the settle delay ago."""
         remaining = self._last_retired + self.settle_s - time.monotonic()
         if self._retired_writers and remaining > 0:
-            with waits.waited("settle"):
+            with self.waits.waited("settle"):
                 time.sleep(remaining)
         return self.audit()
 

@@ -11,6 +11,10 @@ from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.jsontext import replace_lone_surrogates
 from ccweb_conformance.transport.exchange import Exchange
 
+SeenResults = dict[tuple[str, str], list[str]]
+"""What a declared outputSchema said of each result already judged, by the schema's and the result's JSON text (a
+run's: its context's ``seen_results``)."""
+
 
 @dataclass(frozen=True)
 class ToolOutcome:
@@ -93,8 +97,11 @@ def contract_differences(expected: Any, actual: Any, path: str = "$", *, intact:
     return []
 
 
-def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None) -> ToolOutcome:
-    """The result object of a tools/call reply, enforcing PLC-1, PLC-2 and, given the tool's outputSchema, PLC-4."""
+def tool_outcome(
+    exchange: Exchange, output_schema: dict[str, Any] | None = None, seen: SeenResults | None = None
+) -> ToolOutcome:
+    """The result object of a tools/call reply, enforcing PLC-1, PLC-2 and, given the tool's outputSchema, PLC-4
+    (each distinct result judged once per ``seen``: the run context's memo; none, every result judged)."""
     response = exchange.response
     if response is None:
         raise fail("no reply to tools/call", expected="a JSON-RPC response", actual=None, exchange=exchange)
@@ -140,11 +147,13 @@ def tool_outcome(exchange: Exchange, output_schema: dict[str, Any] | None = None
             proves="PLC-2",
         )
     if output_schema is not None:
-        _check_declared_schema(exchange, output_schema, structured)
+        _check_declared_schema(exchange, output_schema, structured, {} if seen is None else seen)
     return ToolOutcome(exchange, result.get("isError") is True, found[0], isinstance(structured, dict), text_objects)
 
 
-def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], structured: Any) -> None:
+def _check_declared_schema(
+    exchange: Exchange, output_schema: dict[str, Any], structured: Any, seen: SeenResults
+) -> None:
     """PLC-4: a tool with an outputSchema returns structuredContent valid against it (MCP 2025-06-18+)."""
     if not isinstance(structured, dict):
         raise fail(
@@ -158,7 +167,7 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
     _check_registered_code(exchange, structured)
     schema_text = json.dumps(output_schema, sort_keys=True)
     problem, validator = _declared_validator(schema_text)
-    errors = [problem] if problem else _declared_problems(schema_text, validator, structured)
+    errors = [problem] if problem else _declared_problems(schema_text, validator, structured, seen)
     if errors:
         raise fail(
             "PLC-4: structuredContent does not validate against the declared outputSchema: " + "; ".join(errors[:3]),
@@ -169,24 +178,22 @@ def _check_declared_schema(exchange: Exchange, output_schema: dict[str, Any], st
         )
 
 
-_SEEN_RESULTS: dict[tuple[str, str], list[str]] = {}
-"""What the declared schema said of each result already checked, by the schema's and the result's JSON text."""
 _SEEN_LIMIT = 1024
 
 
-def _declared_problems(schema_text: str, validator: Any, structured: dict[str, Any]) -> list[str]:
+def _declared_problems(schema_text: str, validator: Any, structured: dict[str, Any], seen: SeenResults) -> list[str]:
     """:func:`schema_problems` of a result, judged once per distinct result: a run gets the same result in
     both eras and from repeated calls, and validating costs far more than writing the result as JSON."""
     try:
         key = (schema_text, json.dumps(structured))
     except (TypeError, ValueError):
         return schema_problems(validator, structured)
-    found = _SEEN_RESULTS.get(key)
+    found = seen.get(key)
     if found is None:
         found = schema_problems(validator, structured)
-        if len(_SEEN_RESULTS) >= _SEEN_LIMIT:
-            _SEEN_RESULTS.clear()
-        _SEEN_RESULTS[key] = found
+        if len(seen) >= _SEEN_LIMIT:
+            seen.clear()
+        seen[key] = found
     return list(found)
 
 

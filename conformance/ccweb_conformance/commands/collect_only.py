@@ -13,13 +13,15 @@ from ccweb_conformance.errors import EXIT_PASSED, UsageError
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.only import planned_scenarios
 from ccweb_conformance.suite.session import run_suite, selection_label
+from ccweb_conformance.transport.run_context import RunContext
 
 __all__ = ["collect_only"]
 
 
 def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
     """Print one line per scenario the run would run (name, then requirement IDs), then the count; exit 0."""
-    outcome = run_suite(options, live=False, extra_plugins=last_failed.plugins() if last_failed else ())
+    plugins = last_failed.plugins() if last_failed else ()
+    outcome = run_suite(options, live=False, context=RunContext(), extra_plugins=plugins)  # nothing starts in it
     if outcome.collector is None or outcome.broken is not None:
         raise UsageError(outcome.broken or "the suite could not be collected")
     planned = planned_scenarios(outcome.collector)

@@ -13,6 +13,7 @@ from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError, Usag
 from ccweb_conformance.jsontext import escape_lone_surrogates
 from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
 from ccweb_conformance.reports.output import write_atomically
+from ccweb_conformance.transport.run_context import RunContext
 
 HARNESS = "contract-cases.js"
 """The Node harness, shipped in the kit and written beside the cases by ``--output``."""
@@ -56,15 +57,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_arguments(parser, "export")
 
 
-def render() -> str:
-    """The export document as JSON text: two-space indent, raw UTF-8, lone surrogates escaped."""
+def render(context: RunContext) -> str:
+    """The export document as JSON text, recorded in the run of ``context``: two-space indent, raw UTF-8, lone
+    surrogates escaped."""
     import json  # noqa: PLC0415 (start-up: nothing heavy is imported before the command runs)
 
     from ccweb_conformance.reports.case_export import export_document  # noqa: PLC0415
     from ccweb_conformance.reports.hand_cases import hand_cases  # noqa: PLC0415
     from ccweb_conformance.suite.case_recording import record_cases  # noqa: PLC0415
 
-    text = json.dumps(export_document(record_cases() + hand_cases()), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(export_document(record_cases(context) + hand_cases()), ensure_ascii=False, indent=2) + "\n"
     return escape_lone_surrogates(text)
 
 
@@ -75,7 +77,7 @@ def main(args: argparse.Namespace) -> int:
 
     def work(frame: Frame) -> int:
         try:
-            text = render()
+            text = render(frame.context)
         except RunnerError as error:
             print(f"ccweb-conformance: error: {error}", file=sys.stderr)
             return EXIT_FAILED

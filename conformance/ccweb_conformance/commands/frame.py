@@ -1,7 +1,9 @@
 """The frame every command that starts processes or writes files runs in: the session, the console, the
 reports, the interrupt and the exit code, once for ``run``, ``profile`` and ``export``.
 
-The session (``with session("profile") as current:``) handles SIGINT, SIGTERM and SIGHUP (the first one
+The session (``with session("profile") as current:``) makes the run's one context (``current.context``,
+``transport/run_context.py``: what the run started, its fork server, its signal state, its waits; passed
+down to whatever needs a part, never kept in a module), handles SIGINT, SIGTERM and SIGHUP (the first one
 raises :class:`~ccweb_conformance.errors.RunInterrupted`, so every ``finally`` below it runs; later ones
 are recorded), makes this process the subreaper of what it starts, hands out one temporary directory
 (``current.temporary_directory()``, created on first use) and the run's one workspace
@@ -42,7 +44,8 @@ from ccweb_conformance.fixtures.held_dir import Identity, identity_of, remove_ma
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import pick_language
 from ccweb_conformance.options import RunnerOptions, redact
-from ccweb_conformance.transport import limits, reaper, signals, zygote_client
+from ccweb_conformance.transport import limits, reaper, signals
+from ccweb_conformance.transport.run_context import RunContext
 
 __all__ = ["Frame", "Session", "console_for", "framed", "session"]
 
@@ -51,10 +54,10 @@ PROGRAM = "ccweb-conformance"
 
 @dataclass
 class Session:
-    """What a command shares with the spine: the signal state, the temporary directory, the leftovers."""
+    """What a command shares with the spine: the run's context, the temporary directory, the leftovers."""
 
     command: str
-    state: signals.InterruptState
+    context: RunContext
     folder: Path | None = None
     leftovers: list[reaper.Leftover] = field(default_factory=list)
     """Processes stopped by a sweep: left behind by a server, named in the reports and on stderr."""
@@ -84,10 +87,15 @@ class Session:
 
         The bundled reference's fork server is the runner's own, not a leftover: it is ended first.
         """
-        zygote_client.stop_shared()
-        found = reaper.take_killed() + reaper.sweep()
+        self.context.fork_server.stop()
+        found = self.context.reaping.take_killed() + self.context.reaping.sweep()
         self.leftovers += found
         return found
+
+    @property
+    def state(self) -> signals.InterruptState:
+        """The run's signal state."""
+        return self.context.interrupt
 
     def exit_code(self) -> int | None:
         """128 + the signal when one arrived, else None."""
@@ -101,15 +109,16 @@ def session(command: str, *, report_leftovers: bool = True) -> Iterator[Session]
     First, the descriptors the command and its servers need (a limit below them is exit 2 before anything starts).
     """
     limits.ensure_descriptors()
-    with signals.interrupts() as state:
-        current = Session(command, state)
-        reaper.become_subreaper()  # daemonised descendants of the servers come back to us
+    context = RunContext()  # the run's one context: made here, passed down
+    with signals.interrupts(context.interrupt):
+        current = Session(command, context)
+        context.reaping.begin()  # daemonised descendants of the servers come back to us
         try:
             yield current
         finally:
-            signals.disarm()  # from here on a signal is recorded only: the clean-up is never cut short
+            context.interrupt.disarm()  # from here on a signal is recorded only: the clean-up is never cut short
             found = current.sweep()
-            reaper.end_run()  # from now on a sweep goes by the marker only
+            context.reaping.end()  # from now on a sweep goes by the marker only
             if current.run_workspace is not None:
                 current.run_workspace.close()
             if current.folder is not None and current.folder_identity is not None:
@@ -145,6 +154,11 @@ class Frame:
         return self.session.state
 
     @property
+    def context(self) -> RunContext:
+        """The run's context (``transport/run_context.py``)."""
+        return self.session.context
+
+    @property
     def secrets(self) -> list[str]:
         """Values no console line or report may show."""
         return self.options.secrets()
@@ -157,7 +171,7 @@ class Frame:
 
     def settle(self) -> None:
         """From here on a signal is recorded, not raised: the reports and the console get written whatever arrives."""
-        signals.disarm()
+        self.state.disarm()
 
     def show(self, text: str, *, fit: bool = False) -> None:
         """Text on the console, rendered from a redacted model (``fit``: wrapped to a terminal's width); a reader

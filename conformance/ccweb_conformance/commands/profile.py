@@ -57,6 +57,7 @@ def main(args: argparse.Namespace) -> int:
             options,
             settings,
             workspace=frame.session.workspace(options.sessions_dir),  # as run's: fixtures/workspace.py
+            run=frame.context,
             kit_version=kit_version(),
             spec_version=ccweb_spec.contract_version(),
             progress=_progress,

@@ -16,7 +16,7 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite
-from ccweb_conformance.transport import census
+from ccweb_conformance.transport.run_context import RunContext
 
 __all__ = ["rerun_alone", "rerun_failures"]
 
@@ -28,24 +28,27 @@ def rerun_failures(
     options: RunnerOptions,
     scenarios: list[ScenarioResult],
     workspace: Workspace,
+    context: RunContext,
     *,
     left: Callable[[], float],
     interrupted: Callable[[], bool],
+    suite: Suite | None = None,
 ) -> None:
-    """Set ``rerun`` on the first scenario of each group of failed scenarios; ``left``: seconds of --max-time left.
+    """Set ``rerun`` on the first scenario of each group of failed scenarios, in the run of ``context``; ``left``:
+    seconds of --max-time left; ``suite``: what runs one rerun (the suite's session by default).
 
     Stops at an interrupt (the groups not reached keep ``rerun`` None)."""
     groups = failure_groups([s for s in scenarios if s.status == "failed"])
-    census.set_phase("rerun")  # the processes the reruns start are reported as theirs
-    try:
-        for number, group in enumerate(groups, 1):
-            if interrupted():
-                return
-            group.first.rerun = rerun_alone(options, group.first, workspace.within(f"rerun{number}"), left())
-    except RunInterrupted:
-        return
-    finally:
-        census.set_phase("suite")
+    rerun = suite or (lambda alone, part: _run(alone, part, context))
+    with context.processes.phase("rerun"):  # the processes the reruns start are reported as theirs
+        try:
+            for number, group in enumerate(groups, 1):
+                if interrupted():
+                    return
+                part = workspace.within(f"rerun{number}")
+                group.first.rerun = rerun_alone(options, group.first, part, left(), rerun)
+        except RunInterrupted:
+            return
 
 
 def _server(options: RunnerOptions) -> RerunServer:
@@ -56,10 +59,10 @@ def _server(options: RunnerOptions) -> RerunServer:
 
 
 def rerun_alone(
-    options: RunnerOptions, scenario: ScenarioResult, workspace: Workspace, left: float, suite: Suite | None = None
+    options: RunnerOptions, scenario: ScenarioResult, workspace: Workspace, left: float, suite: Suite
 ) -> Rerun:
-    """``scenario`` run again alone, compared with how it failed in the run; not rerun when the scenario's own
-    duration in the run is more than ``left`` seconds (a rerun never goes past --max-time)."""
+    """``scenario`` run again alone (by ``suite``), compared with how it failed in the run; not rerun when the
+    scenario's own duration in the run is more than ``left`` seconds (a rerun never goes past --max-time)."""
     server = _server(options)
     if scenario.keyword is None:
         return Rerun("not_rerun", server, not_rerun="no_selection")
@@ -77,7 +80,7 @@ def rerun_alone(
         max_time=left - scenario.duration_s,  # no scenario starts past this: it then has its run's time to finish
     )
     started = time.perf_counter()
-    outcome = (suite or _run)(alone, workspace)
+    outcome = suite(alone, workspace)
     took = time.perf_counter() - started
     collector = outcome.collector
     again = next((r for r in collector.results if r.nodeid == scenario.nodeid), None) if collector else None
@@ -101,5 +104,5 @@ def rerun_alone(
     )
 
 
-def _run(options: RunnerOptions, workspace: Workspace) -> SuiteOutcome:
-    return run_suite(options, live=False, workspace=workspace, quiet=True)
+def _run(options: RunnerOptions, workspace: Workspace, context: RunContext) -> SuiteOutcome:
+    return run_suite(options, live=False, workspace=workspace, quiet=True, context=context)

@@ -14,7 +14,6 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
-from ccweb_conformance.checks import waits
 from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.frame import Frame
 from ccweb_conformance.commands.report_formats import requested
@@ -34,8 +33,9 @@ from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
 from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
-from ccweb_conformance.transport import census, signals, zygote_client
+from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
+from ccweb_conformance.transport.run_context import RunContext
 
 
 def _fuzz_phase(
@@ -44,6 +44,7 @@ def _fuzz_phase(
     *,
     verbose: bool,
     max_seconds: float,
+    context: RunContext,
     language: str = DEFAULT_LANGUAGE,
     workspace: Workspace | None = None,
 ) -> list[str]:
@@ -70,12 +71,14 @@ def _fuzz_phase(
         tolerated = frozenset() if options.expected_failures is None else load_expected_failures(
             options.expected_failures
         ).requirements
-        run = fuzz.run_fuzz(options, settings, tolerated=tolerated, progress=counter.update, workspace=workspace)
+        run = fuzz.run_fuzz(
+            options, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
+        )
     finally:
         counter.finish()
         gc.unfreeze()
     if run.mismatch is not None or run.error is not None:
-        fault = process_limit_problem(RuntimeError(run.error or ""))
+        fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
         if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
             raise EnvironmentFault(fault)
     scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
@@ -113,6 +116,7 @@ def _fuzz_after_scenarios(
     scenarios: list[ScenarioResult],
     started: float,
     *,
+    context: RunContext,
     language: str = DEFAULT_LANGUAGE,
     workspace: Workspace | None = None,
 ) -> list[str]:
@@ -122,20 +126,26 @@ def _fuzz_after_scenarios(
         return []
     try:
         return _fuzz_phase(
-            options, scenarios, verbose=options.verbose, max_seconds=left, language=language, workspace=workspace
+            options,
+            scenarios,
+            verbose=options.verbose,
+            max_seconds=left,
+            context=context,
+            language=language,
+            workspace=workspace,
         )
     except RunInterrupted:
         return [messages(language)("fuzz.interrupted")]
 
 
 def _suite(
-    options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace | None = None
+    options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext
 ) -> SuiteOutcome | None:
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
-        zygote_client.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
+        context.fork_server.start_in_background()  # the bundled reference's imports, while pytest collects
     try:
         plugins = chosen.plugins() if chosen else ()
-        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
+        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace, context=context)
     except RunInterrupted:  # a signal outside pytest's session (before it began)
         return None
 
@@ -218,8 +228,8 @@ def _run_result(
         selection=last_failed.run_selection(chosen, selection_label(options, outcome), selection_label(options, None)),
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
-        processes=census.summary(census.take()),
-        waits=waits.take(),
+        processes=census.summary(frame.context.processes.started()),
+        waits=frame.context.waits.totals(),
         config_file=config_file,
         expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
         **_target_facts(outcome.collector if outcome is not None else None),
@@ -262,22 +272,29 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
     the exit code."""
     options, state = frame.options, frame.state
     started = time.perf_counter()
-    census.take(), waits.take()  # counted from here: what an earlier command of this process did is not this run's
     workspace = frame.session.workspace(options.sessions_dir)  # the suite's and fuzz phase's (fixtures/workspace.py)
-    outcome = _suite(options, chosen, workspace)
+    outcome = _suite(options, chosen, workspace, frame.context)
     refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
     if refused is not None:
         return refused
     collector = outcome.collector if outcome is not None else None
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(
-        options, state, collector, scenarios, started, language=frame.language, workspace=workspace
+        options,
+        state,
+        collector,
+        scenarios,
+        started,
+        context=frame.context,
+        language=frame.language,
+        workspace=workspace,
     )
     if not options.no_rerun and collector is not None and not state.interrupted:  # each failure alone, after all
         rerun_failures(
             options,
             scenarios,
             workspace,
+            frame.context,
             left=lambda: options.max_time - (time.perf_counter() - started),
             interrupted=lambda: state.interrupted,
         )

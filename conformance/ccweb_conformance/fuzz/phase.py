@@ -47,10 +47,9 @@ from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import RunnerOptions, command_line
-from ccweb_conformance.transport import census
 from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
-from ccweb_conformance.transport.versions import CLIENT_INFO
 
 BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
@@ -283,17 +282,6 @@ def _no_local_constants() -> Iterator[None]:
 
 
 @contextmanager
-def _client_named(name: str) -> Iterator[None]:
-    """Clients made inside introduce themselves (``initialize``, or ``_meta`` per request) as ``name``."""
-    before = CLIENT_INFO["name"]
-    CLIENT_INFO["name"] = name  # the one dict negotiate.py and client.py copy at every use
-    try:
-        yield
-    finally:
-        CLIENT_INFO["name"] = before
-
-
-@contextmanager
 def hypothesis_storage() -> Iterator[None]:
     """Hypothesis's caches (unicode tables, constants) go to the user's cache folder, never a .hypothesis/ here.
 
@@ -327,12 +315,14 @@ def _hypothesis_home() -> Iterator[None]:
 def run_fuzz(
     options: RunnerOptions,
     fuzz: FuzzSettings,
+    context: RunContext,
     *,
     tolerated: frozenset[str] = frozenset(),
     workspace: Workspace | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> FuzzRun:
-    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here).
+    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here), in the run of
+    ``context`` (its processes counted for the phase ``fuzz``).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
     ``workspace``: the run's (the suite's), swept when the phase ends; None: one of the phase's own, closed.
@@ -342,9 +332,12 @@ def run_fuzz(
     owned = workspace is None
     space = Workspace(options.sessions_dir) if workspace is None else workspace
     started = time.perf_counter()
-    census.set_phase("fuzz")
     try:
-        with _client_named(PHASE_CLIENT_NAME), make_target(options, space.open()) as target:
+        with (
+            context.processes.phase("fuzz"),
+            make_target(options, space.open(), context) as target,
+        ):
+            target.client_name = PHASE_CLIENT_NAME  # before its first client
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
@@ -352,7 +345,6 @@ def run_fuzz(
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
-        census.set_phase("suite")
         if owned:
             space.close()
         else:

@@ -19,6 +19,7 @@ from ccweb_conformance.profile.writer import ProfileFiles
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.process import one_line
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
 
 MIN_PHASE_CALLS = 3
@@ -47,11 +48,13 @@ class Conversations:
 
 @dataclass(frozen=True)
 class Context:
-    """What every session of a profile shares: the files, the oracle, the settings."""
+    """What every session of a profile shares: the files, the oracle, the settings, the run's context."""
 
     workspace: ProfileFiles
     oracle: Oracle
     settings: ProfileSettings
+    run: RunContext
+    """The command's run context (``transport/run_context.py``): its targets' processes, fork server and reaping."""
 
 
 class Stopped(Exception):
@@ -70,6 +73,7 @@ class SizeSession:
         self.workspace = context.workspace
         self.oracle = context.oracle
         self.settings = context.settings
+        self.run = context.run
         self.tool = ccweb_spec.tool_definition()["name"]
         self.target: Target | None = None
         self.client: McpClient | None = None
@@ -83,7 +87,7 @@ class SizeSession:
 
     def start(self) -> None:
         """Start (or reach) the server, time the floor, warm it up on the tiny conversation. TargetError escapes."""
-        self.target = make_target(self.implementation.options, self.workspace.sessions_dir)
+        self.target = make_target(self.implementation.options, self.workspace.sessions_dir, self.run)
         self.client = self.target.client(None)
         self.pid = self.target.server_pid(None)  # the server this run spawned (None: not ours)
         self.timer = TimedChannel(self.client.channel)

@@ -20,6 +20,7 @@ from ccweb_conformance.profile.measure import Context, Conversations, Implementa
 from ccweb_conformance.profile.model import ImplementationProfile, Profile, SizeResult
 from ccweb_conformance.profile.settings import ProfileSettings
 from ccweb_conformance.profile.writer import ProfileFiles
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import reference_command
 
 TINY_MESSAGES = 10
@@ -110,6 +111,7 @@ def run_profile(
     settings: ProfileSettings,
     *,
     workspace: Workspace,
+    run: RunContext,
     kit_version: str,
     spec_version: str,
     progress: Progress,
@@ -118,6 +120,7 @@ def run_profile(
 
     ``workspace`` is the run's (``fixtures/workspace.py``): the runner's own sessions directory, or the
     user's ``--sessions-dir``; the files the profile writes are removed, the workspace is the caller's.
+    ``run``: the command's run context (``transport/run_context.py``), which its targets start their servers in.
 
     TargetError escapes when an implementation cannot be started or reached.
     """
@@ -134,7 +137,7 @@ def run_profile(
         ImplementationProfile(i.name, description(i), _transport(i.options), i.is_reference) for i in chosen
     ]
     files = ProfileFiles(workspace)
-    context = Context(files, Oracle(files.sessions_dir), settings)
+    context = Context(files, Oracle(files.sessions_dir), settings, run)
     for number, messages in enumerate(settings.sizes, 1):
         size_started = time.perf_counter()
         results = _profile_size(messages, chosen, profile, context)

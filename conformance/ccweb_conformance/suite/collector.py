@@ -294,7 +294,8 @@ class ResultCollector:
         if error is None:
             return False
         said = None if world is None else world.target.servers_said
-        fault = environment_fault(error) or process_limit_problem(error, said)
+        noted = () if world is None else world.context.exhausted
+        fault = environment_fault(error) or process_limit_problem(error, said, noted)
         if fault is None:
             return False
         self.startup_error = self.startup_error or fault

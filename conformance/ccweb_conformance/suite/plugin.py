@@ -48,6 +48,7 @@ from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
 from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
 
 COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
@@ -89,6 +90,18 @@ class GivenWorkspace:
     it, the command's session closes it (after the fuzz phase, once every process of the run has stopped)."""
 
     workspace: Workspace
+
+
+@dataclass(frozen=True)
+class GivenContext:
+    """The command's run context (``transport/run_context.py``), handed to the session as a plugin object: the
+    target, the World and the ledger use it; without one (plain pytest) the target gets a context of its own."""
+
+    context: RunContext
+
+
+def _given_context(config: pytest.Config) -> RunContext | None:
+    return next((p.context for p in config.pluginmanager.get_plugins() if isinstance(p, GivenContext)), None)
 
 
 def options_from(config: pytest.Config) -> RunnerOptions:
@@ -281,13 +294,14 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     workspace = request.config.stash[WORKSPACE_KEY]
     owned = request.config.stash[OWNS_WORKSPACE_KEY]
     target: Target | None = None
-    limits.reset()
+    context = _given_context(request.config) or RunContext()  # plain pytest: one of the session's own
     try:
         sessions_dir = workspace.open()
         _listable_or_exit(sessions_dir, collector)
-        ledger = request.config.stash[LEDGER_KEY] = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix)
+        ledger = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix, waits=context.waits)
+        request.config.stash[LEDGER_KEY] = ledger
         _start_ageing(request.config, workspace, ledger)
-        target = make_target(options, sessions_dir, decoy_source=decoy_id(workspace.prefix))
+        target = make_target(options, sessions_dir, context, decoy_source=decoy_id(workspace.prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         _note_eras(target, options, collector)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
@@ -300,7 +314,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         pytest.exit(f"the implementation broke the protocol during the handshake: {error}", returncode=1)
     except TargetError as error:
         _clean_up(target, workspace, owned=owned)
-        limit = limits.process_limit_problem(error)  # it could not start for want of a thread: the runner's limit
+        limit = limits.process_limit_problem(error, exhausted=context.exhausted)  # for want of a thread: the runner's
         collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
         pytest.exit(limit or f"the implementation could not be started or reached: {error}", returncode=2)
     except BaseException:
@@ -315,6 +329,8 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
             _final_audit(ledger, target, collector)
         finally:  # whatever failed there (no thread left to stop the servers with): stopped and removed all the same
             _clean_up(target, workspace, owned=owned)
+            if _given_context(request.config) is None:  # plain pytest: the fork server of the target's own context
+                context.fork_server.stop()
 
 
 def _start_ageing(config: pytest.Config, workspace: Workspace, ledger: SessionsLedger) -> None:

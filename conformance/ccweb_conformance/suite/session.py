@@ -18,9 +18,10 @@ import pytest
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.plugin import GivenWorkspace, ResolvedOptions
+from ccweb_conformance.suite.plugin import GivenContext, GivenWorkspace, ResolvedOptions
 from ccweb_conformance.suite.progress import RunObserver
 from ccweb_conformance.suite.selection import options_selection
+from ccweb_conformance.transport.run_context import RunContext
 
 __all__ = ["PYTEST_ENVIRONMENT", "SuiteOutcome", "pytest_arguments", "run_suite", "selection_label"]
 
@@ -138,12 +139,13 @@ def run_suite(
     options: RunnerOptions,
     *,
     live: bool,
+    context: RunContext,
     extra_plugins: Sequence[object] = (),
     workspace: Workspace | None = None,
     quiet: bool = False,
 ) -> SuiteOutcome:
-    """Run the selected scenarios against the target the options name, in ``workspace`` (else one of the suite's own);
-    ``quiet``: no progress line (a failure rerun alone).
+    """Run the selected scenarios against the target the options name, in the run of ``context``, in ``workspace``
+    (else one of the suite's own); ``quiet``: no progress line (a failure rerun alone).
 
     pytest reads no configuration but this command line: not :data:`PYTEST_ENVIRONMENT`, no ini
     file (``-c`` the null device), no conftest.py, no auto-loaded plugin.
@@ -151,7 +153,7 @@ def run_suite(
     observer = RunObserver(verbose=options.verbose, live=live, log=not quiet)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
         given = [] if workspace is None else [GivenWorkspace(workspace)]
-        plugins = [gate, observer, ResolvedOptions(options), *given, *extra_plugins]
+        plugins = [gate, observer, ResolvedOptions(options), GivenContext(context), *given, *extra_plugins]
         code = pytest.main(pytest_arguments(options, suite), plugins=plugins)
     broken = None
     if observer.startup_error is None and (

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import ccweb_spec
-from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.attribution import ERA_REQUIREMENT
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
@@ -21,6 +20,7 @@ from ccweb_conformance.suite.eras import answer_differences, reply_kind_differen
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.parallel import overlapping, pipelined
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.transport.toollist import ToolListing, list_all_tools
 
@@ -96,6 +96,16 @@ class World:
     requirements: tuple[str, ...] = ()
     """The requirements the scenario is tagged with, in spec order (whom a check may charge)."""
 
+    @property
+    def context(self) -> RunContext:
+        """The run's context (its target's): the contract's waits, what the run started, the results judged."""
+        return self.target.context
+
+    def outcome_of(self, exchange: Exchange) -> ToolOutcome:
+        """:func:`tool_outcome` of a tools/call reply, against the declared outputSchema (PLC-4), each distinct result
+        judged once in the run."""
+        return tool_outcome(exchange, self.output_schema, self.context.seen_results)
+
     def client(self) -> McpClient:
         """The client for the current source binding."""
         return self.target.client(self.source)
@@ -152,7 +162,7 @@ class World:
             self.observer.before_call(self, name, arguments)
         exchange, other = self._call_read_only(name, arguments)
         if answered_unreadable(exchange) and not runner_writing():
-            waits.record("re-read window", exchange.elapsed_ms / 1000.0)
+            self.context.waits.record("re-read window", exchange.elapsed_ms / 1000.0)
         if self.observer is not None:
             self.observer.after_call(self, exchange)
         self.other_era_exchange = self._checked_other_era(exchange, other)
@@ -215,11 +225,11 @@ class World:
 
     def call_and_read(self, arguments: Any = OMIT) -> ToolOutcome:
         """Call the tool and read its result object (PLC-1, PLC-2), checked the same in the other era."""
-        outcome = tool_outcome(self.call(arguments), self.output_schema)
+        outcome = self.outcome_of(self.call(arguments))
         if self.other_era_exchange is None:
             self.outcomes.append(outcome)
             return outcome
-        other = tool_outcome(self.other_era_exchange, self.output_schema)
+        other = self.outcome_of(self.other_era_exchange)
         if not self.eras_answer_alike:
             self.outcomes.append(outcome)
             self.other_era_outcomes.append(other)
@@ -256,7 +266,7 @@ class World:
         started = time.perf_counter()
         per_era = overlapping([partial(pipelined, c, TOOL_NAME, calls, per_answer=True) for c in clients])
         if any(answered_unreadable(exchange) for exchange in per_era[0]):
-            waits.record("re-read window", time.perf_counter() - started)
+            self.context.waits.record("re-read window", time.perf_counter() - started)
         recorded = [[self.record(exchange) for exchange in exchanges] for exchanges in per_era]
         changed = moved(before, fingerprints(root, self.files.created(), digest=False))
         if changed:
@@ -271,7 +281,7 @@ class World:
             for arguments, exchange in zip(calls, recorded[0], strict=True):
                 self.observer.before_call(self, TOOL_NAME, arguments)
                 self.observer.after_call(self, exchange)
-        return [[tool_outcome(exchange, self.output_schema) for exchange in exchanges] for exchanges in recorded]
+        return [[self.outcome_of(exchange) for exchange in exchanges] for exchanges in recorded]
 
     def last_outcome(self) -> ToolOutcome:
         """The most recent tool result."""

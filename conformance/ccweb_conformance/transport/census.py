@@ -3,17 +3,20 @@
 A stdio server reads its source conversation from the environment at process start, so each
 source binding has a process of its own, and each era a connection (a process) of its own; an
 HTTP server command is started once for every binding; the bundled reference's fork server once
-per run. :func:`note` is called where a process is started, :func:`take` by the command at the end.
+per run. Each run counts in its own :class:`Census` (held by its run context): :meth:`Census.note` where a
+process is started, :func:`summary` for the report at the end.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Started", "note", "summary", "take"]
+__all__ = ["Census", "Started", "summary"]
 
 REASONS = {
     "stdio server": "stdio: the source conversation is read from the environment at process start, so each "
@@ -35,29 +38,34 @@ class Started:
     """``suite``, ``fuzz``, ``rerun`` (a failure rerun alone) or ``profile``: the part of the command that needed it."""
 
 
-_STARTED: list[Started] = []
-_LOCK = threading.Lock()
-_PHASE = ["suite"]
+class Census:
+    """The processes one run started (thread-safe: clients are prepared on threads of their own)."""
 
+    def __init__(self) -> None:
+        self._started: list[Started] = []
+        self._lock = threading.Lock()
+        self._phase = "suite"
 
-def set_phase(phase: str) -> None:
-    """Processes started from now on are counted for ``phase``."""
-    _PHASE[0] = phase
+    def note(self, role: str, how: str) -> None:
+        """A process was started, for the phase in progress."""
+        with self._lock:
+            self._started.append(Started(role, how, self._phase))
 
+    @contextmanager
+    def phase(self, phase: str) -> Iterator[None]:
+        """Processes started inside the block are counted for ``phase`` (then for the one before it again)."""
+        with self._lock:
+            before, self._phase = self._phase, phase
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._phase = before
 
-def note(role: str, how: str) -> None:
-    """A process was started."""
-    with _LOCK:
-        _STARTED.append(Started(role, how, _PHASE[0]))
-
-
-def take() -> list[Started]:
-    """The processes started since the last call (the count starts again, in the ``suite`` phase)."""
-    with _LOCK:
-        taken = list(_STARTED)
-        _STARTED.clear()
-        _PHASE[0] = "suite"
-    return taken
+    def started(self) -> list[Started]:
+        """Every process noted so far, in order."""
+        with self._lock:
+            return list(self._started)
 
 
 def summary(started: list[Started]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ccweb_conformance.errors import ProtocolFailure
@@ -63,8 +63,12 @@ STARTUP_ALLOWANCE = 5.0
 class McpClient:
     """One negotiated MCP connection (a process, an in-process server, or an HTTP session)."""
 
-    def __init__(self, channel: Channel, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
+    def __init__(
+        self, channel: Channel, *, protocol: ProtocolMode = "auto", timeout: float = 10.0, name: str | None = None
+    ) -> None:
         self.channel = channel
+        self.client_info = {**CLIENT_INFO, "name": name} if name is not None else dict(CLIENT_INFO)
+        """How the client introduces itself (``initialize``, or ``_meta`` per request): the kit, unless ``name``."""
         self.protocol_mode: ProtocolMode = protocol
         self.timeout = timeout
         self.protocol_version: str = LEGACY_OFFER
@@ -155,6 +159,25 @@ class McpClient:
         headers = self._headers(method, params, era, version)
         return self._exchange(message, self._next_id, headers, method, None, self.timeout, version)
 
+    def prepared_calls(self, name: str, calls: Sequence[Any]) -> list[dict[str, Any]]:
+        """``tools/call`` requests of ``name``, one per arguments of ``calls``, each with an id of its own, in the
+        negotiated era's envelope: built, not sent (``transport/parallel.py`` puts them in flight together)."""
+        first = self._next_id + 1
+        self._next_id += len(calls)
+        requests = []
+        for request_id, arguments in enumerate(calls, first):
+            bare = {"name": name, "arguments": arguments}
+            params = self._envelope("tools/call", bare, self.era, self.protocol_version)
+            requests.append({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+        return requests
+
+    def send_prepared(self, request: dict[str, Any]) -> Exchange:
+        """Send one request :meth:`prepared_calls` built and wait for its answer; safe on several threads at once
+        over HTTP (each a POST of its own)."""
+        method = request["method"]
+        headers = self._headers(method, request.get("params"), self.era, self.protocol_version)
+        return self._exchange(request, request["id"], headers, method, None, self.timeout)
+
     def send_text(self, text: str, *, timeout: float | None = None) -> Exchange:
         """Send raw text (a stdio line or an HTTP body); the response may be None.
 
@@ -175,7 +198,7 @@ class McpClient:
         meta = dict(meta) if isinstance(meta, Mapping) else {}
         meta[types.PROTOCOL_VERSION_META_KEY] = version
         meta[types.CLIENT_CAPABILITIES_META_KEY] = {}
-        meta[types.CLIENT_INFO_META_KEY] = dict(CLIENT_INFO)
+        meta[types.CLIENT_INFO_META_KEY] = dict(self.client_info)
         params["_meta"] = meta
         return params
 
@@ -217,7 +240,8 @@ class McpClient:
         else:
             self.channel.inspect = None
         try:
-            reply = self.channel.send(text, wait=wait, headers=headers, timeout=timeout, answer=self._answer)
+            answer = self.answer_server_request
+            reply = self.channel.send(text, wait=wait, headers=headers, timeout=timeout, answer=answer)
         except ChannelError as exc:
             exchange = self._record(message, sent_text, exc.reply, started, method, version)
             if sent_text is not None and exc.kind == "timeout" and wait is not NO_RESPONSE:
@@ -269,7 +293,7 @@ class McpClient:
         tail = self.channel.stderr_tail(20)
         return f"{what}\nlast lines of the server's stderr:\n{tail}" if tail.strip() else what
 
-    def _answer(self, request: dict[str, Any]) -> dict[str, Any] | None:
+    def answer_server_request(self, request: dict[str, Any]) -> dict[str, Any] | None:
         """Reply to a server->client request: ping gets an empty result, anything else -32601."""
         if request.get("method") == "ping":
             return {"jsonrpc": "2.0", "id": request.get("id"), "result": {}}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import (
     HttpCommandTarget,
     HttpUrlTarget,
@@ -15,15 +16,22 @@ from ccweb_conformance.transport.targets import (
 )
 
 
-def make_target(options: RunnerOptions, sessions_dir: Path, decoy_source: str | None = None) -> Target:
-    """The target for these options; no target given means the bundled reference over stdio.
+def make_target(
+    options: RunnerOptions, sessions_dir: Path, context: RunContext, decoy_source: str | None = None
+) -> Target:
+    """The target for these options, for the run of ``context``; no target given means the bundled reference over
+    stdio.
 
     A spawned HTTP server gets ``decoy_source`` in the stdio source variable (``--source-env``),
     unless ``--env`` sets it: over HTTP only the header counts, so a fallback to it shows.
     """
     if options.in_process:
         return InProcessTarget(
-            sessions_dir, protocol=options.protocol, timeout=options.timeout, limit=options.max_message_bytes
+            sessions_dir,
+            protocol=options.protocol,
+            timeout=options.timeout,
+            limit=options.max_message_bytes,
+            context=context,
         )
     if options.http_cmd and options.url:
         return HttpCommandTarget(
@@ -35,6 +43,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path, decoy_source: str | 
             timeout=options.timeout,
             env={**({options.source_env: decoy_source} if decoy_source else {}), **options.environment()},
             limit=options.max_message_bytes,
+            context=context,
         ).with_headers(options.http_headers())
     if options.url:
         return HttpUrlTarget(
@@ -44,6 +53,7 @@ def make_target(options: RunnerOptions, sessions_dir: Path, decoy_source: str | 
             protocol=options.protocol,
             timeout=options.timeout,
             limit=options.max_message_bytes,
+            context=context,
         ).with_headers(options.http_headers())
     return StdioTarget(
         options.stdio or reference_command(),
@@ -53,4 +63,5 @@ def make_target(options: RunnerOptions, sessions_dir: Path, decoy_source: str | 
         timeout=options.timeout,
         env=options.environment(),
         limit=options.max_message_bytes,
+        context=context,
     )

@@ -11,7 +11,8 @@ Processes (RLIMIT_NPROC)
 RLIMIT_NPROC counts every process and thread of the user, the servers the runner starts
 included. A server that cannot start a thread dies or stops answering; the runner then must
 not blame the implementation. Two facts tell the runner's limit apart from a broken server:
-a thread or process the runner itself could not start during the run (:func:`note_exhausted`),
+a thread or process the runner itself could not start during the run (noted in the run context's
+``exhausted``),
 or the user's processes and threads within :data:`SPARE` of the limit when the server was lost.
 Root's processes are not limited, and no limit means nothing to check.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import resource
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ccweb_conformance.errors import NOT_THE_IMPLEMENTATION, EnvironmentFault, NoProcessLeft
@@ -32,15 +33,12 @@ __all__ = [
     "check_thread_headroom",
     "ensure_descriptors",
     "no_thread_or_process",
-    "note_exhausted",
     "process_limit_problem",
-    "reset",
     "tasks_of_user",
 ]
 
 SPARE = 8
 """Processes and threads that must remain below the limit: fewer, and the next thread may not start."""
-_exhausted: list[str] = []
 _CHAIN_LIMIT = 10
 
 
@@ -96,7 +94,6 @@ def check_thread_headroom(spare: int, what: str) -> None:
     limit = _limit()
     used = None if limit is None else _in_use(limit, spare)
     if limit is not None and used is not None:
-        note_exhausted(f"{used} of {limit} in use")
         raise RuntimeError(
             f"can't start new thread: {used} of the {limit} processes and threads the user may have are running, "
             f"{what} needs {spare} more"
@@ -110,16 +107,6 @@ def no_thread_or_process(error: BaseException) -> bool:
     return isinstance(error, NoProcessLeft) or (isinstance(error, OSError) and error.errno == errno.ENOMEM)
 
 
-def note_exhausted(detail: str) -> None:
-    """The runner could not start a thread or process (it went on without it): the limit was reached."""
-    _exhausted.append(detail)
-
-
-def reset() -> None:
-    """Forget what an earlier run noted (each run judges its own)."""
-    _exhausted.clear()
-
-
 _SERVER_SAYS = ("can't start new thread", "resource temporarily unavailable", "pthread_create", "cannot fork")
 
 
@@ -128,12 +115,14 @@ def _no_thread_said(text: str) -> bool:
     return any(words in text for words in _SERVER_SAYS)
 
 
-def process_limit_problem(error: BaseException | None, servers_said: Callable[[], str] | None = None) -> str | None:
+def process_limit_problem(
+    error: BaseException | None, servers_said: Callable[[], str] | None = None, exhausted: Sequence[str] = ()
+) -> str | None:
     """One line when a server was lost, or answered wrongly, while the user's process limit was reached, else None.
 
-    Reached means: the runner itself could not start a thread or process during the run, the
-    server said it could not (in its answer, or in its stderr: ``servers_said``, read only when a
-    limit applies), or the user's processes and threads, the user's other work included, are within
+    Reached means: the runner itself could not start a thread or process during the run (``exhausted``: what
+    the run noted), the server said it could not (in its answer, or in its stderr: ``servers_said``, read only
+    when a limit applies), or the user's processes and threads, the user's other work included, are within
     :data:`SPARE` of the limit now. A server that cannot start a thread answers an internal error
     (MCP's -32603) or an error result, or dies: none of that is the implementation's fault.
     """
@@ -144,8 +133,8 @@ def process_limit_problem(error: BaseException | None, servers_said: Callable[[]
     while error is not None and seen < _CHAIN_LIMIT:  # the lost server's last words travel in the error's text
         said += str(error).lower() + "\n"
         error, seen = error.__cause__ or error.__context__, seen + 1
-    if _exhausted:
-        detail = f"the runner could not start a thread: {_exhausted[0]}"
+    if exhausted:
+        detail = f"the runner could not start a thread: {exhausted[0]}"
     elif _no_thread_said(said) or (servers_said is not None and _no_thread_said(servers_said().lower())):
         detail = "the server could not start a thread"
     elif (used := _in_use(limit, SPARE)) is not None:

@@ -24,7 +24,7 @@ from ccweb_conformance import options
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.exchange import Exchange
 from ccweb_conformance.transport.sdk_types import types
-from ccweb_conformance.transport.versions import CLIENT_INFO, LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
+from ccweb_conformance.transport.versions import LEGACY_ACCEPTED, LEGACY_OFFER, MODERN_VERSION
 
 Era = Literal["legacy", "modern"]
 ProtocolMode = options.Protocol
@@ -42,6 +42,9 @@ class Negotiated:
 
 class Wire(Protocol):
     """What negotiation needs of a connection."""
+
+    client_info: dict[str, str]
+    """How the client introduces itself."""
 
     def send_request(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
         """A request in the envelope of ``era`` at ``version``, and its answer."""
@@ -141,7 +144,7 @@ def _names_modern(error: Any) -> bool:
 
 
 def _initialize(wire: Wire, mode: ProtocolMode, handshake: list[Exchange]) -> Negotiated:
-    params = {"protocolVersion": LEGACY_OFFER, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
+    params = {"protocolVersion": LEGACY_OFFER, "capabilities": {}, "clientInfo": dict(wire.client_info)}
     exchange = wire.send_request("initialize", params, era="legacy", version=LEGACY_OFFER)
     handshake.append(exchange)
     response = exchange.response or {}

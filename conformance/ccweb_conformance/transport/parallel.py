@@ -46,17 +46,6 @@ def overlapping(work: Sequence[Callable[[], T]]) -> list[T]:
         return [future.result() for future in futures]
 
 
-def _request(client: McpClient, request_id: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    params = client._envelope("tools/call", {"name": name, "arguments": arguments}, client.era, client.protocol_version)
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
-
-
-def _ids(client: McpClient, count: int) -> list[int]:
-    first = client._next_id + 1
-    client._next_id += count
-    return list(range(first, first + count))
-
-
 def pipelined(
     client: McpClient, name: str, calls: Sequence[dict[str, Any]], *, per_answer: bool = False
 ) -> list[Exchange]:
@@ -66,16 +55,10 @@ def pipelined(
     within the timeout of the one before, so a server that answers pipelined calls one after the other
     (allowed: each within its own time) is not cut short. Bounded by ``len(calls)`` timeouts.
     """
-    requests = [_request(client, i, name, a) for i, a in zip(_ids(client, len(calls)), calls, strict=True)]
+    requests = client.prepared_calls(name, calls)
     if isinstance(client.channel, LineChannel):
         return _pipelined_lines(client, client.channel, requests, per_answer=per_answer)
-    headers = client._headers("tools/call", {"name": name}, client.era, client.protocol_version)
-
-    def one(request: dict[str, Any]) -> Exchange:
-        exchange = client._exchange(request, request["id"], headers, "tools/call", None, client.timeout)
-        return exchange
-
-    return overlapping([partial(one, request) for request in requests])
+    return overlapping([partial(client.send_prepared, request) for request in requests])
 
 
 def _pipelined_lines(
@@ -138,7 +121,7 @@ def _read_answers(
             continue
         if "method" in message:  # a notification, or a request of the server's: answered as any exchange would
             if "id" in message:
-                channel.io.write_line(compact(client._answer(message)))
+                channel.io.write_line(compact(client.answer_server_request(message)))
             continue
         key = json.dumps(message.get("id"))
         if key in wanted and key not in answers:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from ccweb_conformance.transport.client import McpClient
-from ccweb_conformance.transport.limits import no_thread_or_process, note_exhausted
+from ccweb_conformance.transport.limits import no_thread_or_process
 
 __all__ = ["ClientPool"]
 
@@ -21,8 +21,10 @@ Connect = Callable[[str | None], McpClient]
 class ClientPool:
     """Clients by source binding (None = no binding), connected with ``connect``."""
 
-    def __init__(self, connect: Connect) -> None:
+    def __init__(self, connect: Connect, exhausted: list[str] | None = None) -> None:
         self._connect = connect
+        self._exhausted = [] if exhausted is None else exhausted
+        """Where a thread or process the pool could not start is noted (the run context's ``exhausted``)."""
         self._clients: dict[str | None, McpClient] = {}
         self._prepared: dict[str | None, Future[McpClient]] = {}
         self._preparer: ThreadPoolExecutor | None = None
@@ -44,7 +46,7 @@ class ClientPool:
             return future.result()
         except Exception as error:  # connect again in the foreground, which reports its own error
             if no_thread_or_process(error):  # remembered: a server lost later was lost to the limit
-                note_exhausted(f"{type(error).__name__}: {error}")
+                self._exhausted.append(f"{type(error).__name__}: {error}")
             return None
 
     def client(self, source: str | None) -> McpClient:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import array
 import contextlib
 import fcntl
-import itertools
 import os
 import signal
 import stat
@@ -18,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import IO, Protocol
 
 from ccweb_conformance.errors import LIMIT_ERRNOS, TargetError, no_process_left
-from ccweb_conformance.transport.reaper import SERVER_ENV, kill_marked, kill_pipe_holders, marker, marks
+from ccweb_conformance.transport.reaper import SERVER_ENV, Reaping
 from ccweb_conformance.transport.signals import shielded
 
 STDERR_LIMIT = 256_000
@@ -53,7 +52,6 @@ class RingBuffer:
         return "\n".join(text.splitlines()[-lines:])
 
 
-_NUMBERS = itertools.count(1)
 RUNNER_PREFIXES = ("CCWEB_CONFORMANCE_", "PYTEST_")
 """Variables a server never gets from the runner's environment: the runner's own namespace (its settings, its
 markers: ``CCWEB_CONFORMANCE_RUN``, ``CCWEB_CONFORMANCE_SERVER``) and pytest's (``PYTEST_CURRENT_TEST``,
@@ -141,16 +139,19 @@ class ServerProcess:
         stdio: bool,
         launcher: Launcher | None = None,
         restricted: bool = False,
+        reaping: Reaping | None = None,
     ) -> None:
         self.argv = argv
         self.stderr = RingBuffer()
-        self.token = f"{marker()}-{next(_NUMBERS)}"
+        self.reaping = reaping if reaping is not None else Reaping()
+        """The run's reaping (its marker, the leftovers stopped); one of its own outside a run."""
+        self.token = self.reaping.server_token()
         """This server's own mark (SERVER_ENV), inherited by everything it starts."""
         self.readers: list[threading.Thread] = []
         """Threads reading its pipes; a pipe is closed only once its reader has ended."""
         self._stopped = False
         self._stop_lock = threading.Lock()
-        self.marks = marks(self.token)
+        self.marks = self.reaping.marks(self.token)
         """How what it leaves is found: nothing where the runner is a subreaper (reaper), else the env markers."""
         environment = {**env, **self.marks}
         self.how = "exec"
@@ -253,14 +254,14 @@ class ServerProcess:
 
     def end(self) -> None:
         """The first half of :meth:`stop`, for stopping several at once (``Target``): the group ended, the child
-        reaped, a marked server's leavers killed; then one :func:`kill_pipe_holders` for all of them and
+        reaped, a marked server's leavers killed; then one :meth:`Reaping.kill_pipe_holders` for all of them and
         :meth:`close_pipes` for each. Nothing when already stopped."""
         with shielded(), self._stop_lock:
             if not self._stopped:
                 self._stopped = True
                 self._end_group()
                 if SERVER_ENV in self.marks:
-                    kill_marked(SERVER_ENV, self.token)
+                    self.reaping.kill_marked(SERVER_ENV, self.token)
 
     @property
     def unmarked_pipes(self) -> set[int]:
@@ -272,9 +273,9 @@ class ServerProcess:
         # Descendants that left the group (setsid) may still hold the pipes: stop them first,
         # so the readers see the end of their streams.
         if SERVER_ENV in self.marks:
-            kill_marked(SERVER_ENV, self.token)
+            self.reaping.kill_marked(SERVER_ENV, self.token)
         else:
-            kill_pipe_holders(self.pipes)
+            self.reaping.kill_pipe_holders(self.pipes)
         self.close_pipes()
 
     def _end_group(self) -> None:

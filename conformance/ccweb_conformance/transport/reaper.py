@@ -7,19 +7,21 @@ init, and stays findable by parentage and process group; what one server left st
 is found by those pipes (:func:`kill_pipe_holders`). The servers' environment then carries nothing of
 the runner's (a server must not be able to tell it is under test). Where the runner cannot be a
 subreaper (macOS), every process it spawns gets ``CCWEB_CONFORMANCE_RUN=<marker>`` (and each server
-``CCWEB_CONFORMANCE_SERVER``) in its environment instead, and descendants inherit it (:func:`marks`).
+``CCWEB_CONFORMANCE_SERVER``) in its environment instead, and descendants inherit it (:meth:`Reaping.marks`).
 
-:func:`sweep` walks the process table (psutil: Linux and macOS) after the servers were stopped
-and kills every live process of the run: those carrying the marker (both systems); on Linux also
-those the runner is parent or subreaper of that started after the run began
-(:func:`become_subreaper` notes when), with their descendants, and every process in the process
-group of one of those. It says which they were.
+What one run knows of this is its :class:`Reaping` (held by its run context): its marker, when it began,
+whether the runner is a subreaper, what was stopped. :meth:`Reaping.sweep` walks the process table (psutil:
+Linux and macOS) after the servers were stopped and kills every live process of the run: those carrying its
+marker (both systems); on Linux also those the runner is parent or subreaper of that started after the run
+began (:meth:`Reaping.begin` notes when), with their descendants, and every process in the process group of
+one of those. It says which they were.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import itertools
 import os
 import secrets
 import signal
@@ -30,19 +32,7 @@ from dataclasses import dataclass
 
 import psutil
 
-__all__ = [
-    "MARKER_ENV",
-    "SERVER_ENV",
-    "Leftover",
-    "become_subreaper",
-    "end_run",
-    "kill_marked",
-    "kill_pipe_holders",
-    "marker",
-    "marks",
-    "sweep",
-    "take_killed",
-]
+__all__ = ["MARKER_ENV", "SERVER_ENV", "Leftover", "Reaping", "become_subreaper", "marked_processes"]
 
 MARKER_ENV = "CCWEB_CONFORMANCE_RUN"
 SERVER_ENV = "CCWEB_CONFORMANCE_SERVER"
@@ -50,52 +40,18 @@ SERVER_ENV = "CCWEB_CONFORMANCE_SERVER"
 PR_SET_CHILD_SUBREAPER = 36
 KILL_WAIT = 2.0
 """Seconds to wait for leftovers to die after SIGKILL."""
-_MARKER = f"{os.getpid()}-{secrets.token_hex(6)}"
-_RUN_STARTED: list[int] = []
-"""When the run began, in clock ticks since boot (the unit of a process's start time on Linux); empty outside a run."""
 _GONE = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
-_SUBREAPING: list[bool] = []
-"""[True] once this process is a child subreaper: leftovers are found by parentage, servers carry no marker."""
-
-
-def marker() -> str:
-    """This runner process's marker, put into every spawned process's environment."""
-    return _MARKER
 
 
 def become_subreaper() -> bool:
-    """Make this process the reaper of its orphaned descendants (Linux); False where unsupported.
-
-    Also notes when the run began: :func:`sweep` then stops the runner's children started since.
-    """
+    """Make this process the reaper of its orphaned descendants (Linux); False where unsupported."""
     if not sys.platform.startswith("linux"):
         return False
-    now = _now_ticks()
-    if now is not None:
-        _RUN_STARTED[:] = [now]
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        done = int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
-    _SUBREAPING[:] = [True] if done else []
-    return done
-
-
-def marks(server: str | None = None) -> dict[str, str]:
-    """The variables a spawned process carries so its leftovers are found: none where the runner is a subreaper
-    (parentage finds them); elsewhere the run's marker, and ``server``'s own mark when given."""
-    if _SUBREAPING:
-        return {}
-    found = {MARKER_ENV: _MARKER}
-    if server is not None:
-        found[SERVER_ENV] = server
-    return found
-
-
-def end_run() -> None:
-    """The run is over: from now on :func:`sweep` goes by the marker only."""
-    _RUN_STARTED.clear()
 
 
 def _now_ticks() -> int | None:
@@ -166,28 +122,15 @@ def _command(pid: int) -> str:
     return " ".join(w for w in words if w)[:200] or "?"
 
 
-_KILLED: list[Leftover] = []
-_KILLED_LOCK = threading.Lock()
-
-
-def marked_processes(run_marker: str | None = None, name: str = MARKER_ENV) -> list[Leftover]:
-    """Live processes (not zombies) whose environment has ``name=marker``, the runner itself excluded."""
-    value = run_marker or _MARKER
+def marked_processes(run_marker: str, name: str = MARKER_ENV) -> list[Leftover]:
+    """Live processes (not zombies) whose environment has ``name=run_marker``, the runner itself excluded."""
     found = []
     for process in psutil.process_iter():  # psutil keeps these objects between calls: no re-reading
         if process.pid == os.getpid():
             continue
-        if _carries_marker(process, name, value) and _state(process.pid) not in _GONE:
+        if _carries_marker(process, name, run_marker) and _state(process.pid) not in _GONE:
             found.append(Leftover(process.pid, _command(process.pid)))
     return sorted(found, key=lambda leftover: leftover.pid)
-
-
-def kill_marked(name: str, value: str) -> list[Leftover]:
-    """Kill the live processes whose environment has ``name=value`` (what one server left); remember them."""
-    leftovers = _kill(marked_processes(value, name))
-    with _KILLED_LOCK:
-        _KILLED.extend(leftovers)
-    return leftovers
 
 
 def _holding(pipes: set[int]) -> list[Leftover]:
@@ -206,53 +149,99 @@ def _holding(pipes: set[int]) -> list[Leftover]:
     return found
 
 
-def kill_pipe_holders(pipes: set[int]) -> list[Leftover]:
-    """Kill the live processes that hold one of a stopped server's pipes (what it left that left its group, too).
-
-    A process of the server's that lost its parent and left its group is found here by the pipes it
-    inherited; one that closed them is found by the run's sweep (parentage: the runner is its subreaper).
-    """
-    leftovers = _kill(_holding(pipes)) if pipes and sys.platform.startswith("linux") else []
-    with _KILLED_LOCK:
-        _KILLED.extend(leftovers)
-    return leftovers
-
-
-def take_killed() -> list[Leftover]:
-    """The leftovers :func:`kill_marked` stopped since the last call."""
-    with _KILLED_LOCK:
-        taken = list(_KILLED)
-        _KILLED.clear()
-    return taken
-
-
-def adopted_processes() -> list[Leftover]:
-    """Live processes of the run found by parentage: the runner's children started since the run began,
-    their descendants, and every process in one of their process groups (none outside a run)."""
-    if not _RUN_STARTED:
-        return []
+def _adopted(began: int) -> list[Leftover]:
+    """Live processes found by parentage: the runner's children started since ``began`` (clock ticks since
+    boot), their descendants, and every process in one of their process groups."""
     me = os.getpid()
     boot_time = psutil.boot_time()
     table = [info for process in psutil.process_iter() if (info := _stat(process, boot_time))]
     alive = {info.pid: info for info in table if info.state not in _GONE and info.pid != me}
-    found = {pid for pid, info in alive.items() if info.parent == me and info.started >= _RUN_STARTED[0]}
+    found = {pid for pid, info in alive.items() if info.parent == me and info.started >= began}
     grown = True
     while grown:
         groups = {alive[pid].group for pid in found} - {os.getpgrp()}
         more = {
             pid
             for pid, info in alive.items()
-            if pid not in found and (info.parent in found or (info.group in groups and info.started >= _RUN_STARTED[0]))
+            if pid not in found and (info.parent in found or (info.group in groups and info.started >= began))
         }
         found |= more
         grown = bool(more)
     return [Leftover(pid, _command(pid)) for pid in sorted(found)]
 
 
-def sweep() -> list[Leftover]:
-    """Kill every live process of the run (by marker, parentage and process group); the ones that were running."""
-    found = {leftover.pid: leftover for leftover in marked_processes() + adopted_processes()}
-    return _kill([found[pid] for pid in sorted(found)])
+class Reaping:
+    """One run's part in stopping what its servers leave: its marker, when it began, whether the runner is a
+    subreaper, and the leftovers stopped so far."""
+
+    def __init__(self) -> None:
+        self.marker = f"{os.getpid()}-{secrets.token_hex(6)}"
+        """The run's marker, put into every spawned process's environment where the runner is no subreaper."""
+        self.subreaping = False
+        """True once the runner is a child subreaper: leftovers are found by parentage, servers carry no marker."""
+        self._began: int | None = None
+        """When the run began, in clock ticks since boot (a process's start time on Linux); None outside it."""
+        self._servers = itertools.count(1)
+        self._killed: list[Leftover] = []
+        self._lock = threading.Lock()
+
+    def begin(self) -> bool:
+        """The run begins: make the runner the reaper of its orphaned descendants (Linux; False where unsupported)
+        and note when, so :meth:`sweep` stops the runner's children started since."""
+        if sys.platform.startswith("linux"):
+            self._began = _now_ticks()
+        self.subreaping = become_subreaper()
+        return self.subreaping
+
+    def end(self) -> None:
+        """The run is over: from now on :meth:`sweep` goes by the marker only."""
+        self._began = None
+
+    def server_token(self) -> str:
+        """A new server's own mark (``SERVER_ENV``): the run's marker and the server's number in the run."""
+        return f"{self.marker}-{next(self._servers)}"
+
+    def marks(self, server: str | None = None) -> dict[str, str]:
+        """The variables a spawned process carries so its leftovers are found: none where the runner is a
+        subreaper (parentage finds them); elsewhere the run's marker, and ``server``'s own mark when given."""
+        if self.subreaping:
+            return {}
+        found = {MARKER_ENV: self.marker}
+        if server is not None:
+            found[SERVER_ENV] = server
+        return found
+
+    def kill_marked(self, name: str, value: str) -> list[Leftover]:
+        """Kill the live processes whose environment has ``name=value`` (what one server left); remember them."""
+        return self._remember(_kill(marked_processes(value, name)))
+
+    def kill_pipe_holders(self, pipes: set[int]) -> list[Leftover]:
+        """Kill the live processes that hold one of a stopped server's pipes (what it left that left its group).
+
+        A process of the server's that lost its parent and left its group is found here by the pipes it
+        inherited; one that closed them is found by the run's sweep (parentage: the runner is its subreaper).
+        """
+        return self._remember(_kill(_holding(pipes)) if pipes and sys.platform.startswith("linux") else [])
+
+    def _remember(self, leftovers: list[Leftover]) -> list[Leftover]:
+        with self._lock:
+            self._killed.extend(leftovers)
+        return leftovers
+
+    def take_killed(self) -> list[Leftover]:
+        """The leftovers :meth:`kill_marked` and :meth:`kill_pipe_holders` stopped since the last call."""
+        with self._lock:
+            taken, self._killed = self._killed, []
+        return taken
+
+    def adopted_processes(self) -> list[Leftover]:
+        """Live processes of the run found by parentage (none outside the run): see :func:`_adopted`."""
+        return [] if self._began is None else _adopted(self._began)
+
+    def sweep(self) -> list[Leftover]:
+        """Kill every live process of the run (by marker, parentage and process group); the ones that were running."""
+        found = {leftover.pid: leftover for leftover in marked_processes(self.marker) + self.adopted_processes()}
+        return _kill([found[pid] for pid in sorted(found)])
 
 
 def _kill(leftovers: list[Leftover]) -> list[Leftover]:

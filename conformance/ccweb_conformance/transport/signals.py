@@ -1,9 +1,12 @@
 """Interrupts as verdicts: SIGINT, SIGTERM and SIGHUP become :class:`RunInterrupted` in the main thread.
 
 :func:`interrupts` installs the handlers for the length of a run and restores the old ones
-after. A signal that was ignored when the run began keeps being ignored (``nohup`` ignores
-SIGHUP, a shell's background job SIGINT): whoever started the runner asked for that. The
-first signal raises :class:`RunInterrupted` (pytest unwinds its session as for
+after. The handlers are the process's (signals are process-wide); what a run records, which
+signal stopped it, is the run's: its :class:`InterruptState`, held by its run context, to which
+the installed handlers are bound. :func:`current` finds that state through the installed
+handler, so no module keeps it. A signal that was ignored when the run began keeps being
+ignored (``nohup`` ignores SIGHUP, a shell's background job SIGINT): whoever started the runner
+asked for that. The first signal raises :class:`RunInterrupted` (pytest unwinds its session as for
 Ctrl-C, running every clean-up); later ones are only recorded, so clean-up is never cut
 short. Inside :func:`shielded` (stopping processes, removing files) a signal is recorded and
 raised when the block ends, never in the middle of it.
@@ -43,6 +46,8 @@ class InterruptState:
     pending: bool = False
     extra: list[str] = field(default_factory=list)
     """Signals that arrived after the first one."""
+    console: bool = False
+    """True inside :func:`console_bounded`: a signal arriving there starts the console's grace period."""
 
     @property
     def interrupted(self) -> bool:
@@ -54,10 +59,11 @@ class InterruptState:
         assert self.signum is not None and self.name is not None
         return RunInterrupted(self.signum, self.name)
 
+    def disarm(self) -> None:
+        """From here on, signals are recorded only (the run is writing its reports)."""
+        self.armed = False
 
-_STATE: InterruptState | None = None
-_CONSOLE = False
-"""True inside :func:`console_bounded`: a signal arriving there starts the console's grace period."""
+
 CONSOLE_GRACE_SECONDS = 2.0
 """Once a signal has arrived, how long a console write may block on a reader that takes nothing."""
 
@@ -66,21 +72,31 @@ class ConsoleStalled(OSError):
     """The console's reader took nothing for CONSOLE_GRACE_SECONDS after a signal: the write is cut short."""
 
 
+@dataclass(frozen=True, eq=False)
+class _Handler:
+    """The handler :func:`interrupts` installs, bound to its run's state."""
+
+    state: InterruptState
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        _handle(self.state, signum)
+
+
 def current() -> InterruptState | None:
-    """The state of the run in progress (None outside :func:`interrupts`)."""
-    return _STATE
+    """The state of the run whose handlers are installed (None outside :func:`interrupts`)."""
+    for sig in HANDLED:
+        handler = signal.getsignal(sig)
+        if isinstance(handler, _Handler):
+            return handler.state
+    return None
 
 
-def _handler(signum: int, frame: FrameType | None) -> None:
-    del frame
-    state = _STATE
-    if state is None:
-        raise KeyboardInterrupt
+def _handle(state: InterruptState, signum: int) -> None:
     if state.signum is not None:
         state.extra.append(signal.Signals(signum).name)
         return
     state.signum, state.name = signum, signal.Signals(signum).name
-    if _CONSOLE:
+    if state.console:
         _start_grace()
     if not state.armed:
         return
@@ -92,31 +108,29 @@ def _handler(signum: int, frame: FrameType | None) -> None:
 
 
 @contextmanager
-def interrupts() -> Iterator[InterruptState]:
-    """Handle SIGINT, SIGTERM and SIGHUP, unless ignored, for the length of the block (main thread only)."""
-    global _STATE  # noqa: PLW0603 (one run per process at a time; signals need a module-level hook)
-    state = InterruptState()
+def interrupts(state: InterruptState | None = None) -> Iterator[InterruptState]:
+    """Handle SIGINT, SIGTERM and SIGHUP, unless ignored, for the length of the block (main thread only), recording
+    into ``state`` (the run's; a new one when not given)."""
+    state = InterruptState() if state is None else state
     if threading.current_thread() is not threading.main_thread():
         yield state
         return
     previous: dict[signal.Signals, Any] = {}
-    outer, _STATE = _STATE, state
     try:
         for sig in HANDLED:
             if signal.getsignal(sig) is signal.SIG_IGN:
                 continue
-            previous[sig] = signal.signal(sig, _handler)
+            previous[sig] = signal.signal(sig, _Handler(state))
         yield state
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
-        _STATE = outer
 
 
 @contextmanager
 def shielded() -> Iterator[None]:
     """A block a signal does not interrupt; a signal received meanwhile is raised at its end."""
-    state = _STATE
+    state = current()
     if state is None or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -137,7 +151,8 @@ def _start_grace() -> None:
 
 def _grace_over(signum: int, frame: FrameType | None) -> None:
     del signum, frame
-    if _CONSOLE:
+    state = current()
+    if state is not None and state.console:
         reason = f"the console took nothing for {CONSOLE_GRACE_SECONDS:g} s after a signal"
         raise ConsoleStalled(errno.ETIMEDOUT, reason)
 
@@ -149,23 +164,19 @@ def console_bounded() -> Iterator[None]:
 
     Without a signal a slow reader is waited for, as any program does; with one, the command ends.
     """
-    global _CONSOLE  # noqa: PLW0603 (the signal handler reads it)
+    state = current()
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
     previous = signal.signal(signal.SIGALRM, _grace_over)
-    _CONSOLE = True
+    if state is not None:
+        state.console = True
     try:
-        if _STATE is not None and _STATE.interrupted:
+        if state is not None and state.interrupted:
             _start_grace()
         yield
     finally:
-        _CONSOLE = False
+        if state is not None:
+            state.console = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def disarm() -> None:
-    """From here on, signals are recorded only (the run is writing its reports)."""
-    if _STATE is not None:
-        _STATE.armed = False

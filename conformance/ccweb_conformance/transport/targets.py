@@ -19,18 +19,16 @@ import httpx
 
 import ccweb_spec
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
-from ccweb_conformance.transport import census
 from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.lazy import deferred_import
-from ccweb_conformance.transport.limits import note_exhausted
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.negotiate import OneEraReason, one_era_reason, other_era
 from ccweb_conformance.transport.pool import ClientPool
 from ccweb_conformance.transport.process import Launcher, ServerProcess, one_line, server_environment
-from ccweb_conformance.transport.reaper import kill_pipe_holders
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.signals import shielded
 
 SESSIONS_ENV = ccweb_spec.binding().sessions_dir_env
@@ -94,7 +92,18 @@ class Target(ABC):
     description: str
     sessions_dir: Path
 
-    def __init__(self, sessions_dir: Path, protocol: ProtocolMode, timeout: float, limit: int = DEFAULT_LIMIT) -> None:
+    def __init__(
+        self,
+        sessions_dir: Path,
+        protocol: ProtocolMode,
+        timeout: float,
+        limit: int = DEFAULT_LIMIT,
+        context: RunContext | None = None,
+    ) -> None:
+        self.context = RunContext() if context is None else context
+        """The run's state: its census, fork server, reaping and notes (one of the target's own outside a run)."""
+        self._own_context = context is None
+        """The target made its context: its fork server is stopped with the target."""
         self.sessions_dir = Path(sessions_dir)
         self.protocol: ProtocolMode = protocol
         self.timeout = timeout
@@ -102,14 +111,16 @@ class Target(ABC):
         """Bytes one incoming message may have."""
         self.check_messages = True
         """Clients check every message against the MCP schema; off only to time the bare wire (bench)."""
-        self._pool = ClientPool(self._connect)
+        self._pool = ClientPool(self._connect, self.context.exhausted)
         self.other_era: ProtocolMode | None = None
         """The era also tested (``detect_other_era``): tool calls are repeated in it, answers compared."""
-        self._other_pool = ClientPool(lambda source: self._connect(source, self.other_era))
+        self._other_pool = ClientPool(lambda source: self._connect(source, self.other_era), self.context.exhausted)
         self.one_era_reason: OneEraReason | None = None
         """Why only one era is tested, once ``detect_other_era`` found so (None: both are, or not asked yet)."""
         self._processes: list[ServerProcess] = []
         """Every process this target spawned (stopped together on close)."""
+        self.client_name: str | None = None
+        """The name its clients introduce themselves by (None: the kit's own)."""
 
     def prepare(self, sources: Iterable[str | None]) -> None:
         """Start connecting clients for bindings that will be needed, in the background.
@@ -217,15 +228,17 @@ class Target(ABC):
         self._other_pool.close(abort=self._stop_processes)
         self._pool.close(abort=self._stop_processes)
         self._stop_processes()
+        if self._own_context:
+            self.context.fork_server.stop()
 
     def _stop_processes(self) -> None:
         """Stop every process: their groups side by side, then one scan of /proc for whatever still holds one of
         their pipes (not one scan per process), then their pipes closed side by side."""
         with shielded():
             running, self._processes = [p for p in self._processes if not p.stopped], []
-            _each(ServerProcess.end, running)
-            kill_pipe_holders(set().union(*(process.unmarked_pipes for process in running)))
-            _each(ServerProcess.close_pipes, running)
+            _each(ServerProcess.end, running, self.context.exhausted)
+            self.context.reaping.kill_pipe_holders(set().union(*(process.unmarked_pipes for process in running)))
+            _each(ServerProcess.close_pipes, running, self.context.exhausted)
 
     def __enter__(self) -> Self:
         return self
@@ -251,8 +264,9 @@ class StdioTarget(Target):
         timeout: float = 10.0,
         env: Mapping[str, str] | None = None,
         limit: int = DEFAULT_LIMIT,
+        context: RunContext | None = None,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit)
+        super().__init__(sessions_dir, protocol, timeout, limit, context)
         self.command = command
         self.source_env = source_env
         self.extra_env = dict(env or {})
@@ -297,6 +311,7 @@ class StdioTarget(Target):
                 timeout=self.timeout,
                 env=self.extra_env,
                 limit=self.limit,
+                context=self.context,
             )
             sibling.restricted, sibling.fork_reference = True, False
             sibling.check_messages, sibling.other_era = self.check_messages, self.other_era
@@ -316,19 +331,24 @@ class StdioTarget(Target):
         """The bundled reference's fork server, where it runs; None: start the command the ordinary way."""
         if not self.fork_reference:
             return None
-        zygote = deferred_import("ccweb_conformance.transport.zygote_client").shared()
+        zygote = self.context.fork_server.get()
         if zygote is None:
             return None
         return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)
 
     def _new_client(self, source: str | None) -> McpClient:
         process = ServerProcess(
-            self.argv, self.environment(source), stdio=True, launcher=self._launcher(), restricted=self.restricted
+            self.argv,
+            self.environment(source),
+            stdio=True,
+            launcher=self._launcher(),
+            restricted=self.restricted,
+            reaping=self.context.reaping,
         )
-        census.note("stdio server", process.how)
+        self.context.processes.note("stdio server", process.how)
         self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
 
     def _startup_failure(self, client: McpClient) -> str | None:
         channel = client.channel
@@ -340,15 +360,16 @@ class StdioTarget(Target):
         return f"the process {status} at start-up" + (f"; stderr: {tail}" if tail else "; no stderr output")
 
 
-def _each(step: Callable[[ServerProcess], None], processes: list[ServerProcess]) -> None:
-    """``step`` on every process, side by side when there are several; one by one when no thread is left."""
+def _each(step: Callable[[ServerProcess], None], processes: list[ServerProcess], exhausted: list[str]) -> None:
+    """``step`` on every process, side by side when there are several; one by one when no thread is left (noted
+    in ``exhausted``)."""
     if len(processes) > 1:
         try:
             with ThreadPoolExecutor(max_workers=min(len(processes), 16), thread_name_prefix="ccweb-stop") as pool:
                 list(pool.map(step, processes))
             return
         except RuntimeError as error:  # no thread left (RLIMIT_NPROC): one by one below (each step runs once)
-            note_exhausted(str(error))
+            exhausted.append(str(error))
     for process in processes:
         step(process)
 
@@ -374,7 +395,7 @@ class _HttpTarget(Target):
         channel = HttpChannel(
             self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
         )
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
 
     def _stderr_tail(self, lines: int) -> str:
         return ""
@@ -404,8 +425,9 @@ class HttpCommandTarget(_HttpTarget):
         start_deadline: float = START_DEADLINE,
         env: Mapping[str, str] | None = None,
         limit: int = DEFAULT_LIMIT,
+        context: RunContext | None = None,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit)
+        super().__init__(sessions_dir, protocol, timeout, limit, context)
         self.port = free_port()
         substitutions = {"{port}": str(self.port), "{sessions_dir}": str(self.sessions_dir)}
         self.argv = split_command(command, substitutions)
@@ -415,8 +437,8 @@ class HttpCommandTarget(_HttpTarget):
         self.source_header = source_header
         self.description = f"HTTP server {shlex.join(self.argv)!r} at {self.url}"
         env = server_environment(os.environ, {**(env or {}), SESSIONS_ENV: str(self.sessions_dir)})
-        self.process = ServerProcess(self.argv, env, stdio=False)
-        census.note("HTTP server", "exec")
+        self.process = ServerProcess(self.argv, env, stdio=False, reaping=self.context.reaping)
+        self.context.processes.note("HTTP server", "exec")
         try:
             self._wait_until_up(start_deadline)
         except BaseException:
@@ -467,8 +489,9 @@ class HttpUrlTarget(_HttpTarget):
         protocol: ProtocolMode = "auto",
         timeout: float = 10.0,
         limit: int = DEFAULT_LIMIT,
+        context: RunContext | None = None,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit)
+        super().__init__(sessions_dir, protocol, timeout, limit, context)
         self.url = url
         self.source_header = source_header
         self.description = f"HTTP server at {url}"
@@ -483,13 +506,19 @@ class InProcessTarget(Target):
     transport = "in-process"
 
     def __init__(
-        self, sessions_dir: Path, *, protocol: ProtocolMode = "auto", timeout: float = 10.0, limit: int = DEFAULT_LIMIT
+        self,
+        sessions_dir: Path,
+        *,
+        protocol: ProtocolMode = "auto",
+        timeout: float = 10.0,
+        limit: int = DEFAULT_LIMIT,
+        context: RunContext | None = None,
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit)
+        super().__init__(sessions_dir, protocol, timeout, limit, context)
         self.description = "in-process reference server"
 
     def _new_client(self, source: str | None) -> McpClient:
         inprocess = deferred_import("ccweb_conformance.transport.inprocess")  # imports the MCP SDK
         line_io = inprocess.InProcessLineIO(self.sessions_dir, source)
         channel = LineChannel(line_io, label=self.description, limit=self.limit)
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout)
+        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)

@@ -13,9 +13,9 @@ any other server. The zygote keeps an exited child a zombie until its handle was
 for, so a process ID is never reused while the runner may still signal it.
 
 Linux only (``SOCK_SEQPACKET`` and descriptor passing); elsewhere, or when the zygote cannot
-start, every server is started the ordinary way. One zygote serves the whole runner process
-(:func:`shared`); :func:`stop_shared` ends it and its children (the command session does, and
-``atexit`` as a last resort).
+start, every server is started the ordinary way. One zygote serves a run: its :class:`ForkServer`, held by
+the run context, starts it on first use (:meth:`ForkServer.get`) and ends it and its children
+(:meth:`ForkServer.stop`: the command session does, and ``atexit`` as a last resort).
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from ccweb_conformance.errors import no_process_left
-from ccweb_conformance.transport import census
+from ccweb_conformance.transport.census import Census
 from ccweb_conformance.transport.process import server_environment
-from ccweb_conformance.transport.reaper import marks
+from ccweb_conformance.transport.reaper import Reaping
 
-__all__ = ["ForkedProcess", "Zygote", "shared", "start_in_background", "stop_shared", "supported"]
+__all__ = ["ForkServer", "ForkedProcess", "Zygote", "supported"]
 
 READY_DEADLINE = 20.0
 """Seconds the zygote gets to import the server and say it is ready."""
@@ -141,7 +141,11 @@ def _reap_orphan(pid: int) -> int | None:
 class Zygote:
     """One running fork server and the handles of its children."""
 
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, env: Mapping[str, str] | None = None, *, marks: Mapping[str, str] | None = None, ready: bool = True
+    ) -> None:
+        """Start the fork server (with ``marks``: the run's, :meth:`Reaping.marks`) and, unless not ``ready``, wait
+        until it is ready (else :meth:`wait_ready` does)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         self._children: dict[int, ForkedProcess] = {}
@@ -154,7 +158,7 @@ class Zygote:
         self._gone = threading.Event()
         self.stderr = bytearray()
         """The zygote's own output (its import errors), the newest 64 KiB."""
-        environment = {**server_environment(env if env is not None else os.environ, {}), **marks()}
+        environment = {**server_environment(env if env is not None else os.environ, {}), **(marks or {})}
         environment.pop("PYTHONSTARTUP", None)
         try:
             self.process = subprocess.Popen(
@@ -168,18 +172,19 @@ class Zygote:
             )
         finally:
             theirs.close()
-        census.note("fork server", "exec")
         self.pid = self.process.pid
         threading.Thread(target=self._drain, daemon=True, name="ccweb-zygote-output").start()
+        if ready:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Wait until the fork server has imported the server (ZygoteGone, and it stopped, when it does not)."""
         self._control.settimeout(READY_DEADLINE)
-        _STARTING.append(self)
         try:
             first = json.loads(self._control.recv(MAX_PACKET) or b"{}")
         except (OSError, ValueError) as exc:
             self.stop()
             raise ZygoteGone(f"the fork server did not start: {exc}") from exc
-        finally:
-            _STARTING.remove(self)
         if "ready" not in first:
             self.stop()
             raise ZygoteGone("the fork server did not start: " + self.output_tail())
@@ -299,50 +304,64 @@ class Zygote:
                 self.process.stdout.close()
 
 
-_STARTING: list[Zygote] = []
-"""Fork servers still importing: :func:`stop_shared` cuts their start short."""
-_SHARED: list[Zygote] = []
-_SHARED_LOCK = threading.Lock()
-_FAILED: list[str] = []
+class ForkServer:
+    """One run's fork server: started on first use, or in the background ahead of it; stopped with the run.
 
+    ``census`` counts its process, ``reaping`` marks it (and so its children) as the run's.
+    """
 
-def shared() -> Zygote | None:
-    """The runner process's fork server, started on first use; None where it is unsupported or failed to start."""
-    if not supported():
-        return None
-    with _SHARED_LOCK:
-        if _SHARED and _SHARED[0].alive:
-            return _SHARED[0]
-        if _FAILED:
+    def __init__(self, census: Census, reaping: Reaping) -> None:
+        self._census = census
+        self._reaping = reaping
+        self._running: Zygote | None = None
+        self._starting: Zygote | None = None
+        """The fork server still importing: :meth:`stop` cuts its start short."""
+        self._failed: str | None = None
+        """Why it could not start: the run starts every server the ordinary way."""
+        self._lock = threading.Lock()
+
+    def get(self) -> Zygote | None:
+        """The run's fork server, started now if it is not running; None where unsupported or it failed to start."""
+        if not supported():
             return None
-        stale = _SHARED[:]
-        _SHARED.clear()
-        for zygote in stale:
-            zygote.stop()
+        with self._lock:
+            if self._running is not None and self._running.alive:
+                return self._running
+            if self._failed is not None:
+                return None
+            stale, self._running = self._running, None
+            if stale is not None:
+                stale.stop()
+            try:
+                self._running = self._start()
+            except (OSError, subprocess.SubprocessError) as exc:
+                self._failed = str(exc)
+            return self._running
+
+    def _start(self) -> Zygote:
+        zygote = Zygote(marks=self._reaping.marks(), ready=False)
+        self._census.note("fork server", "exec")
+        atexit.register(self.stop)  # a last resort: the session stops it
+        self._starting = zygote
         try:
-            _SHARED.append(Zygote())
-        except (OSError, subprocess.SubprocessError) as exc:
-            _FAILED.append(str(exc))
-            return None
-        return _SHARED[0]
+            zygote.wait_ready()
+        finally:
+            self._starting = None
+        return zygote
 
+    def start_in_background(self) -> None:
+        """Start the fork server on a thread of its own (its first user waits for it)."""
+        if supported():
+            threading.Thread(target=self.get, daemon=True, name="ccweb-zygote-start").start()
 
-def start_in_background() -> None:
-    """Start the runner process's fork server on a thread of its own (its first user waits for it)."""
-    if supported():
-        threading.Thread(target=shared, daemon=True, name="ccweb-zygote-start").start()
-
-
-def stop_shared() -> None:
-    """Stop the runner process's fork server, if one runs or starts (its children end with it)."""
-    for starting in list(_STARTING):
-        starting.abort_start()
-    with _SHARED_LOCK:
-        running = _SHARED[:]
-        _SHARED.clear()
-        _FAILED.clear()
-    for zygote in running:
-        zygote.stop()
-
-
-atexit.register(stop_shared)
+    def stop(self) -> None:
+        """Stop the fork server, if one runs or starts (its children end with it); a later :meth:`get` may start
+        another."""
+        starting = self._starting
+        if starting is not None:
+            starting.abort_start()
+        with self._lock:
+            running, self._running, self._failed = self._running, None, None
+        atexit.unregister(self.stop)
+        if running is not None:
+            running.stop()

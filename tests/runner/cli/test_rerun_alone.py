@@ -12,6 +12,7 @@ from ccweb_conformance.reports.model import FailureDetail, Rerun, ScenarioResult
 from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.session import SuiteOutcome
+from ccweb_conformance.transport.run_context import RunContext
 
 
 def scenario(status: str = "failed", *, check: str = "items differ", charged: tuple[str, ...] = ("UNI-1",),
@@ -79,17 +80,16 @@ def test_nothing_is_rerun_without_time_or_selection_and_an_unfinished_rerun_says
     )
 
 
-def test_one_rerun_per_group_each_in_a_workspace_part_of_its_own(tmp_path: Path, monkeypatch) -> None:
-    import ccweb_conformance.commands.rerun_alone as module  # noqa: PLC0415
-
+def test_one_rerun_per_group_each_in_a_workspace_part_of_its_own(tmp_path: Path) -> None:
     suite = FakeSuite(scenario())
-    monkeypatch.setattr(module, "_run", suite)
     workspace = Workspace(tmp_path / "sessions")
     same = [scenario(name=f"same {n}") for n in range(3)]
     other = scenario(check="totalChars differs", name="other")
     passed = scenario("passed", name="passed")
     scenarios = [*same, passed, other]
-    rerun_failures(RunnerOptions(), scenarios, workspace, left=lambda: 60.0, interrupted=lambda: False)
+    rerun_failures(
+        RunnerOptions(), scenarios, workspace, RunContext(), left=lambda: 60.0, interrupted=lambda: False, suite=suite
+    )
     assert [s.rerun is not None for s in scenarios] == [True, False, False, False, True]
     assert [prefix for _, prefix in suite.calls] == [f"{workspace.prefix}-rerun1", f"{workspace.prefix}-rerun2"]
     workspace.close()

@@ -25,6 +25,7 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite import steps
 from ccweb_conformance.suite.world import World, declared_output_schema
 from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.transport.run_context import RunContext
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 SPEC_ORDER = [r.id for r in ccweb_spec.requirements()]
@@ -35,8 +36,9 @@ def engine_verdicts(feature: str, root: Path) -> dict[str, str]:
     steps.load()
     workspace = Workspace(None, root=root)
     sessions_dir = workspace.open()
-    ledger = SessionsLedger(sessions_dir)
-    target = make_target(RunnerOptions(in_process=True), sessions_dir)
+    context = RunContext()
+    ledger = SessionsLedger(sessions_dir, waits=context.waits)
+    target = make_target(RunnerOptions(in_process=True), sessions_dir, context)
     verdicts: dict[str, str] = {}
     try:
         schema = declared_output_schema(target)

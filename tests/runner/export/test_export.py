@@ -129,7 +129,7 @@ def test_check_says_which_file_drifted_and_exits_1(fresh, tmp_path, monkeypatch,
     from ccweb_conformance.cli import main  # noqa: PLC0415
     from ccweb_conformance.commands import export  # noqa: PLC0415
 
-    monkeypatch.setattr(export, "render", lambda: fresh)
+    monkeypatch.setattr(export, "render", lambda context: fresh)
     stale = tmp_path / "cases.json"
     stale.write_text("{}\n", encoding="utf-8")
     assert main(["export", "--check", str(stale)]) == 1

@@ -21,6 +21,7 @@ from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, phase, run_fuzz, settings_for
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.versions import CLIENT_INFO
 from ccweb_reference import tool
 
@@ -51,7 +52,7 @@ def test_the_default_phase_is_60_cases_and_the_sweep_bounded_by_count_not_time()
 
 def test_a_conforming_server_at_70_ms_a_call_runs_every_case_and_passes(monkeypatch):
     monkeypatch.setattr(tool, "list_user_inputs", slow(_ORIGINAL_LIST))
-    run = run_fuzz(IN_PROCESS, DEFAULT)
+    run = run_fuzz(IN_PROCESS, DEFAULT, RunContext())
     assert (run.passed, run.cases_run, run.sweep_calls, run.timed_out, run.error) == (True, 60, 63, False, None)
     assert run.duration_s >= (60 + 63) * CALL_S
     assert (
@@ -71,7 +72,7 @@ def test_the_default_phase_catches_a_one_value_bug_and_a_utf16_bug_at_70_ms_a_ca
     monkeypatch, mutant, difference, requirements
 ):
     monkeypatch.setattr(tool, "list_user_inputs", slow(mutant))
-    run = run_fuzz(IN_PROCESS, DEFAULT)
+    run = run_fuzz(IN_PROCESS, DEFAULT, RunContext())
     assert (run.passed, run.error, run.timed_out, run.mismatch is not None) == (False, None, False, True)
     scenario = fuzz_scenario(run)
     assert scenario.status == "failed"
@@ -91,7 +92,7 @@ def test_the_default_phase_catches_a_one_value_bug_and_a_utf16_bug_at_70_ms_a_ca
 
 def test_a_phase_stopped_by_its_safety_bound_fails_as_incomplete_and_says_how_much_ran(monkeypatch):
     monkeypatch.setattr(tool, "list_user_inputs", slow(_ORIGINAL_LIST))
-    run = run_fuzz(IN_PROCESS, FuzzSettings(60, 0, time_limit=1.0))
+    run = run_fuzz(IN_PROCESS, FuzzSettings(60, 0, time_limit=1.0), RunContext())
     ran = run.sweep_calls
     assert (run.passed, run.incomplete, run.timed_out, run.cases_run, 1 <= ran < SWEEP) == (False, True, True, 0, True)
     scenario = fuzz_scenario(run)
@@ -120,7 +121,7 @@ def test_cases_are_named_as_scenarios_are_with_no_mark_of_the_phase(monkeypatch,
         return original(case, target, files, conversation_id)
 
     monkeypatch.setattr(phase, "run_case", spy)
-    run = run_fuzz(IN_PROCESS, FuzzSettings(20, 3))
+    run = run_fuzz(IN_PROCESS, FuzzSettings(20, 3), RunContext())
     scenario_id = Workspace(None, root=tmp_path).scenario(7).new_id("alpha")
 
     def shape(conversation_id: str) -> str:
@@ -136,11 +137,11 @@ def test_the_phase_asks_as_the_client_cc_web_runs_and_the_runner_still_names_its
     original = phase.run_case
 
     def spy(case: Any, target: Any, files: ConversationFiles, conversation_id: str) -> Any:
-        names.append(CLIENT_INFO["name"])
+        names.append(target.client(None).client_info["name"])
         return original(case, target, files, conversation_id)
 
     monkeypatch.setattr(phase, "run_case", spy)
-    run = run_fuzz(IN_PROCESS, FuzzSettings(5, 1, sweep=False))
+    run = run_fuzz(IN_PROCESS, FuzzSettings(5, 1, sweep=False), RunContext())
     assert (run.passed, run.cases_run, set(names), CLIENT_INFO["name"]) == (
         True,
         5,

@@ -19,6 +19,7 @@ from runner.fixtures.hostile import by_another_thread, state, swap_for_link, use
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite.steps import concurrency_steps, realism_steps, when_steps
+from ccweb_conformance.transport.run_context import RunContext
 
 
 def _raised(step: Callable[[], object]) -> str:
@@ -38,7 +39,8 @@ def _world(tmp_path: Path) -> tuple[Any, Path]:
     alpha = files.new_id("alpha")
     files.write_session(alpha, cc_web_session(alpha, [{"role": "user", "content": "hello", "timestamp": None}]))
     target = SimpleNamespace(without_permission_override=lambda: target)
-    return SimpleNamespace(files=files, ids={"alpha": alpha}, cleanups=[], target=target), root
+    world = SimpleNamespace(files=files, ids={"alpha": alpha}, cleanups=[], target=target, context=RunContext())
+    return world, root
 
 
 def test_making_a_file_unreadable_never_changes_the_mode_of_a_users_file_put_in_its_place(tmp_path: Path) -> None:

@@ -147,12 +147,13 @@ def _running_with(process: subprocess.Popen[bytes], variable: bytes, timeout: fl
 
 def test_a_marked_process_is_found_and_killed_and_others_are_not() -> None:
     code = "import time; time.sleep(60)"
-    marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: reaper.marker()})
+    run = reaper.Reaping()
+    marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: run.marker})
     unmarked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: "someone-else"})
     try:
-        for process, mark in ((marked, reaper.marker()), (unmarked, "someone-else")):
+        for process, mark in ((marked, run.marker), (unmarked, "someone-else")):
             _running_with(process, f"{reaper.MARKER_ENV}={mark}".encode())
-        found = reaper.sweep()
+        found = run.sweep()
         assert [leftover.pid for leftover in found] == [marked.pid]
         assert marked.wait(5) == -signal.SIGKILL
         assert unmarked.poll() is None

@@ -20,9 +20,7 @@ def limited(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     monkeypatch.setattr(limits.os, "getuid", lambda: 1000)
     monkeypatch.setattr(limits, "_system_tasks", lambda: 400)
     monkeypatch.setattr(limits, "tasks_of_user", lambda uid: 55)
-    limits.reset()
     yield monkeypatch
-    limits.reset()
 
 
 def test_the_watchers_thread_is_refused_near_the_limit_as_cant_start_new_thread(limited: pytest.MonkeyPatch) -> None:
@@ -48,8 +46,8 @@ def test_a_lost_server_that_said_so_or_a_thread_the_runner_missed_is_the_environ
     limited.setattr(limits, "tasks_of_user", lambda uid: 20)  # far from the limit now: the server's tasks are gone
     assert limits.process_limit_problem(OSError("exited with code 1 at start-up; stderr: can't start new thread"))
     assert limits.process_limit_problem(OSError("the server was killed by signal 9")) is None
-    limits.note_exhausted("RuntimeError: can't start new thread")
-    assert limits.process_limit_problem(OSError("the server was killed by signal 9")) == (
+    noted = ["RuntimeError: can't start new thread"]  # what the run context noted
+    assert limits.process_limit_problem(OSError("the server was killed by signal 9"), exhausted=noted) == (
         "the runner and the servers it started reached the process limit (60 processes and threads, ulimit -u; the "
         f"runner could not start a thread: RuntimeError: can't start new thread); {END}"
     )

@@ -66,9 +66,12 @@ class RecordingWire:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, str]] = []
         self.late: list[Any] = []
+        self.client_info = {"name": "a wire", "version": "1"}
+        self.params: list[dict[str, Any] | None] = []
 
     def send_request(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
         self.calls.append((method, era, version))
+        self.params.append(params)
         request = {"jsonrpc": "2.0", "id": len(self.calls), "method": method}
         return Exchange(request=request, response={"jsonrpc": "2.0", "id": len(self.calls), "result": INITIALIZED})
 
@@ -90,3 +93,14 @@ def test_negotiate_returns_what_was_settled_and_records_each_exchange() -> None:
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
     ]
     assert wire.late == []
+
+
+def test_the_initialize_request_introduces_the_client_as_the_wire_says() -> None:
+    """The client's name is the connection's (the fuzz phase's clients are "claude-code"), not a module's."""
+    wire = RecordingWire()
+    negotiate(wire, "legacy", [])
+    assert wire.params[0] == {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "a wire", "version": "1"},
+    }

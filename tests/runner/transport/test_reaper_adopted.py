@@ -45,7 +45,9 @@ def test_a_detached_helper_with_an_empty_environment_is_stopped_and_named(tmp_pa
 
 
 def test_outside_a_run_only_the_marker_counts() -> None:
-    reaper.end_run()
+    run = reaper.Reaping()
+    run.begin()
+    run.end()
     code = "import time; time.sleep(60)"
     child = subprocess.Popen([sys.executable, "-c", code], env={})
     try:
@@ -53,7 +55,7 @@ def test_outside_a_run_only_the_marker_counts() -> None:
         while code.encode() not in Path(f"/proc/{child.pid}/cmdline").read_bytes().split(b"\0"):
             assert time.monotonic() < deadline, "the child did not start"
             time.sleep(0.01)
-        assert reaper.adopted_processes() == []
+        assert run.adopted_processes() == []
         assert child.poll() is None
     finally:
         child.kill()
@@ -69,18 +71,19 @@ def test_in_a_run_a_child_started_since_is_found_with_its_group_but_an_older_one
     )
     try:
         time.sleep(0.05)
-        assert reaper.become_subreaper() is True
+        run = reaper.Reaping()
+        assert run.begin() is True
         newer = subprocess.Popen([sys.executable, "-c", script], env={}, start_new_session=True)
         try:
             deadline = time.monotonic() + 10
-            while len(found := reaper.adopted_processes()) < 2 and time.monotonic() < deadline:
+            while len(found := run.adopted_processes()) < 2 and time.monotonic() < deadline:
                 time.sleep(0.05)
             pids = [leftover.pid for leftover in found]
             assert newer.pid in pids
             assert len(pids) == 2  # the newer child and its own child, not the older one
             assert older.pid not in pids
         finally:
-            reaper.end_run()
+            run.end()
             os.killpg(newer.pid, signal.SIGKILL)
             newer.wait()
     finally:

@@ -21,6 +21,7 @@ from ccweb_conformance.transport import (
     reference_command,
 )
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.run_context import RunContext
 
 SOURCE = f"transport-{uuid.uuid4()}"
 OTHER = f"transport-other-{uuid.uuid4()}"
@@ -75,15 +76,16 @@ def sessions_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def targets(sessions_dir: Path) -> Iterator[dict[str, Target]]:
-    """Every transport x mode, with clients for both bindings started in parallel."""
+    """Every transport x mode, with clients for both bindings started in parallel (one run: one fork server)."""
     made: dict[str, Target] = {}
+    run = RunContext()
     try:
         with ThreadPoolExecutor(max_workers=8) as pool:
             http_future = pool.submit(
                 HttpCommandTarget, HTTP_COMMAND, "http://127.0.0.1:{port}/mcp", sessions_dir, protocol="auto"
             )
             for mode in MODES:
-                made[f"stdio-{mode}"] = StdioTarget(reference_command(), sessions_dir, protocol=mode)
+                made[f"stdio-{mode}"] = StdioTarget(reference_command(), sessions_dir, protocol=mode, context=run)
                 made[f"in-process-{mode}"] = InProcessTarget(sessions_dir, protocol=mode)
             pairs = [(target, source) for target in made.values() for source in (SOURCE, None)]
             try:
@@ -97,6 +99,7 @@ def targets(sessions_dir: Path) -> Iterator[dict[str, Target]]:
     finally:
         for target in made.values():
             target.close()
+        run.fork_server.stop()
 
 
 def no_violations(exchange: Exchange) -> None:

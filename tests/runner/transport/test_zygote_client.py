@@ -18,6 +18,7 @@ import pytest
 
 from ccweb_conformance.suite.world import TOOL_NAME
 from ccweb_conformance.transport import zygote_client as zygote
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import StdioTarget, reference_command
 
 WAIT_BOUND_S = 60.0
@@ -69,7 +70,7 @@ def test_each_binding_is_a_forked_process_with_its_own_source(tmp_path):
             result = client.call_tool(TOOL_NAME, {}).response["result"]["structuredContent"]
             answers[source] = [item["content"] for item in result["items"]]
             pids[source] = client.channel.io.process.popen.pid
-        shared = zygote.shared()
+        shared = target.context.fork_server.get()
         assert shared is not None
         parents = {source: psutil.Process(pid).ppid() for source, pid in pids.items()}
     finally:
@@ -78,8 +79,7 @@ def test_each_binding_is_a_forked_process_with_its_own_source(tmp_path):
     assert pids["first"] != pids["second"]
     assert parents == {"first": shared.pid, "second": shared.pid}
     assert _wait_gone(list(pids.values()))
-    zygote.stop_shared()
-    assert _wait_gone([shared.pid])
+    assert _wait_gone([shared.pid])  # the target's own context: its fork server stopped with it
 
 
 def test_a_child_is_waited_for_like_popen(own_zygote, tmp_path):
@@ -177,7 +177,7 @@ def test_the_runner_killed_takes_the_fork_server_and_its_children_with_it(tmp_pa
 
 def test_disabled_by_the_environment_every_server_is_started_the_ordinary_way(monkeypatch, tmp_path):
     monkeypatch.setenv(zygote.DISABLE_ENV, "1")
-    assert zygote.shared() is None
+    assert RunContext().fork_server.get() is None
     target = StdioTarget(reference_command(), tmp_path)
     try:
         process = target.client(None).channel.io.process
@@ -209,19 +209,18 @@ def _zygote_children() -> list[int]:
 
 def test_stopped_while_it_still_imports_it_ends_at_once():
     """A command that ends (a signal, a usage error) while the fork server still imports: nothing waits for it."""
-    zygote.stop_shared()
-    zygote.start_in_background()
+    fork_server = RunContext().fork_server
+    fork_server.start_in_background()
     deadline = time.monotonic() + 10
-    while not zygote._STARTING and not zygote._SHARED and time.monotonic() < deadline:
+    while fork_server._starting is None and fork_server._running is None and time.monotonic() < deadline:
         time.sleep(0.005)
     started = time.monotonic()
-    zygote.stop_shared()
+    fork_server.stop()
     assert time.monotonic() - started < 2.5
     assert _wait_gone(_zygote_children(), 5.0)
     assert _zygote_children() == []
-    zygote.stop_shared()  # and a later run of this process may start one again
-    assert zygote.shared() is not None
-    zygote.stop_shared()
+    assert fork_server.get() is not None  # and it may start one again
+    fork_server.stop()
 
 
 def test_a_fork_that_fails_is_answered_with_its_errno_and_the_fork_server_keeps_serving(monkeypatch):

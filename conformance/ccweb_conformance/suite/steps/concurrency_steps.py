@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.engine.registry import given, parse, then, when
@@ -60,7 +59,8 @@ def call_during_saves(world: World, count: int, alias: str, pause: int, docstrin
     conversation_id = world.ids[alias]
     data = world.files.read(conversation_id)
     world.eras_answer_alike = False  # each era's answer is checked on its own: a save may land between them
-    with waits.waited("non-atomic saves"), NonAtomicRewriter(world.files.own(conversation_id), data, pause / 1000):
+    saving = NonAtomicRewriter(world.files.own(conversation_id), data, pause / 1000)
+    with world.context.waits.waited("non-atomic saves"), saving:
         for _ in range(count):
             world.call_and_read(arguments)
 
@@ -93,7 +93,7 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
     conversation_id = world.ids[alias]
     data = world.files.read(conversation_id)
     world.eras_answer_alike = False
-    with waits.waited("non-atomic saves"):
+    with world.context.waits.waited("non-atomic saves"):
         _held_saves(world, count, world.files.own(conversation_id), data, delay=delay, arguments=arguments)
 
 

@@ -14,7 +14,7 @@ from functools import partial
 import pytest
 
 from ccweb_conformance.checks.failures import fail
-from ccweb_conformance.checks.outcome import ToolOutcome, tool_outcome
+from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.engine.registry import given, parse, regex, then, when
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.suite.world import TOOL_NAME, World
@@ -35,7 +35,7 @@ def _era_clients(world: World) -> list[Callable[[str | None], McpClient]]:
 
 def _read(world: World, client: McpClient, arguments: object, asked: str) -> ToolOutcome:
     """One call on ``client``, recorded, its answer kept with the conversation it asked for."""
-    outcome = tool_outcome(world.record(client.call_tool(TOOL_NAME, arguments)), world.output_schema)
+    outcome = world.outcome_of(world.record(client.call_tool(TOOL_NAME, arguments)))
     world.asked.append((asked, outcome))
     return outcome
 
@@ -74,7 +74,7 @@ def pipelined_calls(world: World, count: int) -> None:
         client = client_for(None)
         exchanges = pipelined(client, TOOL_NAME, [{"conversationId": world.ids[a]} for a in asked])
         for alias, exchange in zip(asked, exchanges, strict=True):
-            world.asked.append((alias, tool_outcome(world.record(exchange), world.output_schema)))
+            world.asked.append((alias, world.outcome_of(world.record(exchange))))
 
 
 @when(regex(r"on one HTTP session I call the tool while the source header names (?P<names>.+) in turn"))

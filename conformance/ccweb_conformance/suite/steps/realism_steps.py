@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
 from ccweb_conformance.engine.registry import given, parse, then, when
@@ -193,7 +192,7 @@ def no_transient_entries(world: World) -> None:
 @then("the sessions directory is still unchanged after a settle delay")
 def unchanged_after_settle(world: World) -> None:
     """RO-1, RO-2: the same check again once a write landing up to SETTLE_S after the last call has landed."""
-    with waits.waited("settle"):
+    with world.context.waits.waited("settle"):
         time.sleep(SETTLE_S)
     try:
         sessions_dir_unchanged(world)
@@ -212,5 +211,5 @@ def a_conversation_unchanged_for(world: World, alias: str, content: str, seconds
     info = world.files.times(conversation_id)
     wait = left_to_wait(info.st_mtime_ns, info.st_ctime_ns, seconds, time.time_ns())
     if wait > 0:
-        with waits.waited("real age"):
+        with world.context.waits.waited("real age"):
             time.sleep(wait)

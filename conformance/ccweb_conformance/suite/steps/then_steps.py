@@ -17,7 +17,7 @@ from ccweb_conformance.checks.attribution import (
 from ccweb_conformance.checks.description_check import unmet_facts
 from ccweb_conformance.checks.failures import charge, fail
 from ccweb_conformance.checks.mistakes import charged_mistake
-from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal, tool_outcome
+from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal
 from ccweb_conformance.engine.registry import parse, then
 from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
@@ -317,7 +317,7 @@ def _rejected(world: World, exchange: Exchange) -> bool:
     """True when the call was answered with any JSON-RPC error or an error result (ARG-6, D-13)."""
     if isinstance((exchange.response or {}).get("error"), dict):
         return True
-    outcome = tool_outcome(exchange, world.output_schema)
+    outcome = world.outcome_of(exchange)
     world.outcomes.append(outcome)
     return outcome.is_error or outcome.result.get("ok") is False
 
@@ -353,7 +353,7 @@ def rejected_as_invalid(world: World) -> None:
     error = response.get("error")
     code: Any = error.get("code") if isinstance(error, dict) else None
     if code is None:
-        result = tool_outcome(exchange, world.output_schema).result
+        result = world.outcome_of(exchange).result
         code = result.get("error", {}).get("code") if isinstance(result.get("error"), dict) else None
     if code not in (INVALID_PARAMS, "invalid_arguments"):
         raise fail(

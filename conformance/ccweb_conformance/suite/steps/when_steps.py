@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ccweb_conformance.checks import waits
 from ccweb_conformance.engine.registry import parse, regex, when
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.fixtures.conversations import session_bytes
@@ -91,7 +90,7 @@ def send_raw_text(world: World, text: str) -> None:
     wait = RAW_TEXT_WAIT_S if world.target.transport == "http" else RAW_TEXT_QUIET_S
     exchange = world.client().send_text(text, timeout=wait)
     if exchange.response is None:  # no answer: the whole quiet time was waited for
-        waits.record("raw-text quiet", wait)
+        world.context.waits.record("raw-text quiet", wait)
     world.record(exchange)
 
 
@@ -112,7 +111,7 @@ def send_large_request(world: World, size: int) -> None:
             raise
         exchange = refused
     if exchange.response is None and exchange.http_status is None:
-        waits.record("raw-text quiet", RAW_TEXT_WAIT_S)
+        world.context.waits.record("raw-text quiet", RAW_TEXT_WAIT_S)
     world.record(exchange)
 
 

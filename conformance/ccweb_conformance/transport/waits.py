@@ -6,6 +6,8 @@ before it may answer ``conversation_unreadable`` (D-14); the runner's own non-at
 STO-5); the quiet time that tells a raw line's answer is complete; what is left of a conversation's real
 age where the run's start could not age it (D-15). A run against a fast server
 cannot end sooner than their sum: the runner's overhead is the wall time minus it.
+
+Each run counts its own in one :class:`Waits`, held by its run context (``transport/run_context.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["KINDS", "record", "take", "waited"]
+__all__ = ["KINDS", "Waits"]
 
 KINDS = {
     "settle": "a settle delay after calls, so a write that lands later is seen (D-12)",
@@ -26,31 +28,31 @@ KINDS = {
     "had not aged it already (D-15)",
 }
 
-_TOTALS: dict[str, float] = {}
-_LOCK = threading.Lock()
 
+class Waits:
+    """One run's waits, by kind (thread-safe: scenarios and the watcher record from several threads)."""
 
-def record(kind: str, seconds: float) -> None:
-    """Add ``seconds`` of the contract's waiting of ``kind`` (one of :data:`KINDS`)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind of wait {kind!r}")
-    with _LOCK:
-        _TOTALS[kind] = _TOTALS.get(kind, 0.0) + max(seconds, 0.0)
+    def __init__(self) -> None:
+        self._totals: dict[str, float] = {}
+        self._lock = threading.Lock()
 
+    def record(self, kind: str, seconds: float) -> None:
+        """Add ``seconds`` of the contract's waiting of ``kind`` (one of :data:`KINDS`)."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of wait {kind!r}")
+        with self._lock:
+            self._totals[kind] = self._totals.get(kind, 0.0) + max(seconds, 0.0)
 
-@contextmanager
-def waited(kind: str) -> Iterator[None]:
-    """Count the wall time of the block as a wait of ``kind``."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        record(kind, time.perf_counter() - started)
+    @contextmanager
+    def waited(self, kind: str) -> Iterator[None]:
+        """Count the wall time of the block as a wait of ``kind``."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.record(kind, time.perf_counter() - started)
 
-
-def take() -> dict[str, float]:
-    """The totals since the last call, rounded to milliseconds (the count starts again)."""
-    with _LOCK:
-        totals = {kind: round(seconds, 3) for kind, seconds in _TOTALS.items()}
-        _TOTALS.clear()
-    return totals
+    def totals(self) -> dict[str, float]:
+        """The totals so far, rounded to milliseconds."""
+        with self._lock:
+            return {kind: round(seconds, 3) for kind, seconds in self._totals.items()}
