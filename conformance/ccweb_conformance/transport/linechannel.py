@@ -88,7 +88,7 @@ class LineChannel(Channel):
             except BeyondLimits as exc:
                 raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
             except ValueError:
-                raise ChannelError("garbage", _not_json(line), reply) from None
+                raise ChannelError("garbage", not_json(line), reply) from None
             if collector.take(message):
                 return reply
 
@@ -115,7 +115,7 @@ class LineChannel(Channel):
         self.io.close()
 
 
-def _not_json(line: str) -> str:
+def not_json(line: str) -> str:
     """Why a line is not a message: two messages written into each other (writes to stdout from two threads or
     goroutines at once, without a lock) named as such; anything else is a line that is not JSON."""
     if line.count('"jsonrpc"') > 1:
