@@ -84,3 +84,6 @@ def test_the_reference_over_stdio_keeps_both(tmp_path: Path) -> None:
     code, report = _run(tmp_path, "--stdio", REFERENCE)
     assert (code, _verdicts(report)) == (0, {CANCEL: ("passed", ""), EXIT: ("passed", "")})
     assert _requirements(report) == {"PROTO-5": "passed", "PROTO-6": "passed"}
+    waits = report["waits"]
+    assert 0.5 <= waits["cancellation window"] < 2.0  # 50 ms before the cancellation, 500 ms after it
+    assert 0.0 <= waits["exit at end of input"] < 2.0

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ccweb_conformance.checks import waits
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.engine.registry import parse, then, when
 from ccweb_conformance.suite.world import TOOL_NAME, World
@@ -61,7 +62,8 @@ def call_and_cancel(world: World) -> None:
     request_id, exchange = client.start_request("tools/call", {"name": TOOL_NAME, "arguments": {}})
     world.exchanges.append(exchange)
     sent_at = time.monotonic()
-    heard = client.listen(CANCEL_AFTER) or []
+    with waits.waited("cancellation window"):
+        heard = client.listen(CANCEL_AFTER) or []
     answered = next((h for h in heard if _about(h.message, request_id)), None)
     cancelled_at = None
     if answered is None:
@@ -84,7 +86,8 @@ def nothing_after_cancel(world: World, window: int) -> None:
             " sent (a conversation file that does not parse keeps a server re-reading it for at least 200 ms, D-14)"
         )
     left = cancelled.cancelled_at + window / 1000 - time.monotonic()
-    heard = world.client().listen(max(left, 0.0)) or []
+    with waits.waited("cancellation window"):
+        heard = world.client().listen(max(left, 0.0)) or []
     about = [h for h in heard if _about(h.message, cancelled.request_id)]
     if about:
         after = (about[0].at - cancelled.cancelled_at) * 1000
@@ -114,7 +117,8 @@ def exits_at_end_of_input(world: World, seconds: int) -> None:
         with contextlib.suppress(OSError):
             stdin.close()
     try:
-        process.popen.wait(seconds)
+        with waits.waited("exit at end of input"):
+            process.popen.wait(seconds)
     except subprocess.TimeoutExpired:
         raise fail(
             f"PROTO-6: the server was still running {seconds} s after its standard input closed: a stdio server"
