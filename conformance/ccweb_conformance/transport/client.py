@@ -171,11 +171,17 @@ class McpClient:
         """Every message that comes within ``seconds`` while no answer is awaited (bounded by ``seconds``); None
         where the wire has no stream of the connection's own (HTTP). A line that is not a message breaks it."""
         try:
-            return self.channel.listen(seconds, self._answer)
+            heard = self.channel.listen(seconds, self._answer)
         except ChannelError as exc:
             self.broken = True
             exchange = self._record(None, None, exc.reply, time.monotonic(), None, None)
             raise ProtocolFailure(self._failure_message("while listening", exc), exchange, exc.kind) from None
+        for one in heard or []:  # kept as an exchange keeps what comes beside its answer
+            if isinstance(one.message, dict) and "method" in one.message:
+                self.received_count += 1
+                if len(self.received) < RECEIVED_KEPT:
+                    self.received.append(one.message)
+        return heard
 
     def send_text(self, text: str, *, timeout: float | None = None) -> Exchange:
         """Send raw text (a stdio line or an HTTP body); the response may be None.

@@ -50,8 +50,6 @@ def _about(message: Any, request_id: int) -> bool:
     return isinstance(params, dict) and "requestId" in params and id_key(params["requestId"]) == id_key(request_id)
 
 
-
-
 @when("I call the tool with no arguments and cancel the call while it is in flight")
 def call_and_cancel(world: World) -> None:
     """PROTO-5: a tools/call sent without waiting, then ``notifications/cancelled`` for its id ``CANCEL_AFTER``
