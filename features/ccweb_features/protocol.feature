@@ -144,3 +144,21 @@ Feature: MCP protocol and transports
       """
     Then every message received was valid MCP for the negotiated revision
     And the item contents are "input 1" to "input 2"
+
+  @PROTO-5 @should
+  Scenario: Nothing is sent for a call after the client cancelled it
+    Given a conversation "alpha" whose file is:
+      """
+      {"id": "{alpha}", "messages": [
+      """
+    And the source conversation is "alpha"
+    When I call the tool with no arguments and cancel the call while it is in flight
+    Then nothing came for the cancelled call within 500 ms of its cancellation
+
+  @PROTO-6 @should
+  Scenario: The server exits promptly once its standard input ends
+    Given a conversation "alpha" with 2 user messages "input 1" to "input 2"
+    And the source conversation is "alpha"
+    When I call the tool with no arguments
+    Then the item contents are "input 1" to "input 2"
+    And the server exits within 2 s once its standard input ends

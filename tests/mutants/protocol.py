@@ -172,3 +172,44 @@ def _long_line_ends_the_server(item: Any) -> Any:
 )
 def _() -> None:
     _filter_incoming(_long_line_ends_the_server)
+
+
+def _cancellation_ignored(item: Any) -> Any:
+    from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+    if isinstance(item, SessionMessage) and getattr(item.message, "method", None) == "notifications/cancelled":
+        return SessionMessage(types.JSONRPCNotification(jsonrpc="2.0", method="notifications/roots/list_changed"))
+    return item
+
+
+@mutant(
+    "answer_after_cancel",
+    "PROTO-5",
+    "Nothing is sent for a call after the client cancelled it",
+    "notifications/cancelled is ignored: a call cancelled while in flight is still answered when it ends",
+    should=True,
+)
+def _() -> None:
+    _filter_incoming(_cancellation_ignored)
+
+
+@mutant(
+    "no_exit_at_end_of_input",
+    "PROTO-6",
+    "The server exits promptly once its standard input ends",
+    "the server keeps running once its standard input has ended (its main waits on something else than stdin)",
+    should=True,
+    stdio=True,
+)
+def _() -> None:
+    import anyio  # noqa: PLC0415
+
+    from ccweb_reference import cli  # noqa: PLC0415
+
+    serve_stdio = cli.serve_stdio
+
+    async def serve(built: Any) -> None:
+        await serve_stdio(built)
+        await anyio.sleep(3600)
+
+    cli.serve_stdio = serve

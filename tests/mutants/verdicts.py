@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite_size import HTTP_ONLY, ROOT_SKIPS
+from suite_size import HTTP_ONLY, NOT_IN_PROCESS, ROOT_SKIPS
 
 from mutants.catalogue import MUTANTS, VARIANTS, scenario_matches
 
@@ -44,6 +44,6 @@ def assert_passes(name: str, run: dict[str, Any]) -> None:
     assert all(set(s["failedRequirements"]) <= set(variant.warnings) for s in warnings), _problems(report, "warning")
     assert report["counts"]["warning"] == len(warnings) and bool(warnings) == bool(variant.warnings)
     counts = report["counts"]
-    # in process the HTTP-only scenarios are skipped, and a root runner skips the unreadable-file one: never a pass
-    assert counts["skipped"] == HTTP_ONLY + ROOT_SKIPS
+    # in process the HTTP-only and own-process scenarios are skipped, and a root runner skips the unreadable-file one
+    assert counts["skipped"] == HTTP_ONLY + NOT_IN_PROCESS + ROOT_SKIPS
     assert counts["passed"] + counts["warning"] + counts["skipped"] == counts["total"]

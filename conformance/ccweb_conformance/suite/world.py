@@ -86,6 +86,8 @@ class World:
     other_era_outcomes: list[ToolOutcome] = field(default_factory=list)
     """The other era's answers when they are not compared with the first era's (``eras_answer_alike`` False)."""
     entry_watch: Any = None
+    cancelled: Any = None
+    """The call a step cancelled while in flight (PROTO-5), once one did."""
     """The watcher of the sessions directory's entries, once a step started it (RO-2)."""
     era_disagreement: ConformanceFailure | None = None
     """The first call the two eras answered differently (D-16). From that call on the steps judge the other era's

@@ -50,6 +50,15 @@ Inspect = Callable[[dict[str, Any]], list[str]]
 """Checks a notification or server request as it arrives: its schema violations."""
 
 
+@dataclass(frozen=True)
+class Heard:
+    """A message that came while the runner listened with no request of its own awaited, and when."""
+
+    at: float
+    """``time.monotonic()`` when it was read."""
+    message: Any
+
+
 @dataclass
 class Reply:
     """Everything received while waiting for one response."""
@@ -151,6 +160,12 @@ class Channel(ABC):
     def stderr_tail(self, lines: int = 20) -> str:
         """The server's last stderr lines, when this side can see them."""
         return ""
+
+    def listen(self, seconds: float, answer: Answerer) -> list[Heard] | None:
+        """Every message that comes within ``seconds``, no request awaited; None on a wire with no stream of the
+        connection's own to read (HTTP: a message comes only on the stream of a request). Raises ChannelError."""
+        del seconds, answer
+        return None
 
     @abstractmethod
     def close(self) -> None:

@@ -14,6 +14,7 @@ from ccweb_conformance.transport.channel import (
     NO_RESPONSE,
     Channel,
     ChannelError,
+    Heard,
     Reply,
     Wait,
     id_key,
@@ -177,6 +178,33 @@ class McpClient:
         method = request["method"]
         headers = self._headers(method, request.get("params"), self.era, self.protocol_version)
         return self._exchange(request, request["id"], headers, method, None, self.timeout)
+
+    def start_request(self, method: str, params: dict[str, Any] | None = None) -> tuple[int, Exchange]:
+        """Send a request in the negotiated era's envelope without waiting for its answer: its id and the exchange
+        of the sending (no response); what comes for it is read with :meth:`listen`."""
+        self._next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        params = self._envelope(method, params, self.era, self.protocol_version)
+        if params is not None:
+            message["params"] = params
+        headers = self._headers(method, params, self.era, self.protocol_version)
+        return self._next_id, self._exchange(message, NO_RESPONSE, headers, method, None, self.timeout)
+
+    def listen(self, seconds: float) -> list[Heard] | None:
+        """Every message that comes within ``seconds`` while no answer is awaited (bounded by ``seconds``); None
+        where the wire has no stream of the connection's own (HTTP). A line that is not a message breaks it."""
+        try:
+            heard = self.channel.listen(seconds, self.answer_server_request)
+        except ChannelError as exc:
+            self.broken = True
+            exchange = self._record(None, None, exc.reply, time.monotonic(), None, None)
+            raise ProtocolFailure(self._failure_message("while listening", exc), exchange, exc.kind) from None
+        for one in heard or []:  # kept as an exchange keeps what comes beside its answer
+            if isinstance(one.message, dict) and "method" in one.message:
+                self.received_count += 1
+                if len(self.received) < RECEIVED_KEPT:
+                    self.received.append(one.message)
+        return heard
 
     def send_text(self, text: str, *, timeout: float | None = None) -> Exchange:
         """Send raw text (a stdio line or an HTTP body); the response may be None.

@@ -15,6 +15,7 @@ from ccweb_conformance.transport.channel import (
     Channel,
     ChannelError,
     Collector,
+    Heard,
     MessageTooLarge,
     Reply,
     Wait,
@@ -88,9 +89,40 @@ class LineChannel(Channel):
             except BeyondLimits as exc:
                 raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
             except ValueError:
-                raise ChannelError("garbage", _not_json(line), reply) from None
+                raise ChannelError("garbage", not_json(line), reply) from None
             if collector.take(message):
                 return reply
+
+    def listen(self, seconds: float, answer: Answerer) -> list[Heard]:
+        """Every message read within ``seconds`` (a server's request answered as in an exchange); the end of the
+        server's output ends the wait early. A line that is not a message raises ChannelError, as in an exchange."""
+        reply = Reply()
+        heard: list[Heard] = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                raw = self.io.read_line(left)
+            except TimeoutError:
+                break
+            except MessageTooLarge as exc:
+                raise ChannelError("too-large", f"the server wrote {exc}", reply) from None
+            if raw is None or not raw.endswith(b"\n"):
+                break  # the server closed its output: nothing more can come
+            line = self._decode(raw, reply)
+            if not line.strip():
+                continue
+            try:
+                message = parse_received(line, reply, "a line received")
+            except BeyondLimits as exc:
+                raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
+            except ValueError:
+                raise ChannelError("garbage", not_json(line), reply) from None
+            heard.append(Heard(time.monotonic(), message))
+            if isinstance(message, dict) and "method" in message and "id" in message:
+                back = answer(message)
+                if back is not None:
+                    self._send_back(back)
+        return heard
 
     def _send_back(self, message: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # a dead peer is noticed on the next read
@@ -115,7 +147,7 @@ class LineChannel(Channel):
         self.io.close()
 
 
-def _not_json(line: str) -> str:
+def not_json(line: str) -> str:
     """Why a line is not a message: two messages written into each other (writes to stdout from two threads or
     goroutines at once, without a lock) named as such; anything else is a line that is not JSON."""
     if line.count('"jsonrpc"') > 1:

@@ -22,7 +22,7 @@ from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.jsontext import beyond_limits, compact
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.exchange import Exchange
-from ccweb_conformance.transport.linechannel import LineChannel
+from ccweb_conformance.transport.linechannel import LineChannel, not_json
 from ccweb_conformance.transport.validate import message_violations, reply_id_violations
 
 __all__ = ["overlapping", "pipelined"]
@@ -114,8 +114,9 @@ def _read_answers(
             message = json.loads(line) if line else None
         except ValueError:
             client.broken = True
-            what = beyond_limits(line) or "a line that is not JSON"
-            problem = f"{channel.label}: the server wrote {what}: {line[:200]!r}"
+            limits = beyond_limits(line)
+            what = f"the server wrote {limits}: {line[:200]!r}" if limits else not_json(line)
+            problem = f"{channel.label}: {what}"
             raise ProtocolFailure(problem, None, "garbage") from None
         if not isinstance(message, dict):
             continue

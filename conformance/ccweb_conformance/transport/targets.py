@@ -166,6 +166,11 @@ class Target(ABC):
         """The process ID of the server that serves this binding, where this target spawned one."""
         return None
 
+    def server_process(self, source: str | None = None) -> ServerProcess | None:
+        """The process behind the client of this binding, where it is one of its own (stdio); else None."""
+        del source
+        return None
+
     def without_permission_override(self) -> Target | None:
         """The same implementation, whose servers cannot read a file their mode forbids even as root, or None.
 
@@ -293,9 +298,14 @@ class StdioTarget(Target):
 
     def server_pid(self, source: str | None = None) -> int | None:
         """The process serving this source binding (started now if it is not yet running)."""
+        process = self.server_process(source)
+        return process.popen.pid if process is not None else None
+
+    def server_process(self, source: str | None = None) -> ServerProcess | None:
+        """The process behind the client of this binding (started now if it is not yet running)."""
         channel = self.client(source).channel
         if isinstance(channel, LineChannel) and isinstance(channel.io, ProcessLineIO):
-            return channel.io.process.popen.pid
+            return channel.io.process
         return None
 
     def without_permission_override(self) -> Target | None:

@@ -4,7 +4,8 @@ Some of a run's time is not the runner's nor the server's speed but what the con
 a settle delay after calls, so a write landing later is seen (D-12); the server's re-read window
 before it may answer ``conversation_unreadable`` (D-14); the runner's own non-atomic saves (D-14,
 STO-5); the quiet time that tells a raw line's answer is complete; what is left of a conversation's real
-age where the run's start could not age it (D-15). A run against a fast server
+age where the run's start could not age it (D-15); the window after a cancelled call (PROTO-5) and a stdio
+server's exit at the end of its input (PROTO-6). A run against a fast server
 cannot end sooner than their sum: the runner's overhead is the wall time minus it.
 
 Each run counts its own in one :class:`Waits`, held by its run context (``transport/run_context.py``).
@@ -26,6 +27,8 @@ KINDS = {
     "raw-text quiet": "the quiet time after a raw line, so its whole answer is read",
     "real age": "a conversation left unchanged for seconds before its first call, where the run's start "
     "had not aged it already (D-15)",
+    "cancellation window": "the time after a call was sent and cancelled in which nothing for it may come (PROTO-5)",
+    "exit at end of input": "a stdio server's exit once its standard input is closed (PROTO-6)",
 }
 
 

@@ -11,6 +11,7 @@ $SUITE_FAKE_STATE/calls) misbehave:
   N=twice        answered twice
   N=garbage      a line that is not JSON
   N=interleaved  the answer written into the middle of a notification, on one line (two writers, no lock)
+  N=torn         the same with the answer's newline: the notification's tail is left on a line of its own
   N=split        the response line written in two pieces, 0.2 s apart (correct)
   N=big          the correct answer plus a 10 MB text block (allowed beside it, D-10)
   N=huge-id      answered under an id of 5,000 digits (valid JSON, beyond Python's digit limit)
@@ -126,6 +127,10 @@ def call(request_id: object, params: dict) -> None:
     elif fault == "interleaved":  # two writers without a lock: a log notification cut into by the answer
         note = dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}})
         write(note[:20] + dumps(response) + note[20:] + "\n")
+        return
+    elif fault == "torn":  # the same, the answer with its newline: the notification's tail on a line of its own
+        note = dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}})
+        write(note[:20] + dumps(response) + "\n" + note[20:] + "\n")
         return
     elif fault == "split":
         text = dumps(response) + "\n"

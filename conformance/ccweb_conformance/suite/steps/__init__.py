@@ -12,6 +12,7 @@ def load() -> None:
         concurrency_steps,
         era_steps,
         given_steps,
+        lifecycle_steps,
         parallel_steps,
         realism_steps,
         then_steps,

@@ -1,0 +1,127 @@
+"""Steps for a stdio server's lifecycle rules: nothing more for a cancelled call (PROTO-5), a prompt exit once its
+standard input ends (PROTO-6). Both read a connection bound to the scenario's own conversation, which no other
+scenario uses, and show as not run over HTTP, where neither rule is about a connection's own stream."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.engine.registry import parse, then, when
+from ccweb_conformance.suite.world import TOOL_NAME, World
+from ccweb_conformance.transport.channel import Heard, id_key
+
+CANCEL_AFTER = 0.05
+"""Seconds after the call was sent that its cancellation is sent: well inside the 200 ms a D-14 server re-reads a
+conversation file that does not parse, and long enough for the request to have reached the server."""
+CANCEL_OVER_HTTP = (
+    "over Streamable HTTP a client cancels a call by closing its SSE stream, not with notifications/cancelled:"
+    " not run over HTTP"
+)
+EXIT_OVER_HTTP = "an HTTP server has no standard input of the runner's to end: not run over HTTP"
+EXIT_IN_PROCESS = "the in-process reference has no process of its own to exit: not run in process"
+
+
+@dataclass(frozen=True)
+class CancelledCall:
+    """A call cancelled while in flight (or answered before its cancellation could be sent)."""
+
+    request_id: int
+    sent_at: float
+    answered: Heard | None
+    """Its answer, when it came before the cancellation was sent: then nothing can be judged."""
+    cancelled_at: float | None
+
+
+def _about(message: Any, request_id: int) -> bool:
+    """Whether ``message`` is for that request: its answer, or a message naming it (``params.requestId``)."""
+    if not isinstance(message, dict):
+        return False
+    if "method" not in message and "id" in message:
+        return id_key(message["id"]) == id_key(request_id)
+    params = message.get("params")
+    return isinstance(params, dict) and "requestId" in params and id_key(params["requestId"]) == id_key(request_id)
+
+
+@when("I call the tool with no arguments and cancel the call while it is in flight")
+def call_and_cancel(world: World) -> None:
+    """PROTO-5: a tools/call sent without waiting, then ``notifications/cancelled`` for its id ``CANCEL_AFTER``
+    seconds later, unless it was answered first (then nothing is cancelled, and the Then step does not judge)."""
+    if world.target.transport == "http":
+        pytest.skip(CANCEL_OVER_HTTP)
+    client = world.client()
+    request_id, exchange = client.start_request("tools/call", {"name": TOOL_NAME, "arguments": {}})
+    world.exchanges.append(exchange)
+    sent_at = time.monotonic()
+    with world.context.waits.waited("cancellation window"):
+        heard = client.listen(CANCEL_AFTER) or []
+    answered = next((h for h in heard if _about(h.message, request_id)), None)
+    cancelled_at = None
+    if answered is None:
+        world.record(client.notify("notifications/cancelled", {"requestId": request_id, "reason": "conformance check"}))
+        cancelled_at = time.monotonic()
+    client.tolerate_late_answer(request_id)  # a late answer on this connection fails no later exchange
+    world.cancelled = CancelledCall(request_id, sent_at, answered, cancelled_at)
+
+
+@then(parse("nothing came for the cancelled call within {window:d} ms of its cancellation"))
+def nothing_after_cancel(world: World, window: int) -> None:
+    """PROTO-5: the connection read for ``window`` ms after the cancellation; any message for the call fails it."""
+    cancelled = world.cancelled
+    if not isinstance(cancelled, CancelledCall):
+        raise AssertionError("the scenario cancelled no call")
+    if cancelled.answered is not None or cancelled.cancelled_at is None:
+        elapsed = ((cancelled.answered.at if cancelled.answered else time.monotonic()) - cancelled.sent_at) * 1000
+        pytest.skip(
+            f"not judged: the call was answered {elapsed:.0f} ms after it was sent, before its cancellation could be"
+            " sent (a conversation file that does not parse keeps a server re-reading it for at least 200 ms, D-14)"
+        )
+    left = cancelled.cancelled_at + window / 1000 - time.monotonic()
+    with world.context.waits.waited("cancellation window"):
+        heard = world.client().listen(max(left, 0.0)) or []
+    about = [h for h in heard if _about(h.message, cancelled.request_id)]
+    if about:
+        after = (about[0].at - cancelled.cancelled_at) * 1000
+        raise fail(
+            f"PROTO-5: a message for request {cancelled.request_id} came {after:.0f} ms after the client cancelled it"
+            " (notifications/cancelled): a cancelled request gets no further message",
+            expected="no message for the cancelled request",
+            actual=about[0].message,
+            exchange=world.exchanges[-1] if world.exchanges else None,
+            proves="PROTO-5",
+        )
+
+
+@then(parse("the server exits within {seconds:d} s once its standard input ends"))
+def exits_at_end_of_input(world: World, seconds: int) -> None:
+    """PROTO-6: the standard input of the scenario's own server closed; it must exit within ``seconds``."""
+    if world.target.transport == "http":
+        pytest.skip(EXIT_OVER_HTTP)
+    process = world.target.server_process(world.source)
+    if process is None:
+        pytest.skip(EXIT_IN_PROCESS)
+    client = world.client()
+    client.broken = True  # its input is closed: the connection is never used again
+    stdin = process.popen.stdin
+    closed_at = time.monotonic()
+    if stdin is not None:
+        with contextlib.suppress(OSError):
+            stdin.close()
+    try:
+        with world.context.waits.waited("exit at end of input"):
+            process.popen.wait(seconds)
+    except subprocess.TimeoutExpired:
+        raise fail(
+            f"PROTO-6: the server was still running {seconds} s after its standard input closed: a stdio server"
+            " exits promptly when its input ends",
+            expected=f"an exit within {seconds} s",
+            actual=f"still running after {time.monotonic() - closed_at:.1f} s",
+            exchange=world.exchanges[-1] if world.exchanges else None,
+            proves="PROTO-6",
+        ) from None

@@ -1,0 +1,89 @@
+"""stdio's own rules (PROTO-5: nothing after notifications/cancelled; PROTO-6: an exit once stdin ends): what cannot
+be judged is skipped with its reason, never passed."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ccweb_conformance.cli import main
+from ccweb_reference import store
+
+CANCEL = "Nothing is sent for a call after the client cancelled it"
+EXIT = "The server exits promptly once its standard input ends"
+NO_PROCESS = "the in-process reference has no process of its own to exit: not run in process"
+NO_STDIN = "an HTTP server has no standard input of the runner's to end: not run over HTTP"
+REFERENCE = f"{shlex.quote(sys.executable)} -m ccweb_reference.cli --sessions-dir {{sessions_dir}}"
+
+
+def _run(tmp_path: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    report = tmp_path / "report.json"
+    code = main(["run", *args, "--tags", "PROTO-5,PROTO-6", "--no-rerun", "--json", str(report)])
+    return code, json.loads(report.read_text(encoding="utf-8"))
+
+
+def _verdicts(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    return {s["name"]: (s["status"], s.get("message") or "") for s in report["scenarios"]}
+
+
+def _requirements(report: dict[str, Any]) -> dict[str, str]:
+    return {r["id"]: r["status"] for r in report["requirements"] if r["id"] in {"PROTO-5", "PROTO-6"}}
+
+
+def test_a_call_answered_before_its_cancellation_could_be_sent_is_not_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that answers an unreadable file at once (no D-14 re-reading) answers before the cancellation."""
+    monkeypatch.setattr(store, "TORN_WINDOW_S", 0.0)
+    code, report = _run(tmp_path, "--in-process", "--protocol", "legacy")
+    status, reason = _verdicts(report)[CANCEL]
+    assert (code, status, _requirements(report)) == (0, "skipped", {"PROTO-5": "untested", "PROTO-6": "untested"})
+    assert reason.startswith("skipped: not judged: the call was answered ")
+    assert reason.endswith(
+        " ms after it was sent, before its cancellation could be sent (a conversation file that does not parse keeps"
+        " a server re-reading it for at least 200 ms, D-14)"
+    )
+
+
+def test_in_process_the_exit_at_the_end_of_input_is_not_run(tmp_path: Path) -> None:
+    code, report = _run(tmp_path, "--in-process", "--protocol", "legacy")
+    assert (code, _verdicts(report)) == (
+        0,
+        {
+            CANCEL: ("passed", ""),
+            EXIT: ("skipped", f"skipped: {NO_PROCESS}"),
+        },
+    )
+    assert _requirements(report) == {"PROTO-5": "passed", "PROTO-6": "untested"}
+
+
+def test_over_http_neither_rule_of_stdio_is_run(tmp_path: Path) -> None:
+    code, report = _run(
+        tmp_path, "--http-cmd", f"{REFERENCE} --http --port {{port}}", "--url", "http://127.0.0.1:{port}/mcp"
+    )
+    assert (code, _verdicts(report)) == (
+        0,
+        {
+            CANCEL: (
+                "skipped",
+                "skipped: over Streamable HTTP a client cancels a call by closing its SSE stream, not with"
+                " notifications/cancelled: not run over HTTP",
+            ),
+            EXIT: ("skipped", f"skipped: {NO_STDIN}"),
+        },
+    )
+    assert _requirements(report) == {"PROTO-5": "untested", "PROTO-6": "untested"}
+
+
+def test_the_reference_over_stdio_keeps_both(tmp_path: Path) -> None:
+    code, report = _run(tmp_path, "--stdio", REFERENCE)
+    assert (code, _verdicts(report)) == (0, {CANCEL: ("passed", ""), EXIT: ("passed", "")})
+    assert _requirements(report) == {"PROTO-5": "passed", "PROTO-6": "passed"}
+    waits = report["waits"]
+    assert 0.5 <= waits["cancellation window"] < 2.0  # 50 ms before the cancellation, 500 ms after it
+    assert 0.0 <= waits["exit at end of input"] < 2.0
