@@ -6,7 +6,8 @@ from collections.abc import Collection
 
 import pytest
 
-from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
+from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.items import is_scenario, planned_of
 
 __all__ = ["OnlyScenarios", "planned_scenarios"]
 
@@ -27,7 +28,7 @@ class OnlyScenarios:
         kept: list[pytest.Item] = []
         dropped: list[pytest.Item] = []
         for item in items:
-            wanted = not is_scenario(item) or ResultCollector.nodeid_of(item) in self.names
+            wanted = not is_scenario(item) or planned_of(item).nodeid in self.names
             (kept if wanted else dropped).append(item)
         if dropped:
             config.hook.pytest_deselected(items=dropped)
@@ -36,4 +37,4 @@ class OnlyScenarios:
 
 def planned_scenarios(collector: ResultCollector) -> list[tuple[str, tuple[str, ...]]]:
     """The scenarios a collection selected, in run order: (``file.feature::Name [example]``, requirement IDs)."""
-    return [(ResultCollector.nodeid_of(item), scenario_requirements(item)) for item in collector.planned]
+    return [(planned.nodeid, planned.requirements) for planned in collector.planned]

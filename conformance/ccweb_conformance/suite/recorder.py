@@ -25,8 +25,8 @@ from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_obje
 from ccweb_conformance.fixtures.tree import Entry, StatKey, operations, snapshot
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.case_export import RecordedCase
-from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
 from ccweb_conformance.suite.lookahead import decoy_id
+from ccweb_conformance.suite.planned import PlannedScenario
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.client import OMIT
 from ccweb_conformance.transport.exchange import Exchange
@@ -146,36 +146,38 @@ class CaseRecorder:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Keep a scenario that passed against the reference as a case."""
-        report: pytest.TestReport = yield
-        if is_scenario(item) and (report.when == "call" or (report.when == "setup" and report.skipped)):
-            world = self._world_of(item)
-            by_name = ccweb_spec.case_levels().scenarios.get(ResultCollector.nodeid_of(item))
-            if by_name is not None:
-                self.cases.append(self._without_world(item, by_name))
-            elif report.skipped:
-                self.cases.append(self._without_world(item, "transport-only"))
-            elif not report.passed:
-                self.not_passed.append(ResultCollector.nodeid_of(item))
-            elif world is None:
-                self.cases.append(self._without_world(item))
-            else:
-                self.cases.append(self._case(item, world))
-        return report
-
-    @staticmethod
-    def _world_of(item: pytest.Item) -> World | None:
+        from ccweb_conformance.suite.items import is_scenario, planned_of  # noqa: PLC0415
         from ccweb_conformance.suite.plugin import COLLECTOR_KEY  # noqa: PLC0415 (registered before this plugin)
 
-        return item.config.stash[COLLECTOR_KEY].world_of(item)
+        report: pytest.TestReport = yield
+        if is_scenario(item) and (report.when == "call" or (report.when == "setup" and report.skipped)):
+            planned = planned_of(item)
+            world = item.config.stash[COLLECTOR_KEY].world_of(planned)
+            self.finished(planned, "skipped" if report.skipped else "passed" if report.passed else "failed", world)
+        return report
+
+    def finished(self, planned: PlannedScenario, status: str, world: World | None) -> None:
+        """A scenario ended (``status``: passed, skipped or failed): a case, an MCP-level scenario, or a failure."""
+        by_name = ccweb_spec.case_levels().scenarios.get(planned.nodeid)
+        if by_name is not None:
+            self.cases.append(self._without_world(planned, by_name))
+        elif status == "skipped":
+            self.cases.append(self._without_world(planned, "transport-only"))
+        elif status != "passed":
+            self.not_passed.append(planned.nodeid)
+        elif world is None:
+            self.cases.append(self._without_world(planned))
+        else:
+            self.cases.append(self._case(planned, world))
 
     @staticmethod
-    def _without_world(item: pytest.Item, reason: str = "no-call") -> RecordedCase:
-        nodeid = ResultCollector.nodeid_of(item)
+    def _without_world(planned: PlannedScenario, reason: str = "no-call") -> RecordedCase:
+        nodeid = planned.nodeid
         feature, _, scenario = nodeid.partition("::")
-        return RecordedCase(nodeid, feature, scenario, scenario_requirements(item), [], MCP_LEVEL_REASONS[reason])
+        return RecordedCase(nodeid, feature, scenario, planned.requirements, [], MCP_LEVEL_REASONS[reason])
 
-    def _case(self, item: pytest.Item, world: World) -> RecordedCase:
-        nodeid = ResultCollector.nodeid_of(item)
+    def _case(self, planned: PlannedScenario, world: World) -> RecordedCase:
+        nodeid = planned.nodeid
         feature, _, scenario = nodeid.partition("::")
         state = self._scenarios.pop(id(world), None) or _Scenario(world.files.sessions_dir.parent)
         reasons = list(state.reasons)
@@ -183,7 +185,7 @@ class CaseRecorder:
             reasons.append(MCP_LEVEL_REASONS["other-requests"])
         if state.calls == 0:
             reasons.append(MCP_LEVEL_REASONS["no-call"])
-        tags = scenario_requirements(item)
+        tags = planned.requirements
         levels = ccweb_spec.case_levels()
         reasons += [MCP_LEVEL_REASONS[k] for t in tags if (k := levels.scenario_reason(t)) is not None]
         claims = tuple(t for t in tags if levels.claim_reason(t) is None)
