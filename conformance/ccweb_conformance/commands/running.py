@@ -32,8 +32,8 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite, selection_label
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
-from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
 from ccweb_conformance.transport import census, signals, zygote_client
 from ccweb_conformance.transport.limits import process_limit_problem
 
@@ -132,11 +132,11 @@ def _suite(
     options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace | None = None
 ) -> SuiteOutcome | None:
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
-        zygote_client.start_in_background()  # the bundled reference's imports, while pytest collects the scenarios
+        zygote_client.start_in_background()  # the bundled reference's imports, while the features are read
     try:
-        plugins = chosen.plugins() if chosen else ()
-        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace)
-    except RunInterrupted:  # a signal outside pytest's session (before it began)
+        only = chosen.names if chosen else ()
+        return run_suite(options, live=sys.stderr.isatty(), only=only, workspace=workspace)
+    except RunInterrupted:  # a signal before the run began
         return None
 
 

@@ -1,6 +1,6 @@
 """Records each scenario of a run as a replayable case: folder operations, calls, expected results.
 
-A pytest plugin object for ``ccweb-conformance export``: the suite runs against the bundled
+The observer of ``ccweb-conformance export``'s run: the suite runs against the bundled
 reference (the oracle), and every scenario that passed becomes either a *function-level* case
 (what a harness replays without MCP: files written, then calls of the tool's function with a
 source and arguments, each with the object it must return) or an *MCP-level* scenario with the
@@ -13,17 +13,13 @@ import dataclasses
 import os
 import stat
 import threading
-from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import ccweb_spec
 from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
 from ccweb_conformance.fixtures.tree import Entry, StatKey, operations, snapshot
-from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.case_export import RecordedCase
 from ccweb_conformance.suite.lookahead import decoy_id
 from ccweb_conformance.suite.planned import PlannedScenario
@@ -48,7 +44,7 @@ class _Scenario:
 
 
 class CaseRecorder:
-    """pytest plugin: sees every tool call of every scenario and keeps the passing scenarios as cases."""
+    """Sees every tool call of every scenario and keeps the passing scenarios as cases."""
 
     def __init__(self) -> None:
         self.cases: list[RecordedCase] = []
@@ -57,14 +53,6 @@ class CaseRecorder:
         self._lock = threading.Lock()
         self._files: dict[str, tuple[StatKey, Entry]] = {}
         """The bytes of files already read, while their times do not move (fixtures.tree.snapshot)."""
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_configure(self, config: pytest.Config) -> None:
-        """Fix the run prefix and watch every scenario's world."""
-        from ccweb_conformance.suite import plugin  # noqa: PLC0415 (the plugin module registers first)
-
-        config.stash[plugin.WORKSPACE_KEY] = Workspace(None, prefix=EXPORT_RUN_PREFIX)  # the plugin's, not yet made
-        config.stash[plugin.OBSERVER_KEY] = self
 
     def before_call(self, world: World, name: str, arguments: Any) -> None:
         """Record what changed in the folder since the last call, then the call itself."""
@@ -140,21 +128,6 @@ class CaseRecorder:
             pending = [s for s in state.steps if s["op"] == "call" and "expect" not in s]
             if pending and expected is not None:
                 pending[-1]["expect"] = expected
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(
-        self, item: pytest.Item, call: pytest.CallInfo[None]
-    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        """Keep a scenario that passed against the reference as a case."""
-        from ccweb_conformance.suite.items import is_scenario, planned_of  # noqa: PLC0415
-        from ccweb_conformance.suite.plugin import COLLECTOR_KEY  # noqa: PLC0415 (registered before this plugin)
-
-        report: pytest.TestReport = yield
-        if is_scenario(item) and (report.when == "call" or (report.when == "setup" and report.skipped)):
-            planned = planned_of(item)
-            world = item.config.stash[COLLECTOR_KEY].world_of(planned)
-            self.finished(planned, "skipped" if report.skipped else "passed" if report.passed else "failed", world)
-        return report
 
     def finished(self, planned: PlannedScenario, status: str, world: World | None) -> None:
         """A scenario ended (``status``: passed, skipped or failed): a case, an MCP-level scenario, or a failure."""
