@@ -11,7 +11,8 @@ import sys
 from ccweb_conformance.commands.last_failed import LastFailed
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
 from ccweb_conformance.options import RunnerOptions
-from ccweb_conformance.suite.engine_session import collect, selection_label
+from ccweb_conformance.suite.engine_session import collect
+from ccweb_conformance.suite.selection import options_selection
 
 __all__ = ["collect_only"]
 
@@ -29,7 +30,7 @@ def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
     width = max(len(name) for name, _ in planned)
     for name, requirements in planned:
         print(f"{name.ljust(width)}  {','.join(requirements)}".rstrip())
-    selection = selection_label(options, None)
+    selection = options_selection(options)
     if last_failed is not None:
         selection = last_failed.label(selection)
     chosen = f" (selection: {selection})" if selection else ""

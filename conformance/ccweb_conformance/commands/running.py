@@ -32,8 +32,9 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite, selection_label
+from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
+from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals, zygote_client
 from ccweb_conformance.transport.limits import process_limit_problem
 
@@ -215,7 +216,7 @@ def _run_result(
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
-        selection=last_failed.run_selection(chosen, selection_label(options, outcome), selection_label(options, None)),
+        selection=last_failed.run_selection(chosen, options_selection(options), options_selection(options)),
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(census.take()),

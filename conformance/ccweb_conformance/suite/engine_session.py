@@ -38,14 +38,13 @@ from ccweb_conformance.suite.plan_selection import Chosen, choose
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun, plan_scenarios
 from ccweb_conformance.suite.progress import Progress
 from ccweb_conformance.suite.recorder import EXPORT_RUN_PREFIX, CaseRecorder
-from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.suite.step_log import LoggedStep, StepLog
 from ccweb_conformance.suite.world import World, declared_output_schema, raise_era_disagreement
 from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.targets import Target
 
-__all__ = ["SuiteOutcome", "collect", "run_suite", "selection_label"]
+__all__ = ["SuiteOutcome", "collect", "run_suite"]
 
 FEATURES = Path(str(files("ccweb_features")))
 
@@ -59,14 +58,6 @@ class SuiteOutcome:
     """Why the implementation could not be started or reached."""
     broken: str | None = None
     """Why the suite itself could not run."""
-    deselected: int = 0
-    """Scenarios the selection left out."""
-
-
-def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str | None:
-    """What the run selected, for every report: the options' selection (nothing else deselects scenarios)."""
-    del outcome
-    return options_selection(options)
 
 
 def _collector(options: RunnerOptions) -> ResultCollector:
@@ -171,7 +162,7 @@ def run_suite(
         _run(run, chosen)
     finally:
         run.progress.finish()
-    return SuiteOutcome(collector, collector.startup_error, None, chosen.deselected)
+    return SuiteOutcome(collector, collector.startup_error)
 
 
 def _run(run: _Run, chosen: Chosen) -> None:

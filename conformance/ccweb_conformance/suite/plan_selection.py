@@ -21,8 +21,6 @@ class Chosen:
     """The scenarios to run, in order, each with its expected-failures scenario entry's reason (or None)."""
 
     scenarios: tuple[tuple[PlannedScenario, Scenario, str | None], ...]
-    deselected: int
-    """How many the selection left out."""
 
 
 def _matches(term: str, names: frozenset[str]) -> bool:
@@ -54,4 +52,4 @@ def choose(
             continue
         entry = expected.scenario_entry_for(planned.nodeid) if expected is not None else None
         kept.append((planned, scenario, None if entry is None else entry.reason))
-    return Chosen(tuple(kept), len(plan) - len(kept))
+    return Chosen(tuple(kept))
