@@ -25,6 +25,7 @@ __all__ = [
     "PlannedScenario",
     "ScenarioRun",
     "example_ids",
+    "in_run_order",
     "plan_scenarios",
     "python_name",
     "spec_requirements",
