@@ -117,7 +117,9 @@ class _Run:
     target: Target | None = None
     early: dict[int, EarlyFiles] | None = None
     decoy: tuple[str, ConversationFiles] | None = None
-    schema: tuple[dict[str, Any] | None] | None = None
+    schema: dict[str, Any] | None = None
+    schema_listed: bool = False
+    """The tool's declared outputSchema is listed once, when the first scenario starts (PLC-4)."""
     started: bool = False
     """The target started and answered: the run's audit judges what it did."""
 
@@ -257,9 +259,9 @@ def _scenario(run: _Run, planned: PlannedScenario, scenario: Scenario, expected:
     world: World | None = None
     made = _scenario_files(run, collector.next_scenario_number(), planned.nodeid)
     try:
-        if run.schema is None:
-            run.schema = (declared_output_schema(run.target),)
-        world = World(run.target, made, ledger=run.ledger, output_schema=run.schema[0])
+        if not run.schema_listed:
+            run.schema, run.schema_listed = declared_output_schema(run.target), True
+        world = World(run.target, made, ledger=run.ledger, output_schema=run.schema)
         world.requirements = planned.requirements
         world.observer = run.recorder
         if run.recorder is not None:
