@@ -71,10 +71,26 @@ def pytest_verdicts(feature: str, report: Path) -> dict[str, str]:
     options = RunnerOptions(in_process=True, strict=True, keyword=feature.removesuffix(".feature"))
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite:
         pytest.main(
-            [str(suite), "-q", "-c", os.devnull, "--rootdir", str(suite.parent), "-p", "no:cacheprovider",
-             "--disable-plugin-autoload", "-p", "pytest_bdd.plugin", "-p", "ccweb_conformance.suite.plugin",
-             "-o", "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true",
-             "--junitxml", str(report), *pytest_flags(options)]
+            [
+                str(suite),
+                "-q",
+                "-c",
+                os.devnull,
+                "--rootdir",
+                str(suite.parent),
+                "-p",
+                "no:cacheprovider",
+                "--disable-plugin-autoload",
+                "-p",
+                "pytest_bdd.plugin",
+                "-p",
+                "ccweb_conformance.suite.plugin",
+                "-o",
+                "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true",
+                "--junitxml",
+                str(report),
+                *pytest_flags(options),
+            ]
         )
     names = {planned.test_name: planned.name for planned, _ in plan_scenarios(FEATURES_DIR)}
     verdicts = {}
