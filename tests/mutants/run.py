@@ -16,7 +16,7 @@ Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown 
 forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants, and ``--no-rerun``: the scenario failing is the proof, a rerun alone
-adds a pytest session and proves nothing more), what the single-entry form does, with
+adds one more run and proves nothing more), what the single-entry form does, with
 its output in ``OUT_DIR/KIND-NAME.log``. A mutant runs the scenario that must kill it
 (``Mutant.selection``: its name pasted into ``-k`` as ``--co`` prints it, no fuzz phase); a
 mutant of ``fuzz.py``, caught by the fuzz phase, runs one scenario and the default run's short
@@ -130,14 +130,14 @@ def _child(kind: str, name: str, out_dir: Path) -> int:
 
 
 def _bind_the_suite_once() -> None:
-    """Collect the suite once, before forking (``run --co``: nothing is started): each child then finds the suite's
-    module imported, its features parsed and bound to the steps, and its pytest-bdd features cached (about 0.4 s of
-    CPU a child), as a second run in one process does; and the tables every report reads."""
+    """Collect the suite once, before forking (``run --co``: nothing is started): each child then finds the step
+    modules imported and registered, and the features parsed, as a second run in one process does; and the tables
+    every report reads."""
     from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
 
     with open(os.devnull, "w", encoding="utf-8") as nowhere, contextlib.redirect_stdout(nowhere):
         code = conformance(["run", "--in-process", "--co"])
-    if code != 0 or "ccweb_conformance.suite.test_conformance" not in sys.modules:
+    if code != 0 or "ccweb_conformance.suite.steps.given_steps" not in sys.modules:
         raise RuntimeError(f"run.py: the suite could not be collected before forking (exit {code})")
     from ccweb_conformance import i18n  # noqa: PLC0415
     from ccweb_conformance.reports.hints import hints  # noqa: PLC0415

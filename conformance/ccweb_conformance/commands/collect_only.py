@@ -1,6 +1,6 @@
 """``run --collect-only``: the scenarios a run with these options would run, collected as the run collects them.
 
-pytest collects the suite with the run's own selection (``--tags``, ``-k``, ``--last-failed``) and
+The engine plans the suite with the run's own selection (``--tags``, ``-k``, ``--last-failed``) and
 runs nothing: the target is not started, no file is written, no report either.
 """
 
@@ -11,20 +11,16 @@ import sys
 from ccweb_conformance.commands.last_failed import LastFailed
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
 from ccweb_conformance.options import RunnerOptions
-from ccweb_conformance.suite.only import planned_scenarios
-from ccweb_conformance.suite.session import run_suite, selection_label
-from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.suite.engine_session import collect
+from ccweb_conformance.suite.selection import options_selection
 
 __all__ = ["collect_only"]
 
 
 def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
     """Print one line per scenario the run would run (name, then requirement IDs), then the count; exit 0."""
-    plugins = last_failed.plugins() if last_failed else ()
-    outcome = run_suite(options, live=False, context=RunContext(), extra_plugins=plugins)  # nothing starts in it
-    if outcome.collector is None or outcome.broken is not None:
-        raise UsageError(outcome.broken or "the suite could not be collected")
-    planned = planned_scenarios(outcome.collector)
+    collector, _ = collect(options, last_failed.names if last_failed else ())
+    planned = [(p.nodeid, p.requirements) for p in collector.planned]
     if not planned:
         raise UsageError("no scenario matched the selection")
     ignored = [flag for flag, _ in options.reports()]
@@ -34,7 +30,7 @@ def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
     width = max(len(name) for name, _ in planned)
     for name, requirements in planned:
         print(f"{name.ljust(width)}  {','.join(requirements)}".rstrip())
-    selection = selection_label(options, None)
+    selection = options_selection(options)
     if last_failed is not None:
         selection = last_failed.label(selection)
     chosen = f" (selection: {selection})" if selection else ""

@@ -112,12 +112,6 @@ class LastFailed:
     names: tuple[str, ...]
     note: str
 
-    def plugins(self) -> list[object]:
-        """The pytest plugin objects that keep only :attr:`names` (none when every scenario runs)."""
-        from ccweb_conformance.suite.only import OnlyScenarios  # noqa: PLC0415 (pytest: only when a run starts)
-
-        return [OnlyScenarios(self.names)] if self.names else []
-
     def label(self, selection: str | None) -> str | None:
         """The run's selection with this one in front of it (the ``--tags`` / ``-k`` part kept)."""
         if not self.names:

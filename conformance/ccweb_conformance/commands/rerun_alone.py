@@ -1,6 +1,6 @@
 """After a failed run, one scenario of each group of failures run again alone on a fresh server (docs/runner.md,
 "Rerun alone"): a failure that comes back alone is the implementation's; one that does not points at load,
-concurrency or what ran before it. Each rerun is one more pytest session (``run_suite``) selecting that scenario by
+concurrency or what ran before it. Each rerun is one more run of the suite (``run_suite``) selecting that scenario by
 its ``-k``, against a target of its own, in a part of the run's workspace of its own, within what is left of
 ``--max-time``; the verdict of the run never changes."""
 
@@ -15,7 +15,7 @@ from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
-from ccweb_conformance.suite.session import SuiteOutcome, run_suite
+from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite
 from ccweb_conformance.transport.run_context import RunContext
 
 __all__ = ["rerun_alone", "rerun_failures"]

@@ -1,7 +1,7 @@
 """``ccweb-conformance run``: every scenario against an implementation, then the fuzz phase and the reports.
 
 This module is what the command line imports: it validates the options and says at once what is
-being started; the run itself (pytest, the servers, the reports) is in :mod:`.running`, imported
+being started; the run itself (the engine, the servers, the reports) is in :mod:`.running`, imported
 after that first line (its imports take seconds on a loaded machine).
 """
 
@@ -55,10 +55,9 @@ The file in use and the --expected-failures file are named in every report (JSON
 expectedFailuresFile, JUnit properties, Markdown, console). At most
 1 MiB of either file is read; a pyproject.toml that names no ccweb-conformance table is not read.
 
-The run's own pytest session reads no pytest configuration but the kit's: PYTEST_ADDOPTS,
-PYTEST_PLUGINS, PYTEST_DEBUG and the other PYTEST_* settings, pytest.ini / pyproject.toml /
-tox.ini / setup.cfg and conftest.py are ignored, and installed plugins are never auto-loaded
-(as with PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, whatever it says). Select with --tags / -k only;
+The run does not use pytest: PYTEST_ADDOPTS, PYTEST_PLUGINS and the other PYTEST_* settings,
+pytest.ini / pyproject.toml / tox.ini / setup.cfg, conftest.py and installed pytest plugins play
+no part in it. Select with --tags / -k only;
 a run with a selection is never reported as a full pass ("PASSED (selection: ...)").
 
 bounds (a CI gate always ends, and leaves no process and no file of the run behind):
@@ -106,7 +105,7 @@ def main(args: argparse.Namespace) -> int:
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
-    # pytest, the transports and the reports: imported after the first line
+    # the engine, the transports and the reports: imported after the first line
     from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
     from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
     from ccweb_conformance.commands.running import run  # noqa: PLC0415
@@ -131,7 +130,7 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
     if pasted is not None:  # --co's lines pasted back: named as --co names them (requirement column dropped)
         options = dataclasses.replace(options, keyword="\n".join(sorted(pasted)))
     elif options.keyword:
-        check_keyword(options.keyword)  # bounded, one line, before pytest parses it
+        check_keyword(options.keyword)  # bounded, one line, before the run reads it
     if options.expected_failures is not None:
         load_expected_failures(options.expected_failures)  # fail early, with its own message
     return options

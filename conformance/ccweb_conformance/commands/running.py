@@ -31,8 +31,9 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
-from ccweb_conformance.suite.session import SuiteOutcome, run_suite, selection_label
+from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.run_context import RunContext
@@ -142,11 +143,11 @@ def _suite(
     options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext
 ) -> SuiteOutcome | None:
     if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
-        context.fork_server.start_in_background()  # the bundled reference's imports, while pytest collects
+        context.fork_server.start_in_background()  # the bundled reference's imports, while the features are read
     try:
-        plugins = chosen.plugins() if chosen else ()
-        return run_suite(options, live=sys.stderr.isatty(), extra_plugins=plugins, workspace=workspace, context=context)
-    except RunInterrupted:  # a signal outside pytest's session (before it began)
+        only = chosen.names if chosen else ()
+        return run_suite(options, live=sys.stderr.isatty(), context=context, only=only, workspace=workspace)
+    except RunInterrupted:  # a signal before the run began
         return None
 
 
@@ -225,7 +226,7 @@ def _run_result(
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=options.strict,
-        selection=last_failed.run_selection(chosen, selection_label(options, outcome), selection_label(options, None)),
+        selection=last_failed.run_selection(chosen, options_selection(options), options_selection(options)),
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(frame.context.processes.started()),

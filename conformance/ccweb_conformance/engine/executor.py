@@ -19,9 +19,13 @@ from typing import Any, Literal
 from ccweb_conformance.engine.registry import Registry, StepDef
 from ccweb_conformance.engine.scenarios import Scenario, Step
 
-__all__ = ["Observer", "ScenarioOutcome", "StepOutcome", "UndefinedStep", "match", "run_scenario"]
+__all__ = ["Observer", "ScenarioOutcome", "StepOutcome", "StepSkipped", "UndefinedStep", "match", "run_scenario"]
 
 Status = Literal["passed", "failed", "skipped"]
+
+
+class StepSkipped(Exception):
+    """A step cannot run here (the machine lacks what it needs): the scenario is skipped with this message."""
 
 
 class UndefinedStep(LookupError):
@@ -106,7 +110,7 @@ def run_scenario(
     *,
     observer: Observer | None = None,
     provide: Callable[[str], object] = _refuse,
-    skip: tuple[type[BaseException], ...] = (),
+    skip: tuple[type[BaseException], ...] = (StepSkipped,),
 ) -> ScenarioOutcome:
     """Run ``scenario``'s steps in order on ``world``; ``skip``: the exceptions that mean a step skipped itself."""
     watcher = observer or Observer()

@@ -41,6 +41,10 @@ class Scenario:
     line: int
     tags: frozenset[str]
     steps: tuple[Step, ...]
+    template_name: str = ""
+    """The name of the scenario as written (an outline's, placeholders unfilled)."""
+    template_line: int = 0
+    """The line of its ``Scenario:`` (an outline's, for every row)."""
 
 
 def _nodes(node: Any) -> Iterator[dict[str, Any]]:
@@ -79,6 +83,7 @@ def parse_feature(text: str, feature_file: str) -> list[Scenario]:
             feature_file, pickle["name"], nodes[pickle["astNodeIds"][-1]]["location"]["line"],
             frozenset(tag["name"].lstrip("@") for tag in pickle["tags"]),
             tuple(_step(step, nodes) for step in pickle["steps"]),
+            nodes[pickle["astNodeIds"][0]]["name"], nodes[pickle["astNodeIds"][0]]["location"]["line"],
         )
         for pickle in Compiler().compile(cast(Any, {**document, "uri": feature_file}))
     ]

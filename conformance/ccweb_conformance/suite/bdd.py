@@ -24,13 +24,13 @@ Everything pytest-bdd or pytest is imported when first used, never at import of 
 from __future__ import annotations
 
 import importlib
-import re
 import weakref
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.engine.features import FeatureScenario, parse_features
+from ccweb_conformance.engine.features import FeatureScenario
+from ccweb_conformance.suite.planned import in_run_order
 
 __all__ = ["EXAMPLE_PARAMETER", "bind_features", "bound_scenario", "example_row", "keyword_names"]
 
@@ -38,12 +38,6 @@ EXAMPLE_PARAMETER = "_pytest_bdd_example"
 """The callspec parameter that holds the example row an outline's item runs (pytest-bdd 9)."""
 
 _BOUND: MutableMapping[Callable[..., Any], FeatureScenario] = weakref.WeakKeyDictionary()
-
-
-def _python_name(name: str) -> str:
-    """A scenario's test name as pytest-bdd's ``scenarios()`` makes it: ``test_`` and its words."""
-    words = re.sub(r"\W", "", name.replace(" ", "_"))
-    return "test_" + re.sub(r"^\d+_*", "", words).lower()
 
 
 def _unbound() -> None:
@@ -54,14 +48,10 @@ def bind_features(namespace: dict[str, Any], folder: Path) -> None:
     """Bind every scenario of ``folder`` into a test module's namespace with pytest-bdd's public ``scenario()``."""
     from pytest_bdd import scenario  # noqa: PLC0415 (only in the suite's own module)
 
-    in_run_order = sorted(parse_features(folder), key=lambda s: s.feature.name or s.feature.filename)  # as pytest-bdd
-    for found in in_run_order:
+    for found, name in in_run_order(folder):  # the test names the engine gives them (suite/planned.py)
         test = scenario(found.feature.filename, found.name, features_base_dir=str(folder))(_unbound)
         _BOUND[test] = found
-        name, number = _python_name(found.name), 0
-        while (name if number == 0 else f"{name}_{number}") in namespace:
-            number += 1
-        namespace[name if number == 0 else f"{name}_{number}"] = test
+        namespace[name] = test
 
 
 def bound_scenario(function: Callable[..., Any] | None) -> FeatureScenario | None:

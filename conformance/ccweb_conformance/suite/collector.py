@@ -1,15 +1,12 @@
-"""Turns pytest's reports on scenarios into :class:`~ccweb_conformance.reports.model.ScenarioResult`."""
+"""Judges each scenario's run into a :class:`~ccweb_conformance.reports.model.ScenarioResult` (no pytest).
+
+It is handed values (``suite/planned.py``): the scenario planned, and what its run left; the engine's
+run loop and the pytest plugin each build them from what they ran."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
-from pathlib import Path
-from typing import Any
-
-import pytest
 
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
@@ -22,18 +19,15 @@ from ccweb_conformance.checks.attribution import (
 from ccweb_conformance.checks.ledger import Audit
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.bdd import bound_scenario
-from ccweb_conformance.suite.bdd import example_row as _example_row
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
+from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun
 from ccweb_conformance.suite.repeated_fault import RepeatedFault
 from ccweb_conformance.suite.selection import selecting_keyword
-from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target
 
-_FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
 AUDIT_FEATURE = "Run audit"
@@ -42,43 +36,8 @@ AUDIT_SCENARIO = "After the run the sessions directory holds only what the runne
 AUDIT_REQUIREMENT = "RO-2"
 
 
-def scenario_template(item: pytest.Item) -> Any:
-    """The scenario of the kit's features an item was generated from, or None."""
-    return bound_scenario(getattr(item, "function", None))
-
-
-def example_row(item: pytest.Item) -> dict[str, str]:
-    """The outline example an item runs ({} for a plain scenario)."""
-    return _example_row(getattr(item, "callspec", None))
-
-
-def is_scenario(item: pytest.Item) -> bool:
-    """True for items generated from this kit's features (never a project's own)."""
-    template = scenario_template(item)
-    return template is not None and _in_features_dir(template.feature.filename)
-
-
-@cache
-def _in_features_dir(filename: str) -> bool:
-    """Whether a feature file is one of the kit's (resolved once per file name: about 2,300 asks a run)."""
-    return Path(filename).resolve().parent == _FEATURES_DIR
-
-
-def scenario_requirements(item: pytest.Item) -> tuple[str, ...]:
-    """The requirement IDs a scenario is tagged with, in spec order."""
-    tags = {m.name for m in item.iter_markers()}
-    return tuple(r for r in _LEVELS if r in tags)
-
-
 def _level(requirements: tuple[str, ...]) -> str:
     return "SHOULD" if requirements and all(_LEVELS[r] == "SHOULD" for r in requirements) else "MUST"
-
-
-def _feature_and_scenario(item: pytest.Item) -> tuple[str, str, str, int]:
-    scenario = scenario_template(item)
-    callspec = getattr(item, "callspec", None)
-    name = scenario.name if callspec is None else f"{scenario.name} [{callspec.id}]"
-    return scenario.feature.name, Path(scenario.feature.filename).name, name, scenario.line_number
 
 
 HANDSHAKE_REQUIREMENT = "PROTO-1"
@@ -86,11 +45,6 @@ HANDSHAKE_REQUIREMENT = "PROTO-1"
 EXIT_FIRST_REASON = "not run: --exitfirst stopped the run at the first failed scenario"
 GONE_KINDS = frozenset({"timeout", "closed"})
 """Wire failures that mean the server died or stopped answering (the circuit breaker counts them)."""
-
-
-def _scenario_tags(item: pytest.Item) -> tuple[str, ...]:
-    """The scenario's tags as the reports show them: its markers, pytest's own left out."""
-    return tuple(sorted(m.name for m in item.iter_markers() if m.name not in ("xfail", "usefixtures")))
 
 
 def server_gone(error: BaseException | None) -> bool:
@@ -106,10 +60,9 @@ def server_gone(error: BaseException | None) -> bool:
     return False
 
 
-def _explain(requirements: tuple[str, ...], excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+def _explain(requirements: tuple[str, ...], error: BaseException | None) -> str:
     lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
-    if excinfo is not None:
-        error = excinfo.value
+    if error is not None:
         if isinstance(error, AssertionError | ProtocolFailure | TargetError):
             lines.append(str(error))
         else:
@@ -153,13 +106,12 @@ class ResultCollector:
         self.started_at = ""
         self._scenario_number = 0
         self._worlds: dict[str, World] = {}
-        self._step_logs: dict[str, StepLog] = {}
         self._recorded: set[str] = set()
         self.startup_error: str | None = None
         self.bundled_reference = False
         """True when the target is the kit's bundled reference (no target option given)."""
-        self.planned: list[pytest.Item] = []
-        """The scenarios selected to run, in order (known once collection ended)."""
+        self.planned: list[PlannedScenario] = []
+        """The scenarios selected to run, in order (known once the selection is made)."""
         self.stop_reason: str | None = None
         """Set when the rest of the run is not run: why (each such scenario's message)."""
         self.stop_after = 3
@@ -175,7 +127,7 @@ class ResultCollector:
         self.expected: ExpectedFailures | None = None
         """The --expected-failures file: its requirement entries cover the failures charged to them."""
         self.suite_keywords: list[tuple[str, frozenset[str]]] = []
-        """Every scenario collected, before any selection: (test name, the names ``-k`` matches it by)."""
+        """Every scenario of the suite, before any selection: (test name, the names ``-k`` matches it by)."""
 
     def check_stop(self) -> str | None:
         """Why the next scenario must not start (the run's bound, the breaker), or None."""
@@ -183,20 +135,19 @@ class ResultCollector:
             self.stop_reason = f"not run: the run reached --max-time {self.max_time:g} s"
         return self.stop_reason
 
-    def record_not_run(self, item: pytest.Item, reason: str) -> None:
+    def record_not_run(self, planned: PlannedScenario, reason: str) -> None:
         """Record a scenario the run did not get to."""
-        if item.nodeid in self._recorded:
+        if planned.nodeid in self._recorded:
             return
-        self._recorded.add(item.nodeid)
-        requirements = scenario_requirements(item)
-        feature, feature_file, name, line = _feature_and_scenario(item)
+        self._recorded.add(planned.nodeid)
+        requirements = planned.requirements
         self.results.append(
             ScenarioResult(
-                feature=feature,
-                feature_file=feature_file,
-                scenario=name,
-                line=line,
-                tags=_scenario_tags(item),
+                feature=planned.feature,
+                feature_file=planned.feature_file,
+                scenario=planned.name,
+                line=planned.line,
+                tags=planned.tags,
                 requirements=requirements,
                 level=_level(requirements),  # type: ignore[arg-type]
                 status="notrun",
@@ -206,8 +157,8 @@ class ResultCollector:
 
     def finish(self, reason: str) -> None:
         """Record every planned scenario that did not run, with ``reason`` (or the stop reason)."""
-        for item in self.planned:
-            self.record_not_run(item, self.stop_reason or reason)
+        for planned in self.planned:
+            self.record_not_run(planned, self.stop_reason or reason)
 
     def handshake_failed(self, error: HandshakeViolation) -> None:
         """The server broke the protocol while negotiating: PROTO-1 fails, the rest is not run."""
@@ -240,52 +191,50 @@ class ResultCollector:
         self.transport = target.transport
         self.started_at = started_at
 
-    def attach(self, node: Any, world: World) -> None:
-        """Link a scenario's state to its item, for the transcript."""
-        self._worlds[node.nodeid] = world
+    def attach(self, planned: PlannedScenario, world: World) -> None:
+        """Link a scenario's state to it, for the transcript."""
+        self._worlds[planned.nodeid] = world
 
-    def world_of(self, item: pytest.Item) -> World | None:
+    def world_of(self, planned: PlannedScenario) -> World | None:
         """The state of a scenario that ran, or None (it had no world)."""
-        return self._worlds.get(item.nodeid)
+        return self._worlds.get(planned.nodeid)
 
-    @staticmethod
-    def nodeid_of(item: pytest.Item) -> str:
-        """``file.feature::Scenario name [example]``, as expected-failure files name scenarios."""
-        _, feature_file, name, _ = _feature_and_scenario(item)
-        return f"{feature_file}::{name}"
+    def recorded(self, planned: PlannedScenario) -> bool:
+        """Whether the scenario already has its result."""
+        return planned.nodeid in self._recorded
 
-    def _charged(
-        self, item: pytest.Item, error: BaseException | None, requirements: tuple[str, ...]
-    ) -> tuple[str, ...]:
+    def _charged(self, planned: PlannedScenario, error: BaseException | None) -> tuple[str, ...]:
         """The failed check's requirements; PROTO-4 too when the scenario's calls got different answers in the
         two eras (D-16), whichever era the check failed in."""
+        requirements = planned.requirements
         charged = charged_requirements(error, requirements)
-        world = self._worlds.get(item.nodeid)
+        world = self._worlds.get(planned.nodeid)
         if error is not None and world is not None and world.era_disagreement is not None:
             return with_era_disagreement(charged, requirements)
         return charged
 
-    def observe(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
-        """Record the outcome of the phase that decides the scenario."""
-        if (report.when == "setup" and report.passed) or item.nodeid in self._recorded:
-            return
-        self._recorded.add(item.nodeid)
-        requirements = scenario_requirements(item)
-        error = call.excinfo.value if report.failed and call.excinfo is not None else None
-        if self._runner_fault(error, report, self._worlds.get(item.nodeid)):
-            return
-        charged = self._charged(item, error, requirements)
-        level = failure_level(charged, requirements)
-        status, xfail_reason = self._status(item, call, report, level)
-        status, xfail_reason = self._baselined(status, xfail_reason, charged or requirements, report)
-        self._count_gone(call.excinfo.value if call.excinfo is not None else None, status)
-        world = self._worlds.pop(item.nodeid, None)
+    def observe(self, planned: PlannedScenario, run: ScenarioRun) -> ScenarioStatus | None:
+        """Record the scenario's result from what its run left; its status, or None when it was not the scenario's
+        to judge (recorded already, or the runner's own machine failed it)."""
+        if planned.nodeid in self._recorded:
+            return None
+        self._recorded.add(planned.nodeid)
+        error = None if run.skipped is not None else run.error
+        if self._runner_fault(error, self._worlds.get(planned.nodeid)):
+            return None
+        charged = self._charged(planned, error)
+        level = failure_level(charged, planned.requirements)
+        status, xfail_reason = self._status(run, error, level)
+        status, xfail_reason = self._baselined(status, xfail_reason, charged or planned.requirements)
+        self._count_gone(error, status)
+        world = self._worlds.pop(planned.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
         verdict = _Verdict(status, xfail_reason, level, charged)
-        self.results.append(self._result(item, call, report, world, verdict=verdict))
+        self.results.append(self._result(planned, run, error, world, verdict=verdict))
+        return status
 
-    def _runner_fault(self, error: BaseException | None, report: pytest.TestReport, world: World | None) -> bool:
+    def _runner_fault(self, error: BaseException | None, world: World | None) -> bool:
         """True when the runner's own machine failed the scenario: the run stops (exit 2), nobody is blamed.
 
         Its machine, or the process limit the runner and its servers share with the user's other work: a
@@ -300,29 +249,24 @@ class ResultCollector:
             return False
         self.startup_error = self.startup_error or fault
         self.stop_reason = self.stop_reason or f"not run: {fault}"
-        report.outcome = "passed"
         return True
 
-    def _status(
-        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport, level: str
-    ) -> tuple[ScenarioStatus, str | None]:
-        """The scenario's status from pytest's report, and its expected-failure reason (a warning passes in pytest)."""
-        xfail_reason: str | None = getattr(report, "wasxfail", None)
-        if report.skipped:
-            return ("xfailed" if xfail_reason is not None else "skipped"), xfail_reason
-        if report.failed and self._is_xpass(item, call):
-            return "xpassed", self._xfail_reason(item)
-        if report.failed and level == "SHOULD" and not self.strict:
-            report.outcome = "passed"
-            return "warning", xfail_reason
-        if report.failed:
-            return "failed", xfail_reason
+    def _status(self, run: ScenarioRun, error: BaseException | None, level: str) -> tuple[ScenarioStatus, str | None]:
+        """The scenario's status, and its expected-failure reason (a scenario entry is strict: passing fails)."""
+        if run.skipped is not None:
+            return "skipped", None
+        if run.expected_failure is not None:
+            return ("xfailed" if error is not None else "xpassed"), run.expected_failure
+        if error is not None and level == "SHOULD" and not self.strict:
+            return "warning", None
+        if error is not None:
+            return "failed", None
         return "passed", None
 
     def _explained(
         self,
-        call: pytest.CallInfo[None],
-        report: pytest.TestReport,
+        run: ScenarioRun,
+        error: BaseException | None,
         world: World | None,
         *,
         verdict: _Verdict,
@@ -330,56 +274,53 @@ class ResultCollector:
     ) -> tuple[str | None, FailureDetail | None]:
         """The scenario's message and failure detail, by its status (``against``: what it counts against)."""
         status = verdict.status
-        if status in ("failed", "warning") and call.excinfo is not None:
-            message = _explain(against, call.excinfo)
-            return message, failure_detail(world, call.excinfo.value, self._binding())
+        if status in ("failed", "warning") and error is not None:
+            return _explain(against, error), failure_detail(world, error, self._binding())
         if status == "xpassed":
             return f"expected failure passed: {verdict.xfail_reason}", None
-        if status == "skipped" and isinstance(report.longrepr, tuple):
-            return f"skipped: {report.longrepr[2].removeprefix('Skipped: ')}", None
+        if status == "skipped" and run.skipped is not None:
+            return f"skipped: {run.skipped}", None
         return None, None
 
     def _result(
         self,
-        item: pytest.Item,
-        call: pytest.CallInfo[None],
-        report: pytest.TestReport,
+        planned: PlannedScenario,
+        run: ScenarioRun,
+        error: BaseException | None,
         world: World | None,
         *,
         verdict: _Verdict,
     ) -> ScenarioResult:
         """The scenario's result: what it proved and what it is charged to, its steps, message and transcript."""
-        requirements = scenario_requirements(item)
-        feature, feature_file, name, line = _feature_and_scenario(item)
+        requirements = planned.requirements
         status, charged = verdict.status, verdict.charged
         failed = status in ("failed", "warning", "xpassed")
-        message, detail = self._explained(call, report, world, verdict=verdict, against=charged or requirements)
-        steps = self._steps(item)
-        template = scenario_template(item)
-        proved = proved_requirements(requirements, charged, steps_run(steps), len(template.steps) if template else 0)
+        message, detail = self._explained(run, error, world, verdict=verdict, against=charged or requirements)
+        steps = list(run.steps)
+        proved = proved_requirements(requirements, charged, steps_run(steps), planned.step_count)
         judged = failed or status == "xfailed"
         return ScenarioResult(
-            feature=feature,
-            feature_file=feature_file,
-            scenario=name,
-            line=line,
-            tags=_scenario_tags(item),
+            feature=planned.feature,
+            feature_file=planned.feature_file,
+            scenario=planned.name,
+            line=planned.line,
+            tags=planned.tags,
             requirements=requirements,
             level=verdict.level,  # type: ignore[arg-type]
             status=status,
             message=message,
-            duration_s=report.duration,
+            duration_s=run.duration,
             transcript=list(world.exchanges) if world is not None else [],
             expected_failure_reason=verdict.xfail_reason,
             steps=steps,
             detail=detail,
             charged=charged if judged else (),
             proved=proved if judged else (),
-            keyword=selecting_keyword(item.name, self.suite_keywords) if failed else None,
+            keyword=selecting_keyword(planned.test_name, self.suite_keywords) if failed else None,
         )
 
     def _baselined(
-        self, status: ScenarioStatus, reason: str | None, charged: tuple[str, ...], report: pytest.TestReport
+        self, status: ScenarioStatus, reason: str | None, charged: tuple[str, ...]
     ) -> tuple[ScenarioStatus, str | None]:
         """A failure (or warning) every requirement of whose charge has a requirement entry: an expected failure,
         whatever the scenario is tagged with."""
@@ -387,8 +328,6 @@ class ResultCollector:
         covering = self.expected.covering(charged) if judged and self.expected is not None else ()
         if not covering:
             return status, reason
-        report.outcome = "skipped"
-        report.wasxfail = covering[0].reason
         return "xfailed", covering[0].reason
 
     def _binding(self) -> str | None:
@@ -438,28 +377,8 @@ class ResultCollector:
         if self._repeated.observe(error, status == "failed") >= self.stop_after and self.stop_reason is None:
             self.stop_reason = self._repeated.reason()
 
-    @staticmethod
-    def _xfail_reason(item: pytest.Item) -> str | None:
-        marker = item.get_closest_marker("xfail")
-        return None if marker is None else str(marker.kwargs.get("reason", ""))
-
-    def _is_xpass(self, item: pytest.Item, call: pytest.CallInfo[None]) -> bool:
-        return call.excinfo is None and item.get_closest_marker("xfail") is not None
-
     def _negotiated(self, world: World) -> str | None:
         try:
             return world.client().protocol_version
         except Exception:  # the target may be down; the version is then unknown
             return None
-
-    def scenario_started(self, item: Any, steps: list[Any]) -> None:
-        """pytest-bdd started a scenario of these steps (its ``pytest_bdd_before_scenario`` hook)."""
-        self._step_logs[item.nodeid] = StepLog(list(steps))
-
-    def step_log(self, item: Any) -> StepLog | None:
-        """The steps of a scenario that started, or None."""
-        return self._step_logs.get(item.nodeid)
-
-    def _steps(self, item: pytest.Item) -> list[StepResult]:
-        log = self._step_logs.pop(item.nodeid, None)
-        return [] if log is None else log.results()

@@ -25,15 +25,9 @@ from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_s
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
 from ccweb_conformance.suite.ageing import EarlyFiles, write_early
-from ccweb_conformance.suite.bdd import keyword_names
-from ccweb_conformance.suite.collector import (
-    ResultCollector,
-    example_row,
-    is_scenario,
-    scenario_requirements,
-    scenario_template,
-)
+from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
+from ccweb_conformance.suite.items import is_scenario, planned_of, scenario_template
 from ccweb_conformance.suite.lookahead import (
     DECOY_ALIAS,
     SHARED_PREFIX,
@@ -42,9 +36,10 @@ from ccweb_conformance.suite.lookahead import (
     decoy_id,
     upcoming_sources,
 )
+from ccweb_conformance.suite.planned import ScenarioRun
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import pasted_match, pasted_scenarios
-from ccweb_conformance.suite.step_log import StepLog
+from ccweb_conformance.suite.step_log import LoggedStep, StepLog
 from ccweb_conformance.suite.world import CallObserver, World, declared_output_schema, raise_era_disagreement
 from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.factory import make_target
@@ -64,8 +59,10 @@ EARLY_KEY = pytest.StashKey[dict[int, EarlyFiles]]()
 OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
 OBSERVER_KEY = pytest.StashKey[CallObserver]()
-STEP_FAILED_KEY = pytest.StashKey[bool]()
 """Set by ``ccweb-conformance export``'s recorder: it sees every tool call of every scenario."""
+STEP_FAILED_KEY = pytest.StashKey[bool]()
+STEP_LOG_KEY = pytest.StashKey[StepLog]()
+"""The steps of a scenario that started, on its item."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -147,10 +144,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     alone), then apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
     for item in items:  # -k ac07 selects the scenarios of ac07_unicode.feature
         if is_scenario(item):
-            item.extra_keyword_matches.add(ResultCollector.nodeid_of(item).split("::", 1)[0])
+            item.extra_keyword_matches.add(scenario_template(item).feature_file)  # before planned_of reads them
     collector = config.stash.get(COLLECTOR_KEY, None)
     if collector is not None:
-        collector.suite_keywords = [(item.name, keyword_names(item)) for item in items if is_scenario(item)]
+        collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]
     options = config.stash[OPTIONS_KEY]
     pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
     if pasted is not None:  # what --co printed, pasted into -k: those scenarios; pytest's -k must not parse it
@@ -165,12 +162,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         tags = {m.name.casefold() for m in item.iter_markers()}
         if (wanted is not None and not wanted & tags) or (
-            pasted is not None and not pasted_match(ResultCollector.nodeid_of(item), pasted)
+            pasted is not None and not pasted_match(planned_of(item).nodeid, pasted)
         ):
             deselected.append(item)
             continue
         if expected is not None:  # a scenario entry is strict; requirement entries are judged on the charge
-            entry = expected.scenario_entry_for(ResultCollector.nodeid_of(item))
+            entry = expected.scenario_entry_for(planned_of(item).nodeid)
             if entry is not None:
                 item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True))
         kept.append(item)
@@ -190,11 +187,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     if OPTIONS_KEY not in config.stash:
         return
-    planned = [item for item in session.items if is_scenario(item)]
-    scenarios = [(scenario_template(item), example_row(item)) for item in planned]
+    planned = [planned_of(item) for item in session.items if is_scenario(item)]
+    scenarios = [(p.template, p.example) for p in planned]
     config.stash[COLLECTOR_KEY].planned = planned
     config.stash[SOURCES_KEY] = upcoming_sources(scenarios, config.stash[WORKSPACE_KEY].prefix)
-    config.stash[AGED_KEY] = aged_conversations([(*s, item.nodeid) for s, item in zip(scenarios, planned, strict=True)])
+    config.stash[AGED_KEY] = aged_conversations([(p.template, p.example, p.nodeid) for p in planned])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -207,7 +204,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     reason = collector.check_stop()
     if reason is None:
         return None
-    collector.record_not_run(item, reason)
+    collector.record_not_run(planned_of(item), reason)
     return True
 
 
@@ -222,23 +219,29 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def _step_log(request: pytest.FixtureRequest) -> StepLog | None:
-    collector = request.config.stash.get(COLLECTOR_KEY, None)
-    return None if collector is None else collector.step_log(request.node)
+    node: pytest.Item = request.node
+    return node.stash.get(STEP_LOG_KEY, None)
+
+
+def _logged(step: Any) -> LoggedStep:
+    """A pytest-bdd step as the step log keeps it."""
+    table = step.datatable
+    rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
+    return LoggedStep(step.keyword, step.name, step.line_number or 0, rows, step.docstring)
 
 
 def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
     """A scenario of the kit's features starts: its steps are logged from here (pytest-bdd's public hooks)."""
     del feature
-    collector = request.config.stash.get(COLLECTOR_KEY, None)
-    if collector is not None and is_scenario(request.node):
-        collector.scenario_started(request.node, scenario.steps)
+    if COLLECTOR_KEY in request.config.stash and is_scenario(request.node):
+        request.node.stash[STEP_LOG_KEY] = StepLog([_logged(step) for step in scenario.steps])
 
 
 def pytest_bdd_before_step(request: pytest.FixtureRequest, step: Any, **_ignored: Any) -> None:
     """A step starts."""
     log = _step_log(request)
     if log is not None:
-        log.started(step)
+        log.started(_logged(step))
 
 
 def pytest_bdd_after_step(request: pytest.FixtureRequest, **_ignored: Any) -> None:
@@ -259,7 +262,7 @@ def pytest_bdd_step_error(request: pytest.FixtureRequest, **_ignored: Any) -> No
 def pytest_bdd_after_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
     """Every step passed: a call the eras answered differently fails now (the first era's answer was wrong, D-16)."""
     del feature, scenario
-    world = request.config.stash[COLLECTOR_KEY].world_of(request.node)
+    world = request.config.stash[COLLECTOR_KEY].world_of(planned_of(request.node))
     if world is not None and not request.node.stash.get(STEP_FAILED_KEY, False):
         raise_era_disagreement(world)
 
@@ -270,9 +273,43 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Record each scenario; a failed SHOULD-only scenario becomes a warning unless strict."""
     report: pytest.TestReport = yield
-    if is_scenario(item):
-        item.config.stash[COLLECTOR_KEY].observe(item, call, report)
+    if is_scenario(item) and not (report.when == "setup" and report.passed):
+        _observe(item.config.stash[COLLECTOR_KEY], item, call, report)
     return report
+
+
+def _observe(
+    collector: ResultCollector, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
+) -> None:
+    """Hand the collector what the scenario's phase left; pytest's report then says what the collector decided (a
+    warning passes, a failure a requirement entry covers is an expected failure, the runner's fault blames none)."""
+    planned = planned_of(item)
+    if collector.recorded(planned):
+        return
+    status = collector.observe(planned, _scenario_run(item, call, report))
+    if status is None or status == "warning":
+        report.outcome = "passed"
+    elif status == "xfailed" and report.failed:
+        report.outcome = "skipped"
+        report.wasxfail = collector.results[-1].expected_failure_reason or ""
+
+
+def _scenario_run(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> ScenarioRun:
+    """What the phase that decides the scenario left, as the collector reads it."""
+    marker = item.get_closest_marker("xfail")
+    skipped = None
+    if report.skipped and getattr(report, "wasxfail", None) is None:
+        error = call.excinfo.value if call.excinfo is not None else ""
+        said = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(error)
+        skipped = said.removeprefix("Skipped: ")
+    log = item.stash.get(STEP_LOG_KEY, None)
+    return ScenarioRun(
+        error=call.excinfo.value if call.excinfo is not None else None,
+        skipped=skipped,
+        duration=report.duration,
+        steps=tuple(log.results()) if log is not None else (),
+        expected_failure=None if marker is None or report.passed else str(marker.kwargs.get("reason", "")),
+    )
 
 
 def _listable_or_exit(sessions_dir: Path, collector: ResultCollector) -> None:
@@ -349,7 +386,7 @@ def _scenario_files(request: pytest.FixtureRequest, number: int) -> Conversation
     else new ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
     ledger = request.config.stash[LEDGER_KEY]
     early = request.config.stash[EARLY_KEY].pop(number, None)
-    if early is not None and early.nodeid == request.node.nodeid:
+    if early is not None and early.nodeid == planned_of(request.node).nodeid:
         return early.files
     if early is not None:
         early.files.remove_all()
@@ -433,11 +470,11 @@ def world(
     files = _scenario_files(request, collector.next_scenario_number())
     ledger = request.config.stash[LEDGER_KEY]
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
-    state.requirements = scenario_requirements(request.node)
+    state.requirements = planned_of(request.node).requirements
     state.observer = request.config.stash.get(OBSERVER_KEY, None)
     if state.observer is not None:
         state.observer.started(state)
-    collector.attach(request.node, state)
+    collector.attach(planned_of(request.node), state)
     try:
         yield state
     finally:

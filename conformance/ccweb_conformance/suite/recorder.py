@@ -1,6 +1,6 @@
 """Records each scenario of a run as a replayable case: folder operations, calls, expected results.
 
-A pytest plugin object for ``ccweb-conformance export``: the suite runs against the bundled
+The observer of ``ccweb-conformance export``'s run: the suite runs against the bundled
 reference (the oracle), and every scenario that passed becomes either a *function-level* case
 (what a harness replays without MCP: files written, then calls of the tool's function with a
 source and arguments, each with the object it must return) or an *MCP-level* scenario with the
@@ -13,20 +13,16 @@ import dataclasses
 import os
 import stat
 import threading
-from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import ccweb_spec
 from ccweb_conformance.checks.case_rules import MCP_LEVEL_REASONS, expected_object, mcp_level_reason
 from ccweb_conformance.fixtures.tree import Entry, StatKey, operations, snapshot
-from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.case_export import RecordedCase
-from ccweb_conformance.suite.collector import ResultCollector, is_scenario, scenario_requirements
 from ccweb_conformance.suite.lookahead import decoy_id
+from ccweb_conformance.suite.planned import PlannedScenario
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.client import OMIT
 from ccweb_conformance.transport.exchange import Exchange
@@ -48,7 +44,7 @@ class _Scenario:
 
 
 class CaseRecorder:
-    """pytest plugin: sees every tool call of every scenario and keeps the passing scenarios as cases."""
+    """Sees every tool call of every scenario and keeps the passing scenarios as cases."""
 
     def __init__(self) -> None:
         self.cases: list[RecordedCase] = []
@@ -57,14 +53,6 @@ class CaseRecorder:
         self._lock = threading.Lock()
         self._files: dict[str, tuple[StatKey, Entry]] = {}
         """The bytes of files already read, while their times do not move (fixtures.tree.snapshot)."""
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_configure(self, config: pytest.Config) -> None:
-        """Fix the run prefix and watch every scenario's world."""
-        from ccweb_conformance.suite import plugin  # noqa: PLC0415 (the plugin module registers first)
-
-        config.stash[plugin.WORKSPACE_KEY] = Workspace(None, prefix=EXPORT_RUN_PREFIX)  # the plugin's, not yet made
-        config.stash[plugin.OBSERVER_KEY] = self
 
     def before_call(self, world: World, name: str, arguments: Any) -> None:
         """Record what changed in the folder since the last call, then the call itself."""
@@ -141,41 +129,28 @@ class CaseRecorder:
             if pending and expected is not None:
                 pending[-1]["expect"] = expected
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(
-        self, item: pytest.Item, call: pytest.CallInfo[None]
-    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        """Keep a scenario that passed against the reference as a case."""
-        report: pytest.TestReport = yield
-        if is_scenario(item) and (report.when == "call" or (report.when == "setup" and report.skipped)):
-            world = self._world_of(item)
-            by_name = ccweb_spec.case_levels().scenarios.get(ResultCollector.nodeid_of(item))
-            if by_name is not None:
-                self.cases.append(self._without_world(item, by_name))
-            elif report.skipped:
-                self.cases.append(self._without_world(item, "transport-only"))
-            elif not report.passed:
-                self.not_passed.append(ResultCollector.nodeid_of(item))
-            elif world is None:
-                self.cases.append(self._without_world(item))
-            else:
-                self.cases.append(self._case(item, world))
-        return report
+    def finished(self, planned: PlannedScenario, status: str, world: World | None) -> None:
+        """A scenario ended (``status``: passed, skipped or failed): a case, an MCP-level scenario, or a failure."""
+        by_name = ccweb_spec.case_levels().scenarios.get(planned.nodeid)
+        if by_name is not None:
+            self.cases.append(self._without_world(planned, by_name))
+        elif status == "skipped":
+            self.cases.append(self._without_world(planned, "transport-only"))
+        elif status != "passed":
+            self.not_passed.append(planned.nodeid)
+        elif world is None:
+            self.cases.append(self._without_world(planned))
+        else:
+            self.cases.append(self._case(planned, world))
 
     @staticmethod
-    def _world_of(item: pytest.Item) -> World | None:
-        from ccweb_conformance.suite.plugin import COLLECTOR_KEY  # noqa: PLC0415 (registered before this plugin)
-
-        return item.config.stash[COLLECTOR_KEY].world_of(item)
-
-    @staticmethod
-    def _without_world(item: pytest.Item, reason: str = "no-call") -> RecordedCase:
-        nodeid = ResultCollector.nodeid_of(item)
+    def _without_world(planned: PlannedScenario, reason: str = "no-call") -> RecordedCase:
+        nodeid = planned.nodeid
         feature, _, scenario = nodeid.partition("::")
-        return RecordedCase(nodeid, feature, scenario, scenario_requirements(item), [], MCP_LEVEL_REASONS[reason])
+        return RecordedCase(nodeid, feature, scenario, planned.requirements, [], MCP_LEVEL_REASONS[reason])
 
-    def _case(self, item: pytest.Item, world: World) -> RecordedCase:
-        nodeid = ResultCollector.nodeid_of(item)
+    def _case(self, planned: PlannedScenario, world: World) -> RecordedCase:
+        nodeid = planned.nodeid
         feature, _, scenario = nodeid.partition("::")
         state = self._scenarios.pop(id(world), None) or _Scenario(world.files.sessions_dir.parent)
         reasons = list(state.reasons)
@@ -183,7 +158,7 @@ class CaseRecorder:
             reasons.append(MCP_LEVEL_REASONS["other-requests"])
         if state.calls == 0:
             reasons.append(MCP_LEVEL_REASONS["no-call"])
-        tags = scenario_requirements(item)
+        tags = planned.requirements
         levels = ccweb_spec.case_levels()
         reasons += [MCP_LEVEL_REASONS[k] for t in tags if (k := levels.scenario_reason(t)) is not None]
         claims = tuple(t for t in tags if levels.claim_reason(t) is None)

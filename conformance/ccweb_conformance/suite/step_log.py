@@ -1,4 +1,4 @@
-"""Which steps of a scenario ran, and how, from pytest-bdd's public hooks (never its report registry).
+"""Which steps of a scenario ran, and how: from the engine's step callbacks, or pytest-bdd's public hooks.
 
 One entry per step started, in order; a failed step is followed by the scenario's remaining
 steps, marked skipped with no duration: they never ran (pytest-bdd's own report marks them
@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from ccweb_conformance.reports.model import StepResult
 
-__all__ = ["StepLog"]
+__all__ = ["LoggedStep", "StepLog"]
+
+
+@dataclass(frozen=True)
+class LoggedStep:
+    """A step as the reports show it: keyword, text, line, table rows, docstring."""
+
+    keyword: str
+    name: str
+    line: int
+    rows: tuple[tuple[str, ...], ...] | None = None
+    docstring: str | None = None
 
 
 @dataclass
 class _Ran:
-    step: Any
+    step: LoggedStep
     started: float
     stopped: float | None = None
     failed: bool = False
@@ -28,22 +38,22 @@ class _Ran:
 class StepLog:
     """The steps of one scenario run (``steps``: every step of the scenario, background first)."""
 
-    steps: list[Any]
+    steps: list[LoggedStep]
     ran: list[_Ran] = field(default_factory=list)
     never_ran: int = 0
     """How many steps after the failed one were not run (the last entries of ``ran``)."""
 
-    def started(self, step: Any) -> None:
-        """``pytest_bdd_before_step``."""
+    def started(self, step: LoggedStep) -> None:
+        """A step starts (``pytest_bdd_before_step``)."""
         self.ran.append(_Ran(step, time.perf_counter()))
 
     def passed(self) -> None:
-        """``pytest_bdd_after_step``."""
+        """The step passed (``pytest_bdd_after_step``)."""
         if self.ran:
             self.ran[-1].stopped = time.perf_counter()
 
     def failed(self) -> None:
-        """``pytest_bdd_step_error``: the current step failed; the rest never runs."""
+        """The current step failed (``pytest_bdd_step_error``): the rest never runs."""
         if not self.ran:
             return
         self.ran[-1].stopped, self.ran[-1].failed = time.perf_counter(), True
@@ -58,8 +68,6 @@ class StepLog:
         first_skipped = len(self.ran) - self.never_ran
         for number, entry in enumerate(self.ran):
             step = entry.step
-            table = step.datatable
-            rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
             duration = 0.0 if entry.stopped is None else entry.stopped - entry.started
             results.append(
                 StepResult(
@@ -67,8 +75,8 @@ class StepLog:
                     step.name,
                     "failed" if entry.failed else "skipped" if number >= first_skipped else "passed",
                     duration,
-                    step.line_number or 0,
-                    rows,
+                    step.line,
+                    step.rows,
                     step.docstring,
                 )
             )

@@ -11,7 +11,7 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.model import FailureDetail, Rerun, ScenarioResult
 from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.session import SuiteOutcome
+from ccweb_conformance.suite.engine_session import SuiteOutcome
 from ccweb_conformance.transport.run_context import RunContext
 
 

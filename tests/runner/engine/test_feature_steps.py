@@ -38,7 +38,8 @@ def pytest_bdd_choices(path: Path) -> list[tuple[str, str, Any]]:
         for row in rows:
             for step in template.render(row).steps:
                 matching = [c for c in PYTEST_BDD_STEPS if c.type == step.type and c.parser.is_matching(step.name)]
-                found.append((step.type, step.name, matching[-1].step_func if matching else None))
+                bound = getattr(matching[-1].step_func, "__wrapped__", None) if matching else None  # the adapter's wrap
+                found.append((step.type, step.name, bound))
     return found
 
 

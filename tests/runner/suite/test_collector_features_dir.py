@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from ccweb_conformance.suite import collector
+from ccweb_conformance.suite import items as collector
 
 KIT_FEATURE = Path(str(files("ccweb_features"))) / "protocol.feature"
 

@@ -1,4 +1,5 @@
-"""The result collector's status logic alone: pytest's report of one scenario -> its ScenarioResult.
+"""The result collector's status logic alone: pytest's report of one scenario, through the plugin's adapter
+(``suite/plugin.py``, which hands the collector values) -> its ScenarioResult.
 
 Fake items, calls and reports (no pytest session, no server): passed, failed, warning (a SHOULD
 failure, unless strict), xfailed, xpassed, skipped, not run; which requirements a failure is charged
@@ -15,10 +16,12 @@ from typing import Any
 import pytest
 
 from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.engine.features import FeatureRef, FeatureScenario
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.reports.model import ScenarioResult, StepResult
-from ccweb_conformance.suite import collector
+from ccweb_conformance.suite import collector, plugin
 from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.planned import PlannedScenario
 
 STEPS = 3
 
@@ -36,6 +39,7 @@ class Item:
     markers: list[Marker]
     nodeid: str = "features/x.feature::scenario"
     name: str = "test_scenario"
+    stash: dict[Any, Any] = field(default_factory=dict)
 
     def iter_markers(self) -> list[Marker]:
         return self.markers
@@ -67,12 +71,27 @@ class Report:
         return self.outcome == "skipped"
 
 
+def planned(scenario: Item) -> PlannedScenario:
+    """Every fake item comes from one three-step scenario of ``x.feature`` (named after its node ID but the first)."""
+    template = FeatureScenario(
+        "x.feature", "Scenario Y", frozenset(), 0, FeatureRef("Feature X", "/features/x.feature"), 7, ("s",) * STEPS
+    )
+    own = scenario.nodeid.split("::")[-1]
+    tags = tuple(sorted(m.name for m in scenario.markers if m.name != "xfail"))
+    name = "Scenario Y" if own == "scenario" else own
+    return PlannedScenario("Feature X", "x.feature", name, 7, tags, scenario.name, frozenset(), (), template)
+
+
 @pytest.fixture(autouse=True)
 def template(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every fake item comes from one three-step scenario of ``x.feature``."""
-    feature = SimpleNamespace(name="Feature X", filename="/features/x.feature")
-    scenario = SimpleNamespace(name="Scenario Y", feature=feature, line_number=7, steps=[1] * STEPS)
-    monkeypatch.setattr(collector, "scenario_template", lambda item: scenario)
+    """The plugin sees each fake item as :func:`planned` makes it."""
+    monkeypatch.setattr(plugin, "planned_of", planned)
+
+
+def with_steps(scenario: Item, logged: list[StepResult]) -> Item:
+    """The item with its step log holding ``logged``."""
+    scenario.stash[plugin.STEP_LOG_KEY] = SimpleNamespace(results=lambda: logged)
+    return scenario
 
 
 def item(*tags: str, xfail: str | None = None) -> Item:
@@ -87,7 +106,7 @@ def observe(
 ) -> tuple[ScenarioResult, Report, ResultCollector]:
     results = ResultCollector(strict=strict)
     call = SimpleNamespace(excinfo=None if error is None else SimpleNamespace(value=error))
-    results.observe(scenario, call, report)  # type: ignore[arg-type]
+    plugin._observe(results, scenario, call, report)  # type: ignore[arg-type]
     return results.results[-1], report, results
 
 
@@ -154,22 +173,22 @@ def steps(*statuses: str) -> list[StepResult]:
     return [StepResult("Then", f"step {n}", status) for n, status in enumerate(statuses, 1)]  # type: ignore[arg-type]
 
 
-def test_a_failure_in_the_last_step_proves_the_other_requirements(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ResultCollector, "_steps", staticmethod(lambda item: steps("passed", "passed", "failed")))
+def test_a_failure_in_the_last_step_proves_the_other_requirements() -> None:
     error = fail("SRC-2: wrong", expected=1, actual=2, proves="SRC-2")
-    result, _, _ = observe(item("SRC-1", "SRC-2", "SRC-3"), Report("failed"), error)
+    scenario = with_steps(item("SRC-1", "SRC-2", "SRC-3"), steps("passed", "passed", "failed"))
+    result, _, _ = observe(scenario, Report("failed"), error)
     assert summary(result) == ("failed", "MUST", ("SRC-1", "SRC-2", "SRC-3"), ("SRC-2",), ("SRC-1", "SRC-3"))
 
 
-def test_a_failure_before_the_last_step_proves_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_before_the_last_step_proves_nothing_else() -> None:
     """pytest-bdd lists the steps after the failing one as failed: they never ran, so prove nothing.
 
     A fastmcp server's error without structuredContent fails PLC-4 in the call step; the step
     that would check its error code (SRC-3) never ran, so SRC-3 must not be passed by it.
     """
-    monkeypatch.setattr(ResultCollector, "_steps", staticmethod(lambda item: steps("passed", "failed", "failed")))
     error = fail("PLC-4: no structuredContent", expected=1, actual=2, proves="PLC-4")
-    result, _, _ = observe(item("SRC-3", "SRC-4"), Report("failed"), error)
+    scenario = with_steps(item("SRC-3", "SRC-4"), steps("passed", "failed", "failed"))
+    result, _, _ = observe(scenario, Report("failed"), error)
     assert summary(result) == ("failed", "MUST", ("SRC-3", "SRC-4"), ("PLC-4",), ())
 
 
@@ -181,7 +200,7 @@ def test_steps_run_counts_up_to_the_first_failed_step() -> None:
 
 
 def test_an_expected_failure_that_failed_is_xfailed() -> None:
-    result, _, _ = observe(item("SRC-1", xfail="known"), Report("skipped", wasxfail="known"))
+    result, _, _ = observe(item("SRC-1", xfail="known"), Report("skipped", wasxfail="known"), AssertionError("x"))
     assert summary(result) == ("xfailed", "MUST", ("SRC-1",), (), ())
     assert (result.expected_failure_reason, result.message) == ("known", None)
 
@@ -205,18 +224,20 @@ def test_a_skip_keeps_its_reason() -> None:
 def test_a_passed_setup_decides_nothing_and_a_scenario_is_recorded_once() -> None:
     results = ResultCollector(strict=False)
     scenario = item("SRC-1")
-    results.observe(scenario, SimpleNamespace(excinfo=None), Report("passed", when="setup"))  # type: ignore[arg-type]
-    assert results.results == []
-    results.observe(scenario, SimpleNamespace(excinfo=None), Report("passed"))  # type: ignore[arg-type]
-    results.observe(scenario, SimpleNamespace(excinfo=None), Report("passed", when="teardown"))  # type: ignore[arg-type]
+    for when in ("setup", "call", "teardown"):
+        report = Report("passed", when=when)
+        if not (when == "setup" and report.passed):
+            plugin._observe(results, scenario, SimpleNamespace(excinfo=None), report)  # type: ignore[arg-type]
+        if when == "setup":
+            assert results.results == []
     assert [r.status for r in results.results] == ["passed"]
 
 
 def test_not_run_scenarios_are_recorded_with_the_stop_reason() -> None:
     results = ResultCollector(strict=False)
     ran, missed = item("SRC-1"), Item([Marker("STO-5")], nodeid="features/x.feature::other")
-    results.observe(ran, SimpleNamespace(excinfo=None), Report("passed"))  # type: ignore[arg-type]
-    results.planned = [ran, missed]  # type: ignore[list-item]
+    plugin._observe(results, ran, SimpleNamespace(excinfo=None), Report("passed"))  # type: ignore[arg-type]
+    results.planned = [planned(ran), planned(missed)]
     results.stop_reason = "not run: the run reached --max-time 5 s"
     results.finish("not run: interrupted")
     assert [(r.status, r.level, r.message) for r in results.results] == [
@@ -229,7 +250,7 @@ def test_a_fault_of_the_runners_own_disk_blames_nobody_and_stops_the_run() -> No
     error = OSError(errno.ENOSPC, "No space left on device")
     results = ResultCollector(strict=False)
     report = Report("failed")
-    results.observe(item("SRC-1"), SimpleNamespace(excinfo=SimpleNamespace(value=error)), report)  # type: ignore[arg-type]
+    plugin._observe(results, item("SRC-1"), SimpleNamespace(excinfo=SimpleNamespace(value=error)), report)  # type: ignore[arg-type]
     assert (results.results, report.outcome) == ([], "passed")
     assert results.startup_error is not None
     assert results.stop_reason == f"not run: {results.startup_error}"
@@ -241,7 +262,7 @@ def test_three_scenarios_in_a_row_without_the_server_stop_the_run() -> None:
     for number in range(3):
         assert results.stop_reason is None
         scenario = Item([Marker("SRC-1")], nodeid=f"features/x.feature::s{number}")
-        results.observe(scenario, SimpleNamespace(excinfo=SimpleNamespace(value=gone)), Report("failed"))  # type: ignore[arg-type]
+        plugin._observe(results, scenario, SimpleNamespace(excinfo=SimpleNamespace(value=gone)), Report("failed"))  # type: ignore[arg-type]
     assert [r.status for r in results.results] == ["failed"] * 3
     assert results.stop_reason == (
         "not run: the implementation stopped answering (3 scenarios in a row timed out or lost the server)"

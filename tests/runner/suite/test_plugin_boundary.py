@@ -1,7 +1,7 @@
 """The kit's pytest plugin is loaded only where it is asked for: a team's own pytest run never imports it.
 
-The runner's session loads it with ``-p`` (and turns auto-loading off); plain pytest takes it the
-same way, ``-p ccweb_conformance.suite.plugin``, and then has the ``--ccweb-*`` options.
+The runner does not use pytest; plain pytest takes the plugin with ``-p ccweb_conformance.suite.plugin``,
+and then has the ``--ccweb-*`` options.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.scenario_index import feature_scenarios
-from ccweb_conformance.suite.session import pytest_arguments
 
 UNRELATED_TEST = """\
 import sys
@@ -45,13 +43,6 @@ def test_an_unrelated_project_imports_nothing_of_the_kit_and_gets_none_of_its_ma
     assert (run.returncode, run.stdout.splitlines()[-1].split(" in ")[0]) == (0, "1 passed")
     markers = pytest_in(tmp_path, "--markers")
     assert [line for line in markers.stdout.splitlines() if line.startswith("@pytest.mark.AC-1:")] == []
-
-
-def test_the_runners_session_loads_the_plugin_explicitly():
-    words = pytest_arguments(RunnerOptions(), Path("suite.py"))
-    assert "--disable-plugin-autoload" in words
-    loaded = [words[i + 1] for i, word in enumerate(words) if word == "-p" and not words[i + 1].startswith("no:")]
-    assert loaded == ["pytest_bdd.plugin", "ccweb_conformance.suite.plugin"]
 
 
 def test_plain_pytest_takes_the_plugin_and_its_options_with_p(tmp_path: Path):

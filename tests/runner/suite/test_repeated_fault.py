@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from runner.suite.test_collector_status import Item, Marker, Report, template  # noqa: F401 (an autouse fixture)
 
 from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.suite import plugin
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.repeated_fault import RepeatedFault, protocol_fault
 from ccweb_conformance.transport.exchange import Exchange
@@ -30,7 +31,7 @@ def scenario() -> Item:
 def observe_all(results: ResultCollector, outcomes: list[tuple[str, BaseException | None]]) -> None:
     for outcome, error in outcomes:
         call = SimpleNamespace(excinfo=None if error is None else SimpleNamespace(value=error))
-        results.observe(scenario(), call, Report(outcome))  # type: ignore[arg-type]
+        plugin._observe(results, scenario(), call, Report(outcome))  # type: ignore[arg-type]
 
 
 def test_the_fault_is_what_the_server_did_without_the_target_description() -> None:

@@ -12,9 +12,8 @@ import pytest
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.options import resolve
+from ccweb_conformance.suite.engine_session import collect
 from ccweb_conformance.suite.selection import selecting_keyword
-from ccweb_conformance.suite.session import run_suite
-from ccweb_conformance.transport.run_context import RunContext
 
 SAMPLES = {
     "test_the_tool_is_listed_under_its_contract_name": "ac01_tool_definition.feature::"
@@ -32,9 +31,8 @@ SAMPLES = {
 @pytest.fixture(scope="module")
 def suite_keywords() -> list[tuple[str, frozenset[str]]]:
     options = dataclasses.replace(resolve({}), in_process=True, collect_only=True)
-    outcome = run_suite(options, live=False, context=RunContext())
-    assert outcome.collector is not None
-    return outcome.collector.suite_keywords
+    collector, _ = collect(options)
+    return collector.suite_keywords
 
 
 def test_the_plain_name_and_the_outline_rows_get_the_expressions_they_should(suite_keywords) -> None:

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.plugin import ResolvedOptions, options_from
-from ccweb_conformance.suite.session import pytest_arguments
 
 OPTIONS = RunnerOptions(in_process=True, timeout=7.0, tags="AC-1", keyword="emoji")
-
-
-def test_the_suite_gets_pytests_own_flags_only():
-    words = pytest_arguments(OPTIONS, Path("suite.py"))
-    assert [w for w in words if w.startswith("--ccweb-")] == []
-    assert words[-2:] == ["-k", "emoji"]
 
 
 def test_plain_pytest_still_gets_every_flag():

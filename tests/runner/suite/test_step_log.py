@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ccweb_conformance.suite.step_log import LoggedStep as Step
 from ccweb_conformance.suite.step_log import StepLog
-
-
-@dataclass
-class Step:
-    """What the log reads of a pytest-bdd step."""
-
-    keyword: str
-    name: str
-    line_number: int
-    datatable: None = None
-    docstring: None = None
-
 
 STEPS = [Step("Given", "a conversation", 3), Step("When", "I call the tool", 4), Step("Then", "items are", 5),
          Step("And", "hasMore is false", 6)]

@@ -7,8 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, regex
 from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
 from ccweb_conformance.fixtures.notation import aliases, byte_string, code_points, numbered
@@ -134,10 +133,10 @@ def folder_beside(world: World, folder: str, alias: str, content: str) -> None:
     try:
         path = world.files.sibling_folder(folder)
     except OSError as error:
-        pytest.skip(
+        raise StepSkipped(
             f"cannot create a folder beside the sessions directory ({error.strerror}: {error.filename}); "
             "this scenario needs the sessions directory's parent to be writable"
-        )
+        ) from None
     world.ids[folder] = path.name
     world.ids[f"{folder}Path"] = str(path)
     conversation_id = _new(world, alias)

@@ -10,9 +10,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-
 from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import parse, then, when
 from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.channel import Heard, id_key
@@ -54,7 +53,7 @@ def call_and_cancel(world: World) -> None:
     """PROTO-5: a tools/call sent without waiting, then ``notifications/cancelled`` for its id ``CANCEL_AFTER``
     seconds later, unless it was answered first (then nothing is cancelled, and the Then step does not judge)."""
     if world.target.transport == "http":
-        pytest.skip(CANCEL_OVER_HTTP)
+        raise StepSkipped(CANCEL_OVER_HTTP)
     client = world.client()
     request_id, exchange = client.start_request("tools/call", {"name": TOOL_NAME, "arguments": {}})
     world.exchanges.append(exchange)
@@ -78,7 +77,7 @@ def nothing_after_cancel(world: World, window: int) -> None:
         raise AssertionError("the scenario cancelled no call")
     if cancelled.answered is not None or cancelled.cancelled_at is None:
         elapsed = ((cancelled.answered.at if cancelled.answered else time.monotonic()) - cancelled.sent_at) * 1000
-        pytest.skip(
+        raise StepSkipped(
             f"not judged: the call was answered {elapsed:.0f} ms after it was sent, before its cancellation could be"
             " sent (a conversation file that does not parse keeps a server re-reading it for at least 200 ms, D-14)"
         )
@@ -102,10 +101,10 @@ def nothing_after_cancel(world: World, window: int) -> None:
 def exits_at_end_of_input(world: World, seconds: int) -> None:
     """PROTO-6: the standard input of the scenario's own server closed; it must exit within ``seconds``."""
     if world.target.transport == "http":
-        pytest.skip(EXIT_OVER_HTTP)
+        raise StepSkipped(EXIT_OVER_HTTP)
     process = world.target.server_process(world.source)
     if process is None:
-        pytest.skip(EXIT_IN_PROCESS)
+        raise StepSkipped(EXIT_IN_PROCESS)
     client = world.client()
     client.broken = True  # its input is closed: the connection is never used again
     stdin = process.popen.stdin

@@ -11,10 +11,9 @@ import re
 from collections.abc import Callable
 from functools import partial
 
-import pytest
-
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
+from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, regex, then, when
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.suite.world import TOOL_NAME, World
@@ -82,12 +81,12 @@ def header_changes(world: World, names: str) -> None:
     """One connection (one legacy session); its source header is changed before each call."""
     order = _QUOTED.findall(names)
     if world.target.transport != "http":  # before a client is made: over stdio that would start two processes
-        pytest.skip("a source header exists over HTTP only")
+        raise StepSkipped("a source header exists over HTTP only")
     for client_for in _era_clients(world):
         client = client_for(world.ids[order[0]])
         channel = client.channel
         if not isinstance(channel, HttpChannel):
-            pytest.skip("a source header exists over HTTP only")
+            raise StepSkipped("a source header exists over HTTP only")
         header = world.target.source_header  # type: ignore[attr-defined]
         for alias in order:
             channel.set_header(header, world.ids[alias])

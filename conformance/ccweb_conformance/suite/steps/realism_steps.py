@@ -12,10 +12,9 @@ import os
 import time
 from typing import Any
 
-import pytest
-
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
+from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, session_bytes
 from ccweb_conformance.fixtures.notation import code_points
@@ -128,7 +127,7 @@ def conversation_without_permission(world: World, alias: str) -> None:
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         unprivileged = world.target.without_permission_override()
         if unprivileged is None:
-            pytest.skip(ROOT_SKIP)
+            raise StepSkipped(ROOT_SKIP)
         world.target = unprivileged
     conversation_id = world.ids[alias]
     world.files.chmod(conversation_id, 0)

@@ -1,0 +1,315 @@
+"""Runs the selected scenarios on the runner's own engine (no pytest) and hands back what it collected.
+
+The target is started once, on the main thread (a signal interrupts its start-up at once); each scenario
+runs on a World of its own through ``engine/executor.py``; the collector judges each one
+(``suite/collector.py``); every path, an interrupt included, ends with the run's audit and clean-up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
+from ccweb_conformance.engine.executor import Observer, StepSkipped, run_scenario
+from ccweb_conformance.engine.registry import STEPS
+from ccweb_conformance.engine.scenarios import Scenario, Step
+from ccweb_conformance.errors import HandshakeViolation, TargetError, UsageError
+from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
+from ccweb_conformance.fixtures.workspace import Workspace
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.suite import steps
+from ccweb_conformance.suite.ageing import EarlyFiles, write_early
+from ccweb_conformance.suite.collector import ResultCollector
+from ccweb_conformance.suite.expected_failures import load_expected_failures
+from ccweb_conformance.suite.lookahead import (
+    DECOY_ALIAS,
+    SHARED_PREFIX,
+    aged_conversations,
+    decoy_id,
+    upcoming_sources,
+)
+from ccweb_conformance.suite.plan_selection import Chosen, choose
+from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun, plan_scenarios
+from ccweb_conformance.suite.progress import Progress
+from ccweb_conformance.suite.recorder import EXPORT_RUN_PREFIX, CaseRecorder
+from ccweb_conformance.suite.step_log import LoggedStep, StepLog
+from ccweb_conformance.suite.world import World, declared_output_schema, raise_era_disagreement
+from ccweb_conformance.transport import limits, signals
+from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.transport.targets import Target
+
+__all__ = ["SuiteOutcome", "collect", "run_suite"]
+
+FEATURES = Path(str(files("ccweb_features")))
+
+
+@dataclass
+class SuiteOutcome:
+    """What a suite run left: its collector, or why it could not run."""
+
+    collector: ResultCollector | None
+    startup_error: str | None
+    """Why the implementation could not be started or reached."""
+    broken: str | None = None
+    """Why the suite itself could not run."""
+
+
+def _collector(options: RunnerOptions) -> ResultCollector:
+    collector = ResultCollector(strict=options.strict, source_names=(options.source_env, options.source_header))
+    collector.stop_after = options.stop_after
+    collector.max_time = options.max_time
+    collector.exit_first = options.exitfirst
+    collector.deadline = time.monotonic() + options.max_time
+    path = options.expected_failures
+    collector.expected = None if path is None else load_expected_failures(path)
+    return collector
+
+
+def collect(options: RunnerOptions, only: Collection[str] = ()) -> tuple[ResultCollector, Chosen]:
+    """The collector and the scenarios the options select, nothing run (``run --collect-only``, and every run)."""
+    steps.load()
+    plan = plan_scenarios(FEATURES)
+    collector = _collector(options)
+    collector.suite_keywords = [(p.test_name, p.keywords) for p, _ in plan]
+    chosen = choose(options, plan, only=only, expected=collector.expected)
+    collector.planned = [p for p, _, _ in chosen.scenarios]
+    return collector, chosen
+
+
+class _StepWatch(Observer):
+    """The executor's callbacks written into the scenario's step log (a skipping step stays as it began)."""
+
+    def __init__(self, log: StepLog) -> None:
+        self.log = log
+
+    def before_step(self, step: Step) -> None:
+        self.log.started(_logged(step))
+
+    def after_step(self, step: Step) -> None:
+        self.log.passed()
+
+    def step_error(self, step: Step, error: BaseException) -> None:
+        if not isinstance(error, StepSkipped):
+            self.log.failed()
+
+
+def _logged(step: Step) -> LoggedStep:
+    return LoggedStep(step.keyword, step.text, step.line, step.datatable, step.docstring)
+
+
+@dataclass
+class _Run:
+    """One run's state, passed down: options, collector, workspace, ledger, target, and what scenarios share."""
+
+    options: RunnerOptions
+    context: RunContext
+    collector: ResultCollector
+    workspace: Workspace
+    owned: bool
+    recorder: CaseRecorder | None
+    progress: Progress
+    ledger: SessionsLedger | None = None
+    target: Target | None = None
+    early: dict[int, EarlyFiles] | None = None
+    decoy: tuple[str, ConversationFiles] | None = None
+    schema: dict[str, Any] | None = None
+    schema_listed: bool = False
+    """The tool's declared outputSchema is listed once, when the first scenario starts (PLC-4)."""
+    started: bool = False
+    """The target started and answered: the run's audit judges what it did."""
+
+    def provide(self, name: str) -> object:
+        """What a step asks for beyond its world: the run's shared decoy conversation."""
+        if name != "ccweb_decoy_id":
+            raise LookupError(f"a step asks for {name!r}, which this run does not provide")
+        if self.decoy is None:
+            assert self.ledger is not None
+            part = self.workspace.part(SHARED_PREFIX)
+            self.ledger.register(part)
+            decoy = part.new_id(DECOY_ALIAS)
+            part.write_session(decoy, cc_web_session(decoy, [{"role": "user", "content": "decoy", "timestamp": None}]))
+            self.decoy = (decoy, part)
+        return self.decoy[0]
+
+
+def run_suite(
+    options: RunnerOptions,
+    *,
+    live: bool,
+    context: RunContext,
+    only: Collection[str] = (),
+    workspace: Workspace | None = None,
+    quiet: bool = False,
+    recorder: CaseRecorder | None = None,
+) -> SuiteOutcome:
+    """Run the selected scenarios against the target the options name, in the run of ``context``, in ``workspace``
+    (else one of the suite's own);
+    ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s."""
+    problems = options.problems()
+    if problems:
+        raise UsageError("; ".join(problems))
+    collector, chosen = collect(options, only)
+    owned = workspace is None or recorder is not None
+    if recorder is not None:
+        workspace = Workspace(None, prefix=EXPORT_RUN_PREFIX)
+    elif workspace is None:
+        workspace = Workspace(options.sessions_dir)
+    progress = Progress(verbose=options.verbose, live=live, log=not quiet)
+    run = _Run(options, context, collector, workspace, owned, recorder, progress)
+    run.progress.planned(len(chosen.scenarios))
+    try:
+        _run(run, chosen)
+    finally:
+        run.progress.finish()
+    return SuiteOutcome(collector, collector.startup_error)
+
+
+def _run(run: _Run, chosen: Chosen) -> None:
+    """Start the target, run every chosen scenario, audit, clean up; an interrupt leaves the rest not run."""
+    collector = run.collector
+    reason = "not run: the run stopped early"
+    try:
+        if not _start(run, chosen):
+            return
+        for planned, scenario, expected in chosen.scenarios:
+            stop = collector.check_stop()
+            if stop is not None:
+                collector.record_not_run(planned, stop)
+                continue
+            _scenario(run, planned, scenario, expected)
+    except KeyboardInterrupt:  # a signal (RunInterrupted): what did not run is recorded, the run is cleaned up
+        state = signals.current()
+        name = state.name if state is not None and state.interrupted else "SIGINT"
+        reason = f"not run: the run was interrupted by {name}"
+    finally:
+        collector.finish(reason)
+        _end(run)
+
+
+def _start(run: _Run, chosen: Chosen) -> bool:
+    """Open the workspace, write the conversations that must age, start the target; False when the run cannot go on."""
+    options, collector, workspace = run.options, run.collector, run.workspace
+    try:
+        sessions_dir = workspace.open()
+        problem = unlistable(sessions_dir)
+        if problem is not None:  # the runner's environment, not RO-2: exit 2
+            collector.startup_error = problem
+            return False
+        run.ledger = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix, waits=run.context.waits)
+        planned = [p for p, _, _ in chosen.scenarios]
+        if run.recorder is None:  # a recorded export's cases hold only what their scenario wrote
+            run.early = write_early(workspace, aged_conversations([(p.template, p.example, p.nodeid) for p in planned]))
+            for made in run.early.values():
+                run.ledger.register(made.files)
+        run.target = make_target(options, sessions_dir, run.context, decoy_source=decoy_id(workspace.prefix))
+        run.target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
+        _note_eras(run.target, collector)
+        run.target.prepare(upcoming_sources([(p.template, p.example) for p in planned], workspace.prefix))
+    except HandshakeViolation as error:
+        if run.target is not None:
+            collector.describe(run.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+        collector.handshake_failed(error)
+        return False
+    except TargetError as error:
+        limit = limits.process_limit_problem(error, exhausted=run.context.exhausted)  # no thread: the runner's limit
+        collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
+        return False
+    collector.describe(run.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    collector.bundled_reference = not (options.stdio or options.url or options.http_cmd)
+    run.started = True
+    return True
+
+
+def _note_eras(target: Target, collector: ResultCollector) -> None:
+    """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
+    if target.detect_other_era() is not None:
+        collector.one_era_reason = target.one_era_reason
+    collector.eras = [target.client(None).protocol_version]
+    if target.other_era is not None:
+        collector.eras.append(target.other_client(None).protocol_version)
+
+
+def _scenario_files(run: _Run, number: int, nodeid: str) -> ConversationFiles:
+    """The scenario's conversation files, registered with the ledger: those written for it when the run started,
+    else new ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
+    assert run.ledger is not None
+    early = run.early.pop(number, None) if run.early is not None else None
+    if early is not None and early.nodeid == nodeid:
+        return early.files
+    if early is not None:
+        early.files.remove_all()
+        run.ledger.unregister(early.files)
+    made = run.workspace.scenario(number)
+    run.ledger.register(made)
+    return made
+
+
+def _scenario(run: _Run, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> None:
+    """One scenario on a World of its own; judged, recorded for export when asked, its files retired."""
+    assert run.target is not None and run.ledger is not None
+    collector = run.collector
+    log = StepLog([_logged(step) for step in scenario.steps])
+    started = time.perf_counter()
+    error: BaseException | None = None
+    skipped: str | None = None
+    world: World | None = None
+    made = _scenario_files(run, collector.next_scenario_number(), planned.nodeid)
+    try:
+        if not run.schema_listed:
+            run.schema, run.schema_listed = declared_output_schema(run.target), True
+        world = World(run.target, made, ledger=run.ledger, output_schema=run.schema)
+        world.requirements = planned.requirements
+        world.observer = run.recorder
+        if run.recorder is not None:
+            run.recorder.started(world)
+        collector.attach(planned, world)
+        outcome = run_scenario(scenario, STEPS, world, observer=_StepWatch(log), provide=run.provide)
+        ended = next((s for s in outcome.steps if s.status != "passed"), None)
+        if ended is not None and ended.status == "skipped" and ended.error is not None:
+            skipped = str(ended.error)
+        elif ended is not None:
+            error = ended.error
+        else:
+            raise_era_disagreement(world)  # every step passed: the eras' answers must agree (D-16)
+    except Exception as failure:  # its set-up or the eras' check: the scenario's failure
+        error = failure
+    finally:
+        if world is not None:
+            for cleanup in reversed(world.cleanups):
+                cleanup()
+        run.ledger.retire(made)  # kept, fingerprinted, until the whole-run audit; removed after it
+    took = time.perf_counter() - started
+    if run.recorder is not None:
+        run.recorder.finished(planned, "skipped" if skipped else "failed" if error else "passed", world)
+    status = collector.observe(planned, ScenarioRun(error, skipped, took, tuple(log.results()), expected))
+    run.progress.ended(collector.results[-1] if status is not None else None)
+
+
+def _end(run: _Run) -> None:
+    """The shared decoy removed, the whole-run audit, the target stopped, the workspace swept (or closed)."""
+    with signals.shielded():
+        try:
+            if run.decoy is not None and run.ledger is not None:
+                run.decoy[1].remove_all()
+                run.ledger.unregister(run.decoy[1])
+            if run.started and run.ledger is not None and run.target is not None:
+                settled = run.ledger.final_audit()
+                run.target.close()
+                run.collector.add_audit(settled.merged(run.ledger.audit()))
+                run.ledger.remove_retired()
+        finally:
+            try:
+                if run.target is not None:
+                    run.target.close()
+            finally:
+                if run.owned:
+                    run.workspace.close()
+                else:
+                    run.workspace.sweep()

@@ -1,0 +1,55 @@
+"""Which planned scenarios a run keeps: ``--tags``, ``-k`` (or ``--co`` lines pasted into it), ``--last-failed``'s
+names; and the expected-failures file's scenario entries. No pytest: ``-k`` is read by ``engine/keyword.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from ccweb_conformance.engine.scenarios import Scenario
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.suite.expected_failures import ExpectedFailures
+from ccweb_conformance.suite.planned import PlannedScenario
+from ccweb_conformance.suite.scenario_index import feature_scenarios
+from ccweb_conformance.suite.selection import check_keyword, pasted_match, pasted_scenarios
+
+__all__ = ["Chosen", "choose"]
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The scenarios to run, in order, each with its expected-failures scenario entry's reason (or None)."""
+
+    scenarios: tuple[tuple[PlannedScenario, Scenario, str | None], ...]
+
+
+def _matches(term: str, names: frozenset[str]) -> bool:
+    """``-k``'s match of one name: a case-insensitive substring of any of the scenario's names."""
+    needle = term.casefold()
+    return any(needle in name for name in names)
+
+
+def choose(
+    options: RunnerOptions,
+    plan: Sequence[tuple[PlannedScenario, Scenario]],
+    *,
+    only: Collection[str] = (),
+    expected: ExpectedFailures | None = None,
+) -> Chosen:
+    """The scenarios of ``plan`` the options select (``only``: the names ``--last-failed`` keeps, none: all)."""
+    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
+    keyword = check_keyword(options.keyword) if options.keyword and pasted is None else None
+    wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
+    kept = []
+    for planned, scenario in plan:
+        tags = {t.casefold() for t in planned.tags}
+        if (
+            (wanted is not None and not wanted & tags)
+            or (pasted is not None and not pasted_match(planned.nodeid, pasted))
+            or (keyword is not None and not keyword.evaluate(lambda t, /, _n=planned.keywords, **_: _matches(t, _n)))
+            or (only and planned.nodeid not in only)
+        ):
+            continue
+        entry = expected.scenario_entry_for(planned.nodeid) if expected is not None else None
+        kept.append((planned, scenario, None if entry is None else entry.reason))
+    return Chosen(tuple(kept))

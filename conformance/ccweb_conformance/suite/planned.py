@@ -1,0 +1,187 @@
+"""A scenario planned to run, and what its run left, as values: what the collector judges (no pytest).
+
+The engine plans them from the features (:func:`plan_scenarios`); the pytest plugin builds the same
+values from its items. A scenario's name, test name and example ID are the ones pytest-bdd gives
+it, so that reports, ``--co`` lines, ``-k`` reproducers and ``--last-failed`` records name it the same
+whichever path ran it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import ccweb_spec
+from ccweb_conformance.engine.features import FeatureScenario, parse_features
+from ccweb_conformance.engine.scenarios import Scenario, read_feature
+from ccweb_conformance.reports.model import StepResult
+
+__all__ = [
+    "MODULE_NAME",
+    "OUTLINE_MARKER",
+    "PlannedScenario",
+    "ScenarioRun",
+    "example_ids",
+    "in_run_order",
+    "plan_scenarios",
+    "python_name",
+    "spec_requirements",
+]
+
+MODULE_NAME = "test_conformance.py"
+"""The module the pytest adapter binds the scenarios in: one of the names ``-k`` matches every scenario by."""
+OUTLINE_MARKER = "parametrize"
+"""The marker pytest puts on an outline's items: shown among the scenario's tags in the reports, as it always was."""
+_REQUIREMENT_ORDER = tuple(r.id for r in ccweb_spec.requirements())
+
+
+def spec_requirements(tags: Iterable[str]) -> tuple[str, ...]:
+    """The requirement IDs among ``tags``, in spec order."""
+    given = set(tags)
+    return tuple(r for r in _REQUIREMENT_ORDER if r in given)
+
+
+@dataclass(frozen=True)
+class PlannedScenario:
+    """One scenario to run (an outline: one per example row), named as the reports name it."""
+
+    feature: str
+    feature_file: str
+    name: str
+    """``Name``, or ``Name [example id]`` for an outline's row."""
+    line: int
+    """The ``Scenario:`` line (an outline's, for every row)."""
+    tags: tuple[str, ...]
+    """As the reports show them, sorted."""
+    test_name: str
+    """The name pytest gives its test (``test_name[example id]``): what a ``-k`` reproducer spells."""
+    keywords: frozenset[str]
+    """The names ``-k`` matches it by, casefolded."""
+    row: tuple[tuple[str, str], ...] = ()
+    template: FeatureScenario | None = field(default=None, compare=False)
+    """The scenario as written (its step texts), for the lookahead."""
+
+    @property
+    def nodeid(self) -> str:
+        """``file.feature::Name [example]``: how reports, ``--co`` and expected-failure files name it."""
+        return f"{self.feature_file}::{self.name}"
+
+    @property
+    def requirements(self) -> tuple[str, ...]:
+        """The requirement IDs it is tagged with, in spec order."""
+        return spec_requirements(self.tags)
+
+    @property
+    def example(self) -> dict[str, str]:
+        """The outline's example row ({} for a plain scenario)."""
+        return dict(self.row)
+
+    @property
+    def step_count(self) -> int:
+        """How many steps it has, background first."""
+        return 0 if self.template is None else len(self.template.step_texts)
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """What one scenario's run left, for the collector to judge."""
+
+    error: BaseException | None = None
+    """The exception that failed it (a step's, the era check's, its set-up's), or None."""
+    skipped: str | None = None
+    """Why it skipped itself (a step said so), or None."""
+    duration: float = 0.0
+    steps: tuple[StepResult, ...] = ()
+    expected_failure: str | None = None
+    """The reason of the expected-failures scenario entry naming it, or None."""
+
+
+def python_name(name: str) -> str:
+    """A scenario's test name as pytest-bdd's ``scenarios()`` makes it: ``test_`` and its words."""
+    words = re.sub(r"\W", "", name.replace(" ", "_"))
+    return "test_" + re.sub(r"^\d+_*", "", words).lower()
+
+
+def example_ids(rows: Sequence[dict[str, str]]) -> list[str]:
+    """The IDs pytest gives an outline's rows: the values joined with ``-``, a repeated one numbered as pytest does
+    (``x0``, ``x1``; ``x_0`` after a digit)."""
+    ids = ["-".join(row.values()) for row in rows]
+    counts = Counter(ids)
+    taken = set(ids)
+    suffixes: dict[str, int] = defaultdict(int)
+    unique = []
+    for raw in ids:
+        if counts[raw] == 1:
+            unique.append(raw)
+            continue
+        joiner = "_" if raw and raw[-1].isdigit() else ""
+        new = f"{raw}{joiner}{suffixes[raw]}"
+        while new in taken:
+            suffixes[raw] += 1
+            new = f"{raw}{joiner}{suffixes[raw]}"
+        taken.add(new)
+        unique.append(new)
+        suffixes[raw] += 1
+    return unique
+
+
+def in_run_order(folder: Path) -> list[tuple[FeatureScenario, str]]:
+    """The scenarios as written, in the order pytest-bdd runs them (by feature name), each with its test name (a
+    repeated one numbered ``_1``, ``_2`` as a module namespace takes it)."""
+    ordered = sorted(parse_features(folder), key=lambda s: s.feature.name or s.feature.filename)
+    taken: set[str] = set()
+    named = []
+    for found in ordered:
+        base, number = python_name(found.name), 0
+        while (base if number == 0 else f"{base}_{number}") in taken:
+            number += 1
+        name = base if number == 0 else f"{base}_{number}"
+        taken.add(name)
+        named.append((found, name))
+    return named
+
+
+def _planned(found: FeatureScenario, test_name: str, row: dict[str, str], example_id: str | None) -> PlannedScenario:
+    markers = set(found.tags) | ({OUTLINE_MARKER} if example_id is not None else set())
+    name = found.name if example_id is None else f"{found.name} [{example_id}]"
+    test = test_name if example_id is None else f"{test_name}[{example_id}]"
+    names = {test, MODULE_NAME, found.feature_file, *markers}
+    return PlannedScenario(
+        found.feature.name,
+        found.feature_file,
+        name,
+        found.line_number,
+        tuple(sorted(markers)),
+        test,
+        frozenset(n.casefold() for n in names),
+        tuple(row.items()),
+        found,
+    )
+
+
+def plan_scenarios(folder: Path) -> list[tuple[PlannedScenario, Scenario]]:
+    """Every scenario of the features in ``folder`` in run order, planned and read to run (outlines expanded)."""
+    runnable: dict[str, dict[tuple[int, str], list[Scenario]]] = {}
+    plan = []
+    for found, test_name in in_run_order(folder):
+        by_scenario = runnable.get(found.feature_file)
+        if by_scenario is None:
+            by_scenario = runnable[found.feature_file] = _by_scenario(read_feature(Path(found.feature.filename)))
+        pickles = by_scenario[(found.line_number, found.name)]
+        if not found.rows:
+            plan.append((_planned(found, test_name, {}, None), pickles[0]))
+            continue
+        for row, example_id, pickle in zip(found.rows, example_ids(found.rows), pickles, strict=True):
+            plan.append((_planned(found, test_name, row, example_id), pickle))
+    return plan
+
+
+def _by_scenario(scenarios: Iterable[Scenario]) -> dict[tuple[int, str], list[Scenario]]:
+    """A feature's runnable scenarios by the line and name of the scenario they come from."""
+    grouped: dict[tuple[int, str], list[Scenario]] = defaultdict(list)
+    for scenario in scenarios:
+        grouped[(scenario.template_line, scenario.template_name)].append(scenario)
+    return grouped
