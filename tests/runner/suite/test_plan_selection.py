@@ -6,6 +6,8 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
+from suite_size import SCENARIOS
+
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.plan_selection import choose
@@ -22,7 +24,7 @@ def chosen(options: RunnerOptions, **more: object) -> list[tuple[str, str | None
 
 def test_no_selection_keeps_every_scenario_in_run_order() -> None:
     kept = chosen(RunnerOptions())
-    assert (len(kept), kept[0]) == (237, (PLAIN, None))
+    assert (len(kept), kept[0]) == (SCENARIOS, (PLAIN, None))
 
 
 def test_k_matches_names_tags_and_the_feature_files_name() -> None:
