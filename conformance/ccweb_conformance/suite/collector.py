@@ -363,6 +363,10 @@ class ResultCollector:
             )
         )
 
+    def audit_failure(self) -> str | None:
+        """The whole-run audit's message when it failed, else None."""
+        return next((r.message for r in self.results if r.feature_file == AUDIT_FILE and r.status == "failed"), None)
+
     def _count_gone(self, error: BaseException | None, status: ScenarioStatus) -> None:
         """The circuit breaker: after ``stop_after`` scenarios in a row lost the server, or failed with the same
         protocol fault, stop; --exitfirst too."""

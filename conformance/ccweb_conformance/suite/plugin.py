@@ -65,6 +65,11 @@ STEP_LOG_KEY = pytest.StashKey[StepLog]()
 """The steps of a scenario that started, on its item."""
 
 
+class ShouldWarning(UserWarning):
+    """A scenario that proves only SHOULD-level requirements failed: a warning, not a failure (``--ccweb-strict``
+    makes it one)."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The ``--ccweb-*`` options (the CLI sets them for you), declared in the option table."""
     plugin_options(parser.getgroup("ccweb", "ccweb_list_user_inputs conformance").addoption)
@@ -287,6 +292,8 @@ def _observe(
     if collector.recorded(planned):
         return
     status = collector.observe(planned, _scenario_run(item, call, report))
+    if status == "warning":  # shown in pytest's warnings summary; --ccweb-strict fails it
+        item.warn(ShouldWarning(collector.results[-1].message or planned.nodeid))
     if status is None or status == "warning":
         report.outcome = "passed"
     elif status == "xfailed" and report.failed:
@@ -368,6 +375,14 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
             _clean_up(target, workspace, owned=owned)
             if _given_context(request.config) is None:  # plain pytest: the fork server of the target's own context
                 context.fork_server.stop()
+    _fail_on_audit(collector)
+
+
+def _fail_on_audit(collector: ResultCollector) -> None:
+    """A failed whole-run audit fails the pytest run: an error at the last scenario's teardown, with its message."""
+    audit = collector.audit_failure()
+    if audit is not None:
+        pytest.fail(audit, pytrace=False)
 
 
 def _start_ageing(config: pytest.Config, workspace: Workspace, ledger: SessionsLedger) -> None:
