@@ -20,9 +20,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import pytest
 from served import accepting
@@ -85,15 +87,28 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """``--dist loadfile`` (the README's test command) with the mutant and variant batches split: each part of a
     batch file is a scope of its own (``mutants/batches.py``), so the parts run on different workers; every other
-    test goes with its file, as loadfile sends it. Other ``--dist`` modes are xdist's own."""
+    test goes with its file, as loadfile sends it. The longest files are sent first (``scheduling.py``), so that
+    none is left to end the session alone on one worker. Other ``--dist`` modes are xdist's own."""
     if config.getvalue("dist") != "loadfile":
         return None
     from mutants.batches import scope  # noqa: PLC0415
+    from scheduling import listed_longest, longest_first  # noqa: PLC0415
     from xdist.scheduler import LoadFileScheduling  # noqa: PLC0415 (only where xdist distributes)
 
+    listed = listed_longest()
+
     class _BatchPartsApart(LoadFileScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return scope(nodeid) or super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not self.ordered:  # the first assignment: the queue holds every scope
+                order = longest_first(list(self.workqueue), listed)
+                self.workqueue = OrderedDict((unit, self.workqueue[unit]) for unit in order)
+                self.ordered = True
+            super()._assign_work_unit(node)
 
     return _BatchPartsApart(config, log)  # type: ignore[arg-type]
 

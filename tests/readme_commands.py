@@ -166,6 +166,14 @@ def runs_covering(blocks: list[Block]) -> list[Block]:
 
 
 RUNS = runs_covering(BLOCKS)
+GUIDES = ("conformance/ccweb_conformance/harness/", "examples/node-server/")
+"""The guides beside the code (the exported cases' and the Node example's): their blocks run in
+``test_guide_commands.py``, the READMEs' and ``docs/``'s in ``test_readme_commands.py`` (two files: two workers)."""
+
+
+def of_the_guides(block: Block) -> bool:
+    """True for a run of a block of the guides beside the code (:data:`GUIDES`)."""
+    return block.where.startswith(GUIDES)
 
 
 def toml_snippets(document: str) -> list[str]:

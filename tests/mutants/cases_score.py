@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import tempfile
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -77,30 +80,48 @@ def failing_cases(mutant: Mutant, cases: list[dict[str, Any]]) -> list[str]:
     return []
 
 
-def score(cases_file: Path, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Per mutant: whether it is expressible and which cases it failed (each in a forked child)."""
+JOBS = 4
+"""Mutants replayed at once, each in its own forked child: a replay mostly waits (the file clock's tick before
+each call, the reference's re-reads of a torn save), so children side by side shorten the score's wall time."""
+
+
+def _replay_in_child(mutant: Mutant, cases: list[dict[str, Any]], out: Path) -> None:
+    """In a forked child: patch, replay, write the failing IDs to ``out``, exit without cleanup handlers."""
+    try:
+        try:
+            payload = json.dumps(failing_cases(mutant, cases))
+        except BaseException as error:  # a crash is reported, never a silent kill
+            payload = json.dumps([f"crashed: {error!r}"])
+        out.write_text(payload, encoding="utf-8")
+    finally:
+        os._exit(0)  # never back into the parent's code
+
+
+def score(cases_file: Path, names: list[str] | None = None, jobs: int = JOBS) -> dict[str, dict[str, Any]]:
+    """Per mutant: whether it is expressible and which cases it failed (each in a forked child, ``jobs`` at once)."""
     import ccweb_conformance.checks.replay  # noqa: F401, PLC0415 (imported once, before forking)
 
     cases = json.loads(cases_file.read_text(encoding="utf-8"))["cases"]
-    results: dict[str, dict[str, Any]] = {}
-    for name in names or list(MUTANTS):
-        mutant = MUTANTS[name]
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: patch, replay, report, exit without cleanup handlers
-            os.close(read)
-            try:
-                payload = json.dumps(failing_cases(mutant, cases))
-            except BaseException as error:  # a crash is reported, never a silent kill
-                payload = json.dumps([f"crashed: {error!r}"])
-            os.write(write, payload.encode("utf-8"))
-            os._exit(0)
-        os.close(write)
-        with os.fdopen(read, "rb") as stream:
-            data = stream.read()
-        os.waitpid(pid, 0)
-        results[name] = {"expressible": expressible(mutant, cases), "failed": json.loads(data or b"[]")}
-    return results
+    wanted = names or list(MUTANTS)
+    failed: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="ccweb-cases-score-") as folder:
+        running: deque[tuple[int, str, Path]] = deque()
+        try:
+            for index, name in enumerate(wanted):
+                out = Path(folder) / f"{index}.json"
+                pid = os.fork()
+                if pid == 0:  # the child
+                    _replay_in_child(MUTANTS[name], cases, out)
+                running.append((pid, name, out))
+                while len(running) >= jobs or (running and index == len(wanted) - 1):
+                    oldest, done, written = running.popleft()
+                    os.waitpid(oldest, 0)  # this child only: the test process may have children of its own
+                    failed[done] = json.loads(written.read_text(encoding="utf-8")) if written.exists() else []
+        finally:  # interrupted: no child outlives the score
+            for pid, _, _ in running:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+    return {name: {"expressible": expressible(MUTANTS[name], cases), "failed": failed[name]} for name in wanted}
 
 
 def main(argv: list[str]) -> int:

@@ -6,7 +6,8 @@ commands in order in one scratch folder, against the bundled reference; a line e
 skip marker is not run (it says why). What replaces each placeholder, and the config that
 bounds each run's time, are data: ``readme_commands.yaml``. The TOML config snippets run in
 both file forms. The machinery is ``tests/readme_commands.py``; the help examples and the config
-snippets run in ``test_readme_help_and_config.py`` (two files: one per xdist worker).
+snippets run in ``test_readme_help_and_config.py``, the blocks of the guides beside the code (the exported
+cases', the Node example's) in ``test_guide_commands.py`` (three files: three xdist workers).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from readme_commands import BLOCKS, RUNS, Block, help_examples, run_block
+from readme_commands import BLOCKS, RUNS, Block, help_examples, of_the_guides, run_block
 
 pytestmark = pytest.mark.slow
 
@@ -38,6 +39,9 @@ def test_every_block_is_run_once() -> None:
     assert len(RUNS) < len(BLOCKS)  # the Chinese documents repeat English blocks
 
 
-@pytest.mark.parametrize("block", RUNS, ids=[b.where for b in RUNS])
+DOCUMENTS = [b for b in RUNS if not of_the_guides(b)]
+
+
+@pytest.mark.parametrize("block", DOCUMENTS, ids=[b.where for b in DOCUMENTS])
 def test_document_block_runs(block: Block, tmp_path: Path, server: dict[str, str]) -> None:
     assert run_block(block, tmp_path, server) == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from paths import TESTS
@@ -66,18 +67,25 @@ def test_a_profile_whose_reader_left_writes_its_report(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))["sizes"] == [10]
 
 
+def _run_with_closed(closer: str, report: Path, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """A passing run started by ``sh`` after ``closer`` (``exec 1>&-`` ...) closed its streams."""
+    script = f'{closer}; exec "$@"'
+    return subprocess.run(
+        ["sh", "-c", script, "sh", *_cli(*PASSING, "--json", str(report))],
+        cwd=cwd,
+        capture_output=True,
+        timeout=BOUND,
+        check=False,
+    )
+
+
 def test_closed_standard_streams_are_no_console_and_no_traceback(tmp_path: Path) -> None:
     closers = {"stdout": "exec 1>&-", "stderr": "exec 2>&-", "stdin": "exec 0<&-", "all three": "exec 0<&- 1>&- 2>&-"}
-    for name, closer in closers.items():
-        report = tmp_path / f"{name.replace(' ', '-')}.json"
-        script = f'{closer}; exec "$@"'
-        done = subprocess.run(
-            ["sh", "-c", script, "sh", *_cli(*PASSING, "--json", str(report))],
-            cwd=tmp_path,
-            capture_output=True,
-            timeout=BOUND,
-            check=False,
-        )
+    reports = {name: tmp_path / f"{name.replace(' ', '-')}.json" for name in closers}
+    with ThreadPoolExecutor(max_workers=len(closers)) as pool:  # four runs side by side: each mostly waits
+        runs = {name: pool.submit(_run_with_closed, shell, reports[name], tmp_path) for name, shell in closers.items()}
+    for name, run in runs.items():
+        done = run.result()
         assert (name, done.returncode, b"Traceback" in done.stderr) == (name, 0, False)
-        assert _json_counts(report) == (5, 0)
+        assert _json_counts(reports[name]) == (5, 0)
 
