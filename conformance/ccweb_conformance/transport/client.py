@@ -65,7 +65,7 @@ class McpClient:
 
     def __init__(self, channel: Channel, *, protocol: ProtocolMode = "auto", timeout: float = 10.0) -> None:
         self.channel = channel
-        self.protocol_mode: ProtocolMode = protocol
+        self._asked: ProtocolMode = protocol
         self.timeout = timeout
         self.protocol_version: str = LEGACY_OFFER
         """The negotiated revision (valid once ``connect`` returned)."""
@@ -83,6 +83,11 @@ class McpClient:
         self.received_count = 0
         """How many of them came in all."""
         self._next_id = 0
+
+    @property
+    def protocol_mode(self) -> ProtocolMode:
+        """The era asked for (``--protocol``, or the other era a target also tests); the era settled on is ``era``."""
+        return self._asked
 
     # -- lifecycle ---------------------------------------------------------
 
