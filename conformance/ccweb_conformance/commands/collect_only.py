@@ -10,29 +10,29 @@ import sys
 
 from ccweb_conformance.commands.last_failed import LastFailed
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.only import planned_scenarios
 from ccweb_conformance.suite.session import run_suite, selection_label
+from ccweb_conformance.values import RunValues
 
 __all__ = ["collect_only"]
 
 
-def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
+def collect_only(values: RunValues, last_failed: LastFailed | None) -> int:
     """Print one line per scenario the run would run (name, then requirement IDs), then the count; exit 0."""
-    outcome = run_suite(options, live=False, extra_plugins=last_failed.plugins() if last_failed else ())
+    outcome = run_suite(values, live=False, extra_plugins=last_failed.plugins() if last_failed else ())
     if outcome.collector is None or outcome.broken is not None:
         raise UsageError(outcome.broken or "the suite could not be collected")
     planned = planned_scenarios(outcome.collector)
     if not planned:
         raise UsageError("no scenario matched the selection")
-    ignored = [flag for flag, _ in options.reports()]
+    ignored = [request.flag for request in values.reports.given]
     if ignored:
         note = f"--collect-only writes no report ({', '.join(ignored)} ignored)"
         print(f"ccweb-conformance: note: {note}", file=sys.stderr)
     width = max(len(name) for name, _ in planned)
     for name, requirements in planned:
         print(f"{name.ljust(width)}  {','.join(requirements)}".rstrip())
-    selection = selection_label(options, None)
+    selection = selection_label(values.selection, None)
     if last_failed is not None:
         selection = last_failed.label(selection)
     chosen = f" (selection: {selection})" if selection else ""

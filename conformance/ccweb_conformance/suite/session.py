@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.plugin import GivenWorkspace, ResolvedOptions
 from ccweb_conformance.suite.progress import RunObserver
 from ccweb_conformance.suite.selection import options_selection
+from ccweb_conformance.values import RunValues, Selection
 
 __all__ = ["PYTEST_ENVIRONMENT", "SuiteOutcome", "pytest_arguments", "run_suite", "selection_label"]
 
@@ -53,8 +53,8 @@ class SuiteOutcome:
     """Scenarios collected but deselected (by ``-k`` / ``--tags``; anything else is a bug the verdict shows)."""
 
 
-def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
-    """The pytest command line that runs the suite for these options."""
+def pytest_arguments(selection: Selection, suite: Path) -> list[str]:
+    """The pytest command line that runs the suite for this selection."""
     return [
         str(suite),
         "-c",
@@ -88,7 +88,7 @@ def pytest_arguments(options: RunnerOptions, suite: Path) -> list[str]:
         # ASCII escapes of outline example values.
         "-o",
         "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true",
-        *pytest_flags(options, plugin_flags=False),  # the plugin gets the options as an object
+        *selection.pytest_words,  # -k and --collect-only; the plugin gets the values as an object
     ]
 
 
@@ -124,9 +124,9 @@ def _gate() -> Iterator[_Gate]:
         gate.restore()
 
 
-def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str | None:
-    """What the run selected, for every report: the options' selection, or what else deselected scenarios."""
-    chosen = options_selection(options)
+def selection_label(selection: Selection, outcome: SuiteOutcome | None) -> str | None:
+    """What the run selected, for every report: ``--tags`` and ``-k``, or what else deselected scenarios."""
+    chosen = options_selection(selection)
     if chosen:
         return chosen
     if outcome is not None and outcome.deselected:
@@ -135,24 +135,24 @@ def selection_label(options: RunnerOptions, outcome: SuiteOutcome | None) -> str
 
 
 def run_suite(
-    options: RunnerOptions,
+    values: RunValues,
     *,
     live: bool,
     extra_plugins: Sequence[object] = (),
     workspace: Workspace | None = None,
     quiet: bool = False,
 ) -> SuiteOutcome:
-    """Run the selected scenarios against the target the options name, in ``workspace`` (else one of the suite's own);
+    """Run the selected scenarios against the target ``values`` name, in ``workspace`` (else one of the suite's own);
     ``quiet``: no progress line (a failure rerun alone).
 
     pytest reads no configuration but this command line: not :data:`PYTEST_ENVIRONMENT`, no ini
     file (``-c`` the null device), no conftest.py, no auto-loaded plugin.
     """
-    observer = RunObserver(verbose=options.verbose, live=live, log=not quiet)
+    observer = RunObserver(verbose=values.verbose, live=live, log=not quiet)
     with as_file(files("ccweb_conformance").joinpath("suite", "test_conformance.py")) as suite, _gate() as gate:
         given = [] if workspace is None else [GivenWorkspace(workspace)]
-        plugins = [gate, observer, ResolvedOptions(options), *given, *extra_plugins]
-        code = pytest.main(pytest_arguments(options, suite), plugins=plugins)
+        plugins = [gate, observer, ResolvedOptions(values), *given, *extra_plugins]
+        code = pytest.main(pytest_arguments(values.selection, suite), plugins=plugins)
     broken = None
     if observer.startup_error is None and (
         code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR) or observer.collector is None

@@ -19,6 +19,7 @@ from paths import REPO
 from ccweb_conformance.cli import main
 from ccweb_conformance.commands.running import reproducer
 from ccweb_conformance.options import resolve
+from ccweb_conformance.values import target_of
 
 RUN_PY = REPO / "tests" / "mutants" / "run.py"
 FAILED = "ac07_unicode.feature::The budget counts an emoji once"
@@ -53,7 +54,7 @@ def test_the_reproducer_names_the_target_as_given_and_redacts_secrets() -> None:
         resolve({}), stdio="node server.js --port 1", header=("Authorization: Bearer T0KEN",), env=("API_KEY=s3cret",),
         timeout=20.0, tags="UNI-1",
     )
-    assert reproducer(options, "test_x[ and .]") == (
+    assert reproducer(target_of(options), "test_x[ and .]") == (
         "ccweb-conformance run --stdio 'node server.js --port 1' --header 'Authorization: ***' --env 'API_KEY=***' "
         "--timeout 20 -k 'test_x[ and .]'"
         "  # *** stands for the values of --header Authorization, --env API_KEY: supply them again"

@@ -25,6 +25,7 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite import steps
 from ccweb_conformance.suite.world import World, declared_output_schema
 from ccweb_conformance.transport.factory import make_target
+from ccweb_conformance.values import target_of
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 SPEC_ORDER = [r.id for r in ccweb_spec.requirements()]
@@ -36,7 +37,7 @@ def engine_verdicts(feature: str, root: Path) -> dict[str, str]:
     workspace = Workspace(None, root=root)
     sessions_dir = workspace.open()
     ledger = SessionsLedger(sessions_dir)
-    target = make_target(RunnerOptions(in_process=True), sessions_dir)
+    target = make_target(target_of(RunnerOptions(in_process=True)), sessions_dir)
     verdicts: dict[str, str] = {}
     try:
         schema = declared_output_schema(target)

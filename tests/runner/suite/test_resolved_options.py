@@ -8,12 +8,13 @@ from types import SimpleNamespace
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.plugin import ResolvedOptions, options_from
 from ccweb_conformance.suite.session import pytest_arguments
+from ccweb_conformance.values import resolve_values
 
 OPTIONS = RunnerOptions(in_process=True, timeout=7.0, tags="AC-1", keyword="emoji")
 
 
 def test_the_suite_gets_pytests_own_flags_only():
-    words = pytest_arguments(OPTIONS, Path("suite.py"))
+    words = pytest_arguments(resolve_values(OPTIONS).selection, Path("suite.py"))
     assert [w for w in words if w.startswith("--ccweb-")] == []
     assert words[-2:] == ["-k", "emoji"]
 
@@ -26,9 +27,10 @@ def test_plain_pytest_still_gets_every_flag():
 
 
 def test_the_object_wins_over_the_flags():
-    resolved = ResolvedOptions(OPTIONS)
+    values = resolve_values(OPTIONS)
+    resolved = ResolvedOptions(values)
     config = SimpleNamespace(
         pluginmanager=SimpleNamespace(get_plugins=lambda: [object(), resolved]),
         getoption=lambda name: None,
     )
-    assert options_from(config) is OPTIONS  # type: ignore[arg-type]
+    assert options_from(config) is values  # type: ignore[arg-type]
