@@ -92,7 +92,7 @@ def test_a_deselection_from_anywhere_else_is_named_and_never_a_full_pass(tmp_pat
 
 
 def test_the_pytest_command_line_loads_no_conftest_and_no_ini_file(tmp_path):
-    words = suite_session.pytest_arguments(suite_session.RunnerOptions(), tmp_path / "test_conformance.py")
+    words = suite_session.pytest_arguments(suite_session.Selection(), tmp_path / "test_conformance.py")
     assert (words[1:3], "--noconftest" in words, "--disable-plugin-autoload" in words) == (
         ["-c", os.devnull],
         True,

@@ -11,9 +11,9 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.session import pytest_arguments
+from ccweb_conformance.values import Selection
 
 UNRELATED_TEST = """\
 import sys
@@ -48,7 +48,7 @@ def test_an_unrelated_project_imports_nothing_of_the_kit_and_gets_none_of_its_ma
 
 
 def test_the_runners_session_loads_the_plugin_explicitly():
-    words = pytest_arguments(RunnerOptions(), Path("suite.py"))
+    words = pytest_arguments(Selection(), Path("suite.py"))
     assert "--disable-plugin-autoload" in words
     loaded = [words[i + 1] for i, word in enumerate(words) if word == "-p" and not words[i + 1].startswith("no:")]
     assert loaded == ["pytest_bdd.plugin", "ccweb_conformance.suite.plugin"]
