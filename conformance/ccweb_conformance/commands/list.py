@@ -41,7 +41,8 @@ def main(args: argparse.Namespace) -> int:
     if not chosen:
         raise UsageError("no scenario matched the selection")
     listing = build_listing(chosen, selected=bool(options.tags or options.keyword))
-    written = write_reports(listing, resolve_values(options).reports, "list", language="en")
-    if not is_stdout(options.json):
+    reports = resolve_values(options).reports
+    written = write_reports(listing, reports, "list", language="en")
+    if not is_stdout(reports.path("json")):
         print(render_listing(listing, as_json=False))
     return EXIT_PASSED if written else EXIT_USAGE
