@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
@@ -38,22 +38,22 @@ from ccweb_conformance.transport import census, signals, zygote_client
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.values import RunValues, TargetSpec
 
+if TYPE_CHECKING:
+    from ccweb_conformance.fuzz.settings import FuzzSettings
+
 
 def _fuzz_phase(
-    values: RunValues,
+    target: TargetSpec,
+    settings: FuzzSettings,
     scenarios: list[ScenarioResult],
     *,
+    expected_failures: Path | None,
     verbose: bool,
     max_seconds: float,
     language: str = DEFAULT_LANGUAGE,
     workspace: Workspace | None = None,
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
-    from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
-
-    settings = settings_for(values.fuzz, values.selection)
-    if settings is None:
-        return []  # a run that fuzzes nothing never imports Hypothesis
     try:
         with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
             from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
@@ -68,9 +68,8 @@ def _fuzz_phase(
     counter.restart(settings.sweep_total + settings.count)
     gc.freeze()  # Hypothesis collects garbage on first use: half a second over the suite's objects, none garbage
     try:
-        expected = values.selection.expected_failures
-        tolerated = frozenset() if expected is None else load_expected_failures(expected).requirements
-        run = fuzz.run_fuzz(values.target, settings, tolerated=tolerated, progress=counter.update, workspace=workspace)
+        tolerated = frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
+        run = fuzz.run_fuzz(target, settings, tolerated=tolerated, progress=counter.update, workspace=workspace)
     finally:
         counter.finish()
         gc.unfreeze()
@@ -78,7 +77,7 @@ def _fuzz_phase(
         fault = process_limit_problem(RuntimeError(run.error or ""))
         if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
             raise EnvironmentFault(fault)
-    scenarios.append(_as_expected(fuzz.fuzz_scenario(run), values.selection.expected_failures))
+    scenarios.append(_as_expected(fuzz.fuzz_scenario(run), expected_failures))
     return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
 
 
@@ -117,13 +116,17 @@ def _fuzz_after_scenarios(
     workspace: Workspace | None = None,
 ) -> list[str]:
     """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
+    from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
+
     left = values.max_time - (time.perf_counter() - started)
     stopped = collector is None or collector.stop_reason is not None
-    if values.fuzz.count == 0 or state.interrupted or stopped or left <= 0:
-        return []
+    settings = settings_for(values.fuzz, values.selection)
+    if settings is None or state.interrupted or stopped or left <= 0:
+        return []  # a run that fuzzes nothing never imports Hypothesis
     try:
         return _fuzz_phase(
-            values, scenarios, verbose=values.verbose, max_seconds=left, language=language, workspace=workspace
+            values.target, settings, scenarios, expected_failures=values.selection.expected_failures,
+            verbose=values.verbose, max_seconds=left, language=language, workspace=workspace,
         )
     except RunInterrupted:
         return [messages(language)("fuzz.interrupted")]
