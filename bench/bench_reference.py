@@ -42,7 +42,9 @@ from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
 from ccweb_conformance.transport.process import ServerProcess
+from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import HttpCommandTarget, StdioTarget, Target, free_port
+from ccweb_conformance.values import target_of
 from ccweb_reference.cache import SETTLE_NS
 
 HERE = Path(__file__).resolve().parent
@@ -314,13 +316,15 @@ def fuzz_throughput(count: int) -> dict[str, float]:
     """Cases per second of ``--fuzz COUNT --seed 1`` per target."""
     reference = IMPLEMENTATIONS["reference"]
     targets = {
-        "in-process": RunnerOptions(in_process=True),
-        "stdio": RunnerOptions(stdio=reference),
-        "http": RunnerOptions(http_cmd=f"{reference} --http --port {{port}}", url="http://127.0.0.1:{port}/mcp"),
+        "in-process": target_of(RunnerOptions(in_process=True)),
+        "stdio": target_of(RunnerOptions(stdio=reference)),
+        "http": target_of(
+            RunnerOptions(http_cmd=f"{reference} --http --port {{port}}", url="http://127.0.0.1:{port}/mcp")
+        ),
     }
     rates = {}
-    for name, options in targets.items():
-        run = run_fuzz(options, FuzzSettings(count, 1))
+    for name, target in targets.items():
+        run = run_fuzz(target, FuzzSettings(count, 1), RunContext())  # a run of its own
         assert run.passed, run.mismatch or run.error
         rates[name] = run.throughput
     return rates

@@ -6,8 +6,9 @@ which records its flags, help group, help text, and how it reaches the pytest pl
 it). The command line builds its parser from the table (:func:`add_arguments`), the plugin
 builds its ``--ccweb-*`` options from it (:func:`plugin_options`), both turn parsed values
 back into a :class:`RunnerOptions` (:func:`from_values`), and the CLI hands options to pytest
-with :func:`pytest_flags`. Adding an option is one field here, plus its use. A field typed ``tuple[str, ...]`` is a
-repeatable option (``--header A --header B``).
+with :func:`pytest_flags`. :mod:`ccweb_conformance.values` turns valid options into the values each function
+receives (the target, the selection, the fuzz request, the reports). Adding an option is one field here, plus its
+use. A field typed ``tuple[str, ...]`` is a repeatable option (``--header A --header B``).
 """
 
 from __future__ import annotations
@@ -166,10 +167,10 @@ CREDENTIAL_ENV_WORDS = ("TOKEN", "KEY", "SECRET", "PASS", "AUTH", "COOKIE", "CRE
 """An ``--env`` variable whose name holds one of these (any case) carries a credential."""
 SHORTEST_SECRET = 4
 """A credential value shorter than this is not looked for in text (it would hide ordinary words)."""
-_USER_INFORMATION = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s]+)@")
+USER_INFORMATION = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s]+)@")
 """A URL's user information (``user:password`` before ``@``), wherever a value holds one."""
-_HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
-_ENV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+HEADER = re.compile(r"^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$")
+ENV_VARIABLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 RUN_AND_LIST: tuple[Command, ...] = ("run", "list")
 PROFILE: tuple[Command, ...] = ("profile",)
 DOCUMENTS: tuple[Command, ...] = ("spec", "export")
@@ -383,13 +384,13 @@ class RunnerOptions:
     def _header_and_env_problems(self) -> list[str]:
         found: list[str] = []
         for header in self.header:
-            if _HEADER.match(header) is None:
+            if HEADER.match(header) is None:
                 name = header.split(":", 1)[0]
                 found.append(f"--header {name!r}...: expected 'Name: value' with a header name of letters, digits, -")
         if self.header and not self.url:
             found.append("--header needs an HTTP target (--url, or --http-cmd with --url)")
         for variable in self.env:
-            if _ENV.match(variable) is None:
+            if ENV_VARIABLE.match(variable) is None:
                 found.append(f"--env {variable.split('=', 1)[0]!r}...: expected KEY=VALUE")
         if self.env and not (self.stdio or self.http_cmd or not (self.url or self.in_process)):
             found.append("--env is for a spawned server (--stdio, --http-cmd or the bundled reference)")
@@ -420,33 +421,6 @@ class RunnerOptions:
                 found.append(problem)
             seen.setdefault(where, flag)
         return found
-
-    def http_headers(self) -> dict[str, str]:
-        """The ``--header`` options as a mapping."""
-        pairs = (_HEADER.match(h) for h in self.header)
-        return {m[1]: m[2] for m in pairs if m is not None}
-
-    def environment(self) -> dict[str, str]:
-        """The ``--env`` options as a mapping."""
-        pairs = (_ENV.match(v) for v in self.env)
-        return {m[1]: m[2] for m in pairs if m is not None}
-
-    def secrets(self) -> list[str]:
-        """Values no report or message may show (docs/runner.md, "Secrets"): credential headers' values (and
-        the credential after its scheme), credential-named ``--env`` values and URLs' user information."""
-        found: list[str] = []
-        for name, value in self.http_headers().items():
-            if name.lower() in CREDENTIAL_HEADERS or any(word in name.lower() for word in CREDENTIAL_HEADER_WORDS):
-                found += [value, value.partition(" ")[2].strip()]
-        for name, value in self.environment().items():
-            if name in self.secret_env or any(word in name.upper() for word in CREDENTIAL_ENV_WORDS):
-                found.append(value)
-        found = [value for value in found if len(value) >= SHORTEST_SECRET]
-        for value in (self.url or "", *self.header, *self.env):
-            for match in _USER_INFORMATION.finditer(value):
-                password = match[1].partition(":")[2]
-                found += [match[1], *([password] if len(password) >= SHORTEST_SECRET else [])]
-        return list(dict.fromkeys(found))
 
 
 @dataclass(frozen=True)
@@ -732,7 +706,7 @@ def redact(text: str, secrets: Iterable[str]) -> str:
 
 def without_user_information(text: str) -> str:
     """``text`` with every URL's user information replaced by :data:`REDACTED` (``http://***@host/mcp``)."""
-    return _USER_INFORMATION.sub(lambda match: match[0].replace(match[1], REDACTED), text)
+    return USER_INFORMATION.sub(lambda match: match[0].replace(match[1], REDACTED), text)
 
 
 def _redacted(row: TableRow, value: str) -> str:

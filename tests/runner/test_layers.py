@@ -39,7 +39,7 @@ PYTEST_LAYERS = {"suite"}
 PYTEST_MODULES = {"pytest", "pytest_bdd", "_pytest"}
 
 
-BASE = {"__init__", "options", "errors", "i18n", "textwidth", "jsontext", "difftext"}
+BASE = {"__init__", "options", "values", "errors", "i18n", "textwidth", "jsontext", "difftext"}
 """The package's own top modules below the CLI: the runner's shared vocabulary, one layer."""
 
 

@@ -10,27 +10,27 @@ import sys
 
 from ccweb_conformance.commands.last_failed import LastFailed
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.engine_session import collect
 from ccweb_conformance.suite.selection import options_selection
+from ccweb_conformance.values import RunValues
 
 __all__ = ["collect_only"]
 
 
-def collect_only(options: RunnerOptions, last_failed: LastFailed | None) -> int:
+def collect_only(values: RunValues, last_failed: LastFailed | None) -> int:
     """Print one line per scenario the run would run (name, then requirement IDs), then the count; exit 0."""
-    collector, _ = collect(options, last_failed.names if last_failed else ())
+    collector, _ = collect(values, last_failed.names if last_failed else ())
     planned = [(p.nodeid, p.requirements) for p in collector.planned]
     if not planned:
         raise UsageError("no scenario matched the selection")
-    ignored = [flag for flag, _ in options.reports()]
+    ignored = [request.flag for request in values.reports.given]
     if ignored:
         note = f"--collect-only writes no report ({', '.join(ignored)} ignored)"
         print(f"ccweb-conformance: note: {note}", file=sys.stderr)
     width = max(len(name) for name, _ in planned)
     for name, requirements in planned:
         print(f"{name.ljust(width)}  {','.join(requirements)}".rstrip())
-    selection = options_selection(options)
+    selection = options_selection(values.selection)
     if last_failed is not None:
         selection = last_failed.label(selection)
     chosen = f" (selection: {selection})" if selection else ""

@@ -14,6 +14,7 @@ from ccweb_conformance.jsontext import escape_lone_surrogates
 from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
 from ccweb_conformance.reports.output import write_atomically
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import resolve_values
 
 HARNESS = "contract-cases.js"
 """The Node harness, shipped in the kit and written beside the cases by ``--output``."""
@@ -87,7 +88,7 @@ def main(args: argparse.Namespace) -> int:
         code = deliver(options, text, f"ccweb-conformance export --output {options.check}")
         return code if code else _harness_beside(options)
 
-    return framed("export", options, work, interrupted_detail="nothing written")
+    return framed("export", resolve_values(options), work, interrupted_detail="nothing written")
 
 
 def _harness_beside(options: RunnerOptions) -> int:

@@ -43,9 +43,10 @@ from ccweb_conformance.errors import (
 from ccweb_conformance.fixtures.held_dir import Identity, identity_of, remove_made_directory
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import pick_language
-from ccweb_conformance.options import RunnerOptions, redact
+from ccweb_conformance.options import redact
 from ccweb_conformance.transport import limits, reaper, signals
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import ReportRequests, RunValues
 
 __all__ = ["Frame", "Session", "console_for", "framed", "session"]
 
@@ -128,12 +129,12 @@ def session(command: str, *, report_leftovers: bool = True) -> Iterator[Session]
                     print(f"{PROGRAM}: warning: stopped a process left behind: {leftover.describe()}", file=sys.stderr)
 
 
-def console_for(options: RunnerOptions, command: str) -> TextIO:
+def console_for(reports: ReportRequests, command: str) -> TextIO:
     """Where the command's console goes: stderr when one of its reports takes stdout (``--json -``), else stdout."""
     from ccweb_conformance.commands.report_formats import requested  # noqa: PLC0415 (reports: only when asked)
     from ccweb_conformance.reports.output import is_stdout  # noqa: PLC0415
 
-    return sys.stderr if any(is_stdout(path) for path in requested(options, command)) else sys.stdout
+    return sys.stderr if any(is_stdout(path) for path in requested(reports, command)) else sys.stdout
 
 
 @dataclass
@@ -142,7 +143,10 @@ class Frame:
 
     command: str
     session: Session
-    options: RunnerOptions
+    reports: ReportRequests
+    """The reports asked for."""
+    secrets: tuple[str, ...]
+    """Values no console line or report may show (the target's)."""
     interrupted_detail: str
     """What became of the work when a signal stops it ("nothing written")."""
     console: TextIO = field(default=sys.stdout)
@@ -157,11 +161,6 @@ class Frame:
     def context(self) -> RunContext:
         """The run's context (``transport/run_context.py``)."""
         return self.session.context
-
-    @property
-    def secrets(self) -> list[str]:
-        """Values no console line or report may show."""
-        return self.options.secrets()
 
     def redacted(self, document: Any) -> Any:
         """``document`` (the run model, a profile) with its secrets redacted, before anything renders it."""
@@ -183,12 +182,12 @@ class Frame:
             print(fit_to_terminal(text, self.console) if fit else text, file=self.console, flush=True)
 
     def write_reports(self, document: Any, *, safe: Any = None) -> bool:
-        """Every report the options ask this command for, from ``document`` redacted (:meth:`redacted`); False
+        """Every report asked of this command, from ``document`` redacted (:meth:`redacted`); False
         when one could not be written (said on stderr). ``safe``: its neutral copy, when the caller made that copy
         for its console too."""
         from ccweb_conformance.commands.report_formats import write_reports  # noqa: PLC0415
 
-        return write_reports(document, self.options, self.command, language=self.language, safe=safe)
+        return write_reports(document, self.reports, self.command, language=self.language, safe=safe)
 
     def interrupted_line(self, name: str, detail: str | None = None) -> str:
         """``PROGRAM: [COMMAND ]interrupted by NAME; DETAIL`` (``run`` says no command: it is the default one)."""
@@ -208,7 +207,7 @@ class Frame:
 
 def framed(
     command: str,
-    options: RunnerOptions,
+    values: RunValues,
     work: Callable[[Frame], int],
     *,
     interrupted_detail: str,
@@ -218,13 +217,14 @@ def framed(
     frame: Frame | None = None
     try:
         with session(command, report_leftovers=report_leftovers) as current:
-            console, language = console_for(options, command), pick_language(options.lang)
-            frame = Frame(command, current, options, interrupted_detail, console, language)
+            console, language = console_for(values.reports, command), pick_language(values.lang)
+            secrets = values.target.secrets
+            frame = Frame(command, current, values.reports, secrets, interrupted_detail, console, language)
             return work(frame)
     except RunInterrupted as interrupted:
         line = frame.interrupted_line(interrupted.name) if frame is not None else f"{PROGRAM}: interrupted"
         print(line, file=sys.stderr)
         return interrupted_exit_code(interrupted.signum)
     except TargetError as error:
-        print(f"{PROGRAM}: error: {redact(str(error), options.secrets())}", file=sys.stderr)
+        print(f"{PROGRAM}: error: {redact(str(error), values.target.secrets)}", file=sys.stderr)
         return EXIT_USAGE

@@ -26,9 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.reports.model import RunResult
 from ccweb_conformance.reports.output import write_atomically
+from ccweb_conformance.values import Selection, TargetSpec
 
 __all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "run_selection", "update"]
 
@@ -59,23 +59,22 @@ def cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV) or CACHE_DIR)
 
 
-def _target_key(options: RunnerOptions) -> str:
-    values: dict[str, Any] = {name: getattr(options, name) for name in _TARGET_KEYS}
-    if options.sessions_dir is not None:
-        values["sessions_dir"] = str(options.sessions_dir.resolve())
+def _target_key(target: TargetSpec) -> str:
+    values: dict[str, Any] = {name: getattr(target, name) for name in _TARGET_KEYS}
+    if target.sessions_dir is not None:
+        values["sessions_dir"] = str(target.sessions_dir.resolve())
     text = json.dumps(values, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def describe_target(options: RunnerOptions) -> str:
+def describe_target(target: TargetSpec) -> str:
     """The target as the command line names it (values of headers and --env redacted)."""
-    words = command_line(options, ["target"])
-    return shlex.join(words) if words else "the bundled reference"
+    return shlex.join(target.target_words) if target.target_words else "the bundled reference"
 
 
-def record_path(options: RunnerOptions) -> Path:
+def record_path(target: TargetSpec) -> Path:
     """Where the record of this target lives."""
-    return cache_dir() / "last-failed" / f"{_target_key(options)}.json"
+    return cache_dir() / "last-failed" / f"{_target_key(target)}.json"
 
 
 @dataclass(frozen=True)
@@ -131,26 +130,26 @@ def _template(name: str) -> str:
     return name.rsplit(" [", 1)[0] if name.endswith("]") else name
 
 
-def choose(options: RunnerOptions) -> LastFailed | None:
-    """The selection ``--last-failed`` makes for ``options`` (None without it), from the target's record."""
-    if not options.last_failed:
+def choose(selection: Selection, target: TargetSpec) -> LastFailed | None:
+    """The selection ``--last-failed`` makes against ``target`` (None without it), from the target's record."""
+    if not selection.last_failed:
         return None
     from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415 (the features: only with --lf)
 
     scenario_names = {f"{s.feature_file}::{s.name}" for s in feature_scenarios()}
-    path = record_path(options)
-    target = describe_target(options)
+    path = record_path(target)
+    named = describe_target(target)
     record = load(path)
     if record is None:
-        return LastFailed((), f"--last-failed: no record of a run against {target} in {path}; running every scenario")
+        return LastFailed((), f"--last-failed: no record of a run against {named} in {path}; running every scenario")
     names = tuple(n for n in record.failed if n in scenario_names or _template(n) in scenario_names)
     others = [n for n in record.failed if n not in names]
     if not names:
         extra = f" (the failures recorded are not scenarios: {', '.join(others)})" if others else ""
-        note = f"--last-failed: no scenario failed in the last runs against {target} (recorded {record.updated})"
+        note = f"--last-failed: no scenario failed in the last runs against {named} (recorded {record.updated})"
         return LastFailed((), f"{note}{extra}; running every scenario")
     lines = [
-        f"--last-failed: rerunning the {len(names)} scenarios that failed in the last runs against {target} "
+        f"--last-failed: rerunning the {len(names)} scenarios that failed in the last runs against {named} "
         f"(recorded {record.updated}):",
         *(f"  {name}" for name in names[:SHOWN]),
     ]
@@ -161,9 +160,9 @@ def choose(options: RunnerOptions) -> LastFailed | None:
     return LastFailed(names, "\n".join(lines))
 
 
-def update(options: RunnerOptions, run: RunResult) -> str | None:
-    """Record what ``run`` left failed for its target; a warning line when the record could not be written."""
-    path = record_path(options)
+def update(target: TargetSpec, run: RunResult) -> str | None:
+    """Record what ``run`` left failed for ``target``; a warning line when the record could not be written."""
+    path = record_path(target)
     ran = {s.nodeid for s in run.scenarios if s.status != "notrun"}
     failed_now = [s.nodeid for s in run.scenarios if s.status in FAILED]
     previous = load(path)
@@ -171,7 +170,7 @@ def update(options: RunnerOptions, run: RunResult) -> str | None:
     failed = list(dict.fromkeys(kept + failed_now))
     document = {
         "version": RECORD_VERSION,
-        "target": _portable(describe_target(options)),
+        "target": _portable(describe_target(target)),
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
         "failed": failed,
     }

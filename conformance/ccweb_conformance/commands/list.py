@@ -11,6 +11,7 @@ from ccweb_conformance.reports.listing import build_listing, render_listing
 from ccweb_conformance.reports.output import is_stdout
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import select
+from ccweb_conformance.values import resolve_values
 
 EPILOG = """examples:
   ccweb-conformance list
@@ -40,7 +41,8 @@ def main(args: argparse.Namespace) -> int:
     if not chosen:
         raise UsageError("no scenario matched the selection")
     listing = build_listing(chosen, selected=bool(options.tags or options.keyword))
-    written = write_reports(listing, options, "list", language="en")
-    if not is_stdout(options.json):
+    reports = resolve_values(options).reports
+    written = write_reports(listing, reports, "list", language="en")
+    if not is_stdout(reports.path("json")):
         print(render_listing(listing, as_json=False))
     return EXIT_PASSED if written else EXIT_USAGE

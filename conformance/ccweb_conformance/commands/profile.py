@@ -12,6 +12,7 @@ from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.profile.console import render_profile
 from ccweb_conformance.profile.settings import profile_settings
 from ccweb_conformance.profile.whole_profile import run_profile
+from ccweb_conformance.values import resolve_values
 
 PROFILE_EPILOG = """
 Writes cc-web conversations of growing size (default 10, 1,000, 10,000 and 100,000 messages;
@@ -50,13 +51,14 @@ def main(args: argparse.Namespace) -> int:
     """Profile, write the reports, print the table; 0 profiled, 1 a wrong answer, 2 start-up, 128 + a signal."""
     options = resolve(vars(args))
     settings = profile_settings(options)
+    values = resolve_values(options)
     config_file = getattr(args, "config_file", None)
 
     def work(frame: Frame) -> int:
         profile = run_profile(
-            options,
+            values.target,
             settings,
-            workspace=frame.session.workspace(options.sessions_dir),  # as run's: fixtures/workspace.py
+            workspace=frame.session.workspace(values.target.sessions_dir),  # as run's: fixtures/workspace.py
             run=frame.context,
             kit_version=kit_version(),
             spec_version=ccweb_spec.contract_version(),
@@ -69,4 +71,4 @@ def main(args: argparse.Namespace) -> int:
         frame.show(render_profile(profile, frame.language))
         return frame.exit_code(failed=bool(profile.wrong), written=written)
 
-    return framed("profile", options, work, interrupted_detail="servers stopped, files removed")
+    return framed("profile", values, work, interrupted_detail="servers stopped, files removed")

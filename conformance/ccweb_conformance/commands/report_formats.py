@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.github import is_step_summary
 from ccweb_conformance.reports.neutral import neutral
 from ccweb_conformance.reports.output import place
+from ccweb_conformance.values import ReportRequests
 
 __all__ = ["FORMATS", "ReportFormat", "formats", "write_reports"]
 
@@ -83,21 +83,21 @@ def formats(command: str) -> list[ReportFormat]:
     return [f for f in FORMATS if f.command == command]
 
 
-def requested(options: RunnerOptions, command: str) -> list[Path]:
-    """The report paths the options ask ``command`` for."""
-    return [path for f in formats(command) if (path := getattr(options, f.option)) is not None]
+def requested(reports: ReportRequests, command: str) -> list[Path]:
+    """The report paths asked of ``command``."""
+    return [path for f in formats(command) if (path := reports.path(f.option)) is not None]
 
 
-def write_reports(document: Any, options: RunnerOptions, command: str, *, language: str, safe: Any = None) -> bool:
+def write_reports(document: Any, reports: ReportRequests, command: str, *, language: str, safe: Any = None) -> bool:
     """Write every report ``command`` was asked for, each once and on its own: one that fails is one line on stderr.
 
     ``document`` has its secrets redacted already. ``safe``: its neutral copy, when the caller has made it; else it
     is made here, once, if a plain-text format needs it.
     """
-    context = {"flavour": options.cucumber_flavour, "language": language}
+    context = {"flavour": reports.cucumber_flavour, "language": language}
     written = True
     for report in formats(command):
-        path: Path | None = getattr(options, report.option)
+        path = reports.path(report.option)
         if path is None:
             continue
         try:

@@ -12,20 +12,20 @@ from collections.abc import Callable
 
 from ccweb_conformance.errors import RunInterrupted
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
 from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import FuzzRequest, RunValues, TargetSpec
 
 __all__ = ["rerun_alone", "rerun_failures"]
 
-Suite = Callable[[RunnerOptions, Workspace], SuiteOutcome]
-"""Runs the suite with these options in this workspace (a rerun's own session)."""
+Suite = Callable[[RunValues, Workspace], SuiteOutcome]
+"""Runs the suite with these values in this workspace (a rerun's own session)."""
 
 
 def rerun_failures(
-    options: RunnerOptions,
+    values: RunValues,
     scenarios: list[ScenarioResult],
     workspace: Workspace,
     context: RunContext,
@@ -46,36 +46,35 @@ def rerun_failures(
                 if interrupted():
                     return
                 part = workspace.within(f"rerun{number}")
-                group.first.rerun = rerun_alone(options, group.first, part, left(), rerun)
+                group.first.rerun = rerun_alone(values, group.first, part, left(), rerun)
         except RunInterrupted:
             return
 
 
-def _server(options: RunnerOptions) -> RerunServer:
+def _server(target: TargetSpec) -> RerunServer:
     """What is fresh for a rerun: only the session against a running server (--url without --http-cmd)."""
-    if options.url and not options.http_cmd:
+    if target.is_running_server:
         return "session"
-    return "instance" if options.in_process else "process"
+    return "instance" if target.in_process else "process"
 
 
 def rerun_alone(
-    options: RunnerOptions, scenario: ScenarioResult, workspace: Workspace, left: float, suite: Suite
+    values: RunValues, scenario: ScenarioResult, workspace: Workspace, left: float, suite: Suite
 ) -> Rerun:
     """``scenario`` run again alone (by ``suite``), compared with how it failed in the run; not rerun when the
     scenario's own duration in the run is more than ``left`` seconds (a rerun never goes past --max-time)."""
-    server = _server(options)
+    server = _server(values.target)
     if scenario.keyword is None:
         return Rerun("not_rerun", server, not_rerun="no_selection")
     if left <= scenario.duration_s:
         return Rerun("not_rerun", server, not_rerun="no_time")
+    selection = dataclasses.replace(
+        values.selection, keyword=scenario.keyword, tags=None, last_failed=False, exitfirst=False, collect_only=False
+    )
     alone = dataclasses.replace(
-        options,
-        keyword=scenario.keyword,
-        tags=None,
-        last_failed=False,
-        exitfirst=False,
-        collect_only=False,
-        fuzz=0,
+        values,
+        selection=selection,
+        fuzz=FuzzRequest(0, values.fuzz.seed, values.fuzz.time_limit),
         verbose=False,
         max_time=left - scenario.duration_s,  # no scenario starts past this: it then has its run's time to finish
     )
@@ -104,5 +103,5 @@ def rerun_alone(
     )
 
 
-def _run(options: RunnerOptions, workspace: Workspace, context: RunContext) -> SuiteOutcome:
-    return run_suite(options, live=False, workspace=workspace, quiet=True, context=context)
+def _run(values: RunValues, workspace: Workspace, context: RunContext) -> SuiteOutcome:
+    return run_suite(values, live=False, workspace=workspace, quiet=True, context=context)

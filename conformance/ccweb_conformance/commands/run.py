@@ -13,11 +13,12 @@ import sys
 
 import ccweb_spec
 from ccweb_conformance.commands import last_failed
-from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve, without_user_information
+from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection, pasted_scenarios
+from ccweb_conformance.values import RunValues, resolve_values
 
 RUN_EPILOG = """
 targets (choose one; none means the bundled reference server over stdio):
@@ -91,17 +92,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``: valid options, the first line at once, then the run (:mod:`.running`)."""
-    options = _options(args)
-    chosen = last_failed.choose(options)
-    if chosen is not None and chosen.names and options.fuzz is None:  # a narrow run: fuzz only when asked
-        options = dataclasses.replace(options, fuzz=0)
-    if not options.collect_only:
+    values = resolve_values(_options(args))
+    chosen = last_failed.choose(values.selection, values.target)
+    if chosen is not None and chosen.names and values.fuzz.count is None:  # a narrow run: fuzz only when asked
+        values = dataclasses.replace(values, fuzz=dataclasses.replace(values.fuzz, count=0))
+    collecting = values.selection.collect_only
+    if not collecting:
         from ccweb_conformance.transport import limits  # noqa: PLC0415 (light: the os and resource modules)
 
         limits.ensure_descriptors()  # a limit the run cannot live with is its one line, before anything is said
-    if not options.collect_only:  # on stderr, terminal or log alike: what starts, before seconds of imports
-        selection = chosen.label(options_selection(options)) if chosen is not None else options_selection(options)
-        line = f"ccweb-conformance: {redact(starting_line(options, selection), options.secrets())}"
+    if not collecting:  # on stderr, terminal or log alike: what starts, before seconds of imports
+        selection = options_selection(values.selection)
+        selection = chosen.label(selection) if chosen is not None else selection
+        line = f"ccweb-conformance: {redact(starting_line(values, selection), values.target.secrets)}"
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
@@ -110,13 +113,13 @@ def main(args: argparse.Namespace) -> int:
     from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
     from ccweb_conformance.commands.running import run  # noqa: PLC0415
 
-    if options.collect_only:
-        return collect_only(options, chosen)
+    if collecting:
+        return collect_only(values, chosen)
     config_file = getattr(args, "config_file", None)
     return framed(
         "run",
-        options,
-        lambda frame: run(frame, chosen, config_file=config_file),
+        values,
+        lambda frame: run(frame, values, chosen, config_file=config_file),
         interrupted_detail="nothing was reported",
         report_leftovers=False,
     )
@@ -136,25 +139,16 @@ def _options(args: argparse.Namespace) -> RunnerOptions:
     return options
 
 
-def starting_line(options: RunnerOptions, selection: str | None = None) -> str:
+def starting_line(values: RunValues, selection: str | None = None) -> str:
     """What a run starts, said at once (collecting the scenarios and starting the server take seconds).
 
     On stderr, in English as every line there (stdout's first line stays the verdict), on a terminal and
     in a CI log alike: a start-up fault follows it as a second line.
     """
-    if options.stdio:
-        target = f"the stdio server {options.stdio!r}"
-    elif options.http_cmd:
-        target = f"the HTTP server {options.http_cmd!r} at {without_user_information(options.url or '')}"
-    elif options.url:
-        target = f"the HTTP server at {without_user_information(options.url)}"
-    elif options.in_process:
-        target = "the in-process reference server"
-    else:
-        target = "the bundled reference server (stdio)"
-    selection = selection or options_selection(options)
+    selection = selection or options_selection(values.selection)
     chosen = f" (selection: {selection})" if selection else ""
-    fuzz = "" if options.fuzz == 0 or selection else ", then the fuzz phase"
-    return f"testing {target}{chosen}: the scenarios of ccweb_list_user_inputs {ccweb_spec.contract_version()}{fuzz}"
+    fuzz = "" if values.fuzz.count == 0 or selection else ", then the fuzz phase"
+    scenarios = f"the scenarios of ccweb_list_user_inputs {ccweb_spec.contract_version()}"
+    return f"testing {values.target.described()}{chosen}: {scenarios}{fuzz}"
 
 

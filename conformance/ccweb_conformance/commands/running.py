@@ -6,11 +6,11 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
-import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
@@ -21,7 +21,7 @@ from ccweb_conformance.commands.rerun_alone import rerun_failures
 from ccweb_conformance.errors import EXIT_USAGE, EnvironmentFault, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
-from ccweb_conformance.options import RunnerOptions, command_line, redact, without_user_information
+from ccweb_conformance.options import redact
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
 from ccweb_conformance.reports.github import annotation_lines, in_github_actions
@@ -37,12 +37,18 @@ from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import RunValues, TargetSpec
+
+if TYPE_CHECKING:
+    from ccweb_conformance.fuzz.settings import FuzzSettings
 
 
 def _fuzz_phase(
-    options: RunnerOptions,
+    target: TargetSpec,
+    settings: FuzzSettings,
     scenarios: list[ScenarioResult],
     *,
+    expected_failures: Path | None,
     verbose: bool,
     max_seconds: float,
     context: RunContext,
@@ -50,11 +56,6 @@ def _fuzz_phase(
     workspace: Workspace | None = None,
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
-    from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
-
-    settings = settings_for(options)
-    if settings is None:
-        return []  # a run that fuzzes nothing never imports Hypothesis
     try:
         with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
             from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
@@ -69,11 +70,9 @@ def _fuzz_phase(
     counter.restart(settings.sweep_total + settings.count)
     gc.freeze()  # Hypothesis collects garbage on first use: half a second over the suite's objects, none garbage
     try:
-        tolerated = frozenset() if options.expected_failures is None else load_expected_failures(
-            options.expected_failures
-        ).requirements
+        tolerated = frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
         run = fuzz.run_fuzz(
-            options, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
+            target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
         )
     finally:
         counter.finish()
@@ -82,36 +81,36 @@ def _fuzz_phase(
         fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
         if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
             raise EnvironmentFault(fault)
-    scenarios.append(_as_expected(fuzz.fuzz_scenario(run), options))
+    scenarios.append(_as_expected(fuzz.fuzz_scenario(run), expected_failures))
     return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
 
 
-def _as_expected(scenario: ScenarioResult, options: RunnerOptions) -> ScenarioResult:
+def _as_expected(scenario: ScenarioResult, expected_failures: Path | None) -> ScenarioResult:
     """A failed fuzz phase is an expected failure when every requirement it is charged to has an entry in the
     expected-failures file, as a scenario's failure would be (a known UTF-16 bug shows in the phase too); the
     phase ran all its cases past such differences, so it fails on any other."""
-    if scenario.status != "failed" or options.expected_failures is None:
+    if scenario.status != "failed" or expected_failures is None:
         return scenario
-    entry = load_expected_failures(options.expected_failures).entry_for(scenario.nodeid, scenario.failed_requirements())
+    entry = load_expected_failures(expected_failures).entry_for(scenario.nodeid, scenario.failed_requirements())
     if entry is not None:
         scenario.status = "xfailed"
         scenario.expected_failure_reason = entry.reason
     return scenario
 
 
-def _staleness(options: RunnerOptions, state: signals.InterruptState, run: RunResult) -> Staleness | None:
+def _staleness(expected_failures: Path | None, state: signals.InterruptState, run: RunResult) -> Staleness | None:
     """The expected-failures entries that covered nothing (None without a file or after an interrupt); the
     stale ones the run judged fail it (``run.stale_expected_failures``)."""
-    if options.expected_failures is None or state.interrupted:
+    if expected_failures is None or state.interrupted:
         return None
     complete = run.selection is None and run.stopped is None
-    staleness = load_expected_failures(options.expected_failures).stale(run.scenarios, complete=complete)
+    staleness = load_expected_failures(expected_failures).stale(run.scenarios, complete=complete)
     run.stale_expected_failures = list(staleness.errors)
     return staleness
 
 
 def _fuzz_after_scenarios(
-    options: RunnerOptions,
+    values: RunValues,
     state: signals.InterruptState,
     collector: ResultCollector | None,
     scenarios: list[ScenarioResult],
@@ -122,14 +121,20 @@ def _fuzz_after_scenarios(
     workspace: Workspace | None = None,
 ) -> list[str]:
     """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
-    left = options.max_time - (time.perf_counter() - started)
-    if options.fuzz == 0 or state.interrupted or collector is None or collector.stop_reason is not None or left <= 0:
-        return []
+    from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
+
+    left = values.max_time - (time.perf_counter() - started)
+    stopped = collector is None or collector.stop_reason is not None
+    settings = settings_for(values.fuzz, values.selection)
+    if settings is None or state.interrupted or stopped or left <= 0:
+        return []  # a run that fuzzes nothing never imports Hypothesis
     try:
         return _fuzz_phase(
-            options,
+            values.target,
+            settings,
             scenarios,
-            verbose=options.verbose,
+            expected_failures=values.selection.expected_failures,
+            verbose=values.verbose,
             max_seconds=left,
             context=context,
             language=language,
@@ -140,33 +145,27 @@ def _fuzz_after_scenarios(
 
 
 def _suite(
-    options: RunnerOptions, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext
+    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext
 ) -> SuiteOutcome | None:
-    if not (options.stdio or options.url or options.http_cmd or options.in_process or options.collect_only):
+    if values.target.is_bundled_reference and not values.selection.collect_only:
         context.fork_server.start_in_background()  # the bundled reference's imports, while the features are read
     try:
         only = chosen.names if chosen else ()
-        return run_suite(options, live=sys.stderr.isatty(), context=context, only=only, workspace=workspace)
+        return run_suite(values, live=sys.stderr.isatty(), context=context, only=only, workspace=workspace)
     except RunInterrupted:  # a signal before the run began
         return None
 
 
-def reproducer(options: RunnerOptions, keyword: str) -> str:
+def reproducer(target: TargetSpec, keyword: str) -> str:
     """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
-    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it, as the
-    fuzz phase's replay line does)."""
-    words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding")), "-k", keyword]
-    hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
-    hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]
-    hidden += ["--url"] if options.url and without_user_information(options.url) != options.url else []
-    supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
-    return shlex.join(words) + supply
+    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
+    return target.rerun_line("-k", keyword)
 
 
-def _add_reproducers(run: RunResult, options: RunnerOptions) -> None:
+def _add_reproducers(run: RunResult, target: TargetSpec) -> None:
     for scenario in run.scenarios:
         if scenario.status in ("failed", "warning") and scenario.keyword is not None:
-            scenario.reproducer = reproducer(options, scenario.keyword)
+            scenario.reproducer = reproducer(target, scenario.keyword)
 
 
 def _annotate(frame: Frame, run: RunResult) -> None:
@@ -177,7 +176,7 @@ def _annotate(frame: Frame, run: RunResult) -> None:
 
 
 def _startup_refusal(
-    outcome: SuiteOutcome | None, state: signals.InterruptState, secrets: list[str], language: str
+    outcome: SuiteOutcome | None, state: signals.InterruptState, secrets: Sequence[str], language: str
 ) -> int | None:
     """EXIT_USAGE, said in one line, when the implementation could not be started or the suite broke; else None."""
     if state.interrupted or outcome is None:
@@ -210,6 +209,7 @@ def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
 
 def _run_result(
     frame: Frame,
+    values: RunValues,
     outcome: SuiteOutcome | None,
     scenarios: list[ScenarioResult],
     chosen: last_failed.LastFailed | None,
@@ -218,38 +218,40 @@ def _run_result(
     config_file: str | None,
 ) -> RunResult:
     """The run model of what happened, with what the sweep found and every scenario's reproducer."""
-    options = frame.options
     leftovers = frame.session.sweep()
+    expected = values.selection.expected_failures
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
-        strict=options.strict,
-        selection=last_failed.run_selection(chosen, options_selection(options), options_selection(options)),
+        strict=values.selection.strict,
+        selection=last_failed.run_selection(
+            chosen, options_selection(values.selection), options_selection(values.selection)
+        ),
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(frame.context.processes.started()),
         waits=frame.context.waits.totals(),
         config_file=config_file,
-        expected_failures_file=None if options.expected_failures is None else str(options.expected_failures),
+        expected_failures_file=None if expected is None else str(expected),
         **_target_facts(outcome.collector if outcome is not None else None),
     )
-    _add_reproducers(run, options)
+    _add_reproducers(run, values.target)
     return run
 
 
-def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResult) -> None:
+def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResult, *, verbose: bool) -> None:
     """On GitHub Actions the annotations, then the console summary (the fuzz phase's lines and where the reports
     are before the totals), wrapped to a terminal's width: the totals line is the log's last line everywhere.
     ``safe``: the run with server text neutralised (:func:`neutral`), made once for the reports and the summary."""
-    reports: list[Path | str] = list(requested(frame.options, "run"))
+    reports: list[Path | str] = list(requested(frame.reports, "run"))
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
     color = colour_wanted(frame.console, os.environ)
     summary = render_summary(
         run,
         color=color,
-        verbose=frame.options.verbose,
+        verbose=verbose,
         language=frame.language,
         before_totals=[*fuzz_lines, *closing],
         safe=safe,
@@ -268,20 +270,22 @@ def _stale_lines(staleness: Staleness | None) -> None:
         tell(f"ccweb-conformance: error: {line}")
 
 
-def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None) -> int:
+def run(
+    frame: Frame, values: RunValues, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None
+) -> int:
     """The suite, the fuzz phase, the failures rerun alone, the run model, the records, the reports, the console,
     the exit code."""
-    options, state = frame.options, frame.state
+    state = frame.state
     started = time.perf_counter()
-    workspace = frame.session.workspace(options.sessions_dir)  # the suite's and fuzz phase's (fixtures/workspace.py)
-    outcome = _suite(options, chosen, workspace, frame.context)
+    workspace = frame.session.workspace(values.target.sessions_dir)  # the suite's and fuzz phase's
+    outcome = _suite(values, chosen, workspace, frame.context)
     refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
     if refused is not None:
         return refused
     collector = outcome.collector if outcome is not None else None
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(
-        options,
+        values,
         state,
         collector,
         scenarios,
@@ -290,29 +294,30 @@ def run(frame: Frame, chosen: last_failed.LastFailed | None = None, *, config_fi
         language=frame.language,
         workspace=workspace,
     )
-    if not options.no_rerun and collector is not None and not state.interrupted:  # each failure alone, after all
+    if not values.selection.no_rerun and collector is not None and not state.interrupted:  # each failure alone
         rerun_failures(
-            options,
+            values,
             scenarios,
             workspace,
             frame.context,
-            left=lambda: options.max_time - (time.perf_counter() - started),
+            left=lambda: values.max_time - (time.perf_counter() - started),
             interrupted=lambda: state.interrupted,
         )
     frame.settle()  # from here on a signal is recorded, and the reports still get written
-    result = frame.redacted(_run_result(frame, outcome, scenarios, chosen, started=started, config_file=config_file))
+    made = _run_result(frame, values, outcome, scenarios, chosen, started=started, config_file=config_file)
+    result = frame.redacted(made)
     fuzz_lines = [redact(line, frame.secrets) for line in fuzz_lines]  # the phase's own lines: its server's text
     if not result.scenarios and not state.interrupted:
         print("ccweb-conformance: error: no scenario matched the selection", file=sys.stderr)
         return EXIT_USAGE
-    staleness = _staleness(options, state, result)
-    not_recorded = last_failed.update(options, result)
+    staleness = _staleness(values.selection.expected_failures, state, result)
+    not_recorded = last_failed.update(values.target, result)
     if not_recorded is not None:
         tell(f"ccweb-conformance: warning: {not_recorded}")
     safe = neutral(result)  # one walk of the whole run (its transcripts) for every report and the summary
     written = frame.write_reports(result, safe=safe)
     _stale_lines(staleness)  # before the summary: its totals line is the last a terminal shows
-    _summary(frame, result, fuzz_lines, safe)
+    _summary(frame, result, fuzz_lines, safe, verbose=values.verbose)
     # Lines on stderr (errors, warnings, the interrupt) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
     return frame.exit_code(

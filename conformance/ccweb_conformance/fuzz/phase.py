@@ -26,7 +26,6 @@ import hashlib
 import importlib
 import json
 import os
-import shlex
 import shutil
 import tempfile
 import time
@@ -45,11 +44,10 @@ from ccweb_conformance.fuzz.requirements import mismatch_requirements
 from ccweb_conformance.fuzz.settings import FuzzSettings
 from ccweb_conformance.fuzz.strategies import fuzz_cases
 from ccweb_conformance.fuzz.sweep import sweep_cases
-from ccweb_conformance.i18n import messages
-from ccweb_conformance.options import RunnerOptions, command_line
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.values import TargetSpec
 
 BATCH = 100
 """Cases per hypothesis run; each batch has its own seed derived from the run's seed."""
@@ -313,7 +311,7 @@ def _hypothesis_home() -> Iterator[None]:
 
 
 def run_fuzz(
-    options: RunnerOptions,
+    spec: TargetSpec,
     fuzz: FuzzSettings,
     context: RunContext,
     *,
@@ -321,21 +319,21 @@ def run_fuzz(
     workspace: Workspace | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> FuzzRun:
-    """The fuzz phase against a target built from ``options`` (its own one, started and stopped here), in the run of
+    """The fuzz phase against a target built from ``spec`` (its own one, started and stopped here), in the run of
     ``context`` (its processes counted for the phase ``fuzz``).
 
     ``tolerated``: the requirements the expected-failures file baselines (see :meth:`FuzzRun.tolerates`).
     ``workspace``: the run's (the suite's), swept when the phase ends; None: one of the phase's own, closed.
     ``progress``: told (calls done, differences found) after each call; of ``fuzz.sweep_total + fuzz.count``.
     """
-    run = FuzzRun(fuzz, replay_command(options, fuzz), tolerated_by=tolerated)
+    run = FuzzRun(fuzz, replay_command(spec, fuzz), tolerated_by=tolerated)
     owned = workspace is None
-    space = Workspace(options.sessions_dir) if workspace is None else workspace
+    space = Workspace(spec.sessions_dir) if workspace is None else workspace
     started = time.perf_counter()
     try:
         with (
             context.processes.phase("fuzz"),
-            make_target(options, space.open(), context) as target,
+            make_target(spec, space.open(), context) as target,
         ):
             target.client_name = PHASE_CLIENT_NAME  # before its first client
             run.target_description = target.description
@@ -353,13 +351,9 @@ def run_fuzz(
     return run
 
 
-def replay_command(options: RunnerOptions, fuzz: FuzzSettings) -> str:
+def replay_command(spec: TargetSpec, fuzz: FuzzSettings) -> str:
     """The command line that runs the same target with the same fuzz cases (the seed always shown)."""
-    words = ["ccweb-conformance", "run", *command_line(options, ("target", "binding"))]
-    words += ["--fuzz", str(fuzz.count), "--seed", str(fuzz.seed)]
+    words = ["--fuzz", str(fuzz.count), "--seed", str(fuzz.seed)]
     if fuzz.time_limit is not None:
         words += ["--fuzz-time", f"{fuzz.time_limit:g}"]
-    hidden = [f"--header {h.split(':', 1)[0]}" for h in options.header]
-    hidden += [f"--env {e.split('=', 1)[0]}" for e in options.env]  # their values are shown as ***
-    supply = f"  # {messages()('fuzz.replay_supply', names=', '.join(hidden))}" if hidden else ""
-    return shlex.join(words) + supply
+    return spec.rerun_line(*words)

@@ -1,4 +1,4 @@
-"""The fuzz phase's settings, read from the options without importing Hypothesis.
+"""The fuzz phase's settings, from the fuzz request and the selection, without importing Hypothesis.
 
 A run that fuzzes nothing (``--fuzz 0``, or a selection) learns so here, and never pays for
 Hypothesis's import.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ccweb_conformance.fuzz.sweep import sweep_cases
-from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.values import FuzzRequest, Selection
 
 __all__ = [
     "SAFETY_BASE",
@@ -60,12 +60,12 @@ def safety_bound(calls: int) -> float:
     return SAFETY_BASE + SAFETY_PER_CALL * calls
 
 
-def settings_for(options: RunnerOptions) -> FuzzSettings | None:
-    """The fuzz phase these options ask for: ``--fuzz N``, the short default phase, or None (off)."""
-    if options.fuzz == 0:
+def settings_for(request: FuzzRequest, selection: Selection) -> FuzzSettings | None:
+    """The phase asked for: ``--fuzz N``, the short default phase, or None (off; a selection without ``--fuzz``)."""
+    if request.count == 0:
         return None
-    if options.fuzz is None:
-        if options.tags or options.keyword:
+    if request.count is None:
+        if selection.narrow:
             return None  # a selection is a narrow run: fuzz only when asked
-        return FuzzSettings(SHORT_PHASE_COUNT, options.seed, options.fuzz_time, SHORT_SHRINK_TIME)
-    return FuzzSettings(options.fuzz, options.seed, options.fuzz_time)
+        return FuzzSettings(SHORT_PHASE_COUNT, request.seed, request.time_limit, SHORT_SHRINK_TIME)
+    return FuzzSettings(request.count, request.seed, request.time_limit)

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import ccweb_spec
 from ccweb_conformance.errors import ProtocolFailure
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.check import Oracle, arguments, differences
 from ccweb_conformance.profile.conversation import at_revision
 from ccweb_conformance.profile.model import SizeResult, WrongAnswer
@@ -21,6 +20,7 @@ from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.process import one_line
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.values import TargetSpec
 
 MIN_PHASE_CALLS = 3
 """A phase cut short by its time limit still has this many calls."""
@@ -33,7 +33,7 @@ class Implementation:
     """One implementation to profile."""
 
     name: str
-    options: RunnerOptions
+    target: TargetSpec
     is_reference: bool
 
 
@@ -87,7 +87,7 @@ class SizeSession:
 
     def start(self) -> None:
         """Start (or reach) the server, time the floor, warm it up on the tiny conversation. TargetError escapes."""
-        self.target = make_target(self.implementation.options, self.workspace.sessions_dir, self.run)
+        self.target = make_target(self.implementation.target, self.workspace.sessions_dir, self.run)
         self.client = self.target.client(None)
         self.pid = self.target.server_pid(None)  # the server this run spawned (None: not ours)
         self.timer = TimedChannel(self.client.channel)

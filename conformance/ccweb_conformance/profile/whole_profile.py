@@ -22,6 +22,7 @@ from ccweb_conformance.profile.settings import ProfileSettings
 from ccweb_conformance.profile.writer import ProfileFiles
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import reference_command
+from ccweb_conformance.values import TargetSpec, target_of
 
 TINY_MESSAGES = 10
 REFERENCE = "reference"
@@ -29,18 +30,18 @@ REFERENCE = "reference"
 Progress = Callable[[str], None]
 
 
-def is_default_target(options: RunnerOptions) -> bool:
+def is_default_target(target: TargetSpec) -> bool:
     """True when no target was given: the bundled reference is the one profiled."""
-    return not (options.stdio or options.http_cmd or options.url)
+    return not (target.stdio or target.http_cmd or target.url)
 
 
-def label(options: RunnerOptions) -> str:
+def label(target: TargetSpec) -> str:
     """A short name for the implementation: the program and its script, or the URL."""
-    if is_default_target(options):
+    if is_default_target(target):
         return REFERENCE
-    if options.url and not options.http_cmd:
-        return options.url.split("://", 1)[-1]
-    command = options.stdio or options.http_cmd or ""
+    if target.url and not target.http_cmd:
+        return target.url.split("://", 1)[-1]
+    command = target.stdio or target.http_cmd or ""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -50,36 +51,38 @@ def label(options: RunnerOptions) -> str:
     return " ".join(names)
 
 
-def reference_options(target: RunnerOptions) -> RunnerOptions:
+def reference_target(target: TargetSpec) -> TargetSpec:
     """The bundled reference over the target's kind of transport, with the same protocol and timeout."""
     if target.http_cmd or target.url:
-        return RunnerOptions(
-            http_cmd=f"{reference_command()} --http --port {{port}}",
-            url="http://127.0.0.1:{port}/mcp",
-            protocol=target.protocol,
-            timeout=target.timeout,
+        return target_of(
+            RunnerOptions(
+                http_cmd=f"{reference_command()} --http --port {{port}}",
+                url="http://127.0.0.1:{port}/mcp",
+                protocol=target.protocol,
+                timeout=target.timeout,
+            )
         )
-    return RunnerOptions(protocol=target.protocol, timeout=target.timeout)
+    return target_of(RunnerOptions(protocol=target.protocol, timeout=target.timeout))
 
 
-def implementations(options: RunnerOptions, settings: ProfileSettings) -> list[Implementation]:
+def implementations(target: TargetSpec, settings: ProfileSettings) -> list[Implementation]:
     """The target, then the reference beside it (unless asked not to, or the target is the reference).
 
     Both read the run's one sessions directory (the workspace's: the runner's own, or ``--sessions-dir``).
     """
-    found = [Implementation(label(options), options, is_default_target(options))]
-    if settings.reference and not is_default_target(options):
-        found.append(Implementation(REFERENCE, reference_options(options), True))
+    found = [Implementation(label(target), target, is_default_target(target))]
+    if settings.reference and not is_default_target(target):
+        found.append(Implementation(REFERENCE, reference_target(target), True))
     return found
 
 
 def description(implementation: Implementation) -> str:
     """What the implementation is, in words (the command or the URL)."""
-    options = implementation.options
-    if options.url and not options.http_cmd:
-        return f"HTTP server at {options.url}"
-    command = options.stdio or options.http_cmd or reference_command()
-    return f"{'HTTP' if options.http_cmd else 'stdio'} server {command!r}"
+    target = implementation.target
+    if target.url and not target.http_cmd:
+        return f"HTTP server at {target.url}"
+    command = target.stdio or target.http_cmd or reference_command()
+    return f"{'HTTP' if target.http_cmd else 'stdio'} server {command!r}"
 
 
 def machine() -> dict[str, object]:
@@ -107,7 +110,7 @@ def _progress_line(number: int, total: int, result_of: dict[str, SizeResult], se
 
 
 def run_profile(
-    options: RunnerOptions,
+    target: TargetSpec,
     settings: ProfileSettings,
     *,
     workspace: Workspace,
@@ -132,9 +135,9 @@ def run_profile(
         sizes=settings.sizes,
         machine=machine(),
     )
-    chosen = implementations(options, settings)
+    chosen = implementations(target, settings)
     profile.implementations = [
-        ImplementationProfile(i.name, description(i), _transport(i.options), i.is_reference) for i in chosen
+        ImplementationProfile(i.name, description(i), _transport(i.target), i.is_reference) for i in chosen
     ]
     files = ProfileFiles(workspace)
     context = Context(files, Oracle(files.sessions_dir), settings, run)
@@ -150,8 +153,8 @@ def run_profile(
     return profile
 
 
-def _transport(options: RunnerOptions) -> str:
-    return "http" if options.http_cmd or options.url else "stdio"
+def _transport(target: TargetSpec) -> str:
+    return "http" if target.http_cmd or target.url else "stdio"
 
 
 def _profile_size(

@@ -19,10 +19,9 @@ from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.engine.executor import Observer, StepSkipped, run_scenario
 from ccweb_conformance.engine.registry import STEPS
 from ccweb_conformance.engine.scenarios import Scenario, Step
-from ccweb_conformance.errors import HandshakeViolation, TargetError, UsageError
+from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite import steps
 from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.collector import ResultCollector
@@ -44,6 +43,7 @@ from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.values import RunValues
 
 __all__ = ["SuiteOutcome", "collect", "run_suite"]
 
@@ -61,24 +61,25 @@ class SuiteOutcome:
     """Why the suite itself could not run."""
 
 
-def _collector(options: RunnerOptions) -> ResultCollector:
-    collector = ResultCollector(strict=options.strict, source_names=(options.source_env, options.source_header))
-    collector.stop_after = options.stop_after
-    collector.max_time = options.max_time
-    collector.exit_first = options.exitfirst
-    collector.deadline = time.monotonic() + options.max_time
-    path = options.expected_failures
+def _collector(values: RunValues) -> ResultCollector:
+    target, selection = values.target, values.selection
+    collector = ResultCollector(strict=selection.strict, source_names=(target.source_env, target.source_header))
+    collector.stop_after = values.stop_after
+    collector.max_time = values.max_time
+    collector.exit_first = selection.exitfirst
+    collector.deadline = time.monotonic() + values.max_time
+    path = selection.expected_failures
     collector.expected = None if path is None else load_expected_failures(path)
     return collector
 
 
-def collect(options: RunnerOptions, only: Collection[str] = ()) -> tuple[ResultCollector, Chosen]:
-    """The collector and the scenarios the options select, nothing run (``run --collect-only``, and every run)."""
+def collect(values: RunValues, only: Collection[str] = ()) -> tuple[ResultCollector, Chosen]:
+    """The collector and the scenarios the values select, nothing run (``run --collect-only``, and every run)."""
     steps.load()
     plan = plan_scenarios(FEATURES)
-    collector = _collector(options)
+    collector = _collector(values)
     collector.suite_keywords = [(p.test_name, p.keywords) for p, _ in plan]
-    chosen = choose(options, plan, only=only, expected=collector.expected)
+    chosen = choose(values.selection, plan, only=only, expected=collector.expected)
     collector.planned = [p for p, _, _ in chosen.scenarios]
     return collector, chosen
 
@@ -106,9 +107,9 @@ def _logged(step: Step) -> LoggedStep:
 
 @dataclass
 class _Run:
-    """One run's state, passed down: options, collector, workspace, ledger, target, and what scenarios share."""
+    """One run's state, passed down: values, collector, workspace, ledger, target, and what scenarios share."""
 
-    options: RunnerOptions
+    values: RunValues
     context: RunContext
     collector: ResultCollector
     workspace: Workspace
@@ -140,7 +141,7 @@ class _Run:
 
 
 def run_suite(
-    options: RunnerOptions,
+    values: RunValues,
     *,
     live: bool,
     context: RunContext,
@@ -149,20 +150,17 @@ def run_suite(
     quiet: bool = False,
     recorder: CaseRecorder | None = None,
 ) -> SuiteOutcome:
-    """Run the selected scenarios against the target the options name, in the run of ``context``, in ``workspace``
+    """Run the scenarios ``values`` select against the target they name, in the run of ``context``, in ``workspace``
     (else one of the suite's own);
     ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s."""
-    problems = options.problems()
-    if problems:
-        raise UsageError("; ".join(problems))
-    collector, chosen = collect(options, only)
+    collector, chosen = collect(values, only)
     owned = workspace is None or recorder is not None
     if recorder is not None:
         workspace = Workspace(None, prefix=EXPORT_RUN_PREFIX)
     elif workspace is None:
-        workspace = Workspace(options.sessions_dir)
-    progress = Progress(verbose=options.verbose, live=live, log=not quiet)
-    run = _Run(options, context, collector, workspace, owned, recorder, progress)
+        workspace = Workspace(values.target.sessions_dir)
+    progress = Progress(verbose=values.verbose, live=live, log=not quiet)
+    run = _Run(values, context, collector, workspace, owned, recorder, progress)
     run.progress.planned(len(chosen.scenarios))
     try:
         _run(run, chosen)
@@ -195,7 +193,7 @@ def _run(run: _Run, chosen: Chosen) -> None:
 
 def _start(run: _Run, chosen: Chosen) -> bool:
     """Open the workspace, write the conversations that must age, start the target; False when the run cannot go on."""
-    options, collector, workspace = run.options, run.collector, run.workspace
+    spec, collector, workspace = run.values.target, run.collector, run.workspace
     try:
         sessions_dir = workspace.open()
         problem = unlistable(sessions_dir)
@@ -208,7 +206,7 @@ def _start(run: _Run, chosen: Chosen) -> bool:
             run.early = write_early(workspace, aged_conversations([(p.template, p.example, p.nodeid) for p in planned]))
             for made in run.early.values():
                 run.ledger.register(made.files)
-        run.target = make_target(options, sessions_dir, run.context, decoy_source=decoy_id(workspace.prefix))
+        run.target = make_target(spec, sessions_dir, run.context, decoy_source=decoy_id(workspace.prefix))
         run.target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
         _note_eras(run.target, collector)
         run.target.prepare(upcoming_sources([(p.template, p.example) for p in planned], workspace.prefix))
@@ -222,7 +220,7 @@ def _start(run: _Run, chosen: Chosen) -> bool:
         collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
         return False
     collector.describe(run.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    collector.bundled_reference = not (options.stdio or options.url or options.http_cmd)
+    collector.bundled_reference = not (spec.stdio or spec.url or spec.http_cmd)
     run.started = True
     return True
 

@@ -7,11 +7,11 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ccweb_conformance.engine.scenarios import Scenario
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.planned import PlannedScenario
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import check_keyword, pasted_match, pasted_scenarios
+from ccweb_conformance.values import Selection
 
 __all__ = ["Chosen", "choose"]
 
@@ -30,16 +30,16 @@ def _matches(term: str, names: frozenset[str]) -> bool:
 
 
 def choose(
-    options: RunnerOptions,
+    selection: Selection,
     plan: Sequence[tuple[PlannedScenario, Scenario]],
     *,
     only: Collection[str] = (),
     expected: ExpectedFailures | None = None,
 ) -> Chosen:
-    """The scenarios of ``plan`` the options select (``only``: the names ``--last-failed`` keeps, none: all)."""
-    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
-    keyword = check_keyword(options.keyword) if options.keyword and pasted is None else None
-    wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
+    """The scenarios of ``plan`` the selection keeps (``only``: the names ``--last-failed`` keeps, none: all)."""
+    pasted = pasted_scenarios(selection.keyword, feature_scenarios()) if selection.keyword else None
+    keyword = check_keyword(selection.keyword) if selection.keyword and pasted is None else None
+    wanted = {t.strip().lstrip("@").casefold() for t in selection.tags.split(",")} if selection.tags else None
     kept = []
     for planned, scenario in plan:
         tags = {t.casefold() for t in planned.tags}

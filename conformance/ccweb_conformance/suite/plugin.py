@@ -23,7 +23,7 @@ from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.options import RunnerOptions, from_plugin, plugin_options
+from ccweb_conformance.options import from_plugin, plugin_options
 from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
@@ -45,6 +45,7 @@ from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.values import RunValues, resolve_values
 
 COLLECTOR_KEY = pytest.StashKey[ResultCollector]()
 WORKSPACE_KEY = pytest.StashKey[Workspace]()
@@ -56,7 +57,7 @@ AGED_KEY = pytest.StashKey[list[AgedConversation]]()
 """The conversations the selected scenarios want unchanged for some seconds (``suite/lookahead.py``)."""
 EARLY_KEY = pytest.StashKey[dict[int, EarlyFiles]]()
 """Those written when the target started, per scenario number, until their scenario adopts them."""
-OPTIONS_KEY = pytest.StashKey[RunnerOptions]()
+OPTIONS_KEY = pytest.StashKey[RunValues]()
 LEDGER_KEY = pytest.StashKey[SessionsLedger]()
 OBSERVER_KEY = pytest.StashKey[CallObserver]()
 """Set by ``ccweb-conformance export``'s recorder: it sees every tool call of every scenario."""
@@ -77,13 +78,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @dataclass(frozen=True)
 class ResolvedOptions:
-    """The options the command line resolved and validated, handed to the session as a plugin object.
+    """The values the command line resolved from valid options, handed to the session as a plugin object.
 
-    Plain ``pytest -p ccweb_conformance.suite.plugin --ccweb-...`` has none: the options then
+    Plain ``pytest -p ccweb_conformance.suite.plugin --ccweb-...`` has none: the values then
     come from the ``--ccweb-*`` flags.
     """
 
-    options: RunnerOptions
+    values: RunValues
 
 
 @dataclass(frozen=True)
@@ -106,12 +107,19 @@ def _given_context(config: pytest.Config) -> RunContext | None:
     return next((p.context for p in config.pluginmanager.get_plugins() if isinstance(p, GivenContext)), None)
 
 
-def options_from(config: pytest.Config) -> RunnerOptions:
-    """The runner options given to pytest: the command line's object, else the ``--ccweb-*`` flags."""
+def options_from(config: pytest.Config) -> RunValues:
+    """The values given to pytest: the command line's object, else those of the ``--ccweb-*`` flags."""
     for plugin in config.pluginmanager.get_plugins():
         if isinstance(plugin, ResolvedOptions):
-            return plugin.options
-    return from_plugin(config.getoption)
+            return plugin.values
+    return resolve_values(from_plugin(config.getoption))
+
+
+def _flag_problems(config: pytest.Config) -> list[str]:
+    """Usage errors in the ``--ccweb-*`` flags (none when the command line resolved the options, valid)."""
+    if any(isinstance(plugin, ResolvedOptions) for plugin in config.pluginmanager.get_plugins()):
+        return []
+    return from_plugin(config.getoption).problems()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -121,17 +129,18 @@ def pytest_configure(config: pytest.Config) -> None:
     for group in ccweb_spec.groups():
         config.addinivalue_line("markers", f"{group.id}: {group.title[:60]}")
     config.addinivalue_line("markers", "should: a scenario that proves only SHOULD-level requirements")
-    options = options_from(config)
-    config.stash[OPTIONS_KEY] = options
-    collector = ResultCollector(strict=options.strict, source_names=(options.source_env, options.source_header))
-    collector.stop_after = options.stop_after
-    collector.max_time = options.max_time
-    collector.exit_first = options.exitfirst
-    collector.deadline = time.monotonic() + options.max_time
+    values = options_from(config)
+    config.stash[OPTIONS_KEY] = values
+    target = values.target
+    collector = ResultCollector(strict=values.selection.strict, source_names=(target.source_env, target.source_header))
+    collector.stop_after = values.stop_after
+    collector.max_time = values.max_time
+    collector.exit_first = values.selection.exitfirst
+    collector.deadline = time.monotonic() + values.max_time
     collector.expected = _expected_failures(config)
     config.stash[COLLECTOR_KEY] = collector
     given = next((p.workspace for p in config.pluginmanager.get_plugins() if isinstance(p, GivenWorkspace)), None)
-    config.stash[WORKSPACE_KEY] = given or Workspace(options.sessions_dir)
+    config.stash[WORKSPACE_KEY] = given or Workspace(target.sessions_dir)
     config.stash[OWNS_WORKSPACE_KEY] = given is None
     config.stash[SOURCES_KEY] = []
     config.stash[AGED_KEY] = []
@@ -139,7 +148,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _expected_failures(config: pytest.Config) -> ExpectedFailures | None:
-    path = config.stash[OPTIONS_KEY].expected_failures
+    path = config.stash[OPTIONS_KEY].selection.expected_failures
     return None if path is None else load_expected_failures(path)
 
 
@@ -153,11 +162,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     collector = config.stash.get(COLLECTOR_KEY, None)
     if collector is not None:
         collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]
-    options = config.stash[OPTIONS_KEY]
-    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
+    selection = config.stash[OPTIONS_KEY].selection
+    pasted = pasted_scenarios(selection.keyword, feature_scenarios()) if selection.keyword else None
     if pasted is not None:  # what --co printed, pasted into -k: those scenarios; pytest's -k must not parse it
         config.option.keyword = ""
-    wanted = {t.strip().lstrip("@").casefold() for t in options.tags.split(",")} if options.tags else None
+    wanted = {t.strip().lstrip("@").casefold() for t in selection.tags.split(",")} if selection.tags else None
     expected = _expected_failures(config)
     kept: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
@@ -330,10 +339,10 @@ def _listable_or_exit(sessions_dir: Path, collector: ResultCollector) -> None:
 @pytest.fixture(scope="session")
 def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
     """The implementation under test, started once per run; stopped and cleaned up on every path."""
-    options = request.config.stash[OPTIONS_KEY]
-    problems = options.problems()
+    problems = _flag_problems(request.config)
     if problems:
         raise pytest.UsageError("; ".join(problems))
+    spec = request.config.stash[OPTIONS_KEY].target
     collector = request.config.stash[COLLECTOR_KEY]
     workspace = request.config.stash[WORKSPACE_KEY]
     owned = request.config.stash[OWNS_WORKSPACE_KEY]
@@ -345,9 +354,9 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         ledger = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix, waits=context.waits)
         request.config.stash[LEDGER_KEY] = ledger
         _start_ageing(request.config, workspace, ledger)
-        target = make_target(options, sessions_dir, context, decoy_source=decoy_id(workspace.prefix))
+        target = make_target(spec, sessions_dir, context, decoy_source=decoy_id(workspace.prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
-        _note_eras(target, options, collector)
+        _note_eras(target, collector)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
     except HandshakeViolation as error:
@@ -365,7 +374,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         _clean_up(target, workspace, owned=owned)
         raise
     collector.describe(target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    collector.bundled_reference = not (options.stdio or options.url or options.http_cmd)
+    collector.bundled_reference = not (spec.stdio or spec.url or spec.http_cmd)
     try:
         yield target
     finally:
@@ -420,7 +429,7 @@ def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollec
         ledger.remove_retired()
 
 
-def _note_eras(target: Target, options: RunnerOptions, collector: ResultCollector) -> None:
+def _note_eras(target: Target, collector: ResultCollector) -> None:
     """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
     if target.detect_other_era() is not None:
         collector.one_era_reason = target.one_era_reason

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 import ccweb_spec
 from ccweb_conformance.engine.keyword import Keyword, KeywordSyntaxError, Matcher, compile_keyword
 from ccweb_conformance.errors import UsageError
-from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.model import ScenarioRef
+from ccweb_conformance.values import Selection
 
 __all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags",
            "options_selection", "pasted_match", "pasted_scenarios", "select", "selecting_keyword", "template_name"]
@@ -121,10 +121,10 @@ def pasted_match(nodeid: str, pasted: frozenset[str]) -> bool:
     return nodeid in pasted or template_name(nodeid) in pasted
 
 
-def options_selection(options: RunnerOptions) -> str | None:
-    """The selection the options make (``--tags AC-3 -k emoji``), or None for every scenario."""
-    keyword = "; ".join(filter(None, options.keyword.splitlines())) if options.keyword else None  # pasted lines
-    chosen = [f"{flag} {value}" for flag, value in (("--tags", options.tags), ("-k", keyword)) if value]
+def options_selection(selection: Selection) -> str | None:
+    """The selection ``--tags`` and ``-k`` make (``--tags AC-3 -k emoji``), or None for every scenario."""
+    keyword = "; ".join(filter(None, selection.keyword.splitlines())) if selection.keyword else None  # pasted lines
+    chosen = [f"{flag} {value}" for flag, value in (("--tags", selection.tags), ("-k", keyword)) if value]
     return " ".join(chosen) or None
 
 

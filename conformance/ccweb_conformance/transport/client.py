@@ -70,7 +70,7 @@ class McpClient:
         self.channel = channel
         self.client_info = {**CLIENT_INFO, "name": name} if name is not None else dict(CLIENT_INFO)
         """How the client introduces itself (``initialize``, or ``_meta`` per request): the kit, unless ``name``."""
-        self.protocol_mode: ProtocolMode = protocol
+        self._asked: ProtocolMode = protocol
         self.timeout = timeout
         self.protocol_version: str = LEGACY_OFFER
         """The negotiated revision (valid once ``connect`` returned)."""
@@ -88,6 +88,11 @@ class McpClient:
         self.received_count = 0
         """How many of them came in all."""
         self._next_id = 0
+
+    @property
+    def protocol_mode(self) -> ProtocolMode:
+        """The era asked for (``--protocol``, or the other era a target also tests); the era settled on is ``era``."""
+        return self._asked
 
     # -- lifecycle ---------------------------------------------------------
 

@@ -182,8 +182,7 @@ class Target(ABC):
         return None
 
     def _connect(self, source: str | None, protocol: ProtocolMode | None = None) -> McpClient:
-        client = self._new_client(source)
-        client.protocol_mode = protocol or client.protocol_mode
+        client = self._new_client(source, protocol or self.protocol)
         client.check_messages = self.check_messages
         try:
             client.connect()
@@ -225,8 +224,9 @@ class Target(ABC):
         return "\n".join(process.stderr_tail(lines) for process in list(self._processes))
 
     @abstractmethod
-    def _new_client(self, source: str | None) -> McpClient:
-        """A client on a fresh connection, not yet negotiated."""
+    def _new_client(self, source: str | None, protocol: ProtocolMode) -> McpClient:
+        """A client on a fresh connection that asks for ``protocol`` (``--protocol``, or the other era), not yet
+        negotiated."""
 
     def close(self) -> None:
         """Close every client and stop every process this target started (together, not one by one)."""
@@ -346,7 +346,7 @@ class StdioTarget(Target):
             return None
         return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)
 
-    def _new_client(self, source: str | None) -> McpClient:
+    def _new_client(self, source: str | None, protocol: ProtocolMode) -> McpClient:
         process = ServerProcess(
             self.argv,
             self.environment(source),
@@ -358,7 +358,7 @@ class StdioTarget(Target):
         self.context.processes.note("stdio server", process.how)
         self._processes.append(process)
         channel = LineChannel(ProcessLineIO(process, self.limit), label=self.description, limit=self.limit)
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
+        return McpClient(channel, protocol=protocol, timeout=self.timeout, name=self.client_name)
 
     def _startup_failure(self, client: McpClient) -> str | None:
         channel = client.channel
@@ -398,14 +398,14 @@ class _HttpTarget(Target):
         self.extra_headers = dict(headers)
         return self
 
-    def _new_client(self, source: str | None) -> McpClient:
+    def _new_client(self, source: str | None, protocol: ProtocolMode) -> McpClient:
         headers = dict(self.extra_headers)
         if source is not None:
             headers[self.source_header] = source
         channel = HttpChannel(
             self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
         )
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
+        return McpClient(channel, protocol=protocol, timeout=self.timeout, name=self.client_name)
 
     def _stderr_tail(self, lines: int) -> str:
         return ""
@@ -527,8 +527,8 @@ class InProcessTarget(Target):
         super().__init__(sessions_dir, protocol, timeout, limit, context)
         self.description = "in-process reference server"
 
-    def _new_client(self, source: str | None) -> McpClient:
+    def _new_client(self, source: str | None, protocol: ProtocolMode) -> McpClient:
         inprocess = deferred_import("ccweb_conformance.transport.inprocess")  # imports the MCP SDK
         line_io = inprocess.InProcessLineIO(self.sessions_dir, source)
         channel = LineChannel(line_io, label=self.description, limit=self.limit)
-        return McpClient(channel, protocol=self.protocol, timeout=self.timeout, name=self.client_name)
+        return McpClient(channel, protocol=protocol, timeout=self.timeout, name=self.client_name)

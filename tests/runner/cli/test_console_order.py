@@ -14,21 +14,23 @@ from ccweb_conformance.cli import main
 from ccweb_conformance.commands.run import starting_line
 from ccweb_conformance.options import resolve
 from ccweb_conformance.reports.console import render_summary
+from ccweb_conformance.values import resolve_values
 
 TOTALS = re.compile(r"^\d+ passed, \d+ failed in \d+\.\d\ds$")
 
 
 def test_the_first_line_says_what_is_started() -> None:
     options = resolve({})
-    assert starting_line(options) == (
+    assert starting_line(resolve_values(options)) == (
         "testing the bundled reference server (stdio): the scenarios of ccweb_list_user_inputs 1.0.0, "
         "then the fuzz phase"
     )
-    assert starting_line(dataclasses.replace(options, stdio="node server.js", tags="AC-3", fuzz=0)) == (
+    assert starting_line(resolve_values(dataclasses.replace(options, stdio="node server.js", tags="AC-3", fuzz=0))) == (
         "testing the stdio server 'node server.js' (selection: --tags AC-3): the scenarios of "
         "ccweb_list_user_inputs 1.0.0"
     )
-    assert starting_line(dataclasses.replace(options, http_cmd="srv {port}", url="http://h:{port}/mcp")) == (
+    http = dataclasses.replace(options, http_cmd="srv {port}", url="http://h:{port}/mcp")
+    assert starting_line(resolve_values(http)) == (
         "testing the HTTP server 'srv {port}' at http://h:{port}/mcp: the scenarios of ccweb_list_user_inputs 1.0.0, "
         "then the fuzz phase"
     )

@@ -11,6 +11,7 @@ import pytest
 from ccweb_conformance.commands.frame import Frame, console_for, framed
 from ccweb_conformance.errors import RunInterrupted, TargetError
 from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.values import resolve_values
 
 
 @pytest.mark.parametrize(
@@ -25,7 +26,7 @@ from ccweb_conformance.options import RunnerOptions
     ],
 )
 def test_the_console_leaves_stdout_to_a_report(command: str, options: RunnerOptions, stream: str) -> None:
-    assert console_for(options, command) is getattr(sys, stream)
+    assert console_for(resolve_values(options).reports, command) is getattr(sys, stream)
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,7 @@ def test_the_exit_code_without_a_signal(failed: bool, written: bool, code: int, 
     def work(frame: Frame) -> int:
         return frame.exit_code(failed=failed, written=written)
 
-    assert framed("profile", RunnerOptions(), work, interrupted_detail="x") == code
+    assert framed("profile", resolve_values(RunnerOptions()), work, interrupted_detail="x") == code
     assert capsys.readouterr().err == ""
 
 
@@ -45,7 +46,7 @@ def test_a_signal_recorded_wins_over_a_failure_and_is_said_once(capsys) -> None:
         frame.state.signum, frame.state.name = int(signal.SIGTERM), "SIGTERM"
         return frame.exit_code(failed=True, detail="3 scenarios not run")
 
-    assert framed("run", RunnerOptions(), work, interrupted_detail="nothing was reported") == 143
+    assert framed("run", resolve_values(RunnerOptions()), work, interrupted_detail="nothing was reported") == 143
     assert capsys.readouterr().err == "ccweb-conformance: interrupted by SIGTERM; 3 scenarios not run\n"
 
 
@@ -53,7 +54,7 @@ def test_a_signal_raised_names_the_command_and_what_became_of_the_work(capsys) -
     def work(frame: Frame) -> int:
         raise RunInterrupted(int(signal.SIGHUP), "SIGHUP")
 
-    assert framed("export", RunnerOptions(), work, interrupted_detail="nothing written") == 129
+    assert framed("export", resolve_values(RunnerOptions()), work, interrupted_detail="nothing written") == 129
     assert capsys.readouterr().err == "ccweb-conformance: export interrupted by SIGHUP; nothing written\n"
 
 
@@ -61,7 +62,7 @@ def test_a_target_that_cannot_start_is_one_line_and_2(capsys) -> None:
     def work(frame: Frame) -> int:
         raise TargetError("the server exited before it answered (exit code 3)")
 
-    assert framed("profile", RunnerOptions(), work, interrupted_detail="x") == 2
+    assert framed("profile", resolve_values(RunnerOptions()), work, interrupted_detail="x") == 2
     assert capsys.readouterr().err == (
         "ccweb-conformance: error: the server exited before it answered (exit code 3)\n"
     )
@@ -74,5 +75,5 @@ def test_the_sessions_folder_is_gone_after_the_frame(capsys) -> None:
         made.append(frame.session.temporary_directory())
         return 0
 
-    assert framed("profile", RunnerOptions(), work, interrupted_detail="x") == 0
+    assert framed("profile", resolve_values(RunnerOptions()), work, interrupted_detail="x") == 0
     assert made and not made[0].exists()

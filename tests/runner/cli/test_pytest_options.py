@@ -186,15 +186,17 @@ def test_exitfirst_stops_at_the_first_failed_scenario_writes_every_report_and_le
 def test_the_record_is_kept_per_target_and_secrets_do_not_change_which_target(cache: Path, tmp_path: Path) -> None:
     from ccweb_conformance.commands.last_failed import describe_target, record_path  # noqa: PLC0415
     from ccweb_conformance.options import RunnerOptions  # noqa: PLC0415
+    from ccweb_conformance.values import target_of  # noqa: PLC0415
 
-    node = RunnerOptions(stdio="node server.js")
-    with_secrets = RunnerOptions(stdio="node server.js", env=("TOKEN=s3cret-value",))
-    paths = {record_path(o) for o in (RunnerOptions(), RunnerOptions(in_process=True), node, RunnerOptions(stdio="x"))}
+    node = target_of(RunnerOptions(stdio="node server.js"))
+    with_secrets = target_of(RunnerOptions(stdio="node server.js", env=("TOKEN=s3cret-value",)))
+    others = (RunnerOptions(), RunnerOptions(in_process=True), RunnerOptions(stdio="x"))
+    paths = {record_path(target) for target in (*map(target_of, others), node)}
     assert len(paths) == 4
     assert {p.parent for p in paths} == {cache / "last-failed"}
     assert record_path(with_secrets) == record_path(node)
     assert describe_target(with_secrets) == "--stdio 'node server.js' --env 'TOKEN=***'"
-    assert describe_target(RunnerOptions()) == "the bundled reference"
-    assert record_path(RunnerOptions(sessions_dir=tmp_path, url="http://h/mcp")) == record_path(
-        RunnerOptions(sessions_dir=tmp_path / "." / "x" / "..", url="http://h/mcp")
+    assert describe_target(target_of(RunnerOptions())) == "the bundled reference"
+    assert record_path(target_of(RunnerOptions(sessions_dir=tmp_path, url="http://h/mcp"))) == record_path(
+        target_of(RunnerOptions(sessions_dir=tmp_path / "." / "x" / "..", url="http://h/mcp"))
     )

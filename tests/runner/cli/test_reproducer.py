@@ -19,6 +19,7 @@ from paths import REPO
 from ccweb_conformance.cli import main
 from ccweb_conformance.commands.running import reproducer
 from ccweb_conformance.options import resolve
+from ccweb_conformance.values import target_of
 
 RUN_PY = REPO / "tests" / "mutants" / "run.py"
 FAILED = "ac07_unicode.feature::The budget counts an emoji once"
@@ -53,8 +54,32 @@ def test_the_reproducer_names_the_target_as_given_and_redacts_secrets() -> None:
         resolve({}), stdio="node server.js --port 1", header=("Authorization: Bearer T0KEN",), env=("API_KEY=s3cret",),
         timeout=20.0, tags="UNI-1",
     )
-    assert reproducer(options, "test_x[ and .]") == (
+    assert reproducer(target_of(options), "test_x[ and .]") == (
         "ccweb-conformance run --stdio 'node server.js --port 1' --header 'Authorization: ***' --env 'API_KEY=***' "
         "--timeout 20 -k 'test_x[ and .]'"
         "  # *** stands for the values of --header Authorization, --env API_KEY: supply them again"
+    )
+
+
+def test_every_rerun_line_repeats_the_target_in_the_same_words() -> None:
+    """The rerun tail is the target's own: the failure's reproducer, the fuzz phase's replay line and the
+    --last-failed record name it alike, and every line that shows a value as *** says which to supply again."""
+    from ccweb_conformance.commands.last_failed import describe_target  # noqa: PLC0415
+    from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+
+    options = dataclasses.replace(
+        resolve({}), http_cmd="srv --port {port}", url="http://user:pa55word@127.0.0.1:{port}/mcp",
+        header=("X-Api-Key: k-123456",), env=("CI=true",), protocol="legacy", max_time=60.0,
+    )
+    target = target_of(options)
+    words = (
+        "--http-cmd 'srv --port {port}' --url 'http://***@127.0.0.1:{port}/mcp' --header 'X-Api-Key: ***' "
+        "--env 'CI=***' --protocol legacy --max-time 60"
+    )
+    supply = "  # *** stands for the values of --header X-Api-Key, --env CI, --url: supply them again"
+    assert reproducer(target, "test_x") == f"ccweb-conformance run {words} -k test_x{supply}"
+    assert replay_command(target, FuzzSettings(5, 1)) == f"ccweb-conformance run {words} --fuzz 5 --seed 1{supply}"
+    assert describe_target(target) == (
+        "--http-cmd 'srv --port {port}' --url 'http://***@127.0.0.1:{port}/mcp' --header 'X-Api-Key: ***' "
+        "--env 'CI=***'"
     )

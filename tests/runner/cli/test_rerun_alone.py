@@ -13,6 +13,7 @@ from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.engine_session import SuiteOutcome
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import RunValues, resolve_values
 
 
 def scenario(status: str = "failed", *, check: str = "items differ", charged: tuple[str, ...] = ("UNI-1",),
@@ -31,9 +32,9 @@ class FakeSuite:
     def __init__(self, again: ScenarioResult | None, startup_error: str | None = None) -> None:
         self.again = again
         self.startup_error = startup_error
-        self.calls: list[tuple[RunnerOptions, str]] = []
+        self.calls: list[tuple[RunValues, str]] = []
 
-    def __call__(self, options: RunnerOptions, workspace: Workspace) -> SuiteOutcome:
+    def __call__(self, options: RunValues, workspace: Workspace) -> SuiteOutcome:
         self.calls.append((options, workspace.prefix))
         collector = ResultCollector(strict=False)
         collector.results = [] if self.again is None else [self.again]
@@ -42,39 +43,39 @@ class FakeSuite:
 
 def test_the_same_requirements_and_check_failing_again_is_reproduced(tmp_path: Path) -> None:
     suite = FakeSuite(scenario())
-    rerun = rerun_alone(RunnerOptions(stdio="server"), scenario(), Workspace(tmp_path), 60.0, suite)
+    rerun = rerun_alone(resolve_values(RunnerOptions(stdio="server")), scenario(), Workspace(tmp_path), 60.0, suite)
     assert rerun == Rerun("reproduced", "process", "failed", ("UNI-1",), "items differ", duration_s=rerun.duration_s)
-    [(options, _)] = suite.calls
-    assert (options.keyword, options.fuzz, options.tags, options.max_time) == ("test_truncation", 0, None, 59.5)
+    [(values, _)] = suite.calls
+    alone = (values.selection.keyword, values.fuzz.count, values.selection.tags, values.max_time)
+    assert alone == ("test_truncation", 0, None, 59.5)
 
 
 def test_a_pass_or_another_check_failing_is_not_reproduced(tmp_path: Path) -> None:
-    passed = rerun_alone(RunnerOptions(), scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario("passed")))
-    other = rerun_alone(
-        RunnerOptions(), scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario(check="totalChars differs"))
-    )
+    values = resolve_values(RunnerOptions())
+    passed = rerun_alone(values, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario("passed")))
+    other = rerun_alone(values, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario(check="totalChars differs")))
     assert (passed.outcome, passed.status, passed.failed_requirements) == ("not_reproduced", "passed", ())
     assert (other.outcome, other.status, other.check) == ("not_reproduced", "failed", "totalChars differs")
 
 
 def test_against_a_running_server_only_the_session_is_fresh(tmp_path: Path) -> None:
-    options = RunnerOptions(url="http://127.0.0.1:9/mcp")
-    assert rerun_alone(options, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server == "session"
-    options = RunnerOptions(http_cmd="server --port {port}", url="http://127.0.0.1:{port}/mcp")
-    assert rerun_alone(options, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server == "process"
-    options = RunnerOptions(in_process=True)
-    assert rerun_alone(options, scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server == "instance"
+    def server(options: RunnerOptions) -> str:
+        return rerun_alone(resolve_values(options), scenario(), Workspace(tmp_path), 60.0, FakeSuite(scenario())).server
+
+    assert server(RunnerOptions(url="http://127.0.0.1:9/mcp")) == "session"
+    assert server(RunnerOptions(http_cmd="server --port {port}", url="http://127.0.0.1:{port}/mcp")) == "process"
+    assert server(RunnerOptions(in_process=True)) == "instance"
 
 
 def test_nothing_is_rerun_without_time_or_selection_and_an_unfinished_rerun_says_why(tmp_path: Path) -> None:
     suite = FakeSuite(scenario())
-    no_time = rerun_alone(RunnerOptions(), scenario(), Workspace(tmp_path), 0.5, suite)
-    no_keyword = rerun_alone(RunnerOptions(), scenario(keyword=None), Workspace(tmp_path), 60.0, suite)
+    no_time = rerun_alone(resolve_values(RunnerOptions()), scenario(), Workspace(tmp_path), 0.5, suite)
+    no_keyword = rerun_alone(resolve_values(RunnerOptions()), scenario(keyword=None), Workspace(tmp_path), 60.0, suite)
     assert suite.calls == []
     assert no_time == Rerun("not_rerun", "process", not_rerun="no_time")
     assert no_keyword == Rerun("not_rerun", "process", not_rerun="no_selection")
     broken = FakeSuite(None, startup_error="the server exited with code 3")
-    unfinished = rerun_alone(RunnerOptions(), scenario(), Workspace(tmp_path), 60.0, broken)
+    unfinished = rerun_alone(resolve_values(RunnerOptions()), scenario(), Workspace(tmp_path), 60.0, broken)
     assert (unfinished.outcome, unfinished.not_rerun, unfinished.why) == (
         "not_rerun", "unfinished", "the server exited with code 3"
     )
@@ -88,7 +89,8 @@ def test_one_rerun_per_group_each_in_a_workspace_part_of_its_own(tmp_path: Path)
     passed = scenario("passed", name="passed")
     scenarios = [*same, passed, other]
     rerun_failures(
-        RunnerOptions(), scenarios, workspace, RunContext(), left=lambda: 60.0, interrupted=lambda: False, suite=suite
+        resolve_values(RunnerOptions()), scenarios, workspace, RunContext(), left=lambda: 60.0,
+        interrupted=lambda: False, suite=suite,
     )
     assert [s.rerun is not None for s in scenarios] == [True, False, False, False, True]
     assert [prefix for _, prefix in suite.calls] == [f"{workspace.prefix}-rerun1", f"{workspace.prefix}-rerun2"]

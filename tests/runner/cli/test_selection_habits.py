@@ -15,6 +15,7 @@ from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.last_failed import CACHE_ENV, MAX_AGE_DAYS, MAX_RECORDS, prune
 from ccweb_conformance.options import resolve
 from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.values import target_of
 
 EMOJI_LINE = "ac07_unicode.feature::Characters outside the BMP count as one [😀-1]"
 
@@ -122,7 +123,7 @@ def test_an_update_prunes_and_names_paths_relatively(tmp_path: Path, monkeypatch
     options = resolve({"stdio": f"node {tmp_path}/server.js --data /nonexistent-home/data"})
     run = RunResult(kit_version="0", spec_version="1", target="t", transport="stdio", protocol_version=None,
                     started_at="", duration_s=0.0, scenarios=[])
-    assert last_failed.update(options, run) is None
+    assert last_failed.update(target_of(options), run) is None
     [record] = (tmp_path / "cache" / "last-failed").iterdir()
     assert record != stale[0]
     assert json.loads(record.read_text(encoding="utf-8"))["target"] == (

@@ -13,6 +13,7 @@ import pytest
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.options import RunnerOptions, command_line, redact
+from ccweb_conformance.values import target_of
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +77,7 @@ def test_header_values_are_redacted_where_options_are_shown():
     assert command_line(options, ["target"]) == [
         "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: ***", "--header", "X-Team: ***",
     ]
-    assert redact(f"sent Bearer {TOKEN} twice: {TOKEN}", options.secrets()) == "sent *** twice: ***"
+    assert redact(f"sent Bearer {TOKEN} twice: {TOKEN}", target_of(options).secrets) == "sent *** twice: ***"
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from ccweb_conformance.suite.planned import plan_scenarios
 from ccweb_conformance.suite.world import World, declared_output_schema
 from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import target_of
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
 SPEC_ORDER = [r.id for r in ccweb_spec.requirements()]
@@ -41,7 +42,7 @@ def engine_verdicts(feature: str, root: Path) -> dict[str, str]:
     sessions_dir = workspace.open()
     context = RunContext()
     ledger = SessionsLedger(sessions_dir, waits=context.waits)
-    target = make_target(RunnerOptions(in_process=True), sessions_dir, context)
+    target = make_target(target_of(RunnerOptions(in_process=True)), sessions_dir, context)
     verdicts: dict[str, str] = {}
     try:
         schema = declared_output_schema(target)

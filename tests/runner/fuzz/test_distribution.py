@@ -16,9 +16,9 @@ from runner.fuzz.census import ID, WHITESPACE, census
 from ccweb_conformance.checks.oracle import expected_answer
 from ccweb_conformance.fuzz import settings_for
 from ccweb_conformance.fuzz.phase import _case_digest_line, generated_cases
-from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.values import FuzzRequest, Selection
 
-DEFAULT = settings_for(RunnerOptions())
+DEFAULT = settings_for(FuzzRequest(), Selection())
 assert DEFAULT is not None
 CASES = generated_cases(DEFAULT.seed, DEFAULT.count)
 

@@ -19,6 +19,7 @@ from ccweb_conformance.fuzz.edges import ALL_WHITESPACE
 from ccweb_conformance.fuzz.requirements import touched_requirements
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import target_of
 
 pytestmark = pytest.mark.slow
 
@@ -57,13 +58,16 @@ def test_fuzz_200_seed_1_passes_in_process_and_is_one_scenario_of_every_report(t
 
 
 def test_the_same_seed_generates_the_same_cases_on_every_target():
-    in_process = [run_fuzz(RunnerOptions(in_process=True), FuzzSettings(40, 7), RunContext()) for _ in range(2)]
-    stdio = run_fuzz(RunnerOptions(stdio=REFERENCE), FuzzSettings(40, 7), RunContext())
+    in_process = [
+        run_fuzz(target_of(RunnerOptions(in_process=True)), FuzzSettings(40, 7), RunContext()) for _ in range(2)
+    ]
+    stdio = run_fuzz(target_of(RunnerOptions(stdio=REFERENCE)), FuzzSettings(40, 7), RunContext())
     http = run_fuzz(
-        RunnerOptions(http_cmd=f"{REFERENCE} --http --port {{port}}", url="http://127.0.0.1:{port}/mcp"),
-        FuzzSettings(40, 7), RunContext(),
+        target_of(RunnerOptions(http_cmd=f"{REFERENCE} --http --port {{port}}", url="http://127.0.0.1:{port}/mcp")),
+        FuzzSettings(40, 7),
+        RunContext(),
     )
-    other_seed = run_fuzz(RunnerOptions(in_process=True), FuzzSettings(40, 8), RunContext())
+    other_seed = run_fuzz(target_of(RunnerOptions(in_process=True)), FuzzSettings(40, 8), RunContext())
     runs = [*in_process, stdio, http]
     assert [(r.passed, r.cases_run, r.error) for r in runs] == [(True, 40, None)] * 4
     assert len({r.digest for r in runs}) == 1
@@ -115,11 +119,11 @@ def test_fuzzing_catches_the_mutant_with_a_shrunk_example_and_its_replay_command
 
 def test_the_replay_command_repeats_the_target_options():
     options = RunnerOptions(stdio="node server.js --dir {sessions_dir}", protocol="legacy", timeout=5.0)
-    assert replay_command(options, FuzzSettings(500, 3)) == (
+    assert replay_command(target_of(options), FuzzSettings(500, 3)) == (
         "ccweb-conformance run --stdio 'node server.js --dir {sessions_dir}' --protocol legacy --timeout 5 "
         "--fuzz 500 --seed 3"
     )
-    assert replay_command(options, FuzzSettings(500, 3, 30.0)) == (
+    assert replay_command(target_of(options), FuzzSettings(500, 3, 30.0)) == (
         "ccweb-conformance run --stdio 'node server.js --dir {sessions_dir}' --protocol legacy --timeout 5 "
         "--fuzz 500 --seed 3 --fuzz-time 30"
     )
@@ -142,12 +146,13 @@ def test_the_oracle_compares_only_the_code_of_an_error(tmp_path):
 
 
 def test_the_safety_bound_stops_the_phase_before_the_count_and_fails_it():
-    run = run_fuzz(RunnerOptions(in_process=True), FuzzSettings(1_000_000, 1, time_limit=1.0), RunContext())
+    run = run_fuzz(target_of(RunnerOptions(in_process=True)), FuzzSettings(1_000_000, 1, time_limit=1.0), RunContext())
     assert (run.passed, run.incomplete, run.timed_out, run.cases_run < 1_000_000) == (False, True, True, True)
 
 
 def test_a_target_that_cannot_start_fails_the_phase_with_its_reason():
-    run = run_fuzz(RunnerOptions(stdio="no-such-command-ccweb {sessions_dir}"), FuzzSettings(10, 1), RunContext())
+    target = target_of(RunnerOptions(stdio="no-such-command-ccweb {sessions_dir}"))
+    run = run_fuzz(target, FuzzSettings(10, 1), RunContext())
     assert (run.passed, run.cases_run, run.error) == (
         False,
         0,

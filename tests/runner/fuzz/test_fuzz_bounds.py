@@ -23,14 +23,15 @@ from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.transport.versions import CLIENT_INFO
+from ccweb_conformance.values import FuzzRequest, Selection, target_of
 from ccweb_reference import tool
 
 pytestmark = pytest.mark.slow
 
 CALL_S = 0.07
 """How long the slow server takes per call."""
-IN_PROCESS = RunnerOptions(in_process=True)
-DEFAULT = settings_for(RunnerOptions())
+IN_PROCESS = target_of(RunnerOptions(in_process=True))
+DEFAULT = settings_for(FuzzRequest(), Selection())
 assert DEFAULT is not None
 SWEEP = len(sweep_cases())
 

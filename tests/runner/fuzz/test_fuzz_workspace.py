@@ -3,7 +3,6 @@ run's prefix, and none is left (it had written fully random UUIDs there, with no
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.values import target_of
 
 CASES = 20
 CALLS = CASES + len(sweep_cases())
@@ -48,7 +48,7 @@ def test_in_a_given_sessions_dir_every_entry_carries_the_runs_prefix_and_none_is
 ) -> None:
     sessions = _given(tmp_path)
     made = _made(monkeypatch)
-    options = dataclasses.replace(RunnerOptions(in_process=True), sessions_dir=sessions)
+    target = target_of(RunnerOptions(in_process=True, sessions_dir=sessions))
     workspace = Workspace(sessions) if handed else None
     prefixes: list[str] = []
     original_part = Workspace.part
@@ -62,7 +62,7 @@ def test_in_a_given_sessions_dir_every_entry_carries_the_runs_prefix_and_none_is
         return original_part(self, name)
 
     monkeypatch.setattr(Workspace, "part", part)
-    run = run_fuzz(options, FuzzSettings(CASES, 5), RunContext(), workspace=workspace)
+    run = run_fuzz(target, FuzzSettings(CASES, 5), RunContext(), workspace=workspace)
     assert (run.passed, run.cases_run, run.sweep_calls) == (True, CASES, CALLS - CASES)
     [prefix] = set(prefixes)
     if workspace is not None:
@@ -78,7 +78,7 @@ def test_in_the_runners_own_directory_the_phase_leaves_no_folder(
 ) -> None:
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     made = _made(monkeypatch)
-    run = run_fuzz(RunnerOptions(in_process=True), FuzzSettings(CASES, 5), RunContext())
+    run = run_fuzz(target_of(RunnerOptions(in_process=True)), FuzzSettings(CASES, 5), RunContext())
     assert (run.passed, len(made)) == (True, CALLS)
     assert {p.parent.name for p in made} == {"sessions"}  # reached through the link, as the suite's
     assert list(tmp_path.iterdir()) == []

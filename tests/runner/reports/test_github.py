@@ -12,6 +12,7 @@ from ccweb_conformance.commands.report_formats import write_reports
 from ccweb_conformance.options import resolve
 from ccweb_conformance.reports.github import annotation_lines, escape_data, escape_property, is_step_summary
 from ccweb_conformance.reports.model import FailureDetail, RunResult, StoredConversation
+from ccweb_conformance.values import resolve_values
 
 EXPECTED = {"totalChars": 1, "items": [{"content": "😀", "contentChars": 1, "originalChars": 1}]}
 ACTUAL = {"totalChars": 2, "items": [{"content": "😀", "contentChars": 2, "originalChars": 2}]}
@@ -102,7 +103,7 @@ def test_the_markdown_report_appends_to_the_step_summary(tmp_path: Path, monkeyp
     inode = summary.stat().st_ino
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     options = dataclasses.replace(resolve({}), markdown=summary)
-    assert write_reports(_run(), options, "run", language="en")
+    assert write_reports(_run(), resolve_values(options).reports, "run", language="en")
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("## An earlier step\n\n## ccweb_list_user_inputs conformance: ")
     assert summary.stat().st_ino == inode
@@ -114,5 +115,5 @@ def test_another_markdown_path_is_still_replaced(tmp_path: Path, monkeypatch) ->
     report.write_text("old text\n", encoding="utf-8")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
     options = dataclasses.replace(resolve({}), markdown=report)
-    assert write_reports(_run(), options, "run", language="en")
+    assert write_reports(_run(), resolve_values(options).reports, "run", language="en")
     assert "old text" not in report.read_text(encoding="utf-8")

@@ -23,6 +23,7 @@ from ccweb_conformance.reports.model import FailureDetail, RunResult, StepResult
 from ccweb_conformance.reports.neutral import json_escapes, neutral, neutralise, xml_escapes
 from ccweb_conformance.reports.redact import redacted
 from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.values import resolve_values, target_of
 
 LEAKY = REPO / "tests" / "runner" / "fakes" / "leaky_http_server.py"
 ENV_SECRET = "s3cr3t-env-value-1f2e"
@@ -72,10 +73,10 @@ def test_neutral_copies_only_what_changes() -> None:
 def test_env_values_are_secrets_and_redacted_when_echoed() -> None:
     options = RunnerOptions(http_cmd="srv --port {port}", url="http://127.0.0.1:{port}/mcp",
                             env=("TOKEN=abcdefgh", "SHORT=ab"), header=("Authorization: Bearer xyz12345",))  # fmt: skip
-    assert options.secrets() == ["Bearer xyz12345", "xyz12345", "abcdefgh"]  # SHORT: its name is no credential's
+    assert target_of(options).secrets == ("Bearer xyz12345", "xyz12345", "abcdefgh")  # SHORT: no credential's name
     from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
 
-    assert replay_command(options, FuzzSettings(500, 1)) == (
+    assert replay_command(target_of(options), FuzzSettings(500, 1)) == (
         "ccweb-conformance run --http-cmd 'srv --port {port}' --url 'http://127.0.0.1:{port}/mcp' "
         "--header 'Authorization: ***' --env 'TOKEN=***' --env 'SHORT=***' --fuzz 500 --seed 1"
         "  # *** stands for the values of --header Authorization, --env TOKEN, --env SHORT: supply them again"
@@ -158,7 +159,7 @@ def test_the_console_reads_the_neutral_copy_it_is_given_and_says_the_same_as_whe
 
 def test_every_report_shows_server_text_safely(tmp_path: Path) -> None:
     paths = {name: tmp_path / f"report.{name}" for name in REPORTS}
-    assert write_reports(hostile_run(), RunnerOptions(**paths), "run", language="en")
+    assert write_reports(hostile_run(), resolve_values(RunnerOptions(**paths)).reports, "run", language="en")
     for name, path in paths.items():
         text = path.read_text(encoding="utf-8")
         assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text, name
@@ -176,10 +177,10 @@ SECRET_OPTIONS = RunnerOptions(
 
 
 def test_secrets_are_credential_headers_credential_env_names_url_user_information_and_secret_env() -> None:
-    assert SECRET_OPTIONS.secrets() == [
+    assert target_of(SECRET_OPTIONS).secrets == (
         "c=oatmeal-1", "k-123456", "Basic dXNlcg==", "dXNlcg==", "hunter22", "visible-value",
         "user:pa55word", "pa55word", "u:p",
-    ]  # fmt: skip
+    )  # fmt: skip
 
 
 def test_redaction_is_in_the_models_outside_text_and_leaves_the_kits_words() -> None:
@@ -189,7 +190,7 @@ def test_redaction_is_in_the_models_outside_text_and_leaves_the_kits_words() -> 
     run.scenarios[0].steps = [StepResult("When", "a call with hunter22", "failed")]
     run.scenarios[0].detail = FailureDetail("hunter22 differs", expected=["hunter22"], actual=["hunter22"])
     run.scenarios[0].transcript = [Exchange({"k": "u:p"}, {"echo": ["visible-value"]}, received_text="x hunter22")]
-    shown = redacted(run, SECRET_OPTIONS.secrets())
+    shown = redacted(run, target_of(SECRET_OPTIONS).secrets)
     assert shown.target == "http: http://***@127.0.0.1:1/mcp"
     assert shown.scenarios[0].message == "got *** and content and true"
     assert shown.scenarios[0].steps == run.scenarios[0].steps  # the kit's own words
@@ -200,7 +201,8 @@ def test_redaction_is_in_the_models_outside_text_and_leaves_the_kits_words() -> 
 
 
 def test_the_rerun_line_hides_the_urls_password() -> None:
-    line = reproducer(RunnerOptions(url="http://user:pa55word@127.0.0.1:1/mcp", sessions_dir=Path("/s")), "k")
+    options = RunnerOptions(url="http://user:pa55word@127.0.0.1:1/mcp", sessions_dir=Path("/s"))
+    line = reproducer(target_of(options), "k")
     assert line == (
         "ccweb-conformance run --url 'http://***@127.0.0.1:1/mcp' --sessions-dir /s -k k"
         "  # *** stands for the values of --url: supply them again"

@@ -14,6 +14,7 @@ from ccweb_conformance.cli import main
 from ccweb_conformance.options import resolve
 from ccweb_conformance.suite.engine_session import collect
 from ccweb_conformance.suite.selection import selecting_keyword
+from ccweb_conformance.values import resolve_values
 
 SAMPLES = {
     "test_the_tool_is_listed_under_its_contract_name": "ac01_tool_definition.feature::"
@@ -31,7 +32,7 @@ SAMPLES = {
 @pytest.fixture(scope="module")
 def suite_keywords() -> list[tuple[str, frozenset[str]]]:
     options = dataclasses.replace(resolve({}), in_process=True, collect_only=True)
-    collector, _ = collect(options)
+    collector, _ = collect(resolve_values(options))
     return collector.suite_keywords
 
 

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 from ccweb_conformance.options import RunnerOptions, pytest_flags
 from ccweb_conformance.suite.plugin import ResolvedOptions, options_from
+from ccweb_conformance.values import resolve_values
 
 OPTIONS = RunnerOptions(in_process=True, timeout=7.0, tags="AC-1", keyword="emoji")
 
@@ -18,9 +19,10 @@ def test_plain_pytest_still_gets_every_flag():
 
 
 def test_the_object_wins_over_the_flags():
-    resolved = ResolvedOptions(OPTIONS)
+    values = resolve_values(OPTIONS)
+    resolved = ResolvedOptions(values)
     config = SimpleNamespace(
         pluginmanager=SimpleNamespace(get_plugins=lambda: [object(), resolved]),
         getoption=lambda name: None,
     )
-    assert options_from(config) is OPTIONS  # type: ignore[arg-type]
+    assert options_from(config) is values  # type: ignore[arg-type]

@@ -37,3 +37,15 @@ def test_an_explicit_protocol_tests_one_era(tmp_path: Path, protocol: str) -> No
 def test_why_one_era_is_decided_with_the_negotiation() -> None:
     """The one place --protocol is judged (transport/negotiate.py) also says why a run tests one era."""
     assert [one_era_reason(mode) for mode in ("auto", "legacy", "2026-07-28")] == ["server", "requested", "requested"]
+
+
+def test_each_client_keeps_the_era_it_was_made_to_ask_for(tmp_path: Path) -> None:
+    """--protocol is never overwritten after construction: the other era's client is made asking for it, and the
+    era negotiation settles on has its own place (``era``)."""
+    with InProcessTarget(tmp_path, protocol="auto") as target:
+        target.detect_other_era()
+        first, other = target.client(None), target.other_client(None)
+        assert (target.protocol, first.protocol_mode, first.era) == ("auto", "auto", "modern")
+        assert (other.protocol_mode, other.era) == ("legacy", "legacy")
+        with pytest.raises(AttributeError):
+            first.protocol_mode = "legacy"  # type: ignore[misc]
