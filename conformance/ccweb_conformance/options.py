@@ -5,8 +5,8 @@ which records its flags, help group, help text, and how it reaches the pytest pl
 (``plugin``: the pytest flag that carries it, or ``None`` when only the command line uses
 it). The command line builds its parser from the table (:func:`add_arguments`), the plugin
 builds its ``--ccweb-*`` options from it (:func:`plugin_options`), both turn parsed values
-back into a :class:`RunnerOptions` (:func:`from_values`), and the CLI hands options to pytest
-with :func:`pytest_flags`. :mod:`ccweb_conformance.values` turns valid options into the values each function
+back into a :class:`RunnerOptions` (:func:`from_values`), and :func:`pytest_flags` writes options as the
+``--ccweb-*`` words plain pytest takes. :mod:`ccweb_conformance.values` turns valid options into the values each function
 receives (the target, the selection, the fuzz request, the reports). Adding an option is one field here, plus its
 use. A field typed ``tuple[str, ...]`` is a repeatable option (``--header A --header B``).
 """
@@ -672,15 +672,11 @@ def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> lis
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
 
 
-def pytest_flags(options: RunnerOptions, *, plugin_flags: bool = True) -> list[str]:
-    """The pytest arguments that hand these options to the plugin (and ``-k`` to pytest).
-
-    ``plugin_flags=False``: pytest's own flags only (``-k``), for a session that gets the
-    options as an object (``suite.plugin.ResolvedOptions``) instead of ``--ccweb-*`` words.
-    """
+def pytest_flags(options: RunnerOptions) -> list[str]:
+    """The plain-pytest arguments that hand these options to the plugin (and ``-k`` to pytest)."""
     words: list[str] = []
     for row in table():
-        if row.spec.plugin and (plugin_flags or not row.spec.plugin.startswith("--ccweb-")):
+        if row.spec.plugin:
             words += _words(row, getattr(options, row.name), row.spec.plugin)
     return words
 
