@@ -7,8 +7,8 @@ it). The command line builds its parser from the table (:func:`add_arguments`), 
 builds its ``--ccweb-*`` options from it (:func:`plugin_options`), both turn parsed values
 back into a :class:`RunnerOptions` (:func:`from_values`), and :func:`pytest_flags` writes options as the
 ``--ccweb-*`` words plain pytest takes. :mod:`ccweb_conformance.values` turns valid options into the values each
-function receives (the target, the selection, the fuzz request, the reports). Adding an option is one field here, plus its
-use. A field typed ``tuple[str, ...]`` is a repeatable option (``--header A --header B``).
+function receives (the target, the selection, the fuzz request, the reports). Adding an option is one field here,
+plus its use. A field typed ``tuple[str, ...]`` is a repeatable option (``--header A --header B``).
 """
 
 from __future__ import annotations
