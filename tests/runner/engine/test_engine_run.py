@@ -1,4 +1,5 @@
-"""One feature through the engine against the in-process reference: the pytest path's verdict per scenario."""
+"""``ccweb-conformance run`` (the engine) and plain pytest with the kit's plugin give the same verdict per scenario,
+on the reference and on three mutants that fail different features (one of them SHOULD-level)."""
 
 from __future__ import annotations
 
@@ -8,39 +9,46 @@ import sys
 from pathlib import Path
 
 import pytest
-from runner.engine.engine_run import engine_verdicts, pytest_verdicts
+from suite_size import SCENARIOS
 
-FEATURE = "ac01_tool_definition.feature"
-SCENARIOS = [
-    "The tool is listed under its contract name",
-    "The input schema declares exactly the contract's arguments",
-    "The description states the default, the 15 inputs, the budget and the purpose",
-    "The tool is annotated as read-only",
-    "The declared output schema accepts every result the server returns",
-    "The tool reports the contract version it implements",
-]
 TESTS = Path(__file__).resolve().parents[2]
+MUTANTS = {
+    "": set(),
+    "newest_first": {"ac03_latest_fifteen.feature"},
+    "grapheme_clusters": {"ac07_unicode.feature"},
+    "no_read_only_hint": {"ac01_tool_definition.feature"},
+}
+"""Each run's mutant (none for the reference) and feature files among whose scenarios it fails one at least."""
 
 
-def test_the_reference_passes_every_scenario_both_ways(tmp_path: Path):
-    engine = engine_verdicts(FEATURE, tmp_path)
-    assert list(engine) == SCENARIOS
-    assert engine == dict.fromkeys(SCENARIOS, "passed")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["sessions", "sessions-data"]  # the caller's root
-    assert list((tmp_path / "sessions-data").iterdir()) == []  # every conversation file removed
-    assert pytest_verdicts(FEATURE, tmp_path / "report.json") == engine
+@pytest.fixture(scope="module")
+def verdicts() -> dict[str, dict[str, dict[str, str]]]:
+    """Both paths' verdicts per mutant, the four subprocesses two at a time."""
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    names = list(MUTANTS)
+    for pair in (names[:2], names[2:]):
+        running = {
+            name: subprocess.Popen(
+                [sys.executable, "-m", "runner.engine.engine_run", *([name] if name else [])],
+                cwd=TESTS,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for name in pair
+        }
+        for name, process in running.items():
+            out, err = process.communicate(timeout=600)
+            assert process.returncode == 0, err[-2000:]
+            found[name] = json.loads(out.splitlines()[-1])
+    return found
 
 
-@pytest.mark.parametrize(
-    ("mutant", "failing"),
-    [("tool_renamed", SCENARIOS[0]), ("schema_limit_max_100", SCENARIOS[1])],
-)
-def test_a_mutant_fails_the_same_scenarios_both_ways(mutant: str, failing: str):
-    ran = subprocess.run(
-        [sys.executable, "-m", "runner.engine.engine_run", mutant, FEATURE],
-        cwd=TESTS, capture_output=True, text=True, timeout=120, check=False,
-    )
-    assert ran.returncode == 0, ran.stderr
-    verdicts = json.loads(ran.stdout.splitlines()[-1])
-    assert verdicts["engine"][failing] == "failed"
-    assert verdicts["engine"] == verdicts["pytest"]
+@pytest.mark.parametrize("mutant", list(MUTANTS))
+def test_both_paths_give_the_same_verdict_per_scenario(verdicts, mutant: str):
+    engine, plain = verdicts[mutant]["engine"], verdicts[mutant]["pytest"]
+    assert len(engine) == SCENARIOS
+    assert engine == plain
+    failed_in = {name.split("::")[0] for name, status in engine.items() if status == "failed"}
+    assert failed_in >= MUTANTS[mutant] if mutant else failed_in == set()
+    assert set(engine.values()) - {"failed"} <= {"passed", "skipped"}
