@@ -152,8 +152,6 @@ def _bind_the_suite_once() -> None:
 
 def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
     """Run many entries, JOBS forked children at a time; write OUT_DIR/results.json."""
-    import pytest  # noqa: F401, PLC0415
-
     import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
     import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415
     import ccweb_reference.server  # noqa: F401, PLC0415
