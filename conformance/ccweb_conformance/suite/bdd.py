@@ -1,4 +1,4 @@
-"""Every pytest-bdd (and pytest) internal the suite reads, in one module: an upgrade is this file.
+"""The features bound into pytest with pytest-bdd's public API, for plain pytest with the kit's plugin.
 
 The suite binds the features with pytest-bdd's public API: ``scenario()`` for each scenario (see
 :func:`bind_features`), ``given``/``when``/``then``/``parsers`` for the steps, and its documented
@@ -7,12 +7,9 @@ hooks (``pytest_bdd_before_scenario``, ``_before_step``, ``_after_step``, ``_ste
 is read by the engine (``engine/features.py``) with the Gherkin parser pytest-bdd itself uses, so
 that listing does not import pytest (a test checks the reading equals pytest-bdd's own).
 
-Two reads are not public; each is optional, with a fallback:
-
-- the outline's example row of a collected item (pytest-bdd's ``_pytest_bdd_example``
-  parameter), to predict which stdio processes to start early; without it no early start;
-- the names pytest's ``-k`` matches a collected item by (``_pytest.mark.KeywordMatcher``), for
-  each failure's reproducer; without it the names pytest documents.
+Nothing private of pytest or pytest-bdd is read: a collected item is known by its test name, which the engine's
+plan (``suite/planned.py``) gives each scenario as pytest-bdd names it, with its example row and the names ``-k``
+matches it by (``tests/runner/suite/test_planned.py`` checks the plan against pytest's own items).
 
 pytest-bdd finds each step's definition with its own lookup.
 
@@ -23,7 +20,6 @@ Everything pytest-bdd or pytest is imported when first used, never at import of 
 
 from __future__ import annotations
 
-import importlib
 import weakref
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
@@ -32,10 +28,7 @@ from typing import Any
 from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.suite.planned import in_run_order
 
-__all__ = ["EXAMPLE_PARAMETER", "bind_features", "bound_scenario", "example_row", "keyword_names"]
-
-EXAMPLE_PARAMETER = "_pytest_bdd_example"
-"""The callspec parameter that holds the example row an outline's item runs (pytest-bdd 9)."""
+__all__ = ["bind_features", "bound_scenario"]
 
 _BOUND: MutableMapping[Callable[..., Any], FeatureScenario] = weakref.WeakKeyDictionary()
 
@@ -57,22 +50,3 @@ def bind_features(namespace: dict[str, Any], folder: Path) -> None:
 def bound_scenario(function: Callable[..., Any] | None) -> FeatureScenario | None:
     """The scenario a test function was bound to by :func:`bind_features`, or None."""
     return None if function is None else _BOUND.get(function)
-
-
-def example_row(callspec: Any) -> dict[str, str]:
-    """The example row an outline's item runs, from its callspec ({} when unknown: nothing is started early)."""
-    if callspec is None:
-        return {}
-    row = callspec.params.get(EXAMPLE_PARAMETER, {})
-    return row if isinstance(row, dict) else {}
-
-
-def keyword_names(item: Any) -> frozenset[str]:
-    """The names pytest's ``-k`` matches ``item`` by, casefolded: pytest's own ``KeywordMatcher`` when it has
-    one, else what it documents (the names of the item and its parents, extra keywords, markers)."""
-    matcher_class = getattr(importlib.import_module("_pytest.mark"), "KeywordMatcher", None)
-    names = getattr(matcher_class.from_item(item), "_names", None) if matcher_class is not None else None
-    if names is None:
-        names = {node.name for node in item.listchain()[1:]}
-        names |= set(item.listextrakeywords()) | {mark.name for mark in item.iter_markers()}
-    return frozenset(str(name).casefold() for name in names)

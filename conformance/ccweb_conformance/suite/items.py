@@ -10,15 +10,13 @@ from typing import Any
 
 import pytest
 
-from ccweb_conformance.suite.bdd import bound_scenario, example_row, keyword_names
-from ccweb_conformance.suite.planned import PlannedScenario
+from ccweb_conformance.suite.bdd import bound_scenario
+from ccweb_conformance.suite.planned import PlannedScenario, plan_scenarios
 
 __all__ = ["is_scenario", "planned_of", "scenario_template"]
 
 _FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
-_PLANNED_KEY = pytest.StashKey[PlannedScenario]()
-_NOT_TAGS = ("xfail", "usefixtures")
-"""pytest's own markers, never shown as a scenario's tags."""
+_PLAN_KEY = pytest.StashKey[dict[str, PlannedScenario]]()
 
 
 def scenario_template(item: pytest.Item) -> Any:
@@ -39,23 +37,19 @@ def _in_features_dir(filename: str) -> bool:
 
 
 def planned_of(item: pytest.Item) -> PlannedScenario:
-    """The scenario an item runs, as the collector names and judges it (kept on the item once made)."""
-    known = item.stash.get(_PLANNED_KEY, None)
-    if known is not None:
-        return known
-    template = scenario_template(item)
-    callspec = getattr(item, "callspec", None)
-    name = template.name if callspec is None else f"{template.name} [{callspec.id}]"
-    planned = PlannedScenario(
-        template.feature.name,
-        template.feature_file,
-        name,
-        template.line_number,
-        tuple(sorted(m.name for m in item.iter_markers() if m.name not in _NOT_TAGS)),
-        item.name,
-        keyword_names(item),
-        tuple(example_row(callspec).items()),
-        template,
-    )
-    item.stash[_PLANNED_KEY] = planned
-    return planned
+    """The scenario an item runs, as the collector names and judges it: the engine's plan of the features
+    (``suite/planned.py``, which names each scenario as pytest-bdd names its test), read once per session."""
+    plan = item.config.stash.get(_PLAN_KEY, None)
+    if plan is None:
+        planned = [p for p, _ in plan_scenarios(_FEATURES_DIR)]
+        plan = item.config.stash[_PLAN_KEY] = {escaped(p.test_name): p for p in planned}
+        plan.update((p.test_name, p) for p in planned)
+    return plan[item.name]
+
+
+def escaped(test_name: str) -> str:
+    """The test name as pytest shows it by default: an outline's example ID with its non-ASCII and control
+    characters written as Python escapes (``disable_test_id_escaping_and_forfeit_all_rights_to_community_support``
+    keeps them as written)."""
+    function, bracket, example = test_name.partition("[")
+    return function + bracket + example[:-1].encode("unicode_escape").decode("ascii") + "]" if bracket else test_name

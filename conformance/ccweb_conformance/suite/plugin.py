@@ -158,7 +158,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     alone), then apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
     for item in items:  # -k ac07 selects the scenarios of ac07_unicode.feature
         if is_scenario(item):
-            item.extra_keyword_matches.add(scenario_template(item).feature_file)  # before planned_of reads them
+            item.extra_keyword_matches.add(scenario_template(item).feature_file)
     collector = config.stash.get(COLLECTOR_KEY, None)
     if collector is not None:
         collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]

@@ -1,6 +1,9 @@
-"""Prints, as JSON, every scenario pytest collects through the kit's plugin, as the plugin plans it.
+"""Prints, as JSON, every scenario pytest collects through the kit's plugin, as pytest itself names it.
 
-``python -m runner.suite.planned_dump`` (``tests`` on the path): plain pytest, ``-p`` the plugin, nothing run.
+``python -m runner.suite.planned_dump`` (``tests`` on the path): plain pytest, ``-p`` the plugin, nothing run. Each
+value is read from pytest's own item (its name, callspec, markers, and the names its ``-k`` matches, through
+pytest's private ``KeywordMatcher``, which a test may read and the kit may not), never from the kit's plan: the
+test compares the two.
 """
 
 from __future__ import annotations
@@ -10,8 +13,12 @@ import sys
 from importlib.resources import as_file, files
 
 import pytest
+from _pytest.mark import KeywordMatcher
 
-from ccweb_conformance.suite.items import is_scenario, planned_of
+from ccweb_conformance.suite.items import is_scenario, scenario_template
+
+NOT_TAGS = ("xfail", "usefixtures")
+"""pytest's own markers, never shown as a scenario's tags."""
 
 
 class _Dump:
@@ -21,17 +28,19 @@ class _Dump:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in filter(is_scenario, items):
-            p = planned_of(item)
+            template = scenario_template(item)
+            callspec = getattr(item, "callspec", None)
+            row = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
             self.planned.append(
                 {
-                    "feature": p.feature,
-                    "file": p.feature_file,
-                    "name": p.name,
-                    "line": p.line,
-                    "tags": list(p.tags),
-                    "test": p.test_name,
-                    "keywords": sorted(p.keywords),
-                    "row": p.example,
+                    "feature": template.feature.name,
+                    "file": template.feature_file,
+                    "name": template.name if callspec is None else f"{template.name} [{callspec.id}]",
+                    "line": template.line_number,
+                    "tags": sorted(m.name for m in item.iter_markers() if m.name not in NOT_TAGS),
+                    "test": item.name,
+                    "keywords": sorted(str(n).casefold() for n in KeywordMatcher.from_item(item)._names),
+                    "row": row,
                 }
             )
         items[:] = []

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import ccweb_spec
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.engine.features import FeatureRef, FeatureScenario
 from ccweb_conformance.errors import ProtocolFailure
@@ -22,6 +23,8 @@ from ccweb_conformance.reports.model import ScenarioResult, StepResult
 from ccweb_conformance.suite import collector, plugin
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.planned import PlannedScenario
+
+STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
 
 STEPS = 3
 
@@ -40,6 +43,10 @@ class Item:
     nodeid: str = "features/x.feature::scenario"
     name: str = "test_scenario"
     stash: dict[Any, Any] = field(default_factory=dict)
+    warned: list[Warning] = field(default_factory=list)
+
+    def warn(self, warning: Warning) -> None:
+        self.warned.append(warning)
 
     def iter_markers(self) -> list[Marker]:
         return self.markers
@@ -150,9 +157,13 @@ def test_a_failure_naming_no_requirement_counts_against_every_tag() -> None:
 
 def test_a_should_failure_is_a_warning_and_pytest_sees_a_pass() -> None:
     error = fail("STO-5: torn", expected="x", actual="y", proves="STO-5")
-    result, report, _ = observe(item("SRC-1", "STO-5"), Report("failed"), error)
+    scenario = item("SRC-1", "STO-5")
+    result, report, _ = observe(scenario, Report("failed"), error)
     assert summary(result) == ("warning", "SHOULD", ("SRC-1", "STO-5"), ("STO-5",), ())
     assert report.outcome == "passed"
+    assert [(type(w).__name__, str(w).splitlines()[0]) for w in scenario.warned] == [
+        ("ShouldWarning", "STO-5 (SHOULD): " + STATEMENTS["STO-5"])
+    ]
 
 
 def test_strict_makes_a_should_failure_a_failure() -> None:
