@@ -9,6 +9,7 @@ from paths import REPO
 
 from ccweb_conformance.engine.scenarios import read_feature
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
+from ccweb_conformance.suite.world import _interleaved
 
 FEATURES = REPO / "features" / "ccweb_features"
 ALONE = {
@@ -167,3 +168,13 @@ def test_an_interrupt_stops_the_servers_and_waits_for_the_workers():
             abort=aborted.set,
         )
     assert ended == [1]  # stopped through abort, and ended before run_in_lanes returned
+
+
+def test_calls_dealt_over_lanes_are_put_back_in_call_order():
+    assert _interleaved([["call 1", "call 4"], ["call 2", "call 5"], ["call 3"]]) == [
+        "call 1",
+        "call 2",
+        "call 3",
+        "call 4",
+        "call 5",
+    ]
