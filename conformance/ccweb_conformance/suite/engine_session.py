@@ -216,6 +216,8 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
     templates = [(p.template, p.example) for p, _, _ in chosen.scenarios]
     texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen.scenarios]
     planned = claims(texts, scenario_sources(templates, run.workspace.prefix), lane_steps())
+    for lane in range(1, jobs):  # the unbound scenarios, most of the suite, run in every lane
+        run.target.prepare([None], lane)
 
     def begin(index: int, lanes: tuple[int, ...]) -> Callable[[], _Begun]:
         begun = _begin(run, *chosen.scenarios[index])

@@ -123,19 +123,19 @@ class Target(ABC):
         self.client_name: str | None = None
         """The name its clients introduce themselves by (None: the kit's own)."""
 
-    def prepare(self, sources: Iterable[str | None]) -> None:
-        """Start connecting clients for bindings that will be needed, in the background.
+    def prepare(self, sources: Iterable[str | None], lane: int = 0) -> None:
+        """Start connecting clients for bindings that will be needed (in ``lane``), in the background.
 
         Only worth it where a binding costs a new process (stdio); elsewhere it does nothing.
         A failed or unused preparation changes nothing: ``client`` connects as usual.
         """
-        del sources  # a binding is only a header or an argument here: nothing to start
+        del sources, lane  # a binding is only a header or an argument here: nothing to start
 
-    def _prepare_in_background(self, sources: Iterable[str | None]) -> None:
+    def _prepare_in_background(self, sources: Iterable[str | None], lane: int) -> None:
         sources = list(sources)
-        self._pool.prepare(sources)
+        self._pool.prepare(sources, lane)
         if self.other_era is not None:
-            self._other_pool.prepare(sources)
+            self._other_pool.prepare(sources, lane)
 
     def detect_other_era(self) -> str | None:
         """Whether the server also speaks the era auto negotiation did not pick (D-16); None when it does.
@@ -295,9 +295,9 @@ class StdioTarget(Target):
             env[self.source_env] = source
         return env
 
-    def prepare(self, sources: Iterable[str | None]) -> None:
-        """Start the processes of upcoming source bindings while other scenarios run."""
-        self._prepare_in_background(sources)
+    def prepare(self, sources: Iterable[str | None], lane: int = 0) -> None:
+        """Start the processes of upcoming source bindings (in ``lane``) while other scenarios run."""
+        self._prepare_in_background(sources, lane)
 
     def server_pid(self, source: str | None = None) -> int | None:
         """The process serving this source binding (started now if it is not yet running)."""
