@@ -189,7 +189,8 @@ def _run(run: _Run, chosen: Chosen) -> None:
     try:
         if not _start(run, chosen):
             return
-        jobs = 1 if run.recorder is not None else limits.workers_allowed(run.options.jobs)
+        alone = run.recorder is not None or len(chosen.scenarios) < 2  # export's cases are recorded in order
+        jobs = 1 if alone else limits.workers_allowed(min(run.options.jobs, len(chosen.scenarios)))
         if jobs > 1:
             _run_together(run, chosen, jobs)
             return
@@ -216,7 +217,8 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
     templates = [(p.template, p.example) for p, _, _ in chosen.scenarios]
     texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen.scenarios]
     planned = claims(texts, scenario_sources(templates, run.workspace.prefix), lane_steps())
-    for lane in range(1, jobs):  # the unbound scenarios, most of the suite, run in every lane
+    unbound = sum(None in claim.sources and claim.alone is None for claim in planned)
+    for lane in range(1, min(jobs, unbound)):  # the unbound scenarios, most of the suite, run in every lane
         run.target.prepare([None], lane)
 
     def begin(index: int, lanes: tuple[int, ...]) -> Callable[[], _Begun]:
