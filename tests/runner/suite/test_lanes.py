@@ -7,6 +7,7 @@ import threading
 import pytest
 from paths import REPO
 
+from ccweb_conformance.cli import main
 from ccweb_conformance.engine.scenarios import read_feature
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
 from ccweb_conformance.suite.world import _interleaved
@@ -178,3 +179,11 @@ def test_calls_dealt_over_lanes_are_put_back_in_call_order():
         "call 4",
         "call 5",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "said"), [("0", "--jobs 0 is out of range [1, 8]"), ("9", "--jobs 9 is out of range [1, 8]")]
+)
+def test_jobs_outside_1_to_8_is_a_usage_error(value: str, said: str, capsys: pytest.CaptureFixture[str]):
+    assert main(["run", "--in-process", "--jobs", value]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"ccweb-conformance: error: {said}"
