@@ -199,7 +199,7 @@ def _run(run: _Run, chosen: Chosen) -> None:
             if stop is not None:
                 collector.record_not_run(planned, stop)
                 continue
-            _judge(run, _execute(run, _begin(run, planned, scenario, expected)))
+            _judge(run, _execute(run, _begin(run, collector.next_scenario_number(), planned, scenario, expected)))
     except KeyboardInterrupt:  # a signal (RunInterrupted): what did not run is recorded, the run is cleaned up
         state = signals.current()
         name = state.name if state is not None and state.interrupted else "SIGINT"
@@ -222,7 +222,7 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
         run.target.prepare([None], lane)
 
     def begin(index: int, lanes: tuple[int, ...]) -> Callable[[], _Begun]:
-        begun = _begin(run, *chosen.scenarios[index])
+        begun = _begin(run, index + 1, *chosen.scenarios[index])
         if begun.world is not None:
             begun.world.lane, begun.world.spread = lanes[0], lanes[1:]
         return partial(_execute, run, begun)
@@ -312,12 +312,13 @@ class _Begun:
     took: float = 0.0
 
 
-def _begin(run: _Run, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> _Begun:
-    """A scenario's files and World, on the run's thread (a failed set-up is the scenario's failure)."""
+def _begin(run: _Run, number: int, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> _Begun:
+    """Scenario ``number``'s files and World (its place in the planned order, 1-based, its conversation IDs'
+    prefix), on the run's thread (a failed set-up is the scenario's failure)."""
     assert run.target is not None and run.ledger is not None
     log = StepLog([_logged(step) for step in scenario.steps])
     started = time.perf_counter()
-    made = _scenario_files(run, _number(run, planned), planned.nodeid)
+    made = _scenario_files(run, number, planned.nodeid)
     begun = _Begun(planned, scenario, expected, made, log, started)
     try:
         if not run.schema_listed:
@@ -332,12 +333,6 @@ def _begin(run: _Run, planned: PlannedScenario, scenario: Scenario, expected: st
     except Exception as failure:
         begun.error = failure
     return begun
-
-
-def _number(run: _Run, planned: PlannedScenario) -> int:
-    """The scenario's number in the run: its place in the planned order (its conversation IDs' prefix)."""
-    run.collector.next_scenario_number()
-    return run.collector.planned.index(planned) + 1
 
 
 def _execute(run: _Run, begun: _Begun) -> _Begun:
