@@ -188,7 +188,9 @@ class Audit:
 
 
 class SessionsLedger:
-    """What the sessions directory should hold: what was there before plus what the runner wrote."""
+    """What the sessions directory should hold: what was there before plus what the runner wrote.
+
+    Thread-safe: scenarios run together (``--jobs``) register and retire their files at once."""
 
     def __init__(
         self, sessions_dir: Path, settle_s: float = SETTLE_S, own_prefix: str | None = None, waits: Waits | None = None
@@ -204,20 +206,25 @@ class SessionsLedger:
         self._retired: dict[str, Fingerprint | None] = {}
         self._retired_writers: list[ConversationFiles] = []
         self._last_retired = 0.0
+        self._lock = threading.Lock()
 
     def register(self, files: ConversationFiles) -> None:
         """Count the files this writer creates as the runner's own."""
-        self._writers.append(files)
+        with self._lock:
+            self._writers.append(files)
 
     def unregister(self, files: ConversationFiles) -> None:
         """The writer removed its files (or is done)."""
-        self._writers = [w for w in self._writers if w is not files]
+        with self._lock:
+            self._writers = [w for w in self._writers if w is not files]
 
     def retire(self, files: ConversationFiles) -> None:
         """A scenario ended: fingerprint its entries as it left them; they stay until the final audit."""
-        self._retired.update(fingerprints(self.root, files.created()))
-        self._retired_writers.append(files)
-        self._last_retired = time.monotonic()
+        prints = fingerprints(self.root, files.created())
+        with self._lock:
+            self._retired.update(prints)
+            self._retired_writers.append(files)
+            self._last_retired = time.monotonic()
 
     def judged(self, name: str) -> bool:
         """Whether an entry is the runner's to judge: any in its own directory; elsewhere, those named after its IDs
@@ -231,7 +238,9 @@ class SessionsLedger:
         """Every entry the directory should hold now (writers track each file they put in a folder)."""
         wanted = set(self.before)
         base = f"{self.root}{os.sep}"
-        for writer in self._writers:
+        with self._lock:
+            writers = list(self._writers)
+        for writer in writers:
             wanted |= {str(p)[len(base) :].replace(os.sep, "/") for p in writer.created() if str(p).startswith(base)}
         return wanted
 
@@ -240,7 +249,9 @@ class SessionsLedger:
         present = listing(self.root)
         wanted = self.expected()
         changed = []
-        for name, before in self._retired.items() if contents else ():
+        with self._lock:
+            retired = list(self._retired.items()) if contents else []
+        for name, before in retired:
             now = fingerprint(self.root / name)
             if now is not None and before is not None and now != before:
                 changed.append(f"{name} (when its scenario ended: {before}; now: {now})")

@@ -160,6 +160,11 @@ class ResultCollector:
         for planned in self.planned:
             self.record_not_run(planned, self.stop_reason or reason)
 
+    def order_as_planned(self) -> None:
+        """Put the scenarios' results in the planned order, whichever ended first (``--jobs``); others lead."""
+        place = {planned.nodeid: number for number, planned in enumerate(self.planned)}
+        self.results.sort(key=lambda result: place.get(f"{result.feature_file}::{result.scenario}", -1))
+
     def handshake_failed(self, error: HandshakeViolation) -> None:
         """The server broke the protocol while negotiating: PROTO-1 fails, the rest is not run."""
         requirement = HANDSHAKE_REQUIREMENT

@@ -7,15 +7,18 @@ runs on a World of its own through ``engine/executor.py``; the collector judges 
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
+from ccweb_conformance.checks.oracle import pristine_reference
 from ccweb_conformance.engine.executor import Observer, StepSkipped, run_scenario
 from ccweb_conformance.engine.registry import STEPS
 from ccweb_conformance.engine.scenarios import Scenario, Step
@@ -26,11 +29,13 @@ from ccweb_conformance.suite import steps
 from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
+from ccweb_conformance.suite.lanes import claims, lane_steps, run_in_lanes
 from ccweb_conformance.suite.lookahead import (
     DECOY_ALIAS,
     SHARED_PREFIX,
     aged_conversations,
     decoy_id,
+    scenario_sources,
     upcoming_sources,
 )
 from ccweb_conformance.suite.plan_selection import Chosen, choose
@@ -125,11 +130,17 @@ class _Run:
     """The tool's declared outputSchema is listed once, when the first scenario starts (PLC-4)."""
     started: bool = False
     """The target started and answered: the run's audit judges what it did."""
+    decoy_lock: threading.Lock = field(default_factory=threading.Lock)
+    """One decoy, however many scenarios running together ask for it."""
 
     def provide(self, name: str) -> object:
         """What a step asks for beyond its world: the run's shared decoy conversation."""
         if name != "ccweb_decoy_id":
             raise LookupError(f"a step asks for {name!r}, which this run does not provide")
+        with self.decoy_lock:
+            return self._decoy()
+
+    def _decoy(self) -> str:
         if self.decoy is None:
             assert self.ledger is not None
             part = self.workspace.part(SHARED_PREFIX)
@@ -176,19 +187,53 @@ def _run(run: _Run, chosen: Chosen) -> None:
     try:
         if not _start(run, chosen):
             return
-        for planned, scenario, expected in chosen.scenarios:
+        alone = run.recorder is not None or len(chosen.scenarios) < 2  # export's cases are recorded in order
+        jobs = 1 if alone else limits.workers_allowed(min(run.options.jobs, len(chosen.scenarios)))
+        if jobs > 1:
+            _run_together(run, chosen, jobs)
+            return
+        for planned, scenario, expected in chosen.scenarios:  # --jobs 1: one after another, in the planned order
             stop = collector.check_stop()
             if stop is not None:
                 collector.record_not_run(planned, stop)
                 continue
-            _scenario(run, planned, scenario, expected)
+            _judge(run, _execute(run, _begin(run, collector.next_scenario_number(), planned, scenario, expected)))
     except KeyboardInterrupt:  # a signal (RunInterrupted): what did not run is recorded, the run is cleaned up
         state = signals.current()
         name = state.name if state is not None and state.interrupted else "SIGINT"
         reason = f"not run: the run was interrupted by {name}"
     finally:
         collector.finish(reason)
+        collector.order_as_planned()
         _end(run)
+
+
+def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
+    """The scenarios on up to ``jobs`` threads, in lanes (``suite/lanes.py``); each judged here as it ends."""
+    assert run.target is not None
+    pristine_reference()  # the oracle's private copies are made by swapping sys.modules: once, before any worker
+    templates = [(p.template, p.example) for p, _, _ in chosen.scenarios]
+    texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen.scenarios]
+    planned = claims(texts, scenario_sources(templates, run.workspace.prefix), lane_steps())
+    unbound = sum(None in claim.sources and claim.alone is None for claim in planned)
+    for lane in range(1, min(jobs, unbound)):  # the unbound scenarios, most of the suite, run in every lane
+        run.target.prepare([None], lane)
+
+    def begin(index: int, lanes: tuple[int, ...]) -> Callable[[], _Begun]:
+        begun = _begin(run, index + 1, *chosen.scenarios[index])
+        if begun.world is not None:
+            begun.world.lane, begun.world.spread = lanes[0], lanes[1:]
+        return partial(_execute, run, begun)
+
+    run_in_lanes(
+        planned,
+        jobs,
+        begin=begin,
+        finish=lambda _, ended: _judge(run, ended),
+        stopped=lambda: run.collector.check_stop() is not None,
+        unstarted=lambda error: run.context.exhausted.append(f"{type(error).__name__}: {error}"),
+        abort=run.target.close,
+    )
 
 
 def _start(run: _Run, chosen: Chosen) -> bool:
@@ -249,44 +294,77 @@ def _scenario_files(run: _Run, number: int, nodeid: str) -> ConversationFiles:
     return made
 
 
-def _scenario(run: _Run, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> None:
-    """One scenario on a World of its own; judged, recorded for export when asked, its files retired."""
-    assert run.target is not None and run.ledger is not None
-    collector = run.collector
-    log = StepLog([_logged(step) for step in scenario.steps])
-    started = time.perf_counter()
+@dataclass
+class _Begun:
+    """A scenario under way: what it runs on, and what its run left so far."""
+
+    planned: PlannedScenario
+    scenario: Scenario
+    expected: str | None
+    made: ConversationFiles
+    log: StepLog
+    started: float
+    world: World | None = None
     error: BaseException | None = None
     skipped: str | None = None
-    world: World | None = None
-    made = _scenario_files(run, collector.next_scenario_number(), planned.nodeid)
+    took: float = 0.0
+
+
+def _begin(run: _Run, number: int, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> _Begun:
+    """Scenario ``number``'s files and World (its place in the planned order, 1-based, its conversation IDs'
+    prefix), on the run's thread (a failed set-up is the scenario's failure)."""
+    assert run.target is not None and run.ledger is not None
+    log = StepLog([_logged(step) for step in scenario.steps])
+    started = time.perf_counter()
+    made = _scenario_files(run, number, planned.nodeid)
+    begun = _Begun(planned, scenario, expected, made, log, started)
     try:
         if not run.schema_listed:
             run.schema, run.schema_listed = declared_output_schema(run.target), True
-        world = World(run.target, made, ledger=run.ledger, output_schema=run.schema)
+        world = World(run.target, begun.made, ledger=run.ledger, output_schema=run.schema)
         world.requirements = planned.requirements
         world.observer = run.recorder
         if run.recorder is not None:
             run.recorder.started(world)
-        collector.attach(planned, world)
-        outcome = run_scenario(scenario, STEPS, world, observer=_StepWatch(log), provide=run.provide)
-        ended = next((s for s in outcome.steps if s.status != "passed"), None)
-        if ended is not None and ended.status == "skipped" and ended.error is not None:
-            skipped = str(ended.error)
-        elif ended is not None:
-            error = ended.error
-        else:
-            raise_era_disagreement(world)  # every step passed: the eras' answers must agree (D-16)
-    except Exception as failure:  # its set-up or the eras' check: the scenario's failure
-        error = failure
+        run.collector.attach(planned, world)
+        begun.world = world
+    except Exception as failure:
+        begun.error = failure
+    return begun
+
+
+def _execute(run: _Run, begun: _Begun) -> _Begun:
+    """The scenario's steps on its World (on a worker under ``--jobs``); its files retired whatever happened."""
+    assert run.ledger is not None
+    world = begun.world
+    try:
+        if world is not None:
+            outcome = run_scenario(begun.scenario, STEPS, world, observer=_StepWatch(begun.log), provide=run.provide)
+            ended = next((s for s in outcome.steps if s.status != "passed"), None)
+            if ended is not None and ended.status == "skipped" and ended.error is not None:
+                begun.skipped = str(ended.error)
+            elif ended is not None:
+                begun.error = ended.error
+            else:
+                raise_era_disagreement(world)  # every step passed: the eras' answers must agree (D-16)
+    except Exception as failure:  # the eras' check: the scenario's failure
+        begun.error = failure
     finally:
         if world is not None:
             for cleanup in reversed(world.cleanups):
                 cleanup()
-        run.ledger.retire(made)  # kept, fingerprinted, until the whole-run audit; removed after it
-    took = time.perf_counter() - started
+        run.ledger.retire(begun.made)  # kept, fingerprinted, until the whole-run audit; removed after it
+    begun.took = time.perf_counter() - begun.started
+    return begun
+
+
+def _judge(run: _Run, begun: _Begun) -> None:
+    """The ended scenario judged, recorded for export when asked, counted in the progress line (the run's thread)."""
+    error, skipped, collector = begun.error, begun.skipped, run.collector
     if run.recorder is not None:
-        run.recorder.finished(planned, "skipped" if skipped else "failed" if error else "passed", world)
-    status = collector.observe(planned, ScenarioRun(error, skipped, took, tuple(log.results()), expected))
+        run.recorder.finished(begun.planned, "skipped" if skipped else "failed" if error else "passed", begun.world)
+    run_left = ScenarioRun(error, skipped, begun.took, tuple(begun.log.results()), begun.expected)
+    status = collector.observe(begun.planned, run_left)
     run.progress.ended(collector.results[-1] if status is not None else None)
 
 

@@ -85,14 +85,19 @@ def predicted_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefi
     ]
 
 
-def upcoming_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
-    """Every source binding the scenarios will use, in run order: each one's own, then its agents' (CON-1)."""
-    upcoming: list[str | None] = []
+def scenario_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[list[str | None]]:
+    """Each scenario's source bindings, in run order: its own, then its agents' (CON-1)."""
+    found: list[list[str | None]] = []
     for n, (template, example) in enumerate(scenarios, start=1):
         steps = [step.name for step in template.render(example).steps]
         prefix = scenario_prefix(run_prefix, n)
-        upcoming += [source_of(steps, prefix, run_prefix), *agent_sources(steps, prefix)]
-    return upcoming
+        found.append([source_of(steps, prefix, run_prefix), *agent_sources(steps, prefix)])
+    return found
+
+
+def upcoming_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
+    """Every source binding the scenarios will use, in run order: each one's own, then its agents' (CON-1)."""
+    return [source for sources in scenario_sources(scenarios, run_prefix) for source in sources]
 
 
 def aged_conversations(scenarios: Sequence[tuple[Any, dict[str, str], str]]) -> list[AgedConversation]:

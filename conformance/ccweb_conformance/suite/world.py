@@ -61,6 +61,10 @@ class World:
     files: ConversationFiles
     ids: dict[str, str] = field(default_factory=dict)
     source: str | None = None
+    lane: int = 0
+    """Which connection of its binding the scenario uses: 0, or another while scenarios run together (``--jobs``)."""
+    spread: tuple[int, ...] = ()
+    """More lanes of its binding the scenario holds (``--jobs``): its calls in flight together are dealt over them."""
     exchanges: list[Exchange] = field(default_factory=list)
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools_exchange: Exchange | None = None
@@ -109,8 +113,8 @@ class World:
         return tool_outcome(exchange, self.output_schema, self.context.seen_results)
 
     def client(self) -> McpClient:
-        """The client for the current source binding."""
-        return self.target.client(self.source)
+        """The client for the current source binding, in the scenario's lane."""
+        return self.target.client(self.source, self.lane)
 
     def record(self, exchange: Exchange) -> Exchange:
         """Keep an exchange for the transcript; any message breaking JSON-RPC or MCP fails the scenario (PROTO-1)."""
@@ -133,7 +137,7 @@ class World:
         for exchange in listing.exchanges:
             self.record(exchange)
         if self.target.other_era is not None:
-            client = self.target.other_client(self.source)
+            client = self.target.other_client(self.source, self.lane)
             other = list_all_tools(client)
             for exchange in other.exchanges:
                 self.record(exchange)
@@ -180,7 +184,7 @@ class World:
         client = self.client()
         if self.target.other_era is None:
             return client.call_tool(name, arguments), None
-        other_client = self.target.other_client(self.source)
+        other_client = self.target.other_client(self.source, self.lane)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ccweb-other-era") as pool:
             other = pool.submit(other_client.call_tool, name, arguments)
             first = client.call_tool(name, arguments)
@@ -237,7 +241,7 @@ class World:
             self.other_era_outcomes.append(other)
             return outcome
         if self.era_disagreement is None and answer_differences(outcome, other):
-            client = self.target.other_client(self.source)
+            client = self.target.other_client(self.source, self.lane)
             self.era_disagreement = fail(
                 f"D-16: the same call answered differently in the two eras ({self._era_names(client)}); "
                 f"the scenario's checks passed on the {client.protocol_version} answers",
@@ -254,19 +258,28 @@ class World:
     def call_together(self, calls: list[dict[str, Any]]) -> list[list[ToolOutcome]]:
         """Independent calls in flight together: one list of outcomes per era the run tests, in call order.
 
-        For calls whose only cost is the server's re-read window (D-14): pipelined on the source's one
-        connection of each era (over HTTP, POSTed at once), both eras at the same time, so N windows cost one.
+        For calls whose only cost is the server's re-read window (D-14): pipelined on the source's
+        connection of each era (over HTTP, POSTed at once), both eras at the same time, so N windows cost one;
+        with ``spread`` lanes (``--jobs``), dealt in turn over that many more connections, which a stdio server
+        answers side by side.
         A server may still answer them one after the other: each answer may take the timeout after the one
         before. RO-1 is checked once, around them all. The observer (the case export) sees the calls as the
         sequence of single calls they are equivalent to.
         """
-        clients = [self.client()]
-        if self.target.other_era is not None:
-            clients.append(self.target.other_client(self.source))
+        eras = [self.target.client] if self.target.other_era is None else [self.target.client, self.target.other_client]
+        lanes = [self.lane, *self.spread][: max(len(calls), 1)]
+        width = len(lanes)
         root = self.target.sessions_dir
         before = fingerprints(root, self.files.created(), digest=False)
         started = time.perf_counter()
-        per_era = overlapping([partial(pipelined, c, TOOL_NAME, calls, per_answer=True) for c in clients])
+        chunks = overlapping(
+            [
+                partial(_pipelined_on, connect, self.source, lane, calls[n::width])
+                for connect in eras
+                for n, lane in enumerate(lanes)
+            ]
+        )
+        per_era = [_interleaved(chunks[era * width : (era + 1) * width]) for era in range(len(eras))]
         if any(answered_unreadable(exchange) for exchange in per_era[0]):
             self.context.waits.record("re-read window", time.perf_counter() - started)
         recorded = [[self.record(exchange) for exchange in exchanges] for exchanges in per_era]
@@ -299,6 +312,19 @@ def answered_unreadable(exchange: Exchange) -> bool:
     except AssertionError:  # no result object to read: nothing was waited for
         return False
     return outcome.error_mismatch("conversation_unreadable") != "code"
+
+
+def _pipelined_on(
+    connect: Callable[[str | None, int], McpClient], source: str | None, lane: int, calls: list[dict[str, Any]]
+) -> list[Exchange]:
+    """``calls`` pipelined on the connection of ``source`` in ``lane``, connected first if need be."""
+    return pipelined(connect(source, lane), TOOL_NAME, calls, per_answer=True)
+
+
+def _interleaved(chunks: list[list[Exchange]]) -> list[Exchange]:
+    """The answers of calls dealt in turn over ``len(chunks)`` connections, back in call order."""
+    width = len(chunks)
+    return [chunks[n % width][n // width] for n in range(sum(len(chunk) for chunk in chunks))]
 
 
 def audit_sessions_dir(world: World, when: str) -> None:

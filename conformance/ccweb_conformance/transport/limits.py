@@ -35,6 +35,7 @@ __all__ = [
     "no_thread_or_process",
     "process_limit_problem",
     "tasks_of_user",
+    "workers_allowed",
 ]
 
 SPARE = 8
@@ -98,6 +99,21 @@ def check_thread_headroom(spare: int, what: str) -> None:
             f"can't start new thread: {used} of the {limit} processes and threads the user may have are running, "
             f"{what} needs {spare} more"
         )
+
+
+WORKER_TASKS = 4
+"""Processes and threads one more worker of ``--jobs`` may need: its thread, and a server process for its binding."""
+
+
+def workers_allowed(wanted: int) -> int:
+    """How many of ``wanted`` workers fit below the user's process limit, :data:`SPARE` kept free (at least one)."""
+    limit = _limit()
+    needed = SPARE + wanted * WORKER_TASKS
+    system = _system_tasks()
+    if limit is None or (system is not None and system + needed <= limit):
+        return wanted
+    free = limit - SPARE - tasks_of_user(os.getuid())
+    return max(1, min(wanted, free // WORKER_TASKS))
 
 
 def no_thread_or_process(error: BaseException) -> bool:

@@ -7,6 +7,7 @@ import shlex
 import shutil
 import socket
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
@@ -122,19 +123,19 @@ class Target(ABC):
         self.client_name: str | None = None
         """The name its clients introduce themselves by (None: the kit's own)."""
 
-    def prepare(self, sources: Iterable[str | None]) -> None:
-        """Start connecting clients for bindings that will be needed, in the background.
+    def prepare(self, sources: Iterable[str | None], lane: int = 0) -> None:
+        """Start connecting clients for bindings that will be needed (in ``lane``), in the background.
 
         Only worth it where a binding costs a new process (stdio); elsewhere it does nothing.
         A failed or unused preparation changes nothing: ``client`` connects as usual.
         """
-        del sources  # a binding is only a header or an argument here: nothing to start
+        del sources, lane  # a binding is only a header or an argument here: nothing to start
 
-    def _prepare_in_background(self, sources: Iterable[str | None]) -> None:
+    def _prepare_in_background(self, sources: Iterable[str | None], lane: int) -> None:
         sources = list(sources)
-        self._pool.prepare(sources)
+        self._pool.prepare(sources, lane)
         if self.other_era is not None:
-            self._other_pool.prepare(sources)
+            self._other_pool.prepare(sources, lane)
 
     def detect_other_era(self) -> str | None:
         """Whether the server also speaks the era auto negotiation did not pick (D-16); None when it does.
@@ -154,21 +155,21 @@ class Target(ABC):
             return one_line(str(error))
         return None
 
-    def other_client(self, source: str | None) -> McpClient:
-        """The connected client for this binding in the other era (``other_era`` must be set)."""
-        return self._other_pool.client(source)
+    def other_client(self, source: str | None, lane: int = 0) -> McpClient:
+        """The connected client for this binding (in ``lane``) in the other era (``other_era`` must be set)."""
+        return self._other_pool.client(source, lane)
 
-    def client(self, source: str | None) -> McpClient:
-        """The connected client for this source binding (None = no binding), made on first use."""
-        return self._pool.client(source)
+    def client(self, source: str | None, lane: int = 0) -> McpClient:
+        """The connected client for this source binding (None = no binding) in ``lane``, made on first use."""
+        return self._pool.client(source, lane)
 
     def server_pid(self, source: str | None = None) -> int | None:
         """The process ID of the server that serves this binding, where this target spawned one."""
         return None
 
-    def server_process(self, source: str | None = None) -> ServerProcess | None:
+    def server_process(self, source: str | None = None, lane: int = 0) -> ServerProcess | None:
         """The process behind the client of this binding, where it is one of its own (stdio); else None."""
-        del source
+        del source, lane
         return None
 
     def without_permission_override(self) -> Target | None:
@@ -282,6 +283,8 @@ class StdioTarget(Target):
         self.restricted = False
         """Servers start without root's power to ignore file modes (``without_permission_override``)."""
         self._unprivileged: StdioTarget | None = None
+        self._sibling_lock = threading.Lock()
+        """One sibling, however many scenarios running together ask for it."""
 
     def environment(self, source: str | None) -> dict[str, str]:
         """The child's environment for this source binding."""
@@ -292,18 +295,18 @@ class StdioTarget(Target):
             env[self.source_env] = source
         return env
 
-    def prepare(self, sources: Iterable[str | None]) -> None:
-        """Start the processes of upcoming source bindings while other scenarios run."""
-        self._prepare_in_background(sources)
+    def prepare(self, sources: Iterable[str | None], lane: int = 0) -> None:
+        """Start the processes of upcoming source bindings (in ``lane``) while other scenarios run."""
+        self._prepare_in_background(sources, lane)
 
     def server_pid(self, source: str | None = None) -> int | None:
         """The process serving this source binding (started now if it is not yet running)."""
         process = self.server_process(source)
         return process.popen.pid if process is not None else None
 
-    def server_process(self, source: str | None = None) -> ServerProcess | None:
+    def server_process(self, source: str | None = None, lane: int = 0) -> ServerProcess | None:
         """The process behind the client of this binding (started now if it is not yet running)."""
-        channel = self.client(source).channel
+        channel = self.client(source, lane).channel
         if isinstance(channel, LineChannel) and isinstance(channel.io, ProcessLineIO):
             return channel.io.process
         return None
@@ -312,6 +315,10 @@ class StdioTarget(Target):
         """A sibling of this target whose servers are started without CAP_DAC_OVERRIDE (root only, Linux)."""
         if not (sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0):
             return None
+        with self._sibling_lock:
+            return self._sibling()
+
+    def _sibling(self) -> StdioTarget:
         if self._unprivileged is None:
             sibling = StdioTarget(
                 self.command,

@@ -165,10 +165,13 @@ def test_the_three_options_come_from_the_config_file(cache: Path, tmp_path: Path
 
 
 def test_exitfirst_stops_at_the_first_failed_scenario_writes_every_report_and_leaves_nothing(tmp_path: Path) -> None:
-    """A spawned stdio server whose every tools/call result carries NaN: the first scenario that calls fails."""
+    """A spawned stdio server whose every tools/call result carries NaN: the first scenario that calls fails.
+
+    One scenario after another (``--jobs 1``): with more, those in flight at the first failure end and are
+    reported too (``runner/suite/test_lanes.py``)."""
     from runner.gate_cases import Case, run_case, stdio  # noqa: PLC0415 (the gate's runner: marks, TMPDIR, reports)
 
-    outcome = run_case("exitfirst", Case([*stdio("nan"), "--exitfirst"], 1, ""), tmp_path)
+    outcome = run_case("exitfirst", Case([*stdio("nan"), "--exitfirst", "--jobs", "1"], 1, ""), tmp_path)
     assert outcome.code == 1, outcome.stderr[-2000:]
     assert (outcome.left_processes, outcome.left_files) == ([], [])
     assert all(text is not None for text in outcome.reports.values())

@@ -54,8 +54,8 @@ def test_a_prepared_process_is_used_for_its_source_and_nothing_is_left(tmp_path)
     target = StdioTarget(reference_command(), tmp_path)
     try:
         target.prepare(["first", "second"])
-        started = {source: future.result() for source, future in target._pool._prepared.items()}
-        assert sorted(started) == ["first", "second"]
+        started = {source: future.result() for (source, _), future in target._pool._prepared.items()}
+        assert sorted(target._pool._prepared) == [("first", 0), ("second", 0)]  # each binding's lane 0
         pids = []
         for source in ("first", "second"):
             exchange = target.client(source).call_tool(TOOL_NAME, {})
@@ -93,3 +93,17 @@ def test_the_agents_of_the_concurrency_feature_are_upcoming_sources():
     agents = [conversation_id("run-001", alias) for alias in ("north", "south", "east", "west")]
     assert upcoming_sources(scenarios, "run") == [None, *agents, None, None]
     assert agent_sources(["I list the tools"], "run-001") == []
+
+
+def test_a_lane_of_a_binding_is_a_process_of_its_own(tmp_path):
+    target = StdioTarget(reference_command(), tmp_path)
+    try:
+        target.prepare([None], lane=1)
+        assert sorted(target._pool._prepared, key=str) == [(None, 1)]
+        first, second = target.client(None), target.client(None, 1)
+        assert first is not second and target.client(None, 1) is second
+        pids = {client.channel.io.process.popen.pid for client in (first, second)}
+        assert len(pids) == 2
+    finally:
+        target.close()
+    assert os.listdir(tmp_path) == []

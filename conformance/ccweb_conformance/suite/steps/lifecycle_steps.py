@@ -102,7 +102,7 @@ def exits_at_end_of_input(world: World, seconds: int) -> None:
     """PROTO-6: the standard input of the scenario's own server closed; it must exit within ``seconds``."""
     if world.target.transport == "http":
         raise StepSkipped(EXIT_OVER_HTTP)
-    process = world.target.server_process(world.source)
+    process = world.target.server_process(world.source, world.lane)
     if process is None:
         raise StepSkipped(EXIT_IN_PROCESS)
     client = world.client()

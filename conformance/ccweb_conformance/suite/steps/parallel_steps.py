@@ -26,9 +26,9 @@ _QUOTED = re.compile(r'"(\w+)"')
 
 def _era_clients(world: World) -> list[Callable[[str | None], McpClient]]:
     """How to get a client per source binding, for each era the run tests."""
-    eras: list[Callable[[str | None], McpClient]] = [world.target.client]
+    eras: list[Callable[[str | None], McpClient]] = [partial(world.target.client, lane=world.lane)]
     if world.target.other_era is not None:
-        eras.append(world.target.other_client)
+        eras.append(partial(world.target.other_client, lane=world.lane))
     return eras
 
 

@@ -662,7 +662,7 @@ def no_unrequested_log(world: World) -> None:
     server that declares the logging capability. Every connection of the scenario (each era) is judged."""
     clients = [world.client()]
     if world.target.other_era is not None:
-        clients.append(world.target.other_client(world.source))
+        clients.append(world.target.other_client(world.source, world.lane))
     for client in clients:
         logs = [message for message in client.received if message.get("method") == "notifications/message"]
         if logs and not (client.era == "legacy" and _declares_logging(client.handshake)):

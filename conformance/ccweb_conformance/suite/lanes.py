@@ -1,0 +1,177 @@
+"""Which scenarios may run at the same time (``--jobs``), and the loop that runs them so.
+
+A scenario claims the source bindings it uses (``suite/lookahead.py``): over stdio each is a server process
+that answers one connection in order, over HTTP a connection of its own. A binding has up to ``--jobs``
+lanes, each a connection of its own (over stdio, a process). Scenarios whose claims do not meet run together;
+scenarios that share a binding (none bound, or the shared decoy) run together each in a lane of its own. What
+``lanes.yaml`` names changes that: a scenario with an ``alone`` step runs alone (everything planned before it
+has ended when it starts, nothing planned after it starts before it ended); one with a ``wide`` step takes every
+lane of its binding, to spread its calls in flight together over them. The caller reports each scenario as it
+ends and puts the report in the planned order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any, TypeVar
+
+from ccweb_spec import yaml_data
+
+__all__ = ["Claim", "LaneSteps", "Lanes", "claims", "lane_steps", "run_in_lanes"]
+
+T = TypeVar("T")
+Held = set[tuple[str | None, int]]
+
+
+@dataclass(frozen=True)
+class LaneSteps:
+    """The step patterns of ``lanes.yaml``: each with why it changes how its scenario runs."""
+
+    alone: tuple[tuple[re.Pattern[str], str], ...]
+    wide: tuple[tuple[re.Pattern[str], str], ...]
+
+
+def _patterns(entries: list[dict[str, Any]]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(entry["pattern"]), entry["why"]) for entry in entries)
+
+
+def lane_steps(text: str | None = None) -> LaneSteps:
+    """The steps of ``lanes.yaml`` (or of ``text``, the same shape)."""
+    if text is None:
+        text = files("ccweb_conformance.suite").joinpath("lanes.yaml").read_text(encoding="utf-8")
+    data = yaml_data(text)
+    return LaneSteps(_patterns(data["alone"]), _patterns(data["wide"]))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one scenario holds while it runs: a lane of its source bindings (None: no binding), or more."""
+
+    sources: frozenset[str | None]
+    alone: str | None = None
+    """Why it runs alone, or None: it may run beside others."""
+    wide: bool = False
+    """It takes every lane of its bindings."""
+
+
+def _why(texts: Sequence[str], patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
+    return next((why for text in texts for pattern, why in patterns if pattern.fullmatch(text)), None)
+
+
+def claims(
+    step_texts: Sequence[Sequence[str]], sources: Sequence[Sequence[str | None]], steps: LaneSteps
+) -> list[Claim]:
+    """Each scenario's claim, from its step texts and its source bindings, in the same order."""
+    return [
+        Claim(frozenset(bound), _why(texts, steps.alone), _why(texts, steps.wide) is not None)
+        for texts, bound in zip(step_texts, sources, strict=True)
+    ]
+
+
+class Lanes:
+    """Which of the planned scenarios may start now, and in which lanes of their bindings."""
+
+    def __init__(self, planned: Sequence[Claim], lanes: int) -> None:
+        self._claims = list(planned)
+        self._lanes = lanes
+        self.pending: list[int] = list(range(len(planned)))
+        self.running: dict[int, tuple[int, ...]] = {}
+        """Each running scenario's lanes (the first is the one it uses for its binding)."""
+
+    def _free(self, claim: Claim, held: Held) -> tuple[int, ...]:
+        """The lanes the claim may take now: the lowest free one, or every one (wide); () when it must wait."""
+        free = [lane for lane in range(self._lanes) if not any((s, lane) in held for s in claim.sources)]
+        if claim.wide:
+            return tuple(free) if len(free) == self._lanes else ()
+        return tuple(free[:1])
+
+    def startable(self, room: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Up to ``room`` pending scenarios, in planned order, that may start beside those running, with their
+        lanes."""
+        if any(self._claims[i].alone is not None for i in self.running):
+            return []
+        held = {
+            (source, lane) for i, taken in self.running.items() for source in self._claims[i].sources for lane in taken
+        }
+        waiting: set[str | None] = set()
+        chosen: list[tuple[int, tuple[int, ...]]] = []
+        for index in self.pending:
+            if len(chosen) >= room:
+                break
+            claim = self._claims[index]
+            if claim.alone is not None:  # a barrier: it starts once nothing runs, and nothing passes it
+                if not self.running and not chosen:
+                    chosen.append((index, (0,)))
+                break
+            lanes = () if claim.sources & waiting else self._free(claim, held)
+            if not lanes:  # its lanes are busy, or an earlier scenario waits for them: the binding keeps its order
+                waiting |= claim.sources
+                continue
+            chosen.append((index, lanes))
+            held |= {(source, lane) for source in claim.sources for lane in lanes}
+        return chosen
+
+    def start(self, index: int, lanes: tuple[int, ...]) -> None:
+        """The scenario started in ``lanes``."""
+        self.pending.remove(index)
+        self.running[index] = lanes
+
+    def end(self, index: int) -> None:
+        """The scenario ended."""
+        del self.running[index]
+
+
+def _submit(pool: ThreadPoolExecutor, work: Callable[[], T], unstarted: Callable[[BaseException], None]) -> Future[T]:
+    """``work`` on a worker thread; done here when no thread can start (the limit, noted by ``unstarted``)."""
+    try:
+        return pool.submit(work)
+    except RuntimeError as error:  # can't start new thread
+        unstarted(error)
+        done: Future[T] = Future()
+        done.set_result(work())
+        return done
+
+
+def run_in_lanes(
+    planned: Sequence[Claim],
+    jobs: int,
+    *,
+    begin: Callable[[int, tuple[int, ...]], Callable[[], T]],
+    finish: Callable[[int, T], None],
+    stopped: Callable[[], bool],
+    unstarted: Callable[[BaseException], None],
+    abort: Callable[[], None],
+) -> None:
+    """Run the planned scenarios on up to ``jobs`` threads.
+
+    ``begin(i, lanes)``, on this thread, prepares scenario ``i`` in those lanes of its bindings and returns its
+    work, run on a worker; ``finish(i, result)``, on this thread, as each ends (those ending together in planned
+    order). Once ``stopped()`` says so, nothing more starts; what runs ends and is finished. On an interrupt,
+    ``abort()`` stops the servers the workers talk to, so they end at once, and is waited for.
+    """
+    lanes = Lanes(planned, jobs)
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ccweb-job")
+    in_flight: dict[Future[T], int] = {}
+    try:
+        while lanes.pending or in_flight:
+            if not stopped():
+                for index, taken in lanes.startable(jobs - len(in_flight)):
+                    lanes.start(index, taken)
+                    in_flight[_submit(pool, begin(index, taken), unstarted)] = index
+            if not in_flight:
+                return
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=in_flight.__getitem__):
+                index = in_flight.pop(future)
+                lanes.end(index)
+                finish(index, future.result())
+    except BaseException:
+        if in_flight:
+            abort()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

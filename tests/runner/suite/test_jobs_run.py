@@ -1,0 +1,99 @@
+"""--jobs: whole runs against the in-process reference and three mutants, one after another and together.
+
+The verdicts per scenario are the same either way, the report keeps the planned order, and a scenario that
+runs alone (``suite/lanes.yaml``) overlaps no other: each scenario's start and end are recorded around its
+steps.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from paths import REPO
+
+from ccweb_conformance.cli import main
+from ccweb_conformance.options import RunnerOptions
+from ccweb_conformance.suite import engine_session
+from ccweb_conformance.suite.lanes import claims, lane_steps
+
+pytestmark = pytest.mark.slow
+RUN = ["run", "--in-process", "--fuzz", "0", "--no-rerun"]
+MUTANTS = ["newest_first", "debounced_mark_read", "directory_unreadable"]
+"""Each fails scenarios of other features: items' order (ac03 and more), a late write (read-only audit), the store."""
+
+
+def _verdicts(report: dict[str, Any]) -> list[tuple[str, str, str, list[str]]]:
+    return [(s["file"], s["name"], s["status"], s["failedRequirements"]) for s in report["scenarios"]]
+
+
+def _run(tmp: Path, jobs: int) -> tuple[dict[str, Any], list[tuple[str, float, float]]]:
+    """One in-process run; its JSON report, and each scenario's (node ID, start, end) around its steps."""
+    spans: list[tuple[str, float, float]] = []
+    execute = engine_session._execute
+
+    def timed(run: Any, begun: Any) -> Any:
+        started = time.monotonic()
+        try:
+            return execute(run, begun)
+        finally:
+            spans.append((begun.planned.nodeid, started, time.monotonic()))
+
+    report = tmp / f"jobs{jobs}.json"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine_session, "_execute", timed)
+        assert main([*RUN, "--jobs", str(jobs), "--json", str(report)]) == 0
+    return json.loads(report.read_text(encoding="utf-8")), spans
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Any]]:
+    tmp = tmp_path_factory.mktemp("jobs")
+    yield {jobs: _run(tmp, jobs) for jobs in (1, 4)}
+
+
+def test_the_reference_gets_the_same_verdicts_in_the_planned_order(runs: dict[int, Any]):
+    one, _ = runs[1]
+    four, _ = runs[4]
+    assert _verdicts(four) == _verdicts(one)
+    planned = [p.nodeid for p, _, _ in engine_session.collect(RunnerOptions())[1].scenarios]
+    audit = "audit::After the run the sessions directory holds only what the runner wrote"  # RO-2 was selected
+    assert [f"{s['file']}::{s['name']}" for s in four["scenarios"]] == [*planned, audit]
+    assert four["counts"] == one["counts"]
+    assert four["waits"].keys() == one["waits"].keys()
+
+
+def test_scenarios_ran_together_and_one_that_needs_quiet_ran_alone(runs: dict[int, Any]):
+    _, spans = runs[4]
+    chosen = engine_session.collect(RunnerOptions())[1].scenarios
+    texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen]
+    alone = {
+        planned.nodeid
+        for (planned, _, _), claim in zip(chosen, claims(texts, [[None]] * len(chosen), lane_steps()), strict=True)
+        if claim.alone is not None
+    }
+    assert len(alone) == 11 and len(spans) == len(chosen)
+    overlaps = [(a, b) for a, s1, e1 in spans for b, s2, e2 in spans if a < b and s1 < e2 and s2 < e1]
+    assert overlaps  # run together
+    assert [(a, b) for a, b in overlaps if a in alone or b in alone] == []
+
+
+@pytest.mark.parametrize("mutant", MUTANTS)
+def test_a_mutant_gets_the_same_verdicts_either_way(mutant: str, tmp_path: Path):
+    reports = {}
+    for jobs in (1, 4):
+        report = tmp_path / f"jobs{jobs}.json"
+        command = [sys.executable, "tests/mutants/run.py", "mutant", mutant, *RUN, "--jobs", str(jobs)]
+        ran = subprocess.run(
+            [*command, "--json", str(report)], cwd=REPO, capture_output=True, text=True, timeout=300, check=False
+        )
+        assert ran.returncode == 1, ran.stderr[-2000:]
+        reports[jobs] = json.loads(report.read_text(encoding="utf-8"))
+    assert _verdicts(reports[4]) == _verdicts(reports[1])
+    assert any(status == "failed" for _, _, status, _ in _verdicts(reports[4]))

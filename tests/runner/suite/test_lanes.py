@@ -1,0 +1,189 @@
+"""Which scenarios run together under --jobs (suite/lanes.py): claims, lanes, and the loop's stop."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from paths import REPO
+
+from ccweb_conformance.cli import main
+from ccweb_conformance.engine.scenarios import read_feature
+from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
+from ccweb_conformance.suite.world import _interleaved
+
+FEATURES = REPO / "features" / "ccweb_features"
+ALONE = {
+    "ac09_read_only.feature": [
+        "A successful call changes nothing",
+        "A call by the source conversation changes nothing",
+        "Failing calls change nothing either",
+        "Many calls in a row change nothing",
+        "A file of an older shape is read, never migrated",
+    ],
+    "concurrency.feature": ["Four agents calling at once each read their own source conversation"],
+    "protocol.feature": ["The server exits promptly once its standard input ends"],
+    "store.feature": [
+        "A call during a non-atomic save answers the saved conversation or conversation_unreadable",
+        "A call during a non-atomic save that completes within 200 ms is never unreadable",
+    ],
+}
+WIDE = {
+    "store.feature": [
+        "A file that is not a UTF-8 JSON object is unreadable",
+        "messages that is not an array, null or absent is unreadable",
+        "Half a byte-order mark, or two of them, is not JSON",
+    ],
+}
+
+
+def _marked() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Per feature file, the scenarios (as written) whose steps lanes.yaml marks alone, and those it marks wide."""
+    steps = lane_steps()
+    alone: dict[str, list[str]] = {}
+    wide: dict[str, list[str]] = {}
+    for path in sorted(FEATURES.glob("*.feature")):
+        for scenario in read_feature(path):
+            name = scenario.name.split(" [", 1)[0]
+            [claim] = claims([[step.text for step in scenario.steps]], [[None]], steps)
+            if claim.alone is not None and name not in alone.get(path.name, []):
+                alone.setdefault(path.name, []).append(name)
+            if claim.wide and name not in wide.get(path.name, []):
+                wide.setdefault(path.name, []).append(name)
+    return alone, wide
+
+
+def test_the_features_scenarios_marked_alone_and_wide_are_exactly_these():
+    assert _marked() == (ALONE, WIDE)
+
+
+def test_every_pattern_of_lanes_yaml_matches_a_step_of_the_features():
+    steps = lane_steps()
+    texts = {step.text for path in FEATURES.glob("*.feature") for s in read_feature(path) for step in s.steps}
+    for pattern, why in (*steps.alone, *steps.wide):
+        assert why
+        assert any(pattern.fullmatch(text) for text in texts), pattern.pattern
+
+
+def test_a_shared_binding_runs_in_lanes_of_its_own_and_a_unique_one_in_lane_0():
+    lanes = Lanes(
+        [Claim(frozenset({None})), Claim(frozenset({None})), Claim(frozenset({"a"})), Claim(frozenset({None}))], 3
+    )
+    assert lanes.startable(3) == [(0, (0,)), (1, (1,)), (2, (0,))]
+    for index, taken in lanes.startable(3):
+        lanes.start(index, taken)
+    assert lanes.startable(3) == [(3, (2,))]
+    lanes.end(1)
+    assert lanes.startable(3) == [(3, (1,))]
+
+
+def test_a_busy_binding_keeps_its_planned_order():
+    lanes = Lanes(
+        [Claim(frozenset({"a"})), Claim(frozenset({"a", "b"})), Claim(frozenset({"b"})), Claim(frozenset({"c"}))], 1
+    )
+    lanes.start(0, (0,))
+    assert lanes.startable(4) == [(3, (0,))]  # 2 waits behind 1, which waits for "a"
+
+
+def test_a_scenario_that_runs_alone_waits_for_all_and_lets_none_pass():
+    quiet = Claim(frozenset({"q"}), alone="the snapshot lists the whole folder")
+    lanes = Lanes([Claim(frozenset({"a"})), quiet, Claim(frozenset({"b"}))], 4)
+    assert lanes.startable(4) == [(0, (0,))]
+    lanes.start(0, (0,))
+    assert lanes.startable(4) == []
+    lanes.end(0)
+    assert lanes.startable(4) == [(1, (0,))]
+    lanes.start(1, (0,))
+    assert lanes.startable(4) == []
+    lanes.end(1)
+    assert lanes.startable(4) == [(2, (0,))]
+
+
+def test_a_wide_scenario_takes_every_lane_of_its_binding():
+    lanes = Lanes([Claim(frozenset({None})), Claim(frozenset({None}), wide=True), Claim(frozenset({"a"}))], 3)
+    assert lanes.startable(3) == [(0, (0,)), (2, (0,))]
+    lanes.start(0, (0,))
+    lanes.start(2, (0,))
+    lanes.end(0)
+    assert lanes.startable(2) == [(1, (0, 1, 2))]
+
+
+def test_once_a_stop_is_decided_nothing_more_starts_and_what_runs_is_finished():
+    release = threading.Event()
+    begun: list[int] = []
+    finished: list[tuple[int, str]] = []
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        begun.append(index)
+
+        def work() -> str:
+            if index != 0:
+                assert release.wait(10)
+            return "failed" if index == 0 else "passed"
+
+        return work
+
+    def finish(index: int, status: str) -> None:
+        finished.append((index, status))
+        release.set()  # scenario 1 is still in flight when the stop is decided
+
+    run_in_lanes(
+        [Claim(frozenset({str(n)})) for n in range(6)],
+        2,
+        begin=begin,
+        finish=finish,
+        stopped=lambda: any(status == "failed" for _, status in finished),
+        unstarted=lambda error: None,
+        abort=lambda: None,
+    )
+    assert begun == [0, 1]
+    assert finished == [(0, "failed"), (1, "passed")]
+
+
+def test_an_interrupt_stops_the_servers_and_waits_for_the_workers():
+    aborted, running = threading.Event(), threading.Event()
+    ended: list[int] = []
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        def work() -> int:
+            if index == 1:
+                running.set()
+                assert aborted.wait(10)  # a worker's call ends once its server is stopped
+                ended.append(index)
+            return index
+
+        return work
+
+    def finish(index: int, result: int) -> None:
+        assert running.wait(10)
+        raise KeyboardInterrupt  # a signal while scenario 1 is in flight
+
+    with pytest.raises(KeyboardInterrupt):
+        run_in_lanes(
+            [Claim(frozenset({str(n)})) for n in range(3)],
+            2,
+            begin=begin,
+            finish=finish,
+            stopped=lambda: False,
+            unstarted=lambda error: None,
+            abort=aborted.set,
+        )
+    assert ended == [1]  # stopped through abort, and ended before run_in_lanes returned
+
+
+def test_calls_dealt_over_lanes_are_put_back_in_call_order():
+    assert _interleaved([["call 1", "call 4"], ["call 2", "call 5"], ["call 3"]]) == [
+        "call 1",
+        "call 2",
+        "call 3",
+        "call 4",
+        "call 5",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "said"), [("0", "--jobs 0 is out of range [1, 8]"), ("9", "--jobs 9 is out of range [1, 8]")]
+)
+def test_jobs_outside_1_to_8_is_a_usage_error(value: str, said: str, capsys: pytest.CaptureFixture[str]):
+    assert main(["run", "--in-process", "--jobs", value]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"ccweb-conformance: error: {said}"
