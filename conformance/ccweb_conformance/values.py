@@ -166,6 +166,7 @@ class RunValues:
     verbose: bool = False
     max_time: float = _DEFAULT["max_time"]
     stop_after: int = _DEFAULT["stop_after"]
+    jobs: int = _DEFAULT["jobs"]
 
 
 def resolve_values(options: RunnerOptions) -> RunValues:
@@ -182,6 +183,7 @@ def resolve_values(options: RunnerOptions) -> RunValues:
         verbose=options.verbose,
         max_time=options.max_time,
         stop_after=options.stop_after,
+        jobs=options.jobs,
     )
 
 

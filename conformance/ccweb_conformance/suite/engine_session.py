@@ -188,7 +188,7 @@ def _run(run: _Run, chosen: Chosen) -> None:
         if not _start(run, chosen):
             return
         alone = run.recorder is not None or len(chosen.scenarios) < 2  # export's cases are recorded in order
-        jobs = 1 if alone else limits.workers_allowed(min(run.options.jobs, len(chosen.scenarios)))
+        jobs = 1 if alone else limits.workers_allowed(min(run.values.jobs, len(chosen.scenarios)))
         if jobs > 1:
             _run_together(run, chosen, jobs)
             return
