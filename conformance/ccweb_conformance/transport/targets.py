@@ -16,13 +16,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
 
-import httpx
-
 import ccweb_spec
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.transport.channel import DEFAULT_LIMIT
 from ccweb_conformance.transport.client import McpClient, ProtocolMode
-from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.lazy import deferred_import
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
@@ -409,7 +406,8 @@ class _HttpTarget(Target):
         headers = dict(self.extra_headers)
         if source is not None:
             headers[self.source_header] = source
-        channel = HttpChannel(
+        httpchannel = deferred_import("ccweb_conformance.transport.httpchannel")  # httpx: HTTP targets only
+        channel = httpchannel.HttpChannel(
             self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
         )
         return McpClient(channel, protocol=protocol, timeout=self.timeout, name=self.client_name)
@@ -420,6 +418,7 @@ class _HttpTarget(Target):
 
 def _answers(url: str, timeout: float) -> str | None:
     """None when ``url`` gives any HTTP response, else the reason it did not."""
+    httpx = deferred_import("httpx")
     try:
         with httpx.Client(trust_env=False) as http, http.stream("GET", url, timeout=timeout):
             return None

@@ -18,7 +18,6 @@ from ccweb_conformance.engine.registry import given, parse, regex, then, when
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.client import OMIT, McpClient
-from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.parallel import overlapping, pipelined
 
 _QUOTED = re.compile(r'"(\w+)"')
@@ -82,6 +81,8 @@ def header_changes(world: World, names: str) -> None:
     order = _QUOTED.findall(names)
     if world.target.transport != "http":  # before a client is made: over stdio that would start two processes
         raise StepSkipped("a source header exists over HTTP only")
+    from ccweb_conformance.transport.httpchannel import HttpChannel  # noqa: PLC0415 (httpx: HTTP runs only)
+
     for client_for in _era_clients(world):
         client = client_for(world.ids[order[0]])
         channel = client.channel
