@@ -22,6 +22,7 @@ from ccweb_conformance.cli import main
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite import engine_session
 from ccweb_conformance.suite.lanes import claims, lane_steps
+from ccweb_conformance.values import resolve_values
 
 pytestmark = pytest.mark.slow
 RUN = ["run", "--in-process", "--fuzz", "0", "--no-rerun"]
@@ -62,7 +63,7 @@ def test_the_reference_gets_the_same_verdicts_in_the_planned_order(runs: dict[in
     one, _ = runs[1]
     four, _ = runs[4]
     assert _verdicts(four) == _verdicts(one)
-    planned = [p.nodeid for p, _, _ in engine_session.collect(RunnerOptions())[1].scenarios]
+    planned = [p.nodeid for p, _, _ in engine_session.collect(resolve_values(RunnerOptions()))[1].scenarios]
     audit = "audit::After the run the sessions directory holds only what the runner wrote"  # RO-2 was selected
     assert [f"{s['file']}::{s['name']}" for s in four["scenarios"]] == [*planned, audit]
     assert four["counts"] == one["counts"]
@@ -71,7 +72,7 @@ def test_the_reference_gets_the_same_verdicts_in_the_planned_order(runs: dict[in
 
 def test_scenarios_ran_together_and_one_that_needs_quiet_ran_alone(runs: dict[int, Any]):
     _, spans = runs[4]
-    chosen = engine_session.collect(RunnerOptions())[1].scenarios
+    chosen = engine_session.collect(resolve_values(RunnerOptions()))[1].scenarios
     texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen]
     alone = {
         planned.nodeid
