@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import array
 import contextlib
-import fcntl
 import os
+import select
 import signal
 import stat
 import subprocess
-import termios
 import threading
 import time
 from collections import deque
@@ -118,16 +116,6 @@ def drop_file_permission_override() -> None:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) refused")
 
 
-def _unread(fd: int) -> int:
-    """Bytes waiting in a pipe (0 when that cannot be told)."""
-    pending = array.array("i", [0])
-    try:
-        fcntl.ioctl(fd, termios.FIONREAD, pending)
-    except OSError:
-        return 0
-    return pending[0]
-
-
 class ServerProcess:
     """A child process in a new session; ``stop`` kills its whole process group and what it left."""
 
@@ -151,6 +139,8 @@ class ServerProcess:
         """Threads reading its pipes; a pipe is closed only once its reader has ended."""
         self._stopped = False
         self._stop_lock = threading.Lock()
+        self._reading = threading.Lock()
+        """Held while a chunk of its output is read and kept: who holds it has read all there was."""
         self.marks = self.reaping.marks(self.token)
         """How what it leaves is found: nothing where the runner is a subreaper (reaper), else the env markers."""
         environment = {**env, **self.marks}
@@ -203,13 +193,33 @@ class ServerProcess:
             raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
 
     def _drain(self, fd: int) -> None:
+        """Keep what the server writes, read as it comes: each read and its keeping under ``_reading``."""
+        try:
+            os.set_blocking(fd, False)
+            waiting = select.poll()
+            waiting.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        except (OSError, ValueError):  # closed already
+            return
+        while True:
+            try:
+                waiting.poll()
+            except OSError:
+                return
+            with self._reading:
+                if not self._keep_available(fd):
+                    return
+
+    def _keep_available(self, fd: int) -> bool:
+        """Read and keep every byte waiting in the pipe (with ``_reading`` held); False at its end."""
         while True:
             try:
                 chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return True
             except OSError:
-                return
+                return False
             if not chunk:
-                return
+                return False
             self.stderr.write(chunk)
 
     def returncode(self) -> int | None:
@@ -229,13 +239,16 @@ class ServerProcess:
         return self.stderr.tail(lines)
 
     def _settle_stderr(self) -> None:
-        """Wait (at most STDERR_SETTLE) until the drain thread has read what the running server already wrote: a
-        traceback written just before its answer is then in the tail, not still in the pipe."""
-        if self._drained.closed:
+        """Keep what the running server already wrote before reading the tail: a traceback written just before its
+        answer is then in it, not still in the pipe or in the drain thread's hands (it reads and keeps each chunk
+        under a lock, which this takes, at most STDERR_SETTLE)."""
+        if self._drained.closed or not self._reading.acquire(timeout=STDERR_SETTLE):
             return
-        deadline = time.monotonic() + STDERR_SETTLE
-        while _unread(self._drained.fileno()) and time.monotonic() < deadline and self._drainer.is_alive():
-            time.sleep(0.005)
+        try:  # a chunk the drain thread read is kept by now; what is still in the pipe is read here
+            if not self._drained.closed:
+                self._keep_available(self._drained.fileno())
+        finally:
+            self._reading.release()
 
     @property
     def stopped(self) -> bool:
