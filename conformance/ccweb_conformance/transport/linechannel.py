@@ -84,12 +84,7 @@ class LineChannel(Channel):
                 )
             if not line.strip():
                 continue
-            try:
-                message = parse_received(line, reply, "a line received")
-            except BeyondLimits as exc:
-                raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
-            except ValueError:
-                raise ChannelError("garbage", not_json(line), reply) from None
+            message = self._message(line, reply)
             if collector.take(message):
                 return reply
 
@@ -111,12 +106,7 @@ class LineChannel(Channel):
             line = self._decode(raw, reply)
             if not line.strip():
                 continue
-            try:
-                message = parse_received(line, reply, "a line received")
-            except BeyondLimits as exc:
-                raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
-            except ValueError:
-                raise ChannelError("garbage", not_json(line), reply) from None
+            message = self._message(line, reply)
             heard.append(Heard(time.monotonic(), message))
             if isinstance(message, dict) and "method" in message and "id" in message:
                 back = answer(message)
@@ -127,6 +117,17 @@ class LineChannel(Channel):
     def _send_back(self, message: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # a dead peer is noticed on the next read
             self.io.write_line(compact(message))
+
+    @staticmethod
+    def _message(line: str, reply: Reply) -> Any:
+        """The message a received line holds; a line that is not one (or is beyond the parser's limits) raises
+        ChannelError ``garbage``."""
+        try:
+            return parse_received(line, reply, "a line received")
+        except BeyondLimits as exc:
+            raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
+        except ValueError:
+            raise ChannelError("garbage", not_json(line), reply) from None
 
     def _decode(self, raw: bytes, reply: Reply) -> str:
         text, problem = decode_utf8(raw, "a line received")
