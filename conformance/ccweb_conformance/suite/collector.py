@@ -16,7 +16,7 @@ from ccweb_conformance.checks.attribution import (
     proved_requirements,
     with_era_disagreement,
 )
-from ccweb_conformance.checks.ledger import Audit
+from ccweb_conformance.checks.ledger import Audit, SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
@@ -339,6 +339,22 @@ class ResultCollector:
         if self.source_names is None:
             return None
         return self.source_names[1] if self.transport == "http" else self.source_names[0]
+
+    def note_eras(self, target: Target) -> None:
+        """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
+        if target.detect_other_era() is not None:
+            self.one_era_reason = target.one_era_reason
+        self.eras = [target.client(None).protocol_version]
+        if target.other_era is not None:
+            self.eras.append(target.other_client(None).protocol_version)
+
+    def final_audit(self, ledger: SessionsLedger, target: Target) -> None:
+        """RO-1/RO-2 for the whole run, a settle delay after the last call, and what the server did on its way out
+        (the target is stopped in between); the run's entries retired once judged."""
+        settled = ledger.final_audit()
+        target.close()
+        self.add_audit(settled.merged(ledger.audit()))
+        ledger.remove_retired()
 
     def add_audit(self, audit: Audit) -> None:
         """The whole-run RO-2 audit as one more scenario: reported when it failed or RO-2 was selected."""

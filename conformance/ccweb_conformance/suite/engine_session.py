@@ -26,7 +26,7 @@ from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite import steps
-from ccweb_conformance.suite.ageing import EarlyFiles, write_early
+from ccweb_conformance.suite.ageing import EarlyFiles, scenario_files, write_early
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.lanes import claims, lane_steps, run_in_lanes
@@ -123,7 +123,7 @@ class _Run:
     progress: Progress
     ledger: SessionsLedger | None = None
     target: Target | None = None
-    early: dict[int, EarlyFiles] | None = None
+    early: dict[int, EarlyFiles] = field(default_factory=dict)
     decoy: tuple[str, ConversationFiles] | None = None
     schema: dict[str, Any] | None = None
     schema_listed: bool = False
@@ -253,7 +253,7 @@ def _start(run: _Run, chosen: Chosen) -> bool:
                 run.ledger.register(made.files)
         run.target = make_target(spec, sessions_dir, run.context, decoy_source=decoy_id(workspace.prefix))
         run.target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
-        _note_eras(run.target, collector)
+        collector.note_eras(run.target)
         run.target.prepare(upcoming_sources([(p.template, p.example) for p in planned], workspace.prefix))
     except HandshakeViolation as error:
         if run.target is not None:
@@ -268,30 +268,6 @@ def _start(run: _Run, chosen: Chosen) -> bool:
     collector.bundled_reference = not (spec.stdio or spec.url or spec.http_cmd)
     run.started = True
     return True
-
-
-def _note_eras(target: Target, collector: ResultCollector) -> None:
-    """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
-    if target.detect_other_era() is not None:
-        collector.one_era_reason = target.one_era_reason
-    collector.eras = [target.client(None).protocol_version]
-    if target.other_era is not None:
-        collector.eras.append(target.other_client(None).protocol_version)
-
-
-def _scenario_files(run: _Run, number: int, nodeid: str) -> ConversationFiles:
-    """The scenario's conversation files, registered with the ledger: those written for it when the run started,
-    else new ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
-    assert run.ledger is not None
-    early = run.early.pop(number, None) if run.early is not None else None
-    if early is not None and early.nodeid == nodeid:
-        return early.files
-    if early is not None:
-        early.files.remove_all()
-        run.ledger.unregister(early.files)
-    made = run.workspace.scenario(number)
-    run.ledger.register(made)
-    return made
 
 
 @dataclass
@@ -316,7 +292,7 @@ def _begin(run: _Run, number: int, planned: PlannedScenario, scenario: Scenario,
     assert run.target is not None and run.ledger is not None
     log = StepLog([_logged(step) for step in scenario.steps])
     started = time.perf_counter()
-    made = _scenario_files(run, number, planned.nodeid)
+    made = scenario_files(run.early, number, planned.nodeid, run.workspace, run.ledger)
     begun = _Begun(planned, scenario, expected, made, log, started)
     try:
         if not run.schema_listed:
@@ -376,10 +352,7 @@ def _end(run: _Run) -> None:
                 run.decoy[1].remove_all()
                 run.ledger.unregister(run.decoy[1])
             if run.started and run.ledger is not None and run.target is not None:
-                settled = run.ledger.final_audit()
-                run.target.close()
-                run.collector.add_audit(settled.merged(run.ledger.audit()))
-                run.ledger.remove_retired()
+                run.collector.final_audit(run.ledger, run.target)
         finally:
             try:
                 if run.target is not None:

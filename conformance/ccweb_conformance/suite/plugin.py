@@ -21,10 +21,10 @@ import pytest
 import ccweb_spec
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
-from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
+from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import from_plugin, plugin_options
-from ccweb_conformance.suite.ageing import EarlyFiles, write_early
+from ccweb_conformance.suite.ageing import EarlyFiles, scenario_files, write_early
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.items import is_scenario, planned_of, scenario_template
@@ -356,7 +356,7 @@ def ccweb_target(request: pytest.FixtureRequest) -> Iterator[Target]:
         _start_ageing(request.config, workspace, ledger)
         target = make_target(spec, sessions_dir, context, decoy_source=decoy_id(workspace.prefix))
         target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
-        _note_eras(target, collector)
+        collector.note_eras(target)
         upcoming: list[str | None] = request.config.stash[SOURCES_KEY]
         target.prepare(upcoming)  # start the stdio processes of later source bindings early
     except HandshakeViolation as error:
@@ -405,37 +405,10 @@ def _start_ageing(config: pytest.Config, workspace: Workspace, ledger: SessionsL
         ledger.register(made.files)
 
 
-def _scenario_files(request: pytest.FixtureRequest, number: int) -> ConversationFiles:
-    """The scenario's conversation files, registered with the ledger: those written for it when the run started,
-    else new ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
-    ledger = request.config.stash[LEDGER_KEY]
-    early = request.config.stash[EARLY_KEY].pop(number, None)
-    if early is not None and early.nodeid == planned_of(request.node).nodeid:
-        return early.files
-    if early is not None:
-        early.files.remove_all()
-        ledger.unregister(early.files)
-    files = request.config.stash[WORKSPACE_KEY].scenario(number)
-    ledger.register(files)
-    return files
-
-
 def _final_audit(ledger: SessionsLedger, target: Target, collector: ResultCollector) -> None:
-    """RO-1/RO-2 for the whole run, a settle delay after the last call, and what the server did on its way out."""
+    """The whole run's audit (``ResultCollector.final_audit``), shielded from signals."""
     with signals.shielded():
-        settled = ledger.final_audit()
-        target.close()
-        collector.add_audit(settled.merged(ledger.audit()))
-        ledger.remove_retired()
-
-
-def _note_eras(target: Target, collector: ResultCollector) -> None:
-    """Which eras the run tests (D-16): every tool call is repeated in the other era the server speaks."""
-    if target.detect_other_era() is not None:
-        collector.one_era_reason = target.one_era_reason
-    collector.eras = [target.client(None).protocol_version]
-    if target.other_era is not None:
-        collector.eras.append(target.other_client(None).protocol_version)
+        collector.final_audit(ledger, target)
 
 
 def _clean_up(target: Target | None, workspace: Workspace, *, owned: bool) -> None:
@@ -491,7 +464,10 @@ def world(
 ) -> Iterator[World]:
     """A scenario's state; its conversation files are removed when it ends."""
     collector = request.config.stash[COLLECTOR_KEY]
-    files = _scenario_files(request, collector.next_scenario_number())
+    files = scenario_files(
+        request.config.stash[EARLY_KEY], collector.next_scenario_number(), planned_of(request.node).nodeid,
+        request.config.stash[WORKSPACE_KEY], request.config.stash[LEDGER_KEY],
+    )
     ledger = request.config.stash[LEDGER_KEY]
     state = World(ccweb_target, files, ledger=ledger, output_schema=ccweb_output_schema)
     state.requirements = planned_of(request.node).requirements
