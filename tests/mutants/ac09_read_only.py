@@ -84,7 +84,7 @@ def _() -> None:
     "debounced_mark_read",
     "RO-1",
     "A successful call changes nothing",
-    "a debounced 'mark read' saves the session with hasUnread false 200 ms after each successful read",
+    "a debounced 'mark read' saves an unread session with hasUnread false 200 ms after each successful read",
 )
 def _() -> None:
     def mark_read_later(self: store.SessionStore, conversation_id: str) -> None:
@@ -93,6 +93,8 @@ def _() -> None:
         def save() -> None:
             try:
                 document = json.loads(path.read_bytes().removeprefix(_BOM))
+                if document.get("hasUnread") is not True:
+                    return
                 document["hasUnread"] = False
                 path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
             except (OSError, ValueError):
