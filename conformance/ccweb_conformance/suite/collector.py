@@ -19,7 +19,7 @@ from ccweb_conformance.checks.attribution import (
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.expected_failures import ExpectedFailures
+from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun
 from ccweb_conformance.suite.repeated_fault import RepeatedFault
@@ -27,6 +27,7 @@ from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.values import RunValues
 
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
@@ -128,6 +129,18 @@ class ResultCollector:
         """The --expected-failures file: its requirement entries cover the failures charged to them."""
         self.suite_keywords: list[tuple[str, frozenset[str]]] = []
         """Every scenario of the suite, before any selection: (test name, the names ``-k`` matches it by)."""
+
+    @classmethod
+    def of(cls, values: RunValues) -> ResultCollector:
+        """The collector of a run of these values: strict or not, its bounds, its expected failures."""
+        target, selection = values.target, values.selection
+        collector = cls(strict=selection.strict, source_names=(target.source_env, target.source_header))
+        collector.stop_after, collector.max_time = values.stop_after, values.max_time
+        collector.exit_first = selection.exitfirst
+        collector.deadline = time.monotonic() + values.max_time
+        path = selection.expected_failures
+        collector.expected = None if path is None else load_expected_failures(path)
+        return collector
 
     def check_stop(self) -> str | None:
         """Why the next scenario must not start (the run's bound, the breaker), or None."""

@@ -14,7 +14,7 @@ from pytest_bdd.feature import get_features
 from ccweb_conformance.cli import main
 from ccweb_conformance.fixtures.conversations import conversation_id, session_bytes
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.suite import engine_session
+from ccweb_conformance.suite import stage
 from ccweb_conformance.suite.ageing import adopt_or_write, aged_session, left_to_wait, write_early
 from ccweb_conformance.suite.lookahead import AgedConversation, aged_conversations
 from ccweb_conformance.transport.targets import StdioTarget
@@ -105,7 +105,7 @@ def test_files_written_for_another_scenario_under_its_number_are_removed_before_
         del scenarios
         return [AgedConversation(1, "not the scenario that runs", "alpha", "aaaa", 3)]
 
-    monkeypatch.setattr(engine_session, "aged_conversations", wrong_guess)
+    monkeypatch.setattr(stage, "aged_conversations", wrong_guess)
     code, report = _run(tmp_path, "-k", "A_change_to_the_file_is_visible_in_the_next_call", "--fuzz", "0")
     assert [(s["name"], s["status"]) for s in report["scenarios"]] == [
         ("A change to the file is visible in the next call", "passed")
