@@ -21,12 +21,13 @@ import json
 import os
 import shlex
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.reports.model import RunResult, ScenarioRef
 from ccweb_conformance.reports.output import write_atomically
 from ccweb_conformance.values import Selection, TargetSpec
 
@@ -130,13 +131,12 @@ def _template(name: str) -> str:
     return name.rsplit(" [", 1)[0] if name.endswith("]") else name
 
 
-def choose(selection: Selection, target: TargetSpec) -> LastFailed | None:
-    """The selection ``--last-failed`` makes against ``target`` (None without it), from the target's record."""
+def choose(selection: Selection, target: TargetSpec, scenarios: Iterable[ScenarioRef]) -> LastFailed | None:
+    """The selection ``--last-failed`` makes against ``target`` (None without it), from the target's record, among
+    the features' ``scenarios``."""
     if not selection.last_failed:
         return None
-    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415 (the features: only with --lf)
-
-    scenario_names = {f"{s.feature_file}::{s.name}" for s in feature_scenarios()}
+    scenario_names = {f"{s.feature_file}::{s.name}" for s in scenarios}
     path = record_path(target)
     named = describe_target(target)
     record = load(path)

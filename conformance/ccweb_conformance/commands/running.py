@@ -18,6 +18,7 @@ from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.frame import Frame
 from ccweb_conformance.commands.report_formats import requested
 from ccweb_conformance.commands.rerun_alone import rerun_failures
+from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.errors import EXIT_USAGE, EnvironmentFault, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
@@ -145,13 +146,15 @@ def _fuzz_after_scenarios(
 
 
 def _suite(
-    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext
+    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext,
+    features: list[FeatureScenario],
 ) -> SuiteOutcome | None:
     if values.target.is_bundled_reference and not values.selection.collect_only:
         context.fork_server.start_in_background()  # the bundled reference's imports, while the features are read
     try:
         only = chosen.names if chosen else ()
-        return run_suite(values, live=sys.stderr.isatty(), context=context, only=only, workspace=workspace)
+        live = sys.stderr.isatty()
+        return run_suite(values, live=live, context=context, only=only, workspace=workspace, features=features)
     except RunInterrupted:  # a signal before the run began
         return None
 
@@ -271,14 +274,19 @@ def _stale_lines(staleness: Staleness | None) -> None:
 
 
 def run(
-    frame: Frame, values: RunValues, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None
+    frame: Frame,
+    values: RunValues,
+    features: list[FeatureScenario],
+    chosen: last_failed.LastFailed | None = None,
+    *,
+    config_file: str | None = None,
 ) -> int:
     """The suite, the fuzz phase, the failures rerun alone, the run model, the records, the reports, the console,
     the exit code."""
     state = frame.state
     started = time.perf_counter()
     workspace = frame.session.workspace(values.target.sessions_dir)  # the suite's and fuzz phase's
-    outcome = _suite(values, chosen, workspace, frame.context)
+    outcome = _suite(values, chosen, workspace, frame.context, features)
     refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
     if refused is not None:
         return refused
@@ -302,6 +310,9 @@ def run(
             frame.context,
             left=lambda: values.max_time - (time.perf_counter() - started),
             interrupted=lambda: state.interrupted,
+            suite=lambda alone, part: run_suite(
+                alone, live=False, workspace=part, quiet=True, context=frame.context, features=features
+            ),
         )
     frame.settle()  # from here on a signal is recorded, and the reports still get written
     made = _run_result(frame, values, outcome, scenarios, chosen, started=started, config_file=config_file)

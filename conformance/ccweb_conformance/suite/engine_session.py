@@ -8,14 +8,13 @@ runs on a World of its own through ``engine/executor.py``; the collector judges 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
-from importlib.resources import files
-from pathlib import Path
 
 from ccweb_conformance.checks.oracle import pristine_reference
 from ccweb_conformance.engine.executor import Observer, StepSkipped, run_scenario
+from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.engine.registry import STEPS
 from ccweb_conformance.engine.scenarios import Scenario, Step
 from ccweb_conformance.fixtures.conversations import ConversationFiles
@@ -28,6 +27,7 @@ from ccweb_conformance.suite.plan_selection import Chosen, choose
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun, plan_scenarios
 from ccweb_conformance.suite.progress import Progress
 from ccweb_conformance.suite.recorder import EXPORT_RUN_PREFIX, CaseRecorder
+from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
 from ccweb_conformance.suite.stage import Stage
 from ccweb_conformance.suite.step_log import LoggedStep, StepLog
 from ccweb_conformance.suite.world import World, raise_era_disagreement
@@ -36,8 +36,6 @@ from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import RunValues
 
 __all__ = ["SuiteOutcome", "collect", "run_suite"]
-
-FEATURES = Path(str(files("ccweb_features")))
 
 
 @dataclass
@@ -51,13 +49,17 @@ class SuiteOutcome:
     """Why the suite itself could not run."""
 
 
-def collect(values: RunValues, only: Collection[str] = ()) -> tuple[ResultCollector, Chosen]:
-    """The collector and the scenarios the values select, nothing run (``run --collect-only``, and every run)."""
+def collect(
+    values: RunValues, only: Collection[str] = (), features: Sequence[FeatureScenario] | None = None
+) -> tuple[ResultCollector, Chosen]:
+    """The collector and the scenarios the values select, nothing run (``run --collect-only``, and every run);
+    ``features``: the features as the command parsed them (else parsed here)."""
     steps.load()
-    plan = plan_scenarios(FEATURES)
+    features = bundled_features() if features is None else features
+    plan = plan_scenarios(features)
     collector = ResultCollector.of(values)
     collector.suite_keywords = [(p.test_name, p.keywords) for p, _ in plan]
-    chosen = choose(values.selection, plan, only=only, expected=collector.expected)
+    chosen = choose(values.selection, plan, feature_scenarios(features), only=only, expected=collector.expected)
     collector.planned = [p for p, _, _ in chosen.scenarios]
     return collector, chosen
 
@@ -109,11 +111,13 @@ def run_suite(
     workspace: Workspace | None = None,
     quiet: bool = False,
     recorder: CaseRecorder | None = None,
+    features: Sequence[FeatureScenario] | None = None,
 ) -> SuiteOutcome:
     """Run the scenarios ``values`` select against the target they name, in the run of ``context``, in ``workspace``
     (else one of the suite's own);
-    ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s."""
-    collector, chosen = collect(values, only)
+    ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s;
+    ``features``: as the command parsed them."""
+    collector, chosen = collect(values, only, features)
     owned = workspace is None or recorder is not None
     if recorder is not None:
         workspace = Workspace(None, prefix=EXPORT_RUN_PREFIX)

@@ -7,9 +7,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from ccweb_conformance.engine.scenarios import Scenario
+from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.planned import PlannedScenario
-from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import check_keyword, pasted_match, pasted_scenarios
 from ccweb_conformance.values import Selection
 
@@ -30,14 +30,19 @@ def _matches(term: str, names: frozenset[str]) -> bool:
 
 
 def chooser(
-    selection: Selection, *, only: Collection[str] = (), expected: ExpectedFailures | None = None, keyword: bool = True
+    selection: Selection,
+    scenarios: Sequence[ScenarioRef],
+    *,
+    only: Collection[str] = (),
+    expected: ExpectedFailures | None = None,
+    keyword: bool = True,
 ) -> Callable[[PlannedScenario], tuple[bool, str | None]]:
     """Whether the selection keeps a scenario, and the reason of its expected-failures scenario entry (or None).
 
-    ``only``: the names ``--last-failed`` keeps (none: all); ``keyword``: ``-k`` judged here (pytest judges its own,
-    all but ``--co`` lines pasted into it, which are judged here always).
+    ``scenarios``: the features' (``--co`` lines name them); ``only``: the names ``--last-failed`` keeps (none: all);
+    ``keyword``: ``-k`` judged here (pytest judges its own, but for ``--co`` lines pasted into it, judged here always).
     """
-    pasted = pasted_scenarios(selection.keyword, feature_scenarios()) if selection.keyword else None
+    pasted = pasted_scenarios(selection.keyword, scenarios) if selection.keyword else None
     compiled = check_keyword(selection.keyword) if keyword and selection.keyword and pasted is None else None
     wanted = {t.strip().lstrip("@").casefold() for t in selection.tags.split(",")} if selection.tags else None
 
@@ -59,11 +64,12 @@ def chooser(
 def choose(
     selection: Selection,
     plan: Sequence[tuple[PlannedScenario, Scenario]],
+    scenarios: Sequence[ScenarioRef],
     *,
     only: Collection[str] = (),
     expected: ExpectedFailures | None = None,
 ) -> Chosen:
     """The scenarios of ``plan`` the selection keeps, in order."""
-    keeps = chooser(selection, only=only, expected=expected)
+    keeps = chooser(selection, scenarios, only=only, expected=expected)
     verdicts = ((planned, scenario, keeps(planned)) for planned, scenario in plan)
     return Chosen(tuple((planned, scenario, reason) for planned, scenario, (kept, reason) in verdicts if kept))

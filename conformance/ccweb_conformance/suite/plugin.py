@@ -18,7 +18,7 @@ import ccweb_spec
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import from_plugin, plugin_options
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.items import is_scenario, planned_of, scenario_template
+from ccweb_conformance.suite.items import is_scenario, planned_of, scenario_template, session_features
 from ccweb_conformance.suite.plan_selection import chooser
 from ccweb_conformance.suite.planned import ScenarioRun
 from ccweb_conformance.suite.scenario_index import feature_scenarios
@@ -73,9 +73,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if collector is not None:
         collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]
     selection = config.stash[OPTIONS_KEY].selection
-    if selection.keyword and pasted_scenarios(selection.keyword, feature_scenarios()) is not None:
+    scenarios = feature_scenarios(session_features(config))
+    if selection.keyword and pasted_scenarios(selection.keyword, scenarios) is not None:
         config.option.keyword = ""  # what --co printed, pasted into -k: those scenarios; pytest's -k must not parse it
-    keeps = chooser(selection, expected=config.stash[COLLECTOR_KEY].expected, keyword=False)
+    keeps = chooser(selection, scenarios, expected=config.stash[COLLECTOR_KEY].expected, keyword=False)
     kept: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
     for item in items:
