@@ -6,7 +6,6 @@ scenario's feature, name, tags, line, step texts (background first) and example 
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,8 +17,6 @@ if TYPE_CHECKING:
 
 __all__ = ["FeatureRef", "FeatureScenario", "parse_features"]
 
-_PLACEHOLDER = re.compile(r"<(.+?)>")
-
 
 @dataclass(frozen=True)
 class FeatureRef:
@@ -27,20 +24,6 @@ class FeatureRef:
 
     name: str
     filename: str
-
-
-@dataclass(frozen=True)
-class StepText:
-    """A step as the lookahead reads it: its text."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class RenderedScenario:
-    """A scenario with an example row filled in."""
-
-    steps: list[StepText]
 
 
 @dataclass(frozen=True)
@@ -61,17 +44,6 @@ class FeatureScenario:
     rows: tuple[dict[str, str], ...] = field(default=(), compare=False)
     runnable: tuple[Scenario, ...] = field(default=(), compare=False, repr=False)
     """What runs: the scenario, or one per example row, as Gherkin's pickles read it (``engine/scenarios.py``)."""
-
-    @property
-    def steps(self) -> list[StepText]:
-        """The steps, placeholders unfilled."""
-        return [StepText(text) for text in self.step_texts]
-
-    def render(self, row: dict[str, str]) -> RenderedScenario:
-        """The steps with an example row's values in place of its ``<placeholders>``."""
-        return RenderedScenario(
-            [StepText(_PLACEHOLDER.sub(lambda m: row.get(m[1], m[0]), text)) for text in self.step_texts]
-        )
 
 
 def _tags(node: dict[str, Any]) -> frozenset[str]:

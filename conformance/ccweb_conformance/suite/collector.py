@@ -315,7 +315,7 @@ class ResultCollector:
         failed = status in ("failed", "warning", "xpassed")
         message, detail = self._explained(run, error, world, verdict=verdict, against=charged or requirements)
         steps = list(run.steps)
-        proved = proved_requirements(requirements, charged, steps_run(steps), planned.step_count)
+        proved = proved_requirements(requirements, charged, steps_run(steps), len(planned.steps))
         judged = failed or status == "xfailed"
         return ScenarioResult(
             feature=planned.feature,

@@ -166,9 +166,8 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
     target = run.stage.target
     assert target is not None
     pristine_reference()  # the oracle's private copies are made by swapping sys.modules: once, before any worker
-    templates = [(p.template, p.example) for p, _, _ in chosen.scenarios]
-    texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen.scenarios]
-    planned = claims(texts, scenario_sources(templates, run.stage.workspace.prefix), lane_steps())
+    texts = [p.steps for p, _, _ in chosen.scenarios]
+    planned = claims(texts, scenario_sources(texts, run.stage.workspace.prefix), lane_steps())
     unbound = sum(None in claim.sources and claim.alone is None for claim in planned)
     for lane in range(1, min(jobs, unbound)):  # the unbound scenarios, most of the suite, run in every lane
         target.prepare([None], lane)

@@ -60,8 +60,8 @@ class PlannedScenario:
     keywords: frozenset[str]
     """The names ``-k`` matches it by, casefolded."""
     row: tuple[tuple[str, str], ...] = ()
-    template: FeatureScenario | None = field(default=None, compare=False)
-    """The scenario as written (its step texts), for the lookahead."""
+    steps: tuple[str, ...] = field(default=(), compare=False)
+    """Its step texts, background first, an example row's values in place: what the lookahead reads."""
 
     @property
     def nodeid(self) -> str:
@@ -78,10 +78,6 @@ class PlannedScenario:
         """The outline's example row ({} for a plain scenario)."""
         return dict(self.row)
 
-    @property
-    def step_count(self) -> int:
-        """How many steps it has, background first."""
-        return 0 if self.template is None else len(self.template.step_texts)
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,9 @@ def in_run_order(features: Iterable[FeatureScenario]) -> list[tuple[FeatureScena
     return named
 
 
-def _planned(found: FeatureScenario, test_name: str, row: dict[str, str], example_id: str | None) -> PlannedScenario:
+def _planned(
+    found: FeatureScenario, test_name: str, row: dict[str, str], example_id: str | None, runnable: Scenario
+) -> PlannedScenario:
     markers = set(found.tags) | ({OUTLINE_MARKER} if example_id is not None else set())
     name = found.name if example_id is None else f"{found.name} [{example_id}]"
     test = test_name if example_id is None else f"{test_name}[{example_id}]"
@@ -157,7 +155,7 @@ def _planned(found: FeatureScenario, test_name: str, row: dict[str, str], exampl
         test,
         frozenset(n.casefold() for n in names),
         tuple(row.items()),
-        found,
+        tuple(step.text for step in runnable.steps),
     )
 
 
@@ -166,8 +164,8 @@ def plan_scenarios(features: Iterable[FeatureScenario]) -> list[tuple[PlannedSce
     plan = []
     for found, test_name in in_run_order(features):
         if not found.rows:
-            plan.append((_planned(found, test_name, {}, None), found.runnable[0]))
+            plan.append((_planned(found, test_name, {}, None, found.runnable[0]), found.runnable[0]))
             continue
         for row, example_id, pickle in zip(found.rows, example_ids(found.rows), found.runnable, strict=True):
-            plan.append((_planned(found, test_name, row, example_id), pickle))
+            plan.append((_planned(found, test_name, row, example_id, pickle), pickle))
     return plan

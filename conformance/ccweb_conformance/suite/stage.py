@@ -68,14 +68,14 @@ class Stage:
             own = self.workspace.judged_prefix
             ledger = self.ledger = SessionsLedger(sessions_dir, own_prefix=own, waits=self.context.waits)
             if age:
-                aged = aged_conversations([(p.template, p.example, p.nodeid) for p in planned])
+                aged = aged_conversations([(p.steps, p.nodeid) for p in planned])
                 self.early = write_early(self.workspace, aged)
                 for made in self.early.values():
                     ledger.register(made.files)
             self.target = make_target(spec, sessions_dir, self.context, decoy_source=decoy_id(self.workspace.prefix))
             self.target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
             collector.note_eras(self.target)
-            self.target.prepare(upcoming_sources([(p.template, p.example) for p in planned], self.workspace.prefix))
+            self.target.prepare(upcoming_sources([p.steps for p in planned], self.workspace.prefix))
         except HandshakeViolation as error:
             if self.target is not None:
                 collector.describe(self.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))

@@ -89,9 +89,9 @@ def test_the_collectors_reading_of_each_scenario_is_pytest_bdds():
         (
             s.feature.name,
             s.line_number,
-            [step.name for step in s.steps],
+            list(s.step_texts),
             list(s.rows),
-            [[step.name for step in s.render(row).steps] for row in s.rows],
+            [[step.text for step in pickle.steps] for pickle in s.runnable] if s.rows else [],
         )
         for s in parse_features(FEATURES)
     ]
