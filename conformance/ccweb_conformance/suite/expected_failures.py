@@ -121,11 +121,6 @@ class ExpectedFailures:
         entries = tuple(e for e in self.entries if e.requirement is not None and e.requirement in against)
         return entries if against and against <= {e.requirement for e in entries} else ()
 
-    def reason_for(self, scenario_nodeid: str, charged: tuple[str, ...]) -> str | None:
-        """The reason a failure is expected, or None (see :meth:`entry_for`)."""
-        entry = self.entry_for(scenario_nodeid, charged)
-        return None if entry is None else entry.reason
-
     def entry_for(self, scenario_nodeid: str, charged: tuple[str, ...]) -> ExpectedFailure | None:
         """The entry that covers a failed scenario, or None: a scenario entry naming it first, else the first
         requirement entry when the requirements the failure is charged to all have one."""

@@ -10,7 +10,7 @@ from ccweb_conformance.engine.scenarios import Scenario
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.planned import PlannedScenario
-from ccweb_conformance.suite.selection import check_keyword, pasted_match, pasted_scenarios
+from ccweb_conformance.suite.selection import check_keyword, keyword_matches, pasted_match, pasted_scenarios
 from ccweb_conformance.values import Selection
 
 __all__ = ["Chosen", "choose"]
@@ -21,12 +21,6 @@ class Chosen:
     """The scenarios to run, in order, each with its expected-failures scenario entry's reason (or None)."""
 
     scenarios: tuple[tuple[PlannedScenario, Scenario, str | None], ...]
-
-
-def _matches(term: str, names: frozenset[str]) -> bool:
-    """``-k``'s match of one name: a case-insensitive substring of any of the scenario's names."""
-    needle = term.casefold()
-    return any(needle in name for name in names)
 
 
 def chooser(
@@ -51,7 +45,7 @@ def chooser(
         if (
             (wanted is not None and not wanted & tags)
             or (pasted is not None and not pasted_match(planned.nodeid, pasted))
-            or (compiled is not None and not compiled.evaluate(lambda t, /, **_: _matches(t, planned.keywords)))
+            or (compiled is not None and not compiled.evaluate(lambda t, /, **_: keyword_matches(t, planned.keywords)))
             or (only and planned.nodeid not in only)
         ):
             return False, None
