@@ -18,10 +18,11 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from plugin_flags import pytest_flags
 
 from ccweb_conformance.cli import main as conformance
 from ccweb_conformance.engine.features import parse_features
-from ccweb_conformance.options import RunnerOptions, pytest_flags
+from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.planned import plan_scenarios
 
 FEATURES_DIR = Path(str(files("ccweb_features")))

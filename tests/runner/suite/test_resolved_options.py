@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ccweb_conformance.options import RunnerOptions, pytest_flags
+from plugin_flags import pytest_flags
+
+from ccweb_conformance.options import RunnerOptions
 
 OPTIONS = RunnerOptions(in_process=True, timeout=7.0, tags="AC-1", keyword="emoji")
 
