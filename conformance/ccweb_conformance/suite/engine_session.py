@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import partial
 
 from ccweb_conformance.checks.oracle import pristine_reference
-from ccweb_conformance.engine.executor import Observer, StepSkipped, run_scenario
+from ccweb_conformance.engine.executor import run_scenario
 from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.engine.registry import STEPS
-from ccweb_conformance.engine.scenarios import Scenario, Step
+from ccweb_conformance.engine.scenarios import Scenario
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite import steps
@@ -29,7 +29,7 @@ from ccweb_conformance.suite.progress import Progress
 from ccweb_conformance.suite.recorder import EXPORT_RUN_PREFIX, CaseRecorder
 from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
 from ccweb_conformance.suite.stage import Stage
-from ccweb_conformance.suite.step_log import LoggedStep, StepLog
+from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World, raise_era_disagreement
 from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.run_context import RunContext
@@ -62,27 +62,6 @@ def collect(
     chosen = choose(values.selection, plan, feature_scenarios(features), only=only, expected=collector.expected)
     collector.planned = [p for p, _, _ in chosen.scenarios]
     return collector, chosen
-
-
-class _StepWatch(Observer):
-    """The executor's callbacks written into the scenario's step log (a skipping step stays as it began)."""
-
-    def __init__(self, log: StepLog) -> None:
-        self.log = log
-
-    def before_step(self, step: Step) -> None:
-        self.log.started(_logged(step))
-
-    def after_step(self, step: Step) -> None:
-        self.log.passed()
-
-    def step_error(self, step: Step, error: BaseException) -> None:
-        if not isinstance(error, StepSkipped):
-            self.log.failed()
-
-
-def _logged(step: Step) -> LoggedStep:
-    return LoggedStep(step.keyword, step.text, step.line, step.datatable, step.docstring)
 
 
 @dataclass
@@ -207,7 +186,7 @@ class _Begun:
 
 def _begin(run: _Run, number: int, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> _Begun:
     """Scenario ``number``'s files and World, on the run's thread (a failed set-up is the scenario's failure)."""
-    log, started = StepLog([_logged(step) for step in scenario.steps]), time.perf_counter()
+    log, started = StepLog(list(scenario.steps)), time.perf_counter()
     begun = _Begun(planned, scenario, expected, run.stage.files(number, planned), log, started)
     try:
         begun.world = run.stage.world(planned, begun.made, run.collector, run.recorder)
@@ -221,7 +200,7 @@ def _execute(run: _Run, begun: _Begun) -> _Begun:
     world = begun.world
     try:
         if world is not None:
-            outcome = run_scenario(begun.scenario, STEPS, world, observer=_StepWatch(begun.log), provide=run.provide)
+            outcome = run_scenario(begun.scenario, STEPS, world, observer=begun.log, provide=run.provide)
             ended = next((s for s in outcome.steps if s.status != "passed"), None)
             if ended is not None and ended.status == "skipped" and ended.error is not None:
                 begun.skipped = str(ended.error)

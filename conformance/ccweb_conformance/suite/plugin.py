@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import ccweb_spec
+from ccweb_conformance.engine.scenarios import Step
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import from_plugin, plugin_options
 from ccweb_conformance.suite.collector import ResultCollector
@@ -24,7 +25,7 @@ from ccweb_conformance.suite.planned import ScenarioRun
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import pasted_scenarios
 from ccweb_conformance.suite.stage import Stage
-from ccweb_conformance.suite.step_log import LoggedStep, StepLog
+from ccweb_conformance.suite.step_log import StepLog
 from ccweb_conformance.suite.world import World, raise_era_disagreement
 from ccweb_conformance.transport import signals
 from ccweb_conformance.transport.run_context import RunContext
@@ -135,11 +136,11 @@ def _step_log(request: pytest.FixtureRequest) -> StepLog | None:
     return node.stash.get(STEP_LOG_KEY, None)
 
 
-def _logged(step: Any) -> LoggedStep:
+def _logged(step: Any) -> Step:
     """A pytest-bdd step as the step log keeps it."""
     table = step.datatable
     rows = None if table is None else tuple(tuple(str(c) for c in row) for row in table.raw())
-    return LoggedStep(step.keyword, step.name, step.line_number or 0, rows, step.docstring)
+    return Step(None, step.keyword, step.name, step.line_number or 0, rows, step.docstring)
 
 
 def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
@@ -153,14 +154,14 @@ def pytest_bdd_before_step(request: pytest.FixtureRequest, step: Any, **_ignored
     """A step starts."""
     log = _step_log(request)
     if log is not None:
-        log.started(_logged(step))
+        log.before_step(_logged(step))
 
 
 def pytest_bdd_after_step(request: pytest.FixtureRequest, **_ignored: Any) -> None:
     """A step passed."""
     log = _step_log(request)
     if log is not None:
-        log.passed()
+        log.after_step()
 
 
 def pytest_bdd_step_error(request: pytest.FixtureRequest, **_ignored: Any) -> None:
@@ -168,7 +169,7 @@ def pytest_bdd_step_error(request: pytest.FixtureRequest, **_ignored: Any) -> No
     request.node.stash[STEP_FAILED_KEY] = True
     log = _step_log(request)
     if log is not None:
-        log.failed()
+        log.step_error()
 
 
 def pytest_bdd_after_scenario(request: pytest.FixtureRequest, feature: Any, scenario: Any) -> None:
