@@ -29,6 +29,7 @@ from typing import Any
 
 from ccweb_conformance.reports.model import RunResult, ScenarioRef
 from ccweb_conformance.reports.output import write_atomically
+from ccweb_conformance.suite.selection import template_name
 from ccweb_conformance.values import Selection, TargetSpec
 
 __all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "run_selection", "update"]
@@ -126,11 +127,6 @@ def run_selection(chosen: LastFailed | None, ordinary: str | None, ordinary_alon
     return ordinary if chosen is None or not chosen.names else chosen.label(ordinary_alone)
 
 
-def _template(name: str) -> str:
-    """``file::Name [example]`` -> ``file::Name``."""
-    return name.rsplit(" [", 1)[0] if name.endswith("]") else name
-
-
 def choose(selection: Selection, target: TargetSpec, scenarios: Iterable[ScenarioRef]) -> LastFailed | None:
     """The selection ``--last-failed`` makes against ``target`` (None without it), from the target's record, among
     the features' ``scenarios``."""
@@ -142,7 +138,7 @@ def choose(selection: Selection, target: TargetSpec, scenarios: Iterable[Scenari
     record = load(path)
     if record is None:
         return LastFailed((), f"--last-failed: no record of a run against {named} in {path}; running every scenario")
-    names = tuple(n for n in record.failed if n in scenario_names or _template(n) in scenario_names)
+    names = tuple(n for n in record.failed if n in scenario_names or template_name(n) in scenario_names)
     others = [n for n in record.failed if n not in names]
     if not names:
         extra = f" (the failures recorded are not scenarios: {', '.join(others)})" if others else ""

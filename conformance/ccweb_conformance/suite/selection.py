@@ -130,13 +130,8 @@ def options_selection(selection: Selection) -> str | None:
 
 def _matcher(scenario: ScenarioRef) -> Matcher:
     words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
-    haystack = [w.casefold() for w in words]
-
-    def match(name: str, /, **_kwargs: object) -> bool:
-        needle = name.casefold()
-        return any(needle in w for w in haystack)
-
-    return match
+    names = frozenset(w.casefold() for w in words)
+    return lambda name, /, **_: keyword_matches(name, names)
 
 
 def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | None) -> list[ScenarioRef]:
