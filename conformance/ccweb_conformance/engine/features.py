@@ -30,8 +30,8 @@ class FeatureRef:
 class FeatureScenario:
     """One scenario as pytest-bdd collects it: its feature file, name, tags and number of example rows.
 
-    The other fields (not compared) are what the collector reads of a scenario: its feature, line,
-    step texts (background steps first, as pytest-bdd runs them) and example rows.
+    The other fields (not compared) are what the plan reads of a scenario: its feature, line, example rows and what
+    runs (its steps background first, as pytest-bdd runs them).
     """
 
     feature_file: str
@@ -40,7 +40,6 @@ class FeatureScenario:
     examples: int
     feature: FeatureRef = field(default=FeatureRef("", ""), compare=False)
     line_number: int = field(default=0, compare=False)
-    step_texts: tuple[str, ...] = field(default=(), compare=False)
     rows: tuple[dict[str, str], ...] = field(default=(), compare=False)
     runnable: tuple[Scenario, ...] = field(default=(), compare=False, repr=False)
     """What runs: the scenario, or one per example row, as Gherkin's pickles read it (``engine/scenarios.py``)."""
@@ -53,17 +52,12 @@ def _tags(node: dict[str, Any]) -> frozenset[str]:
 Node = dict[str, Any]
 
 
-def _background(children: Iterable[Node]) -> list[str]:
-    return [step["text"] for child in children if "background" in child for step in child["background"]["steps"]]
-
-
-def _scenarios(children: list[Node], background: list[str]) -> Iterable[tuple[Node, list[str]]]:
+def _scenarios(children: list[Node]) -> Iterable[Node]:
     for child in children:
         if "scenario" in child:
-            yield child["scenario"], background
+            yield child["scenario"]
         elif "rule" in child:
-            rule_children = child["rule"].get("children", [])
-            yield from _scenarios(rule_children, background + _background(rule_children))
+            yield from _scenarios(child["rule"].get("children", []))
 
 
 def _rows(scenario: Node) -> tuple[dict[str, str], ...]:
@@ -97,8 +91,7 @@ def _parse(path: Path) -> Iterable[FeatureScenario]:
     feature: Node = document.get("feature") or {}
     ref = FeatureRef(feature.get("name", ""), str(path))
     by_name: dict[str, FeatureScenario] = {}
-    children = feature.get("children", [])
-    for scenario, background in _scenarios(children, _background(children)):
+    for scenario in _scenarios(feature.get("children", [])):
         rows, line = _rows(scenario), scenario["location"]["line"]
         by_name[scenario["name"]] = FeatureScenario(
             path.name,
@@ -107,7 +100,6 @@ def _parse(path: Path) -> Iterable[FeatureScenario]:
             len(rows),
             ref,
             line,
-            tuple(background + [step["text"] for step in scenario.get("steps", [])]),
             rows,
             tuple(runnable[(line, scenario["name"])]),
         )
