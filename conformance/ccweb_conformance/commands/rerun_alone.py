@@ -14,13 +14,13 @@ from ccweb_conformance.errors import RunInterrupted
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
-from ccweb_conformance.suite.engine_session import SuiteOutcome
+from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import FuzzRequest, RunValues, TargetSpec
 
 __all__ = ["rerun_alone", "rerun_failures"]
 
-Suite = Callable[[RunValues, Workspace], SuiteOutcome]
+Suite = Callable[[RunValues, Workspace], ResultCollector]
 """Runs the suite with these values in this workspace (a rerun's own session)."""
 
 
@@ -78,13 +78,11 @@ def rerun_alone(
         max_time=left - scenario.duration_s,  # no scenario starts past this: it then has its run's time to finish
     )
     started = time.perf_counter()
-    outcome = suite(alone, workspace)
+    collector = suite(alone, workspace)
     took = time.perf_counter() - started
-    collector = outcome.collector
-    again = next((r for r in collector.results if r.nodeid == scenario.nodeid), None) if collector else None
+    again = next((r for r in collector.results if r.nodeid == scenario.nodeid), None)
     if again is None or again.status == "notrun":
-        why = outcome.startup_error or outcome.broken or (collector.stop_reason if collector else None)
-        why = why or "the scenario did not run"
+        why = collector.startup_error or collector.stop_reason or "the scenario did not run"
         return Rerun("not_rerun", server, not_rerun="unfinished", why=why, duration_s=took)
     check = again.detail.check if again.detail is not None else None
     same = (

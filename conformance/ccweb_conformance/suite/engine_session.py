@@ -35,18 +35,7 @@ from ccweb_conformance.transport import limits, signals
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import RunValues
 
-__all__ = ["SuiteOutcome", "collect", "run_suite"]
-
-
-@dataclass
-class SuiteOutcome:
-    """What a suite run left: its collector, or why it could not run."""
-
-    collector: ResultCollector | None
-    startup_error: str | None
-    """Why the implementation could not be started or reached."""
-    broken: str | None = None
-    """Why the suite itself could not run."""
+__all__ = ["collect", "run_suite"]
 
 
 def collect(
@@ -91,11 +80,11 @@ def run_suite(
     quiet: bool = False,
     recorder: CaseRecorder | None = None,
     features: Sequence[FeatureScenario] | None = None,
-) -> SuiteOutcome:
+) -> ResultCollector:
     """Run the scenarios ``values`` select against the target they name, in the run of ``context``, in ``workspace``
     (else one of the suite's own);
     ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s;
-    ``features``: as the command parsed them."""
+    ``features``: as the command parsed them. The collector holds the results, or why the target could not start."""
     collector, chosen = collect(values, only, features)
     owned = workspace is None or recorder is not None
     if recorder is not None:
@@ -109,7 +98,7 @@ def run_suite(
         _run(run, chosen)
     finally:
         run.progress.finish()
-    return SuiteOutcome(collector, collector.startup_error)
+    return collector
 
 
 def _run(run: _Run, chosen: Chosen) -> None:
