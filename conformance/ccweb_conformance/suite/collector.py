@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
@@ -77,6 +78,12 @@ def steps_run(steps: list[StepResult]) -> int:
     The length of the list would make any failure look like one in the last step.
     """
     return next((number for number, step in enumerate(steps, 1) if step.status == "failed"), len(steps))
+
+
+def _named(planned: PlannedScenario) -> dict[str, Any]:
+    """A scenario's result's fields that name it: its feature, file, name, line, tags and requirements."""
+    return {"feature": planned.feature, "feature_file": planned.feature_file, "scenario": planned.name,
+            "line": planned.line, "tags": planned.tags, "requirements": planned.requirements}
 
 
 @dataclass(frozen=True)
@@ -153,20 +160,8 @@ class ResultCollector:
         if planned.nodeid in self._recorded:
             return
         self._recorded.add(planned.nodeid)
-        requirements = planned.requirements
-        self.results.append(
-            ScenarioResult(
-                feature=planned.feature,
-                feature_file=planned.feature_file,
-                scenario=planned.name,
-                line=planned.line,
-                tags=planned.tags,
-                requirements=requirements,
-                level=_level(requirements),  # type: ignore[arg-type]
-                status="notrun",
-                message=reason,
-            )
-        )
+        level = _level(planned.requirements)
+        self.results.append(ScenarioResult(**_named(planned), level=level, status="notrun", message=reason))  # type: ignore[arg-type]
 
     def finish(self, reason: str) -> None:
         """Record every planned scenario that did not run, with ``reason`` (or the stop reason)."""
@@ -318,12 +313,7 @@ class ResultCollector:
         proved = proved_requirements(requirements, charged, steps_run(steps), len(planned.steps))
         judged = failed or status == "xfailed"
         return ScenarioResult(
-            feature=planned.feature,
-            feature_file=planned.feature_file,
-            scenario=planned.name,
-            line=planned.line,
-            tags=planned.tags,
-            requirements=requirements,
+            **_named(planned),
             level=verdict.level,  # type: ignore[arg-type]
             status=status,
             message=message,

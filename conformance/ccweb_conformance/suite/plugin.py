@@ -70,14 +70,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:  # -k ac07 selects the scenarios of ac07_unicode.feature
         if is_scenario(item):
             item.extra_keyword_matches.add(scenario_template(item).feature_file)
-    collector = config.stash.get(COLLECTOR_KEY, None)
-    if collector is not None:
-        collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]
+    collector = config.stash[COLLECTOR_KEY]
+    collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]
     selection = config.stash[OPTIONS_KEY].selection
     scenarios = feature_scenarios(session_features(config))
     if selection.keyword and pasted_scenarios(selection.keyword, scenarios) is not None:
         config.option.keyword = ""  # what --co printed, pasted into -k: those scenarios; pytest's -k must not parse it
-    keeps = chooser(selection, scenarios, expected=config.stash[COLLECTOR_KEY].expected, keyword=False)
+    keeps = chooser(selection, scenarios, expected=collector.expected, keyword=False)
     kept: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
     for item in items:
@@ -94,17 +93,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Predict the source bindings of the scenarios that will run, and the conversations they want aged, once every
-    deselection is done.
-
-    After ``-k`` and ``--ccweb-tags`` alike (``-k`` deselects in pytest's own
-    ``pytest_collection_modifyitems``, which may run after this plugin's), so that only the
-    stdio processes of scenarios that really run are started early.
-    """
-    config = session.config
-    if OPTIONS_KEY not in config.stash:
-        return
-    config.stash[COLLECTOR_KEY].planned = [planned_of(item) for item in session.items if is_scenario(item)]
+    """The scenarios that will run, once every deselection is done: after ``-k`` and ``--ccweb-tags`` alike (``-k``
+    deselects in pytest's own ``pytest_collection_modifyitems``, which may run after this plugin's), so that the
+    target starts early only the stdio processes of scenarios that really run (``suite/stage.py``)."""
+    session.config.stash[COLLECTOR_KEY].planned = [planned_of(item) for item in session.items if is_scenario(item)]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -123,9 +115,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Every selected scenario that did not run (interrupt, a stop) is recorded as not run."""
-    collector = session.config.stash.get(COLLECTOR_KEY, None)
-    if collector is None:
-        return
+    collector = session.config.stash[COLLECTOR_KEY]
     state = signals.current()
     name = state.name if state is not None and state.interrupted else None
     collector.finish(f"not run: the run was interrupted by {name}" if name else "not run: the run stopped early")
