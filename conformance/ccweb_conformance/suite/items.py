@@ -3,11 +3,6 @@ scenario (``suite/planned.py``), the value the collector judges."""
 
 from __future__ import annotations
 
-from functools import cache
-from importlib.resources import files
-from pathlib import Path
-from typing import Any
-
 import pytest
 
 from ccweb_conformance.engine.features import FeatureScenario
@@ -15,28 +10,16 @@ from ccweb_conformance.suite.bdd import bound_scenario
 from ccweb_conformance.suite.planned import PlannedScenario, plan_scenarios
 from ccweb_conformance.suite.scenario_index import bundled_features
 
-__all__ = ["is_scenario", "planned_of", "scenario_template", "session_features"]
+__all__ = ["is_scenario", "planned_of", "session_features"]
 
-_FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
 _PLAN_KEY = pytest.StashKey[dict[str, PlannedScenario]]()
 _FEATURES_KEY = pytest.StashKey[list[FeatureScenario]]()
 
 
-def scenario_template(item: pytest.Item) -> Any:
-    """The scenario of the kit's features an item was generated from, or None."""
-    return bound_scenario(getattr(item, "function", None))
-
-
 def is_scenario(item: pytest.Item) -> bool:
-    """True for items generated from this kit's features (never a project's own)."""
-    template = scenario_template(item)
-    return template is not None and _in_features_dir(template.feature.filename)
-
-
-@cache
-def _in_features_dir(filename: str) -> bool:
-    """Whether a feature file is one of the kit's (resolved once per file name: about 2,300 asks a run)."""
-    return Path(filename).resolve().parent == _FEATURES_DIR
+    """True for items bound from this kit's features (``suite/bdd.py``, ``test_conformance.py``; never a project's
+    own, which pytest-bdd's ``scenarios()`` binds)."""
+    return bound_scenario(getattr(item, "function", None)) is not None
 
 
 def session_features(config: pytest.Config) -> list[FeatureScenario]:

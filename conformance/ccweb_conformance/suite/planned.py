@@ -73,11 +73,6 @@ class PlannedScenario:
         """The requirement IDs it is tagged with, in spec order."""
         return spec_requirements(self.tags)
 
-    @property
-    def example(self) -> dict[str, str]:
-        """The outline's example row ({} for a plain scenario)."""
-        return dict(self.row)
-
 
 
 @dataclass(frozen=True)

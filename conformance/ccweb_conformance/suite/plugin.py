@@ -19,7 +19,7 @@ from ccweb_conformance.engine.scenarios import Step
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.options import from_plugin, plugin_options
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.items import is_scenario, planned_of, scenario_template, session_features
+from ccweb_conformance.suite.items import is_scenario, planned_of, session_features
 from ccweb_conformance.suite.plan_selection import chooser
 from ccweb_conformance.suite.planned import ScenarioRun
 from ccweb_conformance.suite.scenario_index import feature_scenarios
@@ -69,7 +69,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     alone), then apply --ccweb-tags and --ccweb-expected-failures to the suite's scenarios only."""
     for item in items:  # -k ac07 selects the scenarios of ac07_unicode.feature
         if is_scenario(item):
-            item.extra_keyword_matches.add(scenario_template(item).feature_file)
+            item.extra_keyword_matches.add(planned_of(item).feature_file)
     collector = config.stash[COLLECTOR_KEY]
     collector.suite_keywords = [(p.test_name, p.keywords) for p in map(planned_of, filter(is_scenario, items))]
     selection = config.stash[OPTIONS_KEY].selection

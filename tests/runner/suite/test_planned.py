@@ -44,7 +44,7 @@ def test_the_engine_plans_what_the_plugin_collects() -> None:
             mine.line,
             list(mine.tags),
             mine.test_name,
-            mine.example,
+            dict(mine.row),
         ) == (
             theirs["feature"],
             theirs["file"],
