@@ -81,13 +81,6 @@ class ExpectedFailure:
             return f'scenario "{self.scenario}"'
         return f"requirement {self.requirement}"
 
-    def matches(self, nodeid: str, requirements: Iterable[str]) -> bool:
-        """Whether the entry covers a scenario (a requirement entry: one charged to ``requirements``)."""
-        if self.scenario is not None:
-            return glob_match(self.scenario, nodeid)
-        return self.requirement in tuple(requirements)
-
-
 @dataclass(frozen=True)
 class Staleness:
     """Entries that covered nothing in a run: ``errors`` fail it, ``warnings`` (outside a selection) do not."""
