@@ -49,7 +49,7 @@ def collect(
     collector = ResultCollector.of(values)
     collector.suite_keywords = [(p.test_name, p.keywords) for p, _ in plan]
     chosen = choose(values.selection, plan, feature_scenarios(features), only=only, expected=collector.expected)
-    collector.planned = [p for p, _, _ in chosen.scenarios]
+    collector.planned = [p for p, _, _ in chosen]
     return collector, chosen
 
 
@@ -93,7 +93,7 @@ def run_suite(
         workspace = Workspace(values.target.sessions_dir)
     progress = Progress(verbose=values.verbose, live=live, log=not quiet)
     run = _Run(values, collector, Stage(context, workspace, owned), recorder, progress)
-    run.progress.planned(len(chosen.scenarios))
+    run.progress.planned(len(chosen))
     try:
         _run(run, chosen)
     finally:
@@ -108,12 +108,12 @@ def _run(run: _Run, chosen: Chosen) -> None:
     try:
         if run.stage.start(run.values.target, collector, age=run.recorder is None) is not None:
             return
-        alone = run.recorder is not None or len(chosen.scenarios) < 2  # export's cases are recorded in order
-        jobs = 1 if alone else limits.workers_allowed(min(run.values.jobs, len(chosen.scenarios)))
+        alone = run.recorder is not None or len(chosen) < 2  # export's cases are recorded in order
+        jobs = 1 if alone else limits.workers_allowed(min(run.values.jobs, len(chosen)))
         if jobs > 1:
             _run_together(run, chosen, jobs)
             return
-        for planned, scenario, expected in chosen.scenarios:  # --jobs 1: one after another, in the planned order
+        for planned, scenario, expected in chosen:  # --jobs 1: one after another, in the planned order
             stop = collector.check_stop()
             if stop is not None:
                 collector.record_not_run(planned, stop)
@@ -134,14 +134,14 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
     target = run.stage.target
     assert target is not None
     pristine_reference()  # the oracle's private copies are made by swapping sys.modules: once, before any worker
-    texts = [p.steps for p, _, _ in chosen.scenarios]
+    texts = [p.steps for p, _, _ in chosen]
     planned = claims(texts, scenario_sources(texts, run.stage.workspace.prefix), lane_steps())
     unbound = sum(None in claim.sources and claim.alone is None for claim in planned)
     for lane in range(1, min(jobs, unbound)):  # the unbound scenarios, most of the suite, run in every lane
         target.prepare([None], lane)
 
     def begin(index: int, lanes: tuple[int, ...]) -> Callable[[], _Begun]:
-        begun = _begin(run, index + 1, *chosen.scenarios[index])
+        begun = _begin(run, index + 1, *chosen[index])
         if begun.world is not None:
             begun.world.lane, begun.world.spread = lanes[0], lanes[1:]
         return partial(_execute, run, begun)

@@ -4,7 +4,6 @@ names; and the expected-failures file's scenario entries. No pytest: ``-k`` is r
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 
 from ccweb_conformance.engine.scenarios import Scenario
 from ccweb_conformance.reports.model import ScenarioRef
@@ -16,11 +15,8 @@ from ccweb_conformance.values import Selection
 __all__ = ["Chosen", "choose"]
 
 
-@dataclass(frozen=True)
-class Chosen:
-    """The scenarios to run, in order, each with its expected-failures scenario entry's reason (or None)."""
-
-    scenarios: tuple[tuple[PlannedScenario, Scenario, str | None], ...]
+Chosen = tuple[tuple[PlannedScenario, Scenario, str | None], ...]
+"""The scenarios to run, in order, each with its expected-failures scenario entry's reason (or None)."""
 
 
 def chooser(
@@ -66,4 +62,4 @@ def choose(
     """The scenarios of ``plan`` the selection keeps, in order."""
     keeps = chooser(selection, scenarios, only=only, expected=expected)
     verdicts = ((planned, scenario, keeps(planned)) for planned, scenario in plan)
-    return Chosen(tuple((planned, scenario, reason) for planned, scenario, (kept, reason) in verdicts if kept))
+    return tuple((planned, scenario, reason) for planned, scenario, (kept, reason) in verdicts if kept)

@@ -21,7 +21,7 @@ PLAIN = "ac01_tool_definition.feature::The tool is listed under its contract nam
 
 
 def chosen(options: RunnerOptions, **more: object) -> list[tuple[str, str | None]]:
-    return [(planned.nodeid, reason) for planned, _, reason in choose(options, PLAN, REFS, **more).scenarios]  # type: ignore[arg-type]
+    return [(planned.nodeid, reason) for planned, _, reason in choose(options, PLAN, REFS, **more)]  # type: ignore[arg-type]
 
 
 def test_no_selection_keeps_every_scenario_in_run_order() -> None:
