@@ -4,11 +4,11 @@
 which records its flags, help group, help text, and how it reaches the pytest plugin
 (``plugin``: the pytest flag that carries it, or ``None`` when only the command line uses
 it). The command line builds its parser from the table (:func:`add_arguments`), the plugin
-builds its ``--ccweb-*`` options from it (:func:`plugin_options`), both turn parsed values
-back into a :class:`RunnerOptions` (:func:`from_values`), and :func:`pytest_flags` writes options as the
-``--ccweb-*`` words plain pytest takes. :mod:`ccweb_conformance.values` turns valid options into the values each
-function receives (the target, the selection, the fuzz request, the reports). Adding an option is one field here,
-plus its use. A field typed ``tuple[str, ...]`` is a repeatable option (``--header A --header B``).
+builds its ``--ccweb-*`` options from it (:func:`plugin_options`), and both turn parsed values
+back into a :class:`RunnerOptions` (:func:`from_values`). :mod:`ccweb_conformance.values` turns valid options
+into the values each function receives (the target, the selection, the fuzz request, the reports). Adding an
+option is one field here, plus its use. A field typed ``tuple[str, ...]`` is a repeatable option
+(``--header A --header B``).
 """
 
 from __future__ import annotations
@@ -457,11 +457,6 @@ def table() -> tuple[TableRow, ...]:
     )
 
 
-def default(name: str) -> Any:
-    """The default of one option, from the table."""
-    return {row.name: row.default for row in table()}[name]
-
-
 def path_word(word: str) -> Path:
     """A path from the command line or the config file; an empty one (``--json "$UNSET"``) is a usage error."""
     if not word.strip():
@@ -609,17 +604,6 @@ class SpecDefault:
         return ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
 
 
-def spec_defaults(options: RunnerOptions) -> RunnerOptions:
-    """The options with every unset option that has a default in spec/ given it."""
-    unset = {
-        row.name: SpecDefault(row.spec.spec_default).value()
-        for row in table()
-        if row.spec.spec_default is not None and getattr(options, row.name) is None
-    }
-    unset = {name: tuple(v) if isinstance(v, list) else v for name, v in unset.items()}
-    return dataclasses.replace(options, **unset)
-
-
 def resolve(values: Mapping[str, Any]) -> RunnerOptions:
     """The options of a command from its parsed values, validated once: UsageError names the first problem."""
     options = from_values(values)
@@ -629,10 +613,9 @@ def resolve(values: Mapping[str, Any]) -> RunnerOptions:
     return options
 
 
-def from_values(values: Mapping[str, Any], groups: Iterable[str] | None = None) -> RunnerOptions:
-    """Options from parsed values by field name (missing ones keep their defaults), of ``groups`` only if given."""
-    wanted = None if groups is None else set(groups)
-    rows = {row.name: row for row in table() if wanted is None or row.spec.group in wanted}
+def from_values(values: Mapping[str, Any]) -> RunnerOptions:
+    """Options from parsed values by field name (missing ones keep their defaults)."""
+    rows = {row.name: row for row in table()}
     kept = {name: value for name, value in values.items() if name in rows}
     for name, value in kept.items():
         if rows[name].is_repeatable:
@@ -673,15 +656,6 @@ def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> lis
     if redact and isinstance(value, str):
         value = _redacted(row, value)
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-
-
-def pytest_flags(options: RunnerOptions) -> list[str]:
-    """The plain-pytest arguments that hand these options to the plugin (and ``-k`` to pytest)."""
-    words: list[str] = []
-    for row in table():
-        if row.spec.plugin:
-            words += _words(row, getattr(options, row.name), row.spec.plugin)
-    return words
 
 
 def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:

@@ -76,14 +76,6 @@ class TargetSpec:
         """A server already running at ``--url`` (none spawned by the runner)."""
         return bool(self.url) and not self.http_cmd
 
-    def http_headers(self) -> dict[str, str]:
-        """The ``--header`` options as a mapping."""
-        return dict(self.headers)
-
-    def environment(self) -> dict[str, str]:
-        """The ``--env`` options as a mapping."""
-        return dict(self.env)
-
     def rerun_line(self, *more: str) -> str:
         """``ccweb-conformance run`` against this target with ``more`` words, and the values to supply again."""
         line = shlex.join([PROGRAM, "run", *self.words, *more])

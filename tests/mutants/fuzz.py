@@ -13,13 +13,13 @@ from typing import Any
 
 from ccweb_conformance.checks.mistakes import UNITS, Walk
 from ccweb_conformance.fuzz.report import scenario_name
-from ccweb_conformance.options import default
+from ccweb_conformance.options import RunnerOptions
 from ccweb_reference import tool
 from mutants.patching import _ORIGINAL_LIST, _filter_incoming, walked
 from mutants.registry import mutant
 
-FUZZ_SCENARIO = scenario_name(default("seed"))
-HANG_SECONDS = default("timeout") + 2.0
+FUZZ_SCENARIO = scenario_name(RunnerOptions().seed)
+HANG_SECONDS = RunnerOptions().timeout + 2.0
 """Longer than the runner's per-request timeout."""
 
 

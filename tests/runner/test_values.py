@@ -21,7 +21,7 @@ def test_each_value_holds_its_options() -> None:
     assert (target.http_cmd, target.url, target.sessions_dir, target.protocol, target.timeout) == (
         "srv --port {port}", "http://user:pa55word@127.0.0.1:{port}/mcp", Path("/s"), "legacy", 5.0
     )
-    assert (target.http_headers(), target.environment()) == (
+    assert (dict(target.headers), dict(target.env)) == (
         {"Authorization": "Bearer t0ken-1"}, {"DB_PASSWORD": "hunter22", "CI": "true"}
     )
     assert values.selection == Selection(tags="AC-7", keyword="emoji", strict=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from ccweb_conformance.commands.last_failed import LastFailed
+from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
 from ccweb_conformance.suite.engine_session import collect
 from ccweb_conformance.suite.selection import options_selection
@@ -17,9 +18,9 @@ from ccweb_conformance.values import RunValues
 __all__ = ["collect_only"]
 
 
-def collect_only(values: RunValues, last_failed: LastFailed | None) -> int:
+def collect_only(values: RunValues, last_failed: LastFailed | None, features: list[FeatureScenario]) -> int:
     """Print one line per scenario the run would run (name, then requirement IDs), then the count; exit 0."""
-    collector, _ = collect(values, last_failed.names if last_failed else ())
+    collector, _ = collect(values, last_failed.names if last_failed else (), features)
     planned = [(p.nodeid, p.requirements) for p in collector.planned]
     if not planned:
         raise UsageError("no scenario matched the selection")

@@ -21,13 +21,15 @@ import json
 import os
 import shlex
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.reports.model import RunResult
+from ccweb_conformance.reports.model import RunResult, ScenarioRef
 from ccweb_conformance.reports.output import write_atomically
+from ccweb_conformance.suite.selection import template_name
 from ccweb_conformance.values import Selection, TargetSpec
 
 __all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "run_selection", "update"]
@@ -125,24 +127,18 @@ def run_selection(chosen: LastFailed | None, ordinary: str | None, ordinary_alon
     return ordinary if chosen is None or not chosen.names else chosen.label(ordinary_alone)
 
 
-def _template(name: str) -> str:
-    """``file::Name [example]`` -> ``file::Name``."""
-    return name.rsplit(" [", 1)[0] if name.endswith("]") else name
-
-
-def choose(selection: Selection, target: TargetSpec) -> LastFailed | None:
-    """The selection ``--last-failed`` makes against ``target`` (None without it), from the target's record."""
+def choose(selection: Selection, target: TargetSpec, scenarios: Iterable[ScenarioRef]) -> LastFailed | None:
+    """The selection ``--last-failed`` makes against ``target`` (None without it), from the target's record, among
+    the features' ``scenarios``."""
     if not selection.last_failed:
         return None
-    from ccweb_conformance.suite.scenario_index import feature_scenarios  # noqa: PLC0415 (the features: only with --lf)
-
-    scenario_names = {f"{s.feature_file}::{s.name}" for s in feature_scenarios()}
+    scenario_names = {f"{s.feature_file}::{s.name}" for s in scenarios}
     path = record_path(target)
     named = describe_target(target)
     record = load(path)
     if record is None:
         return LastFailed((), f"--last-failed: no record of a run against {named} in {path}; running every scenario")
-    names = tuple(n for n in record.failed if n in scenario_names or _template(n) in scenario_names)
+    names = tuple(n for n in record.failed if n in scenario_names or template_name(n) in scenario_names)
     others = [n for n in record.failed if n not in names]
     if not names:
         extra = f" (the failures recorded are not scenarios: {', '.join(others)})" if others else ""

@@ -14,13 +14,13 @@ from ccweb_conformance.errors import RunInterrupted
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import Rerun, RerunServer, ScenarioResult
-from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite
+from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import FuzzRequest, RunValues, TargetSpec
 
 __all__ = ["rerun_alone", "rerun_failures"]
 
-Suite = Callable[[RunValues, Workspace], SuiteOutcome]
+Suite = Callable[[RunValues, Workspace], ResultCollector]
 """Runs the suite with these values in this workspace (a rerun's own session)."""
 
 
@@ -32,21 +32,20 @@ def rerun_failures(
     *,
     left: Callable[[], float],
     interrupted: Callable[[], bool],
-    suite: Suite | None = None,
+    suite: Suite,
 ) -> None:
     """Set ``rerun`` on the first scenario of each group of failed scenarios, in the run of ``context``; ``left``:
-    seconds of --max-time left; ``suite``: what runs one rerun (the suite's session by default).
+    seconds of --max-time left; ``suite``: what runs one rerun.
 
     Stops at an interrupt (the groups not reached keep ``rerun`` None)."""
     groups = failure_groups([s for s in scenarios if s.status == "failed"])
-    rerun = suite or (lambda alone, part: _run(alone, part, context))
     with context.processes.phase("rerun"):  # the processes the reruns start are reported as theirs
         try:
             for number, group in enumerate(groups, 1):
                 if interrupted():
                     return
                 part = workspace.within(f"rerun{number}")
-                group.first.rerun = rerun_alone(values, group.first, part, left(), rerun)
+                group.first.rerun = rerun_alone(values, group.first, part, left(), suite)
         except RunInterrupted:
             return
 
@@ -79,13 +78,11 @@ def rerun_alone(
         max_time=left - scenario.duration_s,  # no scenario starts past this: it then has its run's time to finish
     )
     started = time.perf_counter()
-    outcome = suite(alone, workspace)
+    collector = suite(alone, workspace)
     took = time.perf_counter() - started
-    collector = outcome.collector
-    again = next((r for r in collector.results if r.nodeid == scenario.nodeid), None) if collector else None
+    again = next((r for r in collector.results if r.nodeid == scenario.nodeid), None)
     if again is None or again.status == "notrun":
-        why = outcome.startup_error or outcome.broken or (collector.stop_reason if collector else None)
-        why = why or "the scenario did not run"
+        why = collector.startup_error or collector.stop_reason or "the scenario did not run"
         return Rerun("not_rerun", server, not_rerun="unfinished", why=why, duration_s=took)
     check = again.detail.check if again.detail is not None else None
     same = (
@@ -102,6 +99,3 @@ def rerun_alone(
         duration_s=took,
     )
 
-
-def _run(values: RunValues, workspace: Workspace, context: RunContext) -> SuiteOutcome:
-    return run_suite(values, live=False, workspace=workspace, quiet=True, context=context)

@@ -14,9 +14,10 @@ import sys
 import ccweb_spec
 from ccweb_conformance.commands import last_failed
 from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve
+from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
-from ccweb_conformance.suite.scenario_index import feature_scenarios
+from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
 from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection, pasted_scenarios
 from ccweb_conformance.values import RunValues, resolve_values
 
@@ -92,8 +93,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``: valid options, the first line at once, then the run (:mod:`.running`)."""
-    values = resolve_values(_options(args))
-    chosen = last_failed.choose(values.selection, values.target)
+    features = bundled_features()  # parsed once, passed on
+    scenarios = feature_scenarios(features)
+    values = resolve_values(_options(args, scenarios))
+    chosen = last_failed.choose(values.selection, values.target, scenarios)
     if chosen is not None and chosen.names and values.fuzz.count is None:  # a narrow run: fuzz only when asked
         values = dataclasses.replace(values, fuzz=dataclasses.replace(values.fuzz, count=0))
     collecting = values.selection.collect_only
@@ -114,22 +117,22 @@ def main(args: argparse.Namespace) -> int:
     from ccweb_conformance.commands.running import run  # noqa: PLC0415
 
     if collecting:
-        return collect_only(values, chosen)
+        return collect_only(values, chosen, features)
     config_file = getattr(args, "config_file", None)
     return framed(
         "run",
         values,
-        lambda frame: run(frame, values, chosen, config_file=config_file),
+        lambda frame: run(frame, values, features, chosen, config_file=config_file),
         interrupted_detail="nothing was reported",
         report_leftovers=False,
     )
 
 
-def _options(args: argparse.Namespace) -> RunnerOptions:
+def _options(args: argparse.Namespace, scenarios: list[ScenarioRef]) -> RunnerOptions:
     options = resolve(vars(args))
     if options.tags:
-        options = dataclasses.replace(options, tags=canonical_tags(options.tags, feature_scenarios()))
-    pasted = pasted_scenarios(options.keyword, feature_scenarios()) if options.keyword else None
+        options = dataclasses.replace(options, tags=canonical_tags(options.tags, scenarios))
+    pasted = pasted_scenarios(options.keyword, scenarios) if options.keyword else None
     if pasted is not None:  # --co's lines pasted back: named as --co names them (requirement column dropped)
         options = dataclasses.replace(options, keyword="\n".join(sorted(pasted)))
     elif options.keyword:

@@ -18,6 +18,7 @@ from ccweb_conformance.commands import last_failed
 from ccweb_conformance.commands.frame import Frame
 from ccweb_conformance.commands.report_formats import requested
 from ccweb_conformance.commands.rerun_alone import rerun_failures
+from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.errors import EXIT_USAGE, EnvironmentFault, RunInterrupted, UsageError
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
@@ -31,7 +32,7 @@ from ccweb_conformance.reports.model import RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.engine_session import SuiteOutcome, run_suite
+from ccweb_conformance.suite.engine_session import run_suite
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
 from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
@@ -145,13 +146,15 @@ def _fuzz_after_scenarios(
 
 
 def _suite(
-    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext
-) -> SuiteOutcome | None:
+    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext,
+    features: list[FeatureScenario],
+) -> ResultCollector | None:
     if values.target.is_bundled_reference and not values.selection.collect_only:
         context.fork_server.start_in_background()  # the bundled reference's imports, while the features are read
     try:
         only = chosen.names if chosen else ()
-        return run_suite(values, live=sys.stderr.isatty(), context=context, only=only, workspace=workspace)
+        live = sys.stderr.isatty()
+        return run_suite(values, live=live, context=context, only=only, workspace=workspace, features=features)
     except RunInterrupted:  # a signal before the run began
         return None
 
@@ -176,17 +179,12 @@ def _annotate(frame: Frame, run: RunResult) -> None:
 
 
 def _startup_refusal(
-    outcome: SuiteOutcome | None, state: signals.InterruptState, secrets: Sequence[str], language: str
+    collector: ResultCollector | None, state: signals.InterruptState, secrets: Sequence[str], language: str
 ) -> int | None:
-    """EXIT_USAGE, said in one line, when the implementation could not be started or the suite broke; else None."""
-    if state.interrupted or outcome is None:
+    """EXIT_USAGE, said in one line, when the implementation could not be started; else None."""
+    if state.interrupted or collector is None or collector.startup_error is None:
         return None
-    if outcome.startup_error is not None:
-        line = startup_line(outcome.startup_error, language)
-    elif outcome.broken is not None or outcome.collector is None:
-        line = str(outcome.broken)
-    else:
-        return None
+    line = startup_line(collector.startup_error, language)
     tell(f"ccweb-conformance: error: {neutralise(redact(line, secrets))}")
     return EXIT_USAGE
 
@@ -210,7 +208,7 @@ def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
 def _run_result(
     frame: Frame,
     values: RunValues,
-    outcome: SuiteOutcome | None,
+    collector: ResultCollector | None,
     scenarios: list[ScenarioResult],
     chosen: last_failed.LastFailed | None,
     *,
@@ -235,7 +233,7 @@ def _run_result(
         waits=frame.context.waits.totals(),
         config_file=config_file,
         expected_failures_file=None if expected is None else str(expected),
-        **_target_facts(outcome.collector if outcome is not None else None),
+        **_target_facts(collector),
     )
     _add_reproducers(run, values.target)
     return run
@@ -271,18 +269,22 @@ def _stale_lines(staleness: Staleness | None) -> None:
 
 
 def run(
-    frame: Frame, values: RunValues, chosen: last_failed.LastFailed | None = None, *, config_file: str | None = None
+    frame: Frame,
+    values: RunValues,
+    features: list[FeatureScenario],
+    chosen: last_failed.LastFailed | None = None,
+    *,
+    config_file: str | None = None,
 ) -> int:
     """The suite, the fuzz phase, the failures rerun alone, the run model, the records, the reports, the console,
     the exit code."""
     state = frame.state
     started = time.perf_counter()
     workspace = frame.session.workspace(values.target.sessions_dir)  # the suite's and fuzz phase's
-    outcome = _suite(values, chosen, workspace, frame.context)
-    refused = _startup_refusal(outcome, state, frame.secrets, frame.language)
+    collector = _suite(values, chosen, workspace, frame.context, features)
+    refused = _startup_refusal(collector, state, frame.secrets, frame.language)
     if refused is not None:
         return refused
-    collector = outcome.collector if outcome is not None else None
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(
         values,
@@ -302,9 +304,12 @@ def run(
             frame.context,
             left=lambda: values.max_time - (time.perf_counter() - started),
             interrupted=lambda: state.interrupted,
+            suite=lambda alone, part: run_suite(
+                alone, live=False, workspace=part, quiet=True, context=frame.context, features=features
+            ),
         )
     frame.settle()  # from here on a signal is recorded, and the reports still get written
-    made = _run_result(frame, values, outcome, scenarios, chosen, started=started, config_file=config_file)
+    made = _run_result(frame, values, collector, scenarios, chosen, started=started, config_file=config_file)
     result = frame.redacted(made)
     fuzz_lines = [redact(line, frame.secrets) for line in fuzz_lines]  # the phase's own lines: its server's text
     if not result.scenarios and not state.interrupted:

@@ -6,15 +6,14 @@ row with its values in place, each step typed (Context, Action, Outcome) with it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
 from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 
-__all__ = ["Scenario", "Step", "parse_feature", "read_feature"]
+__all__ = ["Scenario", "Step", "parse_feature", "pickled"]
 
 _KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
 """A pickle step's type -> the registry's kind (``And``/``But`` take the kind of the step before)."""
@@ -72,11 +71,15 @@ def _step(pickle_step: Any, nodes: dict[str, dict[str, Any]]) -> Step:
 
 
 def parse_feature(text: str, feature_file: str) -> list[Scenario]:
-    """The scenarios of one feature's text, in file order (an outline's rows in order).
+    """The scenarios of one feature's text, in file order (an outline's rows in order)."""
+    return pickled(Parser().parse(text), feature_file)
+
+
+def pickled(document: Any, feature_file: str) -> list[Scenario]:
+    """The scenarios of a parsed feature (a Gherkin document).
 
     A scenario's line is its ``Scenario:`` line; an outline row's, the row's (its last AST node).
     """
-    document = Parser().parse(text)
     nodes = {node["id"]: node for node in _nodes(document.get("feature"))}
     return [
         Scenario(
@@ -87,13 +90,3 @@ def parse_feature(text: str, feature_file: str) -> list[Scenario]:
         )
         for pickle in Compiler().compile(cast(Any, {**document, "uri": feature_file}))
     ]
-
-
-def read_feature(path: Path) -> list[Scenario]:
-    """The scenarios of the feature file at ``path``."""
-    return parse_feature(path.read_text(encoding="utf-8"), path.name)
-
-
-def read_features(paths: Iterable[Path]) -> list[Scenario]:
-    """The scenarios of these feature files, in this order."""
-    return [scenario for path in paths for scenario in read_feature(path)]

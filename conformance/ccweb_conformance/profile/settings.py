@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import ccweb_spec
 from ccweb_conformance.errors import UsageError
-from ccweb_conformance.options import RunnerOptions, spec_defaults
+from ccweb_conformance.options import RunnerOptions
 
 
 @dataclass(frozen=True)
@@ -27,28 +27,28 @@ class ProfileSettings:
 
 
 def profile_settings(given: RunnerOptions) -> ProfileSettings:
-    """The settings the options describe; UsageError for impossible ones."""
-    options = spec_defaults(given)
+    """The settings the options describe, an option not given taken from spec/ccweb_spec/performance.yaml;
+    UsageError for impossible ones."""
     measurement = ccweb_spec.performance()["measurement"]
     limit = int(measurement["max_size_limit"])
-    assert options.max_size is not None and options.repeats is not None and options.settle is not None
-    if options.max_size > limit:
-        raise UsageError(f"--max-size {options.max_size:,} is above the limit of {limit:,} messages")
+    max_size = measurement["max_size"] if given.max_size is None else given.max_size
+    if max_size > limit:
+        raise UsageError(f"--max-size {max_size:,} is above the limit of {limit:,} messages")
     if given.sizes is None:
-        sizes = tuple(size for size in measurement["sizes"] if size <= options.max_size) or (options.max_size,)
+        sizes = tuple(size for size in measurement["sizes"] if size <= max_size) or (max_size,)
     else:
         sizes = given.sizes
-        too_large = [size for size in sizes if size > options.max_size]
+        too_large = [size for size in sizes if size > max_size]
         if too_large:
             raise UsageError(
-                f"--sizes {too_large[0]:,} is above --max-size {options.max_size:,}; raise --max-size to profile it"
+                f"--sizes {too_large[0]:,} is above --max-size {max_size:,}; raise --max-size to profile it"
             )
     return ProfileSettings(
         sizes=sizes,
-        repeats=options.repeats,
-        settle=options.settle,
+        repeats=measurement["repeats"] if given.repeats is None else given.repeats,
+        settle=measurement["settle_seconds"] if given.settle is None else given.settle,
         first_calls=int(measurement["first_calls"]),
         floor_calls=int(measurement["floor_calls"]),
         phase_seconds=float(measurement["phase_seconds"]),
-        reference=not options.no_reference,
+        reference=not given.no_reference,
     )

@@ -25,7 +25,7 @@ from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from ccweb_conformance.engine.features import FeatureScenario
+from ccweb_conformance.engine.features import FeatureScenario, parse_features
 from ccweb_conformance.suite.planned import in_run_order
 
 __all__ = ["bind_features", "bound_scenario"]
@@ -41,7 +41,7 @@ def bind_features(namespace: dict[str, Any], folder: Path) -> None:
     """Bind every scenario of ``folder`` into a test module's namespace with pytest-bdd's public ``scenario()``."""
     from pytest_bdd import scenario  # noqa: PLC0415 (only in the suite's own module)
 
-    for found, name in in_run_order(folder):  # the test names the engine gives them (suite/planned.py)
+    for found, name in in_run_order(parse_features(folder)):  # the test names the engine gives (suite/planned.py)
         test = scenario(found.feature.filename, found.name, features_base_dir=str(folder))(_unbound)
         _BOUND[test] = found
         namespace[name] = test

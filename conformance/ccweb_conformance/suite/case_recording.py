@@ -17,8 +17,7 @@ def record_cases(context: RunContext) -> list[RecordedCase]:
     # One era: a function-level case is one call, not the same call repeated in the initialize era (D-16).
     values = resolve_values(RunnerOptions(in_process=True, fuzz=0, protocol="2026-07-28"))
     recorder = CaseRecorder()
-    outcome = run_suite(values, live=False, context=context, recorder=recorder)
-    problem = outcome.startup_error or outcome.broken
+    problem = run_suite(values, live=False, context=context, recorder=recorder).startup_error
     if problem is not None or recorder.not_passed:
         failed = ", ".join(recorder.not_passed[:3]) or str(problem)
         raise RunnerError(f"the bundled reference did not pass every scenario, so no export: {failed}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
@@ -19,7 +20,7 @@ from ccweb_conformance.checks.attribution import (
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
 from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, ScenarioStatus, StepResult
-from ccweb_conformance.suite.expected_failures import ExpectedFailures
+from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun
 from ccweb_conformance.suite.repeated_fault import RepeatedFault
@@ -27,6 +28,7 @@ from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target
+from ccweb_conformance.values import RunValues
 
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
 _STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
@@ -76,6 +78,12 @@ def steps_run(steps: list[StepResult]) -> int:
     The length of the list would make any failure look like one in the last step.
     """
     return next((number for number, step in enumerate(steps, 1) if step.status == "failed"), len(steps))
+
+
+def _named(planned: PlannedScenario) -> dict[str, Any]:
+    """A scenario's result's fields that name it: its feature, file, name, line, tags and requirements."""
+    return {"feature": planned.feature, "feature_file": planned.feature_file, "scenario": planned.name,
+            "line": planned.line, "tags": planned.tags, "requirements": planned.requirements}
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,18 @@ class ResultCollector:
         self.suite_keywords: list[tuple[str, frozenset[str]]] = []
         """Every scenario of the suite, before any selection: (test name, the names ``-k`` matches it by)."""
 
+    @classmethod
+    def of(cls, values: RunValues) -> ResultCollector:
+        """The collector of a run of these values: strict or not, its bounds, its expected failures."""
+        target, selection = values.target, values.selection
+        collector = cls(strict=selection.strict, source_names=(target.source_env, target.source_header))
+        collector.stop_after, collector.max_time = values.stop_after, values.max_time
+        collector.exit_first = selection.exitfirst
+        collector.deadline = time.monotonic() + values.max_time
+        path = selection.expected_failures
+        collector.expected = None if path is None else load_expected_failures(path)
+        return collector
+
     def check_stop(self) -> str | None:
         """Why the next scenario must not start (the run's bound, the breaker), or None."""
         if self.stop_reason is None and self.deadline is not None and time.monotonic() > self.deadline:
@@ -140,20 +160,8 @@ class ResultCollector:
         if planned.nodeid in self._recorded:
             return
         self._recorded.add(planned.nodeid)
-        requirements = planned.requirements
-        self.results.append(
-            ScenarioResult(
-                feature=planned.feature,
-                feature_file=planned.feature_file,
-                scenario=planned.name,
-                line=planned.line,
-                tags=planned.tags,
-                requirements=requirements,
-                level=_level(requirements),  # type: ignore[arg-type]
-                status="notrun",
-                message=reason,
-            )
-        )
+        level = _level(planned.requirements)
+        self.results.append(ScenarioResult(**_named(planned), level=level, status="notrun", message=reason))  # type: ignore[arg-type]
 
     def finish(self, reason: str) -> None:
         """Record every planned scenario that did not run, with ``reason`` (or the stop reason)."""
@@ -302,15 +310,10 @@ class ResultCollector:
         failed = status in ("failed", "warning", "xpassed")
         message, detail = self._explained(run, error, world, verdict=verdict, against=charged or requirements)
         steps = list(run.steps)
-        proved = proved_requirements(requirements, charged, steps_run(steps), planned.step_count)
+        proved = proved_requirements(requirements, charged, steps_run(steps), len(planned.steps))
         judged = failed or status == "xfailed"
         return ScenarioResult(
-            feature=planned.feature,
-            feature_file=planned.feature_file,
-            scenario=planned.name,
-            line=planned.line,
-            tags=planned.tags,
-            requirements=requirements,
+            **_named(planned),
             level=verdict.level,  # type: ignore[arg-type]
             status=status,
             message=message,

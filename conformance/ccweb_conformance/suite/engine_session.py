@@ -7,148 +7,67 @@ runs on a World of its own through ``engine/executor.py``; the collector judges 
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from functools import partial
-from importlib.resources import files
-from pathlib import Path
-from typing import Any
 
-from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.checks.oracle import pristine_reference
-from ccweb_conformance.engine.executor import Observer, StepSkipped, run_scenario
+from ccweb_conformance.engine.executor import run_scenario
+from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.engine.registry import STEPS
-from ccweb_conformance.engine.scenarios import Scenario, Step
-from ccweb_conformance.errors import HandshakeViolation, TargetError
-from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
+from ccweb_conformance.engine.scenarios import Scenario
+from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite import steps
-from ccweb_conformance.suite.ageing import EarlyFiles, scenario_files, write_early
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.lanes import claims, lane_steps, run_in_lanes
-from ccweb_conformance.suite.lookahead import (
-    DECOY_ALIAS,
-    SHARED_PREFIX,
-    aged_conversations,
-    decoy_id,
-    scenario_sources,
-    upcoming_sources,
-)
+from ccweb_conformance.suite.lookahead import scenario_sources
 from ccweb_conformance.suite.plan_selection import Chosen, choose
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun, plan_scenarios
 from ccweb_conformance.suite.progress import Progress
 from ccweb_conformance.suite.recorder import EXPORT_RUN_PREFIX, CaseRecorder
-from ccweb_conformance.suite.step_log import LoggedStep, StepLog
-from ccweb_conformance.suite.world import World, declared_output_schema, raise_era_disagreement
+from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
+from ccweb_conformance.suite.stage import Stage
+from ccweb_conformance.suite.step_log import StepLog
+from ccweb_conformance.suite.world import World, raise_era_disagreement
 from ccweb_conformance.transport import limits, signals
-from ccweb_conformance.transport.factory import make_target
 from ccweb_conformance.transport.run_context import RunContext
-from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.values import RunValues
 
-__all__ = ["SuiteOutcome", "collect", "run_suite"]
-
-FEATURES = Path(str(files("ccweb_features")))
+__all__ = ["collect", "run_suite"]
 
 
-@dataclass
-class SuiteOutcome:
-    """What a suite run left: its collector, or why it could not run."""
-
-    collector: ResultCollector | None
-    startup_error: str | None
-    """Why the implementation could not be started or reached."""
-    broken: str | None = None
-    """Why the suite itself could not run."""
-
-
-def _collector(values: RunValues) -> ResultCollector:
-    target, selection = values.target, values.selection
-    collector = ResultCollector(strict=selection.strict, source_names=(target.source_env, target.source_header))
-    collector.stop_after = values.stop_after
-    collector.max_time = values.max_time
-    collector.exit_first = selection.exitfirst
-    collector.deadline = time.monotonic() + values.max_time
-    path = selection.expected_failures
-    collector.expected = None if path is None else load_expected_failures(path)
-    return collector
-
-
-def collect(values: RunValues, only: Collection[str] = ()) -> tuple[ResultCollector, Chosen]:
-    """The collector and the scenarios the values select, nothing run (``run --collect-only``, and every run)."""
+def collect(
+    values: RunValues, only: Collection[str] = (), features: Sequence[FeatureScenario] | None = None
+) -> tuple[ResultCollector, Chosen]:
+    """The collector and the scenarios the values select, nothing run (``run --collect-only``, and every run);
+    ``features``: the features as the command parsed them (else parsed here)."""
     steps.load()
-    plan = plan_scenarios(FEATURES)
-    collector = _collector(values)
+    features = bundled_features() if features is None else features
+    plan = plan_scenarios(features)
+    collector = ResultCollector.of(values)
     collector.suite_keywords = [(p.test_name, p.keywords) for p, _ in plan]
-    chosen = choose(values.selection, plan, only=only, expected=collector.expected)
-    collector.planned = [p for p, _, _ in chosen.scenarios]
+    chosen = choose(values.selection, plan, feature_scenarios(features), only=only, expected=collector.expected)
+    collector.planned = [p for p, _, _ in chosen]
     return collector, chosen
-
-
-class _StepWatch(Observer):
-    """The executor's callbacks written into the scenario's step log (a skipping step stays as it began)."""
-
-    def __init__(self, log: StepLog) -> None:
-        self.log = log
-
-    def before_step(self, step: Step) -> None:
-        self.log.started(_logged(step))
-
-    def after_step(self, step: Step) -> None:
-        self.log.passed()
-
-    def step_error(self, step: Step, error: BaseException) -> None:
-        if not isinstance(error, StepSkipped):
-            self.log.failed()
-
-
-def _logged(step: Step) -> LoggedStep:
-    return LoggedStep(step.keyword, step.text, step.line, step.datatable, step.docstring)
 
 
 @dataclass
 class _Run:
-    """One run's state, passed down: values, collector, workspace, ledger, target, and what scenarios share."""
+    """One run's state, passed down: values, collector, what its scenarios play on, ``export``'s recorder."""
 
     values: RunValues
-    context: RunContext
     collector: ResultCollector
-    workspace: Workspace
-    owned: bool
+    stage: Stage
     recorder: CaseRecorder | None
     progress: Progress
-    ledger: SessionsLedger | None = None
-    target: Target | None = None
-    early: dict[int, EarlyFiles] = field(default_factory=dict)
-    decoy: tuple[str, ConversationFiles] | None = None
-    schema: dict[str, Any] | None = None
-    schema_listed: bool = False
-    """The tool's declared outputSchema is listed once, when the first scenario starts (PLC-4)."""
-    started: bool = False
-    """The target started and answered: the run's audit judges what it did."""
-    decoy_lock: threading.Lock = field(default_factory=threading.Lock)
-    """One decoy, however many scenarios running together ask for it."""
 
     def provide(self, name: str) -> object:
         """What a step asks for beyond its world: the run's shared decoy conversation."""
         if name != "ccweb_decoy_id":
             raise LookupError(f"a step asks for {name!r}, which this run does not provide")
-        with self.decoy_lock:
-            return self._decoy()
-
-    def _decoy(self) -> str:
-        if self.decoy is None:
-            assert self.ledger is not None
-            part = self.workspace.part(SHARED_PREFIX)
-            self.ledger.register(part)
-            decoy = part.new_id(DECOY_ALIAS)
-            part.write_session(decoy, cc_web_session(decoy, [{"role": "user", "content": "decoy", "timestamp": None}]))
-            self.decoy = (decoy, part)
-        return self.decoy[0]
+        return self.stage.decoy_id()
 
 
 def run_suite(
@@ -160,24 +79,26 @@ def run_suite(
     workspace: Workspace | None = None,
     quiet: bool = False,
     recorder: CaseRecorder | None = None,
-) -> SuiteOutcome:
+    features: Sequence[FeatureScenario] | None = None,
+) -> ResultCollector:
     """Run the scenarios ``values`` select against the target they name, in the run of ``context``, in ``workspace``
     (else one of the suite's own);
-    ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s."""
-    collector, chosen = collect(values, only)
+    ``only``: the names ``--last-failed`` keeps; ``quiet``: no progress line; ``recorder``: ``export``'s;
+    ``features``: as the command parsed them. The collector holds the results, or why the target could not start."""
+    collector, chosen = collect(values, only, features)
     owned = workspace is None or recorder is not None
     if recorder is not None:
         workspace = Workspace(None, prefix=EXPORT_RUN_PREFIX)
     elif workspace is None:
         workspace = Workspace(values.target.sessions_dir)
     progress = Progress(verbose=values.verbose, live=live, log=not quiet)
-    run = _Run(values, context, collector, workspace, owned, recorder, progress)
-    run.progress.planned(len(chosen.scenarios))
+    run = _Run(values, collector, Stage(context, workspace, owned), recorder, progress)
+    run.progress.planned(len(chosen))
     try:
         _run(run, chosen)
     finally:
         run.progress.finish()
-    return SuiteOutcome(collector, collector.startup_error)
+    return collector
 
 
 def _run(run: _Run, chosen: Chosen) -> None:
@@ -185,14 +106,14 @@ def _run(run: _Run, chosen: Chosen) -> None:
     collector = run.collector
     reason = "not run: the run stopped early"
     try:
-        if not _start(run, chosen):
+        if run.stage.start(run.values.target, collector, age=run.recorder is None) is not None:
             return
-        alone = run.recorder is not None or len(chosen.scenarios) < 2  # export's cases are recorded in order
-        jobs = 1 if alone else limits.workers_allowed(min(run.values.jobs, len(chosen.scenarios)))
+        alone = run.recorder is not None or len(chosen) < 2  # export's cases are recorded in order
+        jobs = 1 if alone else limits.workers_allowed(min(run.values.jobs, len(chosen)))
         if jobs > 1:
             _run_together(run, chosen, jobs)
             return
-        for planned, scenario, expected in chosen.scenarios:  # --jobs 1: one after another, in the planned order
+        for planned, scenario, expected in chosen:  # --jobs 1: one after another, in the planned order
             stop = collector.check_stop()
             if stop is not None:
                 collector.record_not_run(planned, stop)
@@ -205,22 +126,22 @@ def _run(run: _Run, chosen: Chosen) -> None:
     finally:
         collector.finish(reason)
         collector.order_as_planned()
-        _end(run)
+        run.stage.end(collector)
 
 
 def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
     """The scenarios on up to ``jobs`` threads, in lanes (``suite/lanes.py``); each judged here as it ends."""
-    assert run.target is not None
+    target = run.stage.target
+    assert target is not None
     pristine_reference()  # the oracle's private copies are made by swapping sys.modules: once, before any worker
-    templates = [(p.template, p.example) for p, _, _ in chosen.scenarios]
-    texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen.scenarios]
-    planned = claims(texts, scenario_sources(templates, run.workspace.prefix), lane_steps())
+    texts = [p.steps for p, _, _ in chosen]
+    planned = claims(texts, scenario_sources(texts, run.stage.workspace.prefix), lane_steps())
     unbound = sum(None in claim.sources and claim.alone is None for claim in planned)
     for lane in range(1, min(jobs, unbound)):  # the unbound scenarios, most of the suite, run in every lane
-        run.target.prepare([None], lane)
+        target.prepare([None], lane)
 
     def begin(index: int, lanes: tuple[int, ...]) -> Callable[[], _Begun]:
-        begun = _begin(run, index + 1, *chosen.scenarios[index])
+        begun = _begin(run, index + 1, *chosen[index])
         if begun.world is not None:
             begun.world.lane, begun.world.spread = lanes[0], lanes[1:]
         return partial(_execute, run, begun)
@@ -231,43 +152,9 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
         begin=begin,
         finish=lambda _, ended: _judge(run, ended),
         stopped=lambda: run.collector.check_stop() is not None,
-        unstarted=lambda error: run.context.exhausted.append(f"{type(error).__name__}: {error}"),
-        abort=run.target.close,
+        unstarted=lambda error: run.stage.context.exhausted.append(f"{type(error).__name__}: {error}"),
+        abort=target.close,
     )
-
-
-def _start(run: _Run, chosen: Chosen) -> bool:
-    """Open the workspace, write the conversations that must age, start the target; False when the run cannot go on."""
-    spec, collector, workspace = run.values.target, run.collector, run.workspace
-    try:
-        sessions_dir = workspace.open()
-        problem = unlistable(sessions_dir)
-        if problem is not None:  # the runner's environment, not RO-2: exit 2
-            collector.startup_error = problem
-            return False
-        run.ledger = SessionsLedger(sessions_dir, own_prefix=workspace.judged_prefix, waits=run.context.waits)
-        planned = [p for p, _, _ in chosen.scenarios]
-        if run.recorder is None:  # a recorded export's cases hold only what their scenario wrote
-            run.early = write_early(workspace, aged_conversations([(p.template, p.example, p.nodeid) for p in planned]))
-            for made in run.early.values():
-                run.ledger.register(made.files)
-        run.target = make_target(spec, sessions_dir, run.context, decoy_source=decoy_id(workspace.prefix))
-        run.target.client(None)  # start it now: a target that cannot start stops the run (exit code 2)
-        collector.note_eras(run.target)
-        run.target.prepare(upcoming_sources([(p.template, p.example) for p in planned], workspace.prefix))
-    except HandshakeViolation as error:
-        if run.target is not None:
-            collector.describe(run.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-        collector.handshake_failed(error)
-        return False
-    except TargetError as error:
-        limit = limits.process_limit_problem(error, exhausted=run.context.exhausted)  # no thread: the runner's limit
-        collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
-        return False
-    collector.describe(run.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    collector.bundled_reference = not (spec.stdio or spec.url or spec.http_cmd)
-    run.started = True
-    return True
 
 
 @dataclass
@@ -287,23 +174,11 @@ class _Begun:
 
 
 def _begin(run: _Run, number: int, planned: PlannedScenario, scenario: Scenario, expected: str | None) -> _Begun:
-    """Scenario ``number``'s files and World (its place in the planned order, 1-based, its conversation IDs'
-    prefix), on the run's thread (a failed set-up is the scenario's failure)."""
-    assert run.target is not None and run.ledger is not None
-    log = StepLog([_logged(step) for step in scenario.steps])
-    started = time.perf_counter()
-    made = scenario_files(run.early, number, planned.nodeid, run.workspace, run.ledger)
-    begun = _Begun(planned, scenario, expected, made, log, started)
+    """Scenario ``number``'s files and World, on the run's thread (a failed set-up is the scenario's failure)."""
+    log, started = StepLog(list(scenario.steps)), time.perf_counter()
+    begun = _Begun(planned, scenario, expected, run.stage.files(number, planned), log, started)
     try:
-        if not run.schema_listed:
-            run.schema, run.schema_listed = declared_output_schema(run.target), True
-        world = World(run.target, begun.made, ledger=run.ledger, output_schema=run.schema)
-        world.requirements = planned.requirements
-        world.observer = run.recorder
-        if run.recorder is not None:
-            run.recorder.started(world)
-        run.collector.attach(planned, world)
-        begun.world = world
+        begun.world = run.stage.world(planned, begun.made, run.collector, run.recorder)
     except Exception as failure:
         begun.error = failure
     return begun
@@ -311,11 +186,10 @@ def _begin(run: _Run, number: int, planned: PlannedScenario, scenario: Scenario,
 
 def _execute(run: _Run, begun: _Begun) -> _Begun:
     """The scenario's steps on its World (on a worker under ``--jobs``); its files retired whatever happened."""
-    assert run.ledger is not None
     world = begun.world
     try:
         if world is not None:
-            outcome = run_scenario(begun.scenario, STEPS, world, observer=_StepWatch(begun.log), provide=run.provide)
+            outcome = run_scenario(begun.scenario, STEPS, world, observer=begun.log, provide=run.provide)
             ended = next((s for s in outcome.steps if s.status != "passed"), None)
             if ended is not None and ended.status == "skipped" and ended.error is not None:
                 begun.skipped = str(ended.error)
@@ -326,10 +200,7 @@ def _execute(run: _Run, begun: _Begun) -> _Begun:
     except Exception as failure:  # the eras' check: the scenario's failure
         begun.error = failure
     finally:
-        if world is not None:
-            for cleanup in reversed(world.cleanups):
-                cleanup()
-        run.ledger.retire(begun.made)  # kept, fingerprinted, until the whole-run audit; removed after it
+        run.stage.retire(world, begun.made)
     begun.took = time.perf_counter() - begun.started
     return begun
 
@@ -342,23 +213,3 @@ def _judge(run: _Run, begun: _Begun) -> None:
     run_left = ScenarioRun(error, skipped, begun.took, tuple(begun.log.results()), begun.expected)
     status = collector.observe(begun.planned, run_left)
     run.progress.ended(collector.results[-1] if status is not None else None)
-
-
-def _end(run: _Run) -> None:
-    """The shared decoy removed, the whole-run audit, the target stopped, the workspace swept (or closed)."""
-    with signals.shielded():
-        try:
-            if run.decoy is not None and run.ledger is not None:
-                run.decoy[1].remove_all()
-                run.ledger.unregister(run.decoy[1])
-            if run.started and run.ledger is not None and run.target is not None:
-                run.collector.final_audit(run.ledger, run.target)
-        finally:
-            try:
-                if run.target is not None:
-                    run.target.close()
-            finally:
-                if run.owned:
-                    run.workspace.close()
-                else:
-                    run.workspace.sweep()

@@ -37,13 +37,6 @@ def reply_kind_difference(first: Exchange, other: Exchange) -> str | None:
     return f"{kinds[_is_protocol_error(first)]} in one era, {kinds[_is_protocol_error(other)]} in the other"
 
 
-def listed_tool(exchange: Exchange, name: str) -> list[Any]:
-    """Every entry of a tools/list result named ``name`` (the page received), for comparing two eras."""
-    result = (exchange.response or {}).get("result")
-    tools = result.get("tools") if isinstance(result, dict) else None
-    return [t for t in tools if isinstance(t, dict) and t.get("name") == name] if isinstance(tools, list) else []
-
-
 def answer_differences(first: ToolOutcome, other: ToolOutcome) -> list[str]:
     """Where the other era's answer differs from the first one (extra members allowed, D-5)."""
     return contract_differences(_answer(first), _answer(other))

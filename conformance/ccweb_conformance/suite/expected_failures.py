@@ -81,13 +81,6 @@ class ExpectedFailure:
             return f'scenario "{self.scenario}"'
         return f"requirement {self.requirement}"
 
-    def matches(self, nodeid: str, requirements: Iterable[str]) -> bool:
-        """Whether the entry covers a scenario (a requirement entry: one charged to ``requirements``)."""
-        if self.scenario is not None:
-            return glob_match(self.scenario, nodeid)
-        return self.requirement in tuple(requirements)
-
-
 @dataclass(frozen=True)
 class Staleness:
     """Entries that covered nothing in a run: ``errors`` fail it, ``warnings`` (outside a selection) do not."""
@@ -120,11 +113,6 @@ class ExpectedFailures:
         against = set(charged)
         entries = tuple(e for e in self.entries if e.requirement is not None and e.requirement in against)
         return entries if against and against <= {e.requirement for e in entries} else ()
-
-    def reason_for(self, scenario_nodeid: str, charged: tuple[str, ...]) -> str | None:
-        """The reason a failure is expected, or None (see :meth:`entry_for`)."""
-        entry = self.entry_for(scenario_nodeid, charged)
-        return None if entry is None else entry.reason
 
     def entry_for(self, scenario_nodeid: str, charged: tuple[str, ...]) -> ExpectedFailure | None:
         """The entry that covers a failed scenario, or None: a scenario entry naming it first, else the first

@@ -3,45 +3,39 @@ scenario (``suite/planned.py``), the value the collector judges."""
 
 from __future__ import annotations
 
-from functools import cache
-from importlib.resources import files
-from pathlib import Path
-from typing import Any
-
 import pytest
 
+from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.suite.bdd import bound_scenario
 from ccweb_conformance.suite.planned import PlannedScenario, plan_scenarios
+from ccweb_conformance.suite.scenario_index import bundled_features
 
-__all__ = ["is_scenario", "planned_of", "scenario_template"]
+__all__ = ["is_scenario", "planned_of", "session_features"]
 
-_FEATURES_DIR = Path(str(files("ccweb_features"))).resolve()
 _PLAN_KEY = pytest.StashKey[dict[str, PlannedScenario]]()
-
-
-def scenario_template(item: pytest.Item) -> Any:
-    """The scenario of the kit's features an item was generated from, or None."""
-    return bound_scenario(getattr(item, "function", None))
+_FEATURES_KEY = pytest.StashKey[list[FeatureScenario]]()
 
 
 def is_scenario(item: pytest.Item) -> bool:
-    """True for items generated from this kit's features (never a project's own)."""
-    template = scenario_template(item)
-    return template is not None and _in_features_dir(template.feature.filename)
+    """True for items bound from this kit's features (``suite/bdd.py``, ``test_conformance.py``; never a project's
+    own, which pytest-bdd's ``scenarios()`` binds)."""
+    return bound_scenario(getattr(item, "function", None)) is not None
 
 
-@cache
-def _in_features_dir(filename: str) -> bool:
-    """Whether a feature file is one of the kit's (resolved once per file name: about 2,300 asks a run)."""
-    return Path(filename).resolve().parent == _FEATURES_DIR
+def session_features(config: pytest.Config) -> list[FeatureScenario]:
+    """The bundled features, parsed once per pytest session."""
+    features = config.stash.get(_FEATURES_KEY, None)
+    if features is None:
+        features = config.stash[_FEATURES_KEY] = bundled_features()
+    return features
 
 
 def planned_of(item: pytest.Item) -> PlannedScenario:
     """The scenario an item runs, as the collector names and judges it: the engine's plan of the features
-    (``suite/planned.py``, which names each scenario as pytest-bdd names its test), read once per session."""
+    (``suite/planned.py``, which names each scenario as pytest-bdd names its test), made once per session."""
     plan = item.config.stash.get(_PLAN_KEY, None)
     if plan is None:
-        planned = [p for p, _ in plan_scenarios(_FEATURES_DIR)]
+        planned = [p for p, _ in plan_scenarios(session_features(item.config))]
         plan = item.config.stash[_PLAN_KEY] = {escaped(p.test_name): p for p in planned}
         plan.update((p.test_name, p) for p in planned)
     return plan[item.name]

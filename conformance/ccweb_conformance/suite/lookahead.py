@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ccweb_conformance.engine.registry import parse
 from ccweb_conformance.fixtures.conversations import conversation_id, scenario_prefix
@@ -77,35 +76,26 @@ def agent_sources(step_names: Sequence[str], prefix: str) -> list[str]:
     return []
 
 
-def predicted_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
-    """Each scenario's source value, in run order: ``(template, example row)`` pairs."""
-    return [
-        source_of([step.name for step in template.render(example).steps], scenario_prefix(run_prefix, n), run_prefix)
-        for n, (template, example) in enumerate(scenarios, start=1)
-    ]
-
-
-def scenario_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[list[str | None]]:
-    """Each scenario's source bindings, in run order: its own, then its agents' (CON-1)."""
+def scenario_sources(scenarios: Sequence[Sequence[str]], run_prefix: str) -> list[list[str | None]]:
+    """Each scenario's source bindings, in run order (its step texts): its own, then its agents' (CON-1)."""
     found: list[list[str | None]] = []
-    for n, (template, example) in enumerate(scenarios, start=1):
-        steps = [step.name for step in template.render(example).steps]
+    for n, steps in enumerate(scenarios, start=1):
         prefix = scenario_prefix(run_prefix, n)
         found.append([source_of(steps, prefix, run_prefix), *agent_sources(steps, prefix)])
     return found
 
 
-def upcoming_sources(scenarios: Sequence[tuple[Any, dict[str, str]]], run_prefix: str) -> list[str | None]:
+def upcoming_sources(scenarios: Sequence[Sequence[str]], run_prefix: str) -> list[str | None]:
     """Every source binding the scenarios will use, in run order: each one's own, then its agents' (CON-1)."""
     return [source for sources in scenario_sources(scenarios, run_prefix) for source in sources]
 
 
-def aged_conversations(scenarios: Sequence[tuple[Any, dict[str, str], str]]) -> list[AgedConversation]:
-    """The conversations the scenarios want aged, in run order: ``(template, example row, node ID)`` triples."""
+def aged_conversations(scenarios: Sequence[tuple[Sequence[str], str]]) -> list[AgedConversation]:
+    """The conversations the scenarios want aged, in run order: ``(step texts, node ID)`` pairs."""
     aged: list[AgedConversation] = []
-    for n, (template, example, nodeid) in enumerate(scenarios, start=1):
-        for step in template.render(example).steps:
-            found = AGED_STEP.arguments(step.name)
+    for n, (steps, nodeid) in enumerate(scenarios, start=1):
+        for step in steps:
+            found = AGED_STEP.arguments(step)
             if found is not None:
                 aged.append(AgedConversation(n, nodeid, found["alias"], found["content"], found["seconds"]))
     return aged

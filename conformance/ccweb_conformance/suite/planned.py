@@ -12,11 +12,10 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import ccweb_spec
-from ccweb_conformance.engine.features import FeatureScenario, parse_features
-from ccweb_conformance.engine.scenarios import Scenario, read_feature
+from ccweb_conformance.engine.features import FeatureScenario
+from ccweb_conformance.engine.scenarios import Scenario
 from ccweb_conformance.reports.model import StepResult
 
 __all__ = [
@@ -61,8 +60,8 @@ class PlannedScenario:
     keywords: frozenset[str]
     """The names ``-k`` matches it by, casefolded."""
     row: tuple[tuple[str, str], ...] = ()
-    template: FeatureScenario | None = field(default=None, compare=False)
-    """The scenario as written (its step texts), for the lookahead."""
+    steps: tuple[str, ...] = field(default=(), compare=False)
+    """Its step texts, background first, an example row's values in place: what the lookahead reads."""
 
     @property
     def nodeid(self) -> str:
@@ -74,15 +73,6 @@ class PlannedScenario:
         """The requirement IDs it is tagged with, in spec order."""
         return spec_requirements(self.tags)
 
-    @property
-    def example(self) -> dict[str, str]:
-        """The outline's example row ({} for a plain scenario)."""
-        return dict(self.row)
-
-    @property
-    def step_count(self) -> int:
-        """How many steps it has, background first."""
-        return 0 if self.template is None else len(self.template.step_texts)
 
 
 @dataclass(frozen=True)
@@ -128,10 +118,10 @@ def example_ids(rows: Sequence[dict[str, str]]) -> list[str]:
     return unique
 
 
-def in_run_order(folder: Path) -> list[tuple[FeatureScenario, str]]:
-    """The scenarios as written, in the order pytest-bdd runs them (by feature name), each with its test name (a
-    repeated one numbered ``_1``, ``_2`` as a module namespace takes it)."""
-    ordered = sorted(parse_features(folder), key=lambda s: s.feature.name or s.feature.filename)
+def in_run_order(features: Iterable[FeatureScenario]) -> list[tuple[FeatureScenario, str]]:
+    """The scenarios as written (``engine.features.parse_features``), in the order pytest-bdd runs them (by feature
+    name), each with its test name (a repeated one numbered ``_1``, ``_2`` as a module namespace takes it)."""
+    ordered = sorted(features, key=lambda s: s.feature.name or s.feature.filename)
     taken: set[str] = set()
     named = []
     for found in ordered:
@@ -144,7 +134,9 @@ def in_run_order(folder: Path) -> list[tuple[FeatureScenario, str]]:
     return named
 
 
-def _planned(found: FeatureScenario, test_name: str, row: dict[str, str], example_id: str | None) -> PlannedScenario:
+def _planned(
+    found: FeatureScenario, test_name: str, row: dict[str, str], example_id: str | None, runnable: Scenario
+) -> PlannedScenario:
     markers = set(found.tags) | ({OUTLINE_MARKER} if example_id is not None else set())
     name = found.name if example_id is None else f"{found.name} [{example_id}]"
     test = test_name if example_id is None else f"{test_name}[{example_id}]"
@@ -158,30 +150,17 @@ def _planned(found: FeatureScenario, test_name: str, row: dict[str, str], exampl
         test,
         frozenset(n.casefold() for n in names),
         tuple(row.items()),
-        found,
+        tuple(step.text for step in runnable.steps),
     )
 
 
-def plan_scenarios(folder: Path) -> list[tuple[PlannedScenario, Scenario]]:
-    """Every scenario of the features in ``folder`` in run order, planned and read to run (outlines expanded)."""
-    runnable: dict[str, dict[tuple[int, str], list[Scenario]]] = {}
+def plan_scenarios(features: Iterable[FeatureScenario]) -> list[tuple[PlannedScenario, Scenario]]:
+    """Every scenario of ``features`` in run order, planned and ready to run (an outline: one per example row)."""
     plan = []
-    for found, test_name in in_run_order(folder):
-        by_scenario = runnable.get(found.feature_file)
-        if by_scenario is None:
-            by_scenario = runnable[found.feature_file] = _by_scenario(read_feature(Path(found.feature.filename)))
-        pickles = by_scenario[(found.line_number, found.name)]
+    for found, test_name in in_run_order(features):
         if not found.rows:
-            plan.append((_planned(found, test_name, {}, None), pickles[0]))
+            plan.append((_planned(found, test_name, {}, None, found.runnable[0]), found.runnable[0]))
             continue
-        for row, example_id, pickle in zip(found.rows, example_ids(found.rows), pickles, strict=True):
-            plan.append((_planned(found, test_name, row, example_id), pickle))
+        for row, example_id, pickle in zip(found.rows, example_ids(found.rows), found.runnable, strict=True):
+            plan.append((_planned(found, test_name, row, example_id, pickle), pickle))
     return plan
-
-
-def _by_scenario(scenarios: Iterable[Scenario]) -> dict[tuple[int, str], list[Scenario]]:
-    """A feature's runnable scenarios by the line and name of the scenario they come from."""
-    grouped: dict[tuple[int, str], list[Scenario]] = defaultdict(list)
-    for scenario in scenarios:
-        grouped[(scenario.template_line, scenario.template_name)].append(scenario)
-    return grouped

@@ -57,7 +57,7 @@ class CaseRecorder:
     def before_call(self, world: World, name: str, arguments: Any) -> None:
         """Record what changed in the folder since the last call, then the call itself."""
         with self._lock:
-            state = self._scenarios.get(id(world)) or self._start(world)
+            state = self._scenarios[id(world)]  # started() saw it begin (the World's observer, suite/stage.py)
             state.in_flight += 1
             if state.in_flight > 1:
                 state.reasons.append(MCP_LEVEL_REASONS["concurrent"])
@@ -87,13 +87,6 @@ class CaseRecorder:
         )
         state.tree = self._view(world, state.skip)
         state.tree.pop(f"{sessions.name}/{decoy}", None)
-
-    def _start(self, world: World) -> _Scenario:
-        """A scenario whose start was not seen: everything but the sessions folder is its own."""
-        sessions = world.files.sessions_dir
-        state = self._scenarios[id(world)] = _Scenario(sessions.parent)
-        state.tree = {sessions.name: Entry("dir", mode=stat.S_IMODE(os.stat(sessions).st_mode))}
-        return state
 
     def _view(self, world: World, skip: frozenset[str] = frozenset()) -> dict[str, Entry]:
         """The scenario's root folder as a harness makes it: a sessions folder reached through a link (the
@@ -152,7 +145,7 @@ class CaseRecorder:
     def _case(self, planned: PlannedScenario, world: World) -> RecordedCase:
         nodeid = planned.nodeid
         feature, _, scenario = nodeid.partition("::")
-        state = self._scenarios.pop(id(world), None) or _Scenario(world.files.sessions_dir.parent)
+        state = self._scenarios.pop(id(world))
         reasons = list(state.reasons)
         if len(world.exchanges) != state.calls:
             reasons.append(MCP_LEVEL_REASONS["other-requests"])

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
 
-from ccweb_conformance.engine.features import parse_features
+from ccweb_conformance.engine.features import FeatureScenario, parse_features
 from ccweb_conformance.reports.model import ScenarioRef
 
-__all__ = ["feature_scenarios"]
+__all__ = ["bundled_features", "feature_scenarios"]
 
 
-def feature_scenarios() -> list[ScenarioRef]:
-    """Every scenario of the bundled features, by file name, then in file order."""
+def bundled_features() -> list[FeatureScenario]:
+    """Every scenario of the bundled features, each with what runs of it: parsed once by a command, then passed on."""
+    return parse_features(Path(str(files("ccweb_features"))))
+
+
+def feature_scenarios(features: Iterable[FeatureScenario] | None = None) -> list[ScenarioRef]:
+    """Every scenario of the bundled features (``features``: as parsed already), by file name, then in file order."""
     return [
         ScenarioRef(feature_file=s.feature_file, name=s.name, examples=s.examples, tags=s.tags)
-        for s in parse_features(Path(str(files("ccweb_features"))))
+        for s in (bundled_features() if features is None else features)
     ]

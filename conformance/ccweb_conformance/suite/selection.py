@@ -130,13 +130,8 @@ def options_selection(selection: Selection) -> str | None:
 
 def _matcher(scenario: ScenarioRef) -> Matcher:
     words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
-    haystack = [w.casefold() for w in words]
-
-    def match(name: str, /, **_kwargs: object) -> bool:
-        needle = name.casefold()
-        return any(needle in w for w in haystack)
-
-    return match
+    names = frozenset(w.casefold() for w in words)
+    return lambda name, /, **_: keyword_matches(name, names)
 
 
 def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | None) -> list[ScenarioRef]:
@@ -160,7 +155,7 @@ _IDENT_RUN = re.compile(r"(?:\w|:|\+|-|\.|\[|\]|\\|/)+")
 _RESERVED = frozenset({"and", "or", "not", "true", "false", "none"})
 
 
-def _matches(term: str, names: frozenset[str]) -> bool:
+def keyword_matches(term: str, names: frozenset[str]) -> bool:
     """pytest's ``-k`` match of one name: a case-insensitive substring of any of the item's names."""
     needle = term.casefold()
     return any(needle in name for name in names)
@@ -188,16 +183,16 @@ def selecting_keyword(target: str, items: Sequence[tuple[str, frozenset[str]]]) 
         return None
     terms = [positive[0]]
     for term in positive[1:]:
-        rivals = [names for name, names in items if name != target and all(_matches(t, names) for t in terms)]
+        rivals = [names for name, names in items if name != target and all(keyword_matches(t, names) for t in terms)]
         if not rivals:
             break
-        if any(not _matches(term, names) for names in rivals):
+        if any(not keyword_matches(term, names) for names in rivals):
             terms.append(term)
     negative: list[str] = []
     for name, names in items:
-        if name == target or not all(_matches(t, names) for t in terms):
+        if name == target or not all(keyword_matches(t, names) for t in terms):
             continue
-        excluding = next((r for r in _runs(name) if not _matches(r, own) and _matches(r, names)), None)
+        excluding = next((r for r in _runs(name) if not keyword_matches(r, own) and keyword_matches(r, names)), None)
         if excluding is None:
             return None
         negative.append(excluding)
@@ -206,5 +201,5 @@ def selecting_keyword(target: str, items: Sequence[tuple[str, frozenset[str]]]) 
         compiled = compile_keyword(expression)
     except KeywordSyntaxError:
         return None
-    chosen = [name for name, names in items if compiled.evaluate(lambda term, /, _n=names, **_: _matches(term, _n))]
+    chosen = [name for name, names in items if compiled.evaluate(lambda t, /, _n=names, **_: keyword_matches(t, _n))]
     return expression if chosen == [target] else None

@@ -1,4 +1,4 @@
-"""Which steps of a scenario ran, and how: from the engine's step callbacks, or pytest-bdd's public hooks.
+"""Which steps of a scenario ran, and how: the engine's step callbacks, which pytest-bdd's public hooks call too.
 
 One entry per step started, in order; a failed step is followed by the scenario's remaining
 steps, marked skipped with no duration: they never ran (pytest-bdd's own report marks them
@@ -10,51 +10,43 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ccweb_conformance.engine.executor import Observer, StepSkipped
+from ccweb_conformance.engine.scenarios import Step
 from ccweb_conformance.reports.model import StepResult
 
-__all__ = ["LoggedStep", "StepLog"]
-
-
-@dataclass(frozen=True)
-class LoggedStep:
-    """A step as the reports show it: keyword, text, line, table rows, docstring."""
-
-    keyword: str
-    name: str
-    line: int
-    rows: tuple[tuple[str, ...], ...] | None = None
-    docstring: str | None = None
+__all__ = ["StepLog"]
 
 
 @dataclass
 class _Ran:
-    step: LoggedStep
+    step: Step
     started: float
     stopped: float | None = None
     failed: bool = False
 
 
 @dataclass
-class StepLog:
+class StepLog(Observer):
     """The steps of one scenario run (``steps``: every step of the scenario, background first)."""
 
-    steps: list[LoggedStep]
+    steps: list[Step]
     ran: list[_Ran] = field(default_factory=list)
     never_ran: int = 0
     """How many steps after the failed one were not run (the last entries of ``ran``)."""
 
-    def started(self, step: LoggedStep) -> None:
+    def before_step(self, step: Step) -> None:
         """A step starts (``pytest_bdd_before_step``)."""
         self.ran.append(_Ran(step, time.perf_counter()))
 
-    def passed(self) -> None:
+    def after_step(self, step: Step | None = None) -> None:
         """The step passed (``pytest_bdd_after_step``)."""
         if self.ran:
             self.ran[-1].stopped = time.perf_counter()
 
-    def failed(self) -> None:
-        """The current step failed (``pytest_bdd_step_error``): the rest never runs."""
-        if not self.ran:
+    def step_error(self, step: Step | None = None, error: BaseException | None = None) -> None:
+        """The current step failed (``pytest_bdd_step_error``): the rest never runs. A step that skipped its
+        scenario (:class:`StepSkipped`) stays as it began."""
+        if not self.ran or isinstance(error, StepSkipped):
             return
         self.ran[-1].stopped, self.ran[-1].failed = time.perf_counter(), True
         now = time.perf_counter()
@@ -72,11 +64,11 @@ class StepLog:
             results.append(
                 StepResult(
                     step.keyword,
-                    step.name,
+                    step.text,
                     "failed" if entry.failed else "skipped" if number >= first_skipped else "passed",
                     duration,
                     step.line,
-                    step.rows,
+                    step.datatable,
                     step.docstring,
                 )
             )

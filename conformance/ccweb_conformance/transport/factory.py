@@ -41,10 +41,10 @@ def make_target(
             source_header=spec.source_header,
             protocol=spec.protocol,
             timeout=spec.timeout,
-            env={**({spec.source_env: decoy_source} if decoy_source else {}), **spec.environment()},
+            env={**({spec.source_env: decoy_source} if decoy_source else {}), **dict(spec.env)},
             limit=spec.max_message_bytes,
             context=context,
-        ).with_headers(spec.http_headers())
+        ).with_headers(dict(spec.headers))
     if spec.url:
         return HttpUrlTarget(
             spec.url,
@@ -54,14 +54,14 @@ def make_target(
             timeout=spec.timeout,
             limit=spec.max_message_bytes,
             context=context,
-        ).with_headers(spec.http_headers())
+        ).with_headers(dict(spec.headers))
     return StdioTarget(
         spec.stdio or reference_command(),
         sessions_dir,
         source_env=spec.source_env,
         protocol=spec.protocol,
         timeout=spec.timeout,
-        env=spec.environment(),
+        env=dict(spec.env),
         limit=spec.max_message_bytes,
         context=context,
     )

@@ -11,7 +11,6 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.model import FailureDetail, Rerun, ScenarioResult
 from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.suite.collector import ResultCollector
-from ccweb_conformance.suite.engine_session import SuiteOutcome
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import RunValues, resolve_values
 
@@ -34,11 +33,12 @@ class FakeSuite:
         self.startup_error = startup_error
         self.calls: list[tuple[RunValues, str]] = []
 
-    def __call__(self, options: RunValues, workspace: Workspace) -> SuiteOutcome:
+    def __call__(self, options: RunValues, workspace: Workspace) -> ResultCollector:
         self.calls.append((options, workspace.prefix))
         collector = ResultCollector(strict=False)
         collector.results = [] if self.again is None else [self.again]
-        return SuiteOutcome(collector, self.startup_error, None)
+        collector.startup_error = self.startup_error
+        return collector
 
 
 def test_the_same_requirements_and_check_failing_again_is_reproduced(tmp_path: Path) -> None:

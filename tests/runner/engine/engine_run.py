@@ -18,9 +18,11 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from plugin_flags import pytest_flags
 
 from ccweb_conformance.cli import main as conformance
-from ccweb_conformance.options import RunnerOptions, pytest_flags
+from ccweb_conformance.engine.features import parse_features
+from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.planned import plan_scenarios
 
 FEATURES_DIR = Path(str(files("ccweb_features")))
@@ -41,7 +43,7 @@ def pytest_verdicts(report: Path) -> dict[str, str]:
         arguments += ["-p", "no:cacheprovider", "-p", "pytest_bdd.plugin", "-p", "ccweb_conformance.suite.plugin"]
         arguments += ["-o", "disable_test_id_escaping_and_forfeit_all_rights_to_community_support=true"]
         pytest.main([*arguments, "--junitxml", str(report), *pytest_flags(RunnerOptions(in_process=True, strict=True))])
-    names = {planned.test_name: planned.nodeid for planned, _ in plan_scenarios(FEATURES_DIR)}
+    names = {planned.test_name: planned.nodeid for planned, _ in plan_scenarios(parse_features(FEATURES_DIR))}
     verdicts = {}
     for case in ElementTree.parse(report).getroot().iter("testcase"):
         kinds = {child.tag for child in case}

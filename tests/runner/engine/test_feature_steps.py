@@ -12,7 +12,7 @@ from pytest_bdd.steps import step_function_context_registry
 
 from ccweb_conformance.engine.executor import UndefinedStep, match
 from ccweb_conformance.engine.registry import STEPS
-from ccweb_conformance.engine.scenarios import read_feature
+from ccweb_conformance.engine.scenarios import parse_feature
 from ccweb_conformance.suite import steps
 from ccweb_conformance.suite.bdd_steps import bind_steps
 
@@ -45,7 +45,7 @@ def pytest_bdd_choices(path: Path) -> list[tuple[str, str, Any]]:
 
 def engine_choices(path: Path) -> list[tuple[str, str, Any]]:
     found = []
-    for scenario in read_feature(path):
+    for scenario in parse_feature(path.read_text(encoding="utf-8"), path.name):
         for step in scenario.steps:
             try:
                 definition, _ = match(STEPS, step)
@@ -65,7 +65,7 @@ def test_pytest_bdd_sees_every_registered_step():
 def test_every_step_matches_exactly_one_entry_of_the_registry(path: Path):
     ambiguous_or_missing = [
         (step.line, step.text, len(STEPS.matches(step.kind or "", step.text)))
-        for scenario in read_feature(path)
+        for scenario in parse_feature(path.read_text(encoding="utf-8"), path.name)
         for step in scenario.steps
         if len(STEPS.matches(step.kind or "", step.text)) != 1
     ]

@@ -15,7 +15,8 @@ from importlib.resources import as_file, files
 import pytest
 from _pytest.mark import KeywordMatcher
 
-from ccweb_conformance.suite.items import is_scenario, scenario_template
+from ccweb_conformance.suite.bdd import bound_scenario
+from ccweb_conformance.suite.items import is_scenario
 
 NOT_TAGS = ("xfail", "usefixtures")
 """pytest's own markers, never shown as a scenario's tags."""
@@ -28,7 +29,8 @@ class _Dump:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in filter(is_scenario, items):
-            template = scenario_template(item)
+            template = bound_scenario(getattr(item, "function", None))
+            assert template is not None
             callspec = getattr(item, "callspec", None)
             row = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
             self.planned.append(

@@ -14,7 +14,7 @@ from pytest_bdd.feature import get_features
 from ccweb_conformance.cli import main
 from ccweb_conformance.fixtures.conversations import conversation_id, session_bytes
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.suite import engine_session
+from ccweb_conformance.suite import stage
 from ccweb_conformance.suite.ageing import adopt_or_write, aged_session, left_to_wait, write_early
 from ccweb_conformance.suite.lookahead import AgedConversation, aged_conversations
 from ccweb_conformance.transport.targets import StdioTarget
@@ -37,17 +37,17 @@ def test_what_is_left_of_the_age_is_measured_from_the_later_of_the_two_times() -
 def test_the_store_feature_wants_the_conversation_of_its_last_scenario_aged() -> None:
     [feature] = get_features([str(FEATURES / "store.feature")])
     scenarios = [
-        (template, row, f"node{n}")
+        ([step.name for step in template.render(row).steps], f"node{n}", template.name)
         for n, (template, row) in enumerate(
             (template, row)
             for template in feature.scenarios.values()
             for row in ([c for e in template.examples for c in e.as_contexts()] or [{}])
         )
     ]
-    assert aged_conversations(scenarios) == [
+    assert aged_conversations([(steps, nodeid) for steps, nodeid, _ in scenarios]) == [
         AgedConversation(len(scenarios), f"node{len(scenarios) - 1}", "alpha", "aaaa", 3)
     ]
-    assert scenarios[-1][0].name == AGED_SCENARIO
+    assert scenarios[-1][2] == AGED_SCENARIO
 
 
 def test_a_file_written_early_is_adopted_as_it_is_and_a_missing_one_is_written(tmp_path: Path) -> None:
@@ -105,7 +105,7 @@ def test_files_written_for_another_scenario_under_its_number_are_removed_before_
         del scenarios
         return [AgedConversation(1, "not the scenario that runs", "alpha", "aaaa", 3)]
 
-    monkeypatch.setattr(engine_session, "aged_conversations", wrong_guess)
+    monkeypatch.setattr(stage, "aged_conversations", wrong_guess)
     code, report = _run(tmp_path, "-k", "A_change_to_the_file_is_visible_in_the_next_call", "--fuzz", "0")
     assert [(s["name"], s["status"]) for s in report["scenarios"]] == [
         ("A change to the file is visible in the next call", "passed")

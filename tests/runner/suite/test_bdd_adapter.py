@@ -78,21 +78,15 @@ def test_the_collectors_reading_of_each_scenario_is_pytest_bdds():
         (
             f.name,
             s.line_number,
-            [step.name for step in s.steps],
-            [dict(c) for e in s.examples for c in e.as_contexts()],
-            [[step.name for step in s.render(dict(c)).steps] for e in s.examples for c in e.as_contexts()],
+            [dict(c) for c in rows],
+            [[step.name for step in s.render(dict(c)).steps] for c in rows or [{}]],  # every step, background first
         )
         for f in features
         for s in f.scenarios.values()
+        for rows in [[c for e in s.examples for c in e.as_contexts()]]
     ]
     ours = [
-        (
-            s.feature.name,
-            s.line_number,
-            [step.name for step in s.steps],
-            list(s.rows),
-            [[step.name for step in s.render(row).steps] for row in s.rows],
-        )
+        (s.feature.name, s.line_number, list(s.rows), [[step.text for step in pickle.steps] for pickle in s.runnable])
         for s in parse_features(FEATURES)
     ]
     assert ours == theirs

@@ -1,28 +1,25 @@
-"""Which feature files are the kit's: decided once per file name, the same answer as resolving each time."""
+"""Which collected items are the kit's scenarios: those the kit's binding made, never a project's own."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
-from ccweb_conformance.suite import items as collector
+from pytest_bdd import scenario
 
-KIT_FEATURE = Path(str(files("ccweb_features"))) / "protocol.feature"
+from ccweb_conformance.suite.bdd import bind_features
+from ccweb_conformance.suite.items import is_scenario
 
-
-def test_a_kit_feature_is_the_kits_and_a_copy_elsewhere_is_not(tmp_path: Path) -> None:
-    copy = tmp_path / "protocol.feature"
-    copy.write_bytes(KIT_FEATURE.read_bytes())
-    link = tmp_path / "linked"
-    link.symlink_to(KIT_FEATURE.parent, target_is_directory=True)
-    assert collector._in_features_dir(str(KIT_FEATURE)) is True
-    assert collector._in_features_dir(str(link / "protocol.feature")) is True  # resolved, as before
-    assert collector._in_features_dir(str(copy)) is False
+FEATURE = "Feature: F\n  Scenario: S\n    Given a step\n"
 
 
-def test_each_file_name_is_resolved_once() -> None:
-    collector._in_features_dir.cache_clear()
-    for _ in range(3):
-        collector._in_features_dir(str(KIT_FEATURE))
-    info = collector._in_features_dir.cache_info()
-    assert (info.misses, info.hits) == (1, 2)
+def test_what_the_kit_bound_is_its_scenario_and_a_project_binding_the_same_file_is_not(tmp_path: Path) -> None:
+    (tmp_path / "a.feature").write_text(FEATURE, encoding="utf-8")
+    bound: dict[str, Any] = {}
+    bind_features(bound, tmp_path)
+    own = scenario(str(tmp_path / "a.feature"), "S", features_base_dir=str(tmp_path))(lambda: None)
+    assert list(bound) == ["test_s"]
+    assert is_scenario(SimpleNamespace(function=bound["test_s"]))  # type: ignore[arg-type]
+    assert not is_scenario(SimpleNamespace(function=own))  # type: ignore[arg-type]
+    assert not is_scenario(SimpleNamespace())  # type: ignore[arg-type]  (an item that is no function: a doctest)

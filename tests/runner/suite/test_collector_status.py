@@ -17,7 +17,6 @@ import pytest
 
 import ccweb_spec
 from ccweb_conformance.checks.failures import fail
-from ccweb_conformance.engine.features import FeatureRef, FeatureScenario
 from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.reports.model import ScenarioResult, StepResult
 from ccweb_conformance.suite import collector, plugin
@@ -80,13 +79,10 @@ class Report:
 
 def planned(scenario: Item) -> PlannedScenario:
     """Every fake item comes from one three-step scenario of ``x.feature`` (named after its node ID but the first)."""
-    template = FeatureScenario(
-        "x.feature", "Scenario Y", frozenset(), 0, FeatureRef("Feature X", "/features/x.feature"), 7, ("s",) * STEPS
-    )
     own = scenario.nodeid.split("::")[-1]
     tags = tuple(sorted(m.name for m in scenario.markers if m.name != "xfail"))
     name = "Scenario Y" if own == "scenario" else own
-    return PlannedScenario("Feature X", "x.feature", name, 7, tags, scenario.name, frozenset(), (), template)
+    return PlannedScenario("Feature X", "x.feature", name, 7, tags, scenario.name, frozenset(), (), ("s",) * STEPS)
 
 
 @pytest.fixture(autouse=True)

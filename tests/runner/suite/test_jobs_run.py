@@ -63,7 +63,7 @@ def test_the_reference_gets_the_same_verdicts_in_the_planned_order(runs: dict[in
     one, _ = runs[1]
     four, _ = runs[4]
     assert _verdicts(four) == _verdicts(one)
-    planned = [p.nodeid for p, _, _ in engine_session.collect(resolve_values(RunnerOptions()))[1].scenarios]
+    planned = [p.nodeid for p, _, _ in engine_session.collect(resolve_values(RunnerOptions()))[1]]
     audit = "audit::After the run the sessions directory holds only what the runner wrote"  # RO-2 was selected
     assert [f"{s['file']}::{s['name']}" for s in four["scenarios"]] == [*planned, audit]
     assert four["counts"] == one["counts"]
@@ -72,7 +72,7 @@ def test_the_reference_gets_the_same_verdicts_in_the_planned_order(runs: dict[in
 
 def test_scenarios_ran_together_and_one_that_needs_quiet_ran_alone(runs: dict[int, Any]):
     _, spans = runs[4]
-    chosen = engine_session.collect(resolve_values(RunnerOptions()))[1].scenarios
+    chosen = engine_session.collect(resolve_values(RunnerOptions()))[1]
     texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen]
     alone = {
         planned.nodeid

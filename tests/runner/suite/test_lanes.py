@@ -8,7 +8,8 @@ import pytest
 from paths import REPO
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.engine.scenarios import read_feature
+from ccweb_conformance.engine.features import parse_features
+from ccweb_conformance.engine.scenarios import parse_feature
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
 from ccweb_conformance.suite.world import _interleaved
 
@@ -43,7 +44,7 @@ def _marked() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     alone: dict[str, list[str]] = {}
     wide: dict[str, list[str]] = {}
     for path in sorted(FEATURES.glob("*.feature")):
-        for scenario in read_feature(path):
+        for scenario in parse_feature(path.read_text(encoding="utf-8"), path.name):
             name = scenario.name.split(" [", 1)[0]
             [claim] = claims([[step.text for step in scenario.steps]], [[None]], steps)
             if claim.alone is not None and name not in alone.get(path.name, []):
@@ -59,7 +60,7 @@ def test_the_features_scenarios_marked_alone_and_wide_are_exactly_these():
 
 def test_every_pattern_of_lanes_yaml_matches_a_step_of_the_features():
     steps = lane_steps()
-    texts = {step.text for path in FEATURES.glob("*.feature") for s in read_feature(path) for step in s.steps}
+    texts = {step.text for found in parse_features(FEATURES) for s in found.runnable for step in s.steps}
     for pattern, why in (*steps.alone, *steps.wide):
         assert why
         assert any(pattern.fullmatch(text) for text in texts), pattern.pattern

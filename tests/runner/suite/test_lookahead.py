@@ -12,7 +12,7 @@ from pytest_bdd.feature import get_features
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.fixtures.conversations import conversation_id
-from ccweb_conformance.suite.lookahead import agent_sources, decoy_id, predicted_sources, source_of, upcoming_sources
+from ccweb_conformance.suite.lookahead import agent_sources, decoy_id, scenario_sources, source_of, upcoming_sources
 from ccweb_conformance.suite.world import TOOL_NAME
 from ccweb_conformance.transport.targets import StdioTarget, reference_command
 
@@ -33,11 +33,11 @@ def test_source_of_follows_the_last_binding_step():
 def test_the_which_conversation_feature_binds_the_predicted_sources():
     [feature] = get_features([str(FEATURES / "ac02_which_conversation.feature")])
     scenarios = [
-        (template, row)
+        [step.name for step in template.render(row).steps]
         for template in feature.scenarios.values()
         for row in ([c for e in template.examples for c in e.as_contexts()] or [{}])
     ]
-    predicted = predicted_sources(scenarios, "run")
+    predicted = [own for own, *_ in scenario_sources(scenarios, "run")]
     assert predicted[:7] == [
         conversation_id("run-001", "alpha"),
         conversation_id("run-002", "alpha"),
@@ -89,7 +89,7 @@ def test_only_the_scenarios_left_after_k_have_their_processes_started(monkeypatc
 
 def test_the_agents_of_the_concurrency_feature_are_upcoming_sources():
     [feature] = get_features([str(FEATURES / "concurrency.feature")])
-    scenarios = [(template, {}) for template in feature.scenarios.values()]
+    scenarios = [[step.name for step in template.render({}).steps] for template in feature.scenarios.values()]
     agents = [conversation_id("run-001", alias) for alias in ("north", "south", "east", "west")]
     assert upcoming_sources(scenarios, "run") == [None, *agents, None, None]
     assert agent_sources(["I list the tools"], "run-001") == []

@@ -3,7 +3,6 @@ expected-failures file's scenario entries, over the suite as planned."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 from suite_size import SCENARIOS
@@ -12,14 +11,17 @@ from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.plan_selection import choose
 from ccweb_conformance.suite.planned import plan_scenarios
+from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
 
-PLAN = plan_scenarios(Path(str(files("ccweb_features"))))
+FEATURES = bundled_features()
+PLAN = plan_scenarios(FEATURES)
+REFS = feature_scenarios(FEATURES)
 EMOJI = "ac07_unicode.feature::The budget counts an emoji once"
 PLAIN = "ac01_tool_definition.feature::The tool is listed under its contract name"
 
 
 def chosen(options: RunnerOptions, **more: object) -> list[tuple[str, str | None]]:
-    return [(planned.nodeid, reason) for planned, _, reason in choose(options, PLAN, **more).scenarios]  # type: ignore[arg-type]
+    return [(planned.nodeid, reason) for planned, _, reason in choose(options, PLAN, REFS, **more)]  # type: ignore[arg-type]
 
 
 def test_no_selection_keeps_every_scenario_in_run_order() -> None:

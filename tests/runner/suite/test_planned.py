@@ -10,6 +10,7 @@ from pathlib import Path
 
 from suite_size import SCENARIOS
 
+from ccweb_conformance.engine.features import parse_features
 from ccweb_conformance.suite import planned as planned_module
 from ccweb_conformance.suite.planned import example_ids, plan_scenarios
 
@@ -33,7 +34,7 @@ def test_the_engine_plans_what_the_plugin_collects() -> None:
     )
     collected = json.loads(done.stdout.strip().splitlines()[-1])
     folder = Path(str(files("ccweb_features")))
-    planned = [p for p, _ in plan_scenarios(folder)]
+    planned = [p for p, _ in plan_scenarios(parse_features(folder))]
     assert len(planned) == len(collected) == SCENARIOS
     for mine, theirs in zip(planned, collected, strict=True):
         assert (
@@ -43,7 +44,7 @@ def test_the_engine_plans_what_the_plugin_collects() -> None:
             mine.line,
             list(mine.tags),
             mine.test_name,
-            mine.example,
+            dict(mine.row),
         ) == (
             theirs["feature"],
             theirs["file"],
