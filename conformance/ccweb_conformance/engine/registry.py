@@ -7,6 +7,7 @@ pytest adapter (``suite/bdd_steps.py``) registers the same entries with pytest-b
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,6 +89,11 @@ class StepDef:
     pattern: Pattern
     function: Callable[..., Any]
     target_fixture: str | None = None
+    parameters: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The names the function takes, read once when it is registered (the executor passes each by name)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", tuple(inspect.signature(self.function).parameters))
 
 
 @dataclass
