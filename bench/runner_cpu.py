@@ -7,11 +7,13 @@
 Each run is a fresh process that calls ``ccweb_conformance.cli.main`` with ``run --stdio "PYTHON
 bench/fast_server.py" --no-rerun`` and, when ``main`` returns, reads ``getrusage(RUSAGE_SELF)``: the
 runner's own user and system seconds (its threads included, interpreter start-up and imports included,
-the interpreter's exit left out), and ``RUSAGE_CHILDREN``: the servers it started and waited for. With
-``--tree`` the checkouts' sources (``PYTHONPATH`` first, as ``bench_run.py --tree`` does) are run in turn,
-one run of each per round, so a change of load falls on each alike. The script prints each run and, per
-checkout, the medians and this checkout's median own CPU as a ratio of that checkout's. Figures are
-printed, never judged; the 1-minute load average is printed beside each run.
+the interpreter's exit left out; the system seconds also shown apart: file creation and page faults, which
+follow the machine's file system and load more than the runner's code), and ``RUSAGE_CHILDREN``: the
+servers it started and waited for. With ``--tree`` the checkouts' sources (``PYTHONPATH`` first, as
+``bench_run.py --tree`` does) are run in turn, one run of each per round, so a change of load falls on
+each alike. The script prints each run and, per checkout, the medians and this checkout's median own CPU
+as a ratio of that checkout's. Figures are printed, never judged; the 1-minute load average is printed
+beside each run.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ own = resource.getrusage(resource.RUSAGE_SELF)
 servers = resource.getrusage(resource.RUSAGE_CHILDREN)
 figures = {
     "own": own.ru_utime + own.ru_stime,
+    "user": own.ru_utime,
     "servers": servers.ru_utime + servers.ru_stime,
     "code": code,
     "source": ccweb_conformance.__file__,
@@ -53,9 +56,11 @@ with open(sys.argv[1], "w", encoding="utf-8") as out:
 
 @dataclass(frozen=True)
 class Figures:
-    """One run: the runner's own CPU seconds, its servers' CPU seconds, its exit code and the load."""
+    """One run: the runner's own CPU seconds (and of them user time), its servers' CPU seconds, its exit code and
+    the load."""
 
     own: float
+    user: float
     servers: float
     code: int
     load: float
@@ -89,7 +94,9 @@ def measure(tree: Path | None, words: list[str], workdir: Path) -> Figures:
     expected = (tree or REPO).resolve() / "conformance"
     if not Path(figures["source"]).resolve().is_relative_to(expected):
         raise SystemExit(f"runner_cpu: the run imported {figures['source']}, not the sources under {expected}")
-    return Figures(own=figures["own"], servers=figures["servers"], code=figures["code"], load=load)
+    return Figures(
+        own=figures["own"], user=figures["user"], servers=figures["servers"], code=figures["code"], load=load
+    )
 
 
 def main() -> int:
@@ -108,17 +115,21 @@ def main() -> int:
                 figures = measure(tree, run_words(args.extra), Path(scratch))
                 runs[index].append(figures)
                 print(
-                    f"round {round_number + 1} {labels[index]}: own {figures.own:.2f} s, servers "
+                    f"round {round_number + 1} {labels[index]}: own {figures.own:.2f} s (user "
+                    f"{figures.user:.2f} s, system {figures.own - figures.user:.2f} s), servers "
                     f"{figures.servers:.2f} s, exit {figures.code}, load {figures.load:.1f}",
                     flush=True,
                 )
     here = statistics.median(f.own for f in runs[0])
     for label, figures_list in zip(labels, runs, strict=True):
         own = statistics.median(f.own for f in figures_list)
+        user = statistics.median(f.user for f in figures_list)
+        system = statistics.median(f.own - f.user for f in figures_list)
         servers = statistics.median(f.servers for f in figures_list)
         print(
-            f"{label}: runner's own CPU median {own:.2f} s (this checkout: {here / own:.2f}x it), "
-            f"servers' median {servers:.2f} s, over {len(figures_list)} runs"
+            f"{label}: runner's own CPU median {own:.2f} s (this checkout: {here / own:.2f}x it; user median "
+            f"{user:.2f} s, system median {system:.2f} s), servers' median {servers:.2f} s, "
+            f"over {len(figures_list)} runs"
         )
     return 0
 
