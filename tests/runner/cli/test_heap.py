@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import importlib
+import types
 from collections.abc import Iterator
 
 import pytest
@@ -65,3 +67,15 @@ def test_the_run_command_runs_on_a_frozen_heap_with_the_collector_on_and_leaves_
     monkeypatch.setattr(frame, "framed", fake_framed)
     assert cli.main(["run", "--stdio", "false", "--no-rerun"]) == 0
     assert (seen, gc.get_freeze_count(), gc.isenabled()) == ([(True, True)], 0, True)
+
+
+def test_a_commands_module_is_imported_with_the_collector_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+
+    def import_module(name: str) -> types.ModuleType:
+        seen.append((name, gc.isenabled()))
+        return types.ModuleType(name)
+
+    monkeypatch.setattr(importlib, "import_module", import_module)
+    cli.command_module("list")
+    assert (seen, gc.isenabled()) == ([("ccweb_conformance.commands.list", False)], True)
