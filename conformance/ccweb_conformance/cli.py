@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands import REGISTRY, entry
+from ccweb_conformance.commands import REGISTRY, entry, heap
 from ccweb_conformance.errors import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -80,7 +80,8 @@ def command_module(name: str) -> ModuleType:
     """The module of the command ``name`` (it defines ``configure`` and ``main``)."""
     found = entry(name)
     assert found is not None, name
-    return importlib.import_module(found.module)
+    with heap.importing():  # what a command imports lives as long as the process: no collection while it loads
+        return importlib.import_module(found.module)
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:

@@ -12,7 +12,7 @@ import dataclasses
 import sys
 
 import ccweb_spec
-from ccweb_conformance.commands import last_failed
+from ccweb_conformance.commands import heap, last_failed
 from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.terminal import fit_to_terminal
@@ -111,21 +111,23 @@ def main(args: argparse.Namespace) -> int:
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
-    # the engine, the transports and the reports: imported after the first line
-    from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
-    from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
-    from ccweb_conformance.commands.running import run  # noqa: PLC0415
+    # the engine, the transports and the reports: imported after the first line, with no collection meanwhile
+    with heap.importing():
+        from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
+        from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
+        from ccweb_conformance.commands.running import run  # noqa: PLC0415
 
     if collecting:
         return collect_only(values, chosen, features)
     config_file = getattr(args, "config_file", None)
-    return framed(
-        "run",
-        values,
-        lambda frame: run(frame, values, features, chosen, config_file=config_file),
-        interrupted_detail="nothing was reported",
-        report_leftovers=False,
-    )
+    with heap.frozen():  # the modules and data imported so far are walked by no collection of the run
+        return framed(
+            "run",
+            values,
+            lambda frame: run(frame, values, features, chosen, config_file=config_file),
+            interrupted_detail="nothing was reported",
+            report_leftovers=False,
+        )
 
 
 def _options(args: argparse.Namespace, scenarios: list[ScenarioRef]) -> RunnerOptions:

@@ -4,7 +4,6 @@ alone, the reports."""
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
 import sys
 import time
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands import last_failed
+from ccweb_conformance.commands import heap, last_failed
 from ccweb_conformance.commands.frame import Frame
 from ccweb_conformance.commands.report_formats import requested
 from ccweb_conformance.commands.rerun_alone import rerun_failures
@@ -69,15 +68,14 @@ def _fuzz_phase(
         settings = dataclasses.replace(settings, time_limit=max_seconds)
     counter = LiveCounter("fuzz calls", live=sys.stderr.isatty())  # the phase's calls, counted as scenarios are
     counter.restart(settings.sweep_total + settings.count)
-    gc.freeze()  # Hypothesis collects garbage on first use: half a second over the suite's objects, none garbage
     try:
         tolerated = frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
-        run = fuzz.run_fuzz(
-            target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
-        )
+        with heap.frozen():  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
+            run = fuzz.run_fuzz(
+                target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
+            )
     finally:
         counter.finish()
-        gc.unfreeze()
     if run.mismatch is not None or run.error is not None:
         fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
         if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault

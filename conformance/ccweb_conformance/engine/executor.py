@@ -10,7 +10,6 @@ step that does not pass, the rest are recorded as skipped, never run.
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -93,7 +92,7 @@ def _call(definition: StepDef, arguments: dict[str, Any], step: Step, run: _Run)
         given["datatable"] = [list(row) for row in step.datatable]
     if step.docstring is not None:
         given["docstring"] = step.docstring
-    names = inspect.signature(definition.function).parameters
+    names = definition.parameters
     value = definition.function(**{name: given[name] if name in given else run.provide(name) for name in names})
     if definition.target_fixture is not None:
         run.values[definition.target_fixture] = value

@@ -7,6 +7,7 @@ pytest adapter (``suite/bdd_steps.py``) registers the same entries with pytest-b
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,6 +89,11 @@ class StepDef:
     pattern: Pattern
     function: Callable[..., Any]
     target_fixture: str | None = None
+    parameters: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The names the function takes, read once when it is registered (the executor passes each by name)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", tuple(inspect.signature(self.function).parameters))
 
 
 @dataclass
@@ -95,6 +101,11 @@ class Registry:
     """Step definitions in the order they were registered."""
 
     entries: list[StepDef] = field(default_factory=list)
+    _matched: dict[tuple[str, str], list[tuple[StepDef, dict[str, Any]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """What :meth:`matches` found per kind and text since the last registration: a run's ~1,000 steps are a
+    few hundred texts, each matched against every pattern once."""
 
     def step(self, kind: Kind, pattern: str | Pattern, *, target_fixture: str | None = None) -> Callable[[F], F]:
         """A decorator registering its function under ``pattern`` (a plain string: the exact text)."""
@@ -102,20 +113,24 @@ class Registry:
 
         def register(function: F) -> F:
             self.entries.append(StepDef(kind, compiled, function, target_fixture))
+            self._matched.clear()
             return function
 
         return register
 
     def matches(self, kind: str, text: str) -> list[tuple[StepDef, dict[str, Any]]]:
         """Every entry of ``kind`` whose pattern matches ``text``, with the arguments it reads, in order."""
-        found = []
-        for entry in self.entries:
-            if entry.kind != kind:
-                continue
-            arguments = entry.pattern.arguments(text)
-            if arguments is not None:
-                found.append((entry, arguments))
-        return found
+        found = self._matched.get((kind, text))
+        if found is None:
+            found = []
+            for entry in self.entries:
+                if entry.kind != kind:
+                    continue
+                arguments = entry.pattern.arguments(text)
+                if arguments is not None:
+                    found.append((entry, arguments))
+            self._matched[(kind, text)] = found
+        return [(entry, dict(arguments)) for entry, arguments in found]
 
 
 STEPS = Registry()

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ccweb_conformance.fuzz import edges
-from ccweb_conformance.fuzz.case import ABSENT, FuzzCase, IdPlan
+from ccweb_conformance.fuzz.case import ABSENT, FuzzCase, IdPlan, Storage
 from ccweb_reference.core import candidates
 
 ANSWERED_SHARE = (9, 10)
@@ -110,6 +110,29 @@ MESSAGE = st.one_of(
     st.sampled_from(edges.NON_OBJECTS),
 )
 
+# Strategies drawn inside the composites below are made once here: Hypothesis validates a strategy the first time
+# it is drawn from, so one made anew at every draw is validated at every draw (the same draws either way).
+_TEMPLATES = st.lists(st.one_of(USER_MESSAGE, UNDATED_USER_MESSAGE, MESSAGE), min_size=1, max_size=6)
+_ANSWERED_TEMPLATES = st.lists(
+    st.one_of(USER_MESSAGE, UNDATED_USER_MESSAGE, USER_MESSAGE, MESSAGE), min_size=1, max_size=6
+)
+_CONVERSATION_SIZE = st.sampled_from(edges.CONVERSATION_SIZES)
+_NEWEST_INPUT = st.fixed_dictionaries({"role": st.just("user"), "content": RICH_CONTENT}, optional=_METADATA)
+_KINDS = ("edge", "absent", "bounds", "edge", "edge", "float")
+_VALID_COUNT_KIND = st.sampled_from(_KINDS)
+_COUNT_KIND = st.sampled_from((*_KINDS, "invalid"))
+_INVALID_COUNT = st.sampled_from(edges.INVALID_COUNTS)
+_ID_KIND = st.sampled_from(("exact",) * 6 + ("noisy", "noisy", "junk", "wrong type"))
+_ID_NOISE = st.lists(st.sampled_from(edges.ID_NOISE), max_size=3).map("".join)
+_NON_STRING_ID = st.sampled_from(edges.NON_STRINGS)
+_ANSWERED_NOISE = st.lists(st.sampled_from(edges.ID_NOISE[:-1]), max_size=2).map("".join)  # not NUL: that one is junk
+_ANSWERED_STORAGE: st.SearchStrategy[Storage] = st.sampled_from(("raw", "pretty", "compact", "raw", "bom"))
+_UNKNOWN_ARGUMENT = st.sampled_from(edges.UNKNOWN_ARGUMENTS)
+_ANY_STORAGE: st.SearchStrategy[Storage] = st.sampled_from(
+    ("pretty", "raw") * 4
+    + ("bom", "compact", "surrogate bytes", "null messages", "no messages", "nan field", "dangling link")
+)
+
 
 @st.composite
 def _messages(draw: st.DrawFn) -> list[Any]:
@@ -118,8 +141,8 @@ def _messages(draw: st.DrawFn) -> list[Any]:
     Repeating a few drawn messages keeps long conversations cheap to generate, and the
     drawn size shrinks toward short conversations.
     """
-    templates = draw(st.lists(st.one_of(USER_MESSAGE, UNDATED_USER_MESSAGE, MESSAGE), min_size=1, max_size=6))
-    size = draw(st.sampled_from(edges.CONVERSATION_SIZES))
+    templates = draw(_TEMPLATES)
+    size = draw(_CONVERSATION_SIZE)
     order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
     return [templates[i] for i in order]
 
@@ -130,12 +153,10 @@ MESSAGES = _messages()
 @st.composite
 def _answered_messages(draw: st.DrawFn) -> list[Any]:
     """A conversation ending with a user input that counts, after drawn messages that are mostly user inputs."""
-    templates = draw(
-        st.lists(st.one_of(USER_MESSAGE, UNDATED_USER_MESSAGE, USER_MESSAGE, MESSAGE), min_size=1, max_size=6)
-    )
-    size = draw(st.sampled_from(edges.CONVERSATION_SIZES))
+    templates = draw(_ANSWERED_TEMPLATES)
+    size = draw(_CONVERSATION_SIZE)
     order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
-    newest = draw(st.fixed_dictionaries({"role": st.just("user"), "content": RICH_CONTENT}, optional=_METADATA))
+    newest = draw(_NEWEST_INPUT)
     if draw(st.integers(0, 1)) == 1:  # in one conversation of two, a blank input just before it (D-1)
         return [*(templates[i] for i in order), {"role": "user", "content": draw(_BLANK)}, newest]
     return [*(templates[i] for i in order), newest]
@@ -152,37 +173,35 @@ def _suffix_sums(messages: list[Any]) -> list[int]:
 
 def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int], *, valid: bool = False) -> Any:
     """An argument value: absent, an edge, anything in bounds, an integral float, or (unless ``valid``) invalid."""
-    kinds = ("edge", "absent", "bounds", "edge", "edge", "float") + (() if valid else ("invalid",))
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(_VALID_COUNT_KIND if valid else _COUNT_KIND)
     if kind == "absent":
         return ABSENT
     if kind == "bounds":
         return draw(st.integers(low, high))
     if kind == "invalid":
-        return draw(st.sampled_from(edges.INVALID_COUNTS))
+        return draw(_INVALID_COUNT)
     value = draw(st.sampled_from(sorted({low, low + 1, high - 1, high, *(v for v in edge_values if low <= v <= high)})))
     return float(value) if kind == "float" else value
 
 
 @st.composite
 def _id_plan(draw: st.DrawFn) -> IdPlan:
-    kind = draw(st.sampled_from(("exact",) * 6 + ("noisy", "noisy", "junk", "wrong type")))
+    kind = draw(_ID_KIND)
     if kind == "exact":
         return IdPlan()
     if kind == "noisy":
-        noise = st.lists(st.sampled_from(edges.ID_NOISE), max_size=3).map("".join)
-        return IdPlan(prefix=draw(noise), suffix=draw(noise))
+        return IdPlan(prefix=draw(_ID_NOISE), suffix=draw(_ID_NOISE))
     if kind == "junk":
-        return IdPlan(literal=draw(st.lists(st.sampled_from(edges.ID_NOISE), max_size=3).map("".join)))
-    return IdPlan(literal=draw(st.sampled_from(edges.NON_STRINGS)))
+        return IdPlan(literal=draw(_ID_NOISE))
+    return IdPlan(literal=draw(_NON_STRING_ID))
 
 
 @st.composite
 def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
     """A conversation, how it is stored, and the arguments of one call: mostly one that reads user inputs."""
     if draw(st.integers(0, ANSWERED_SHARE[1] - 1)) < ANSWERED_SHARE[0]:
-        return draw(answered_cases())
-    return draw(any_cases())
+        return draw(_ANSWERED_CASES)
+    return draw(_ANY_CASES)
 
 
 @st.composite
@@ -194,12 +213,11 @@ def answered_cases(draw: st.DrawFn) -> FuzzCase:
     window = candidates(messages)[-(int(limit) if isinstance(limit, int | float) else 15) :]
     sums = _suffix_sums(window)
     max_chars = _count(draw, 1, 1000, [s + d for s in sums[:3] for d in (-1, 0, 1)], valid=True)
-    noisy = st.lists(st.sampled_from(edges.ID_NOISE[:-1]), max_size=2).map("".join)  # not NUL: that one is junk
     exact = draw(st.integers(0, 4)) > 0
     return FuzzCase(
         messages=messages,
-        storage=draw(st.sampled_from(("raw", "pretty", "compact", "raw", "bom"))),
-        conversation_id=IdPlan() if exact else IdPlan(prefix=draw(noisy), suffix=draw(noisy)),
+        storage=draw(_ANSWERED_STORAGE),
+        conversation_id=IdPlan() if exact else IdPlan(prefix=draw(_ANSWERED_NOISE), suffix=draw(_ANSWERED_NOISE)),
         limit=limit,
         max_chars=max_chars,
     )
@@ -214,14 +232,9 @@ def any_cases(draw: st.DrawFn) -> FuzzCase:
     sums = _suffix_sums(messages)
     budget_edges = [s + d for s in sums[:3] for d in (-1, 0, 1)]
     max_chars = _count(draw, 1, 1000, budget_edges)
-    unknown = draw(st.sampled_from(edges.UNKNOWN_ARGUMENTS)) if draw(st.integers(0, 9)) == 9 else ABSENT
-    storage = draw(
-        st.sampled_from(
-            ("pretty", "raw") * 4
-            + ("bom", "compact", "surrogate bytes", "null messages", "no messages", "nan field", "dangling link")
-        )
-    )
-    conversation_id = draw(_id_plan())
+    unknown = draw(_UNKNOWN_ARGUMENT) if draw(st.integers(0, 9)) == 9 else ABSENT
+    storage = draw(_ANY_STORAGE)
+    conversation_id = draw(_ID_PLAN)
     if storage == "dangling link":  # the call reaches the file: valid arguments, the link's own ID (D-7)
         return FuzzCase(messages=messages, storage=storage, limit=_valid(limit, 50), max_chars=_valid(max_chars, 1000))
     return FuzzCase(
@@ -238,3 +251,8 @@ def _valid(value: Any, high: int) -> Any:
     """``value`` when it is a valid count from 1 to ``high`` (an integral float included), else absent."""
     number = isinstance(value, int | float) and not isinstance(value, bool)
     return value if number and float(value).is_integer() and 1 <= value <= high else ABSENT
+
+
+_ANSWERED_CASES = answered_cases()
+_ANY_CASES = any_cases()
+_ID_PLAN = _id_plan()

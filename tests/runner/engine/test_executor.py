@@ -232,3 +232,16 @@ def test_an_interrupt_is_not_a_step_failure():
 
     with pytest.raises(KeyboardInterrupt):
         run_scenario(SCENARIOS["A skip"], steps, World())
+
+
+def test_a_steps_parameters_are_read_once_when_registered_not_at_each_call(monkeypatch: pytest.MonkeyPatch):
+    steps = tiny_registry()
+    assert [entry.parameters for entry in steps.entries] == [
+        ("world",), ("world", "n", "datatable"), ("world", "n"), ("world",), ("world", "docstring"),
+        ("world", "total"), ("world", "word", "ccweb_expected_words"), ("name",), ("counter",),
+    ]
+    read = []
+    monkeypatch.setattr("inspect.signature", lambda function, **_: read.append(function) or pytest.fail("read"))
+    world = World()
+    outcome = run_scenario(SCENARIOS["Adding 5"], steps, world, provide=provide, skip=(Skip,))
+    assert (outcome.status, world.total, read) == ("passed", 12, [])
