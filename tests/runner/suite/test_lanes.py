@@ -140,6 +140,50 @@ def test_once_a_stop_is_decided_nothing_more_starts_and_what_runs_is_finished():
     assert finished == [(0, "failed"), (1, "passed")]
 
 
+def test_a_scenario_that_ends_first_is_finished_after_those_planned_before_it():
+    first_may_end = threading.Event()
+    finished: list[int] = []
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        def work() -> int:
+            if index == 0:
+                assert first_may_end.wait(10)
+            else:
+                first_may_end.set()  # scenario 1 ends first: scenario 0 ends only after it
+            return index
+
+        return work
+
+    run_in_lanes(
+        [Claim(frozenset({str(n)})) for n in range(2)],
+        2,
+        begin=begin,
+        finish=lambda index, result: finished.append(result),
+        stopped=lambda: False,
+        unstarted=lambda error: None,
+        abort=lambda: None,
+    )
+    assert finished == [0, 1]
+
+
+def test_a_scenario_held_back_by_one_that_never_starts_is_finished_once_the_run_stopped():
+    finished: list[tuple[int, str]] = []
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        return lambda: "failed" if index == 0 else "passed"
+
+    run_in_lanes(  # 1 waits for every lane of "a", 0 holds one; 2 runs beside 0; 0 fails: 1 never starts
+        [Claim(frozenset({"a"})), Claim(frozenset({"a"}), wide=True), Claim(frozenset({"b"}))],
+        2,
+        begin=begin,
+        finish=lambda index, status: finished.append((index, status)),
+        stopped=lambda: any(status == "failed" for _, status in finished),
+        unstarted=lambda error: None,
+        abort=lambda: None,
+    )
+    assert finished == [(0, "failed"), (2, "passed")]
+
+
 def test_an_interrupt_stops_the_servers_and_waits_for_the_workers():
     aborted, running = threading.Event(), threading.Event()
     ended: list[int] = []
