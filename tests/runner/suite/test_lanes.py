@@ -9,8 +9,10 @@ from paths import REPO
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.engine.scenarios import read_feature
+from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
 from ccweb_conformance.suite.world import _interleaved
+from ccweb_conformance.values import resolve_values
 
 FEATURES = REPO / "features" / "ccweb_features"
 ALONE = {
@@ -231,3 +233,8 @@ def test_calls_dealt_over_lanes_are_put_back_in_call_order():
 def test_jobs_outside_1_to_8_is_a_usage_error(value: str, said: str, capsys: pytest.CaptureFixture[str]):
     assert main(["run", "--in-process", "--jobs", value]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"ccweb-conformance: error: {said}"
+
+
+def test_four_scenarios_run_together_unless_told_otherwise():
+    assert resolve_values(RunnerOptions()).jobs == 4
+    assert resolve_values(RunnerOptions(jobs=1)).jobs == 1
