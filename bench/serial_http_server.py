@@ -27,8 +27,6 @@ from fast_server import PARSE_ERROR, Server
 import ccweb_spec
 from ccweb_reference.wire import dumps
 
-ONE_AT_A_TIME = threading.Lock()
-
 
 class Handler(BaseHTTPRequestHandler):
     """POST /mcp answered with JSON under the one lock; notifications 202; DELETE 200; GET refused."""
@@ -61,7 +59,7 @@ class Handler(BaseHTTPRequestHandler):
             self._reply(400, dumps(error).encode(), "application/json")
             return
         method = message.get("method") if isinstance(message, dict) else None
-        with ONE_AT_A_TIME:
+        with self.server.one_at_a_time:
             if method == "tools/call" and self.server.hang:
                 threading.Event().wait()  # never answered: the runner's --timeout ends the call
             if method != "initialize":
@@ -83,6 +81,8 @@ class Serial(ThreadingHTTPServer):
     def __init__(self, port: int, delay: float, hang: bool) -> None:
         super().__init__(("127.0.0.1", port), Handler)
         self.answers = Server()
+        self.one_at_a_time = threading.Lock()
+        """Held around every request: one answered at a time."""
         self.delay = delay
         self.hang = hang
         self.source_header = ccweb_spec.binding().source_header
