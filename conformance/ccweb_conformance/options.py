@@ -246,9 +246,10 @@ class RunnerOptions:
     stop_after: int = option(3, "--stop-after", group="binding", metavar="N", bounds=Bounds(1),
         help="scenarios in a row in which the server died or timed out, or broke the protocol the same way,"
         " before the rest is not run (default: %(default)s)")
-    jobs: int = option(1, "--jobs", group="binding", metavar="N", bounds=Bounds(1, 8), plugin=False,
-        help="scenarios of different source bindings run at the same time, up to N; those that need the sessions "
-        "folder quiet run alone (default: %(default)s)")
+    jobs: int = option(4, "--jobs", group="binding", metavar="N", bounds=Bounds(1, 8), plugin=False,
+        help="scenarios run at the same time, up to N, each on a connection (over stdio a server process) of its "
+        "own; those that need the sessions folder quiet run alone; reports, -x and --stop-after as one after "
+        "another (default: %(default)s; 1: one after another)")
     # --- selection: which scenarios, and how their verdicts count -----------------------
     keyword: str | None = option(None, "-k", group="selection", metavar="EXPR", plugin="-k", commands=RUN_AND_LIST,
         config_key="keyword", old_keys=("k",), help="only scenarios whose test name matches EXPR (pytest -k)")

@@ -127,7 +127,7 @@ CASES: dict[str, Case] = {
         [*REFERENCE_HTTP, "--url", "http://127.0.0.1:{port}/wrong"], 2, "could not negotiate MCP", reports=False
     ),
     "sse-trickle": Case(
-        [*http("trickle=2"), "--tags", "AC-8", "--timeout", "2"],
+        [*http("trickle=6"), "--tags", "AC-8", "--timeout", "2"],  # the third scenario's call: maxChars 6
         1,
         "tools/call: no response within 2 s",
         outcome="failed",

@@ -127,6 +127,8 @@ class ResultCollector:
         rest is not run."""
         self.deadline: float | None = None
         """time.monotonic() past which no scenario starts (--max-time)."""
+        self._out_of_time = False
+        """The stop is --max-time's: what started before it is still judged."""
         self.max_time = 0.0
         self.exit_first = False
         """--exitfirst: the first failed scenario stops the run (as pytest -x: a warning or an xfail does not)."""
@@ -153,7 +155,13 @@ class ResultCollector:
         """Why the next scenario must not start (the run's bound, the breaker), or None."""
         if self.stop_reason is None and self.deadline is not None and time.monotonic() > self.deadline:
             self.stop_reason = f"not run: the run reached --max-time {self.max_time:g} s"
+            self._out_of_time = True
         return self.stop_reason
+
+    def stopped_by_verdict(self) -> bool:
+        """A judged scenario stopped the run (-x, the breaker, the runner's own fault): one after another, nothing
+        planned after it would have started, so under --jobs what did start is not judged either."""
+        return self.stop_reason is not None and not self._out_of_time
 
     def record_not_run(self, planned: PlannedScenario, reason: str) -> None:
         """Record a scenario the run did not get to."""

@@ -130,7 +130,8 @@ def _run(run: _Run, chosen: Chosen) -> None:
 
 
 def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
-    """The scenarios on up to ``jobs`` threads, in lanes (``suite/lanes.py``); each judged here as it ends."""
+    """The scenarios on up to ``jobs`` threads, in lanes (``suite/lanes.py``); each judged here in the planned order,
+    none past a stop a verdict decided (not run, as one after another)."""
     target = run.stage.target
     assert target is not None
     pristine_reference()  # the oracle's private copies are made by swapping sys.modules: once, before any worker
@@ -150,7 +151,7 @@ def _run_together(run: _Run, chosen: Chosen, jobs: int) -> None:
         planned,
         jobs,
         begin=begin,
-        finish=lambda _, ended: _judge(run, ended),
+        finish=lambda _, ended: None if run.collector.stopped_by_verdict() else _judge(run, ended),
         stopped=lambda: run.collector.check_stop() is not None,
         unstarted=lambda error: run.stage.context.exhausted.append(f"{type(error).__name__}: {error}"),
         abort=target.close,

@@ -6,8 +6,9 @@ lanes, each a connection of its own (over stdio, a process). Scenarios whose cla
 scenarios that share a binding (none bound, or the shared decoy) run together each in a lane of its own. What
 ``lanes.yaml`` names changes that: a scenario with an ``alone`` step runs alone (everything planned before it
 has ended when it starts, nothing planned after it starts before it ended); one with a ``wide`` step takes every
-lane of its binding, to spread its calls in flight together over them. The caller reports each scenario as it
-ends and puts the report in the planned order.
+lane of its binding, to spread its calls in flight together over them. Each scenario is handed back in the planned
+order, once every scenario planned before it has ended, so what the caller judges (and the stops its verdicts
+decide) comes in the order of a run one after another.
 """
 
 from __future__ import annotations
@@ -136,6 +137,18 @@ def _submit(pool: ThreadPoolExecutor, work: Callable[[], T], unstarted: Callable
         return done
 
 
+def _finish_in_order(
+    ended: dict[int, T], lanes: Lanes, finish: Callable[[int, T], None], stopped: Callable[[], bool]
+) -> None:
+    """Finish the ended scenarios that no earlier one holds back: one running, or pending while the run goes on."""
+    for index in sorted(ended):
+        if any(earlier < index for earlier in lanes.running) or (
+            any(earlier < index for earlier in lanes.pending) and not stopped()
+        ):
+            return
+        finish(index, ended.pop(index))
+
+
 def run_in_lanes(
     planned: Sequence[Claim],
     jobs: int,
@@ -149,13 +162,14 @@ def run_in_lanes(
     """Run the planned scenarios on up to ``jobs`` threads.
 
     ``begin(i, lanes)``, on this thread, prepares scenario ``i`` in those lanes of its bindings and returns its
-    work, run on a worker; ``finish(i, result)``, on this thread, as each ends (those ending together in planned
-    order). Once ``stopped()`` says so, nothing more starts; what runs ends and is finished. On an interrupt,
-    ``abort()`` stops the servers the workers talk to, so they end at once, and is waited for.
+    work, run on a worker; ``finish(i, result)``, on this thread, in the planned order: a scenario that ended waits
+    for those planned before it. Once ``stopped()`` says so, nothing more starts; what runs ends and is finished.
+    On an interrupt, ``abort()`` stops the servers the workers talk to, so they end at once, and is waited for.
     """
     lanes = Lanes(planned, jobs)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ccweb-job")
     in_flight: dict[Future[T], int] = {}
+    ended: dict[int, T] = {}
     try:
         while lanes.pending or in_flight:
             if not stopped():
@@ -165,10 +179,11 @@ def run_in_lanes(
             if not in_flight:
                 return
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=in_flight.__getitem__):
+            for future in done:
                 index = in_flight.pop(future)
                 lanes.end(index)
-                finish(index, future.result())
+                ended[index] = future.result()
+            _finish_in_order(ended, lanes, finish, stopped)
     except BaseException:
         if in_flight:
             abort()

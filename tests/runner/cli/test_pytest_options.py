@@ -167,11 +167,16 @@ def test_the_three_options_come_from_the_config_file(cache: Path, tmp_path: Path
 def test_exitfirst_stops_at_the_first_failed_scenario_writes_every_report_and_leaves_nothing(tmp_path: Path) -> None:
     """A spawned stdio server whose every tools/call result carries NaN: the first scenario that calls fails.
 
-    One scenario after another (``--jobs 1``): with more, those in flight at the first failure end and are
-    reported too (``runner/suite/test_lanes.py``)."""
+    With the default ``--jobs``, scenarios in flight beside the failed one are not judged: the report is the one
+    of a run one after another (``--jobs 1``), scenario by scenario."""
     from runner.gate_cases import Case, run_case, stdio  # noqa: PLC0415 (the gate's runner: marks, TMPDIR, reports)
 
-    outcome = run_case("exitfirst", Case([*stdio("nan"), "--exitfirst", "--jobs", "1"], 1, ""), tmp_path)
+    alone = run_case("exitfirst-jobs-1", Case([*stdio("nan"), "--exitfirst", "--jobs", "1"], 1, ""), tmp_path)
+    outcome = run_case("exitfirst", Case([*stdio("nan"), "--exitfirst"], 1, ""), tmp_path)
+    assert alone.report is not None and outcome.report is not None
+    assert [(s["status"], (s["message"] or "").split("\n")[0]) for s in outcome.report["scenarios"]] == [
+        (s["status"], (s["message"] or "").split("\n")[0]) for s in alone.report["scenarios"]
+    ]  # the first line: the requirement, or why not run (what follows names the run's own conversation IDs)
     assert outcome.code == 1, outcome.stderr[-2000:]
     assert (outcome.left_processes, outcome.left_files) == ([], [])
     assert all(text is not None for text in outcome.reports.values())

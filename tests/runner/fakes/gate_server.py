@@ -15,7 +15,8 @@ untouched scenarios pass, except as the words say:
   hs=500        (http) initialize gets HTTP 500; hs=ctype: text/html; hs=plain: the right answer as
                 text/plain (Go's default); hs=redirect: 307
   sse           (http) replies to tools/call as an SSE stream
-  trickle=N     (http) the N-th tools/call opens an SSE stream and trickles bytes, never a newline
+  trickle=N     (http) a tools/call whose maxChars is N opens an SSE stream and trickles bytes, never a
+                newline (chosen by its arguments, not its arrival: under --jobs calls arrive in any order)
   nan           every tools/call result carries "_meta": {"score": NaN} (not JSON)
   dup-envelope  every tools/call response repeats "jsonrpc", "id" and "result" (a first, empty result)
   dup-text      the JSON text block of every tools/call result starts with an extra "ok": false
@@ -243,7 +244,8 @@ class Handler(ReplyingHandler):
             with LOCK:
                 CALLS[0] += 1
                 number = CALLS[0]
-            if number == TRICKLE:
+            arguments = (message.get("params") or {}).get("arguments") or {}
+            if TRICKLE and arguments.get("maxChars") == TRICKLE:
                 self.trickle()
                 return
         response = answer(message, self.headers.get("X-CCWeb-Session-Id"))

@@ -274,3 +274,19 @@ def test_three_scenarios_in_a_row_without_the_server_stop_the_run() -> None:
     assert results.stop_reason == (
         "not run: the implementation stopped answering (3 scenarios in a row timed out or lost the server)"
     )
+
+
+def test_a_verdicts_stop_is_told_apart_from_max_time() -> None:
+    """Under --jobs a scenario in flight past a verdict's stop is not judged; one in flight at --max-time is."""
+    timed_out = ResultCollector(strict=False)
+    timed_out.deadline, timed_out.max_time = 0.0, 5.0
+    assert (timed_out.stopped_by_verdict(), timed_out.check_stop()) == (
+        False,
+        "not run: the run reached --max-time 5 s",
+    )
+    assert timed_out.stopped_by_verdict() is False
+    judged = ResultCollector(strict=False)
+    judged.exit_first = True
+    wrong = fail("SRC-1: wrong", expected=1, actual=2, proves="SRC-1")
+    plugin._observe(judged, item("SRC-1"), SimpleNamespace(excinfo=SimpleNamespace(value=wrong)), Report("failed"))  # type: ignore[arg-type]
+    assert (judged.stop_reason, judged.stopped_by_verdict()) == (collector.EXIT_FIRST_REASON, True)

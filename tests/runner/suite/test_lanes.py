@@ -10,8 +10,10 @@ from paths import REPO
 from ccweb_conformance.cli import main
 from ccweb_conformance.engine.features import parse_features
 from ccweb_conformance.engine.scenarios import parse_feature
+from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
 from ccweb_conformance.suite.world import _interleaved
+from ccweb_conformance.values import resolve_values
 
 FEATURES = REPO / "features" / "ccweb_features"
 ALONE = {
@@ -141,6 +143,50 @@ def test_once_a_stop_is_decided_nothing_more_starts_and_what_runs_is_finished():
     assert finished == [(0, "failed"), (1, "passed")]
 
 
+def test_a_scenario_that_ends_first_is_finished_after_those_planned_before_it():
+    first_may_end = threading.Event()
+    finished: list[int] = []
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        def work() -> int:
+            if index == 0:
+                assert first_may_end.wait(10)
+            else:
+                first_may_end.set()  # scenario 1 ends first: scenario 0 ends only after it
+            return index
+
+        return work
+
+    run_in_lanes(
+        [Claim(frozenset({str(n)})) for n in range(2)],
+        2,
+        begin=begin,
+        finish=lambda index, result: finished.append(result),
+        stopped=lambda: False,
+        unstarted=lambda error: None,
+        abort=lambda: None,
+    )
+    assert finished == [0, 1]
+
+
+def test_a_scenario_held_back_by_one_that_never_starts_is_finished_once_the_run_stopped():
+    finished: list[tuple[int, str]] = []
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        return lambda: "failed" if index == 0 else "passed"
+
+    run_in_lanes(  # 1 waits for every lane of "a", 0 holds one; 2 runs beside 0; 0 fails: 1 never starts
+        [Claim(frozenset({"a"})), Claim(frozenset({"a"}), wide=True), Claim(frozenset({"b"}))],
+        2,
+        begin=begin,
+        finish=lambda index, status: finished.append((index, status)),
+        stopped=lambda: any(status == "failed" for _, status in finished),
+        unstarted=lambda error: None,
+        abort=lambda: None,
+    )
+    assert finished == [(0, "failed"), (2, "passed")]
+
+
 def test_an_interrupt_stops_the_servers_and_waits_for_the_workers():
     aborted, running = threading.Event(), threading.Event()
     ended: list[int] = []
@@ -188,3 +234,8 @@ def test_calls_dealt_over_lanes_are_put_back_in_call_order():
 def test_jobs_outside_1_to_8_is_a_usage_error(value: str, said: str, capsys: pytest.CaptureFixture[str]):
     assert main(["run", "--in-process", "--jobs", value]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"ccweb-conformance: error: {said}"
+
+
+def test_four_scenarios_run_together_unless_told_otherwise():
+    assert resolve_values(RunnerOptions()).jobs == 4
+    assert resolve_values(RunnerOptions(jobs=1)).jobs == 1
