@@ -4,14 +4,12 @@ on the reference and on three mutants that fail different features (one of them 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from runner.engine.engine_run import REFERENCE
+from runner.forked import run_as_group
 from suite_size import SCENARIOS
 
 TESTS = Path(__file__).resolve().parents[2]
@@ -32,22 +30,9 @@ def verdicts(tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
     time (``engine_run.py``); on a time-out its whole process group is stopped."""
     folder = tmp_path_factory.mktemp("engine-run")
     names = [name or REFERENCE for name in MUTANTS]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "runner.engine.engine_run", str(folder), *names],
-        cwd=TESTS,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        _, err = process.communicate(timeout=600)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)  # its forked children too
-        process.communicate()
-        raise
+    done = run_as_group([sys.executable, "-m", "runner.engine.engine_run", str(folder), *names], TESTS, 600)
     logs = "".join(log.read_text(encoding="utf-8")[-2000:] for log in sorted(folder.glob("*.log")))
-    assert process.returncode == 0, err[-2000:] + logs
+    assert done.returncode == 0, done.stderr[-2000:] + logs
     return {name: json.loads((folder / f"{name or REFERENCE}.json").read_text(encoding="utf-8")) for name in MUTANTS}
 
 
