@@ -31,12 +31,13 @@ def import_the_kit() -> None:
 
 
 def _child(name: str, work: Callable[[str], int], out_dir: Path) -> int:
-    """In a forked child: its output to ``OUT_DIR/NAME.log``, then ``work(name)``."""
+    """In a forked child: its standard output to ``OUT_DIR/NAME.out``, its standard error to ``NAME.err``, then
+    ``work(name)``."""
     try:
-        log = os.open(out_dir / f"{name}.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(log, 1)
-        os.dup2(log, 2)
-        os.close(log)
+        for fd, suffix in ((1, "out"), (2, "err")):
+            stream = os.open(out_dir / f"{name}.{suffix}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(stream, fd)
+            os.close(stream)
         return work(name)
     except BaseException as exc:
         print(f"forked: {name} crashed: {exc!r}", file=sys.stderr)
@@ -46,12 +47,15 @@ def _child(name: str, work: Callable[[str], int], out_dir: Path) -> int:
         sys.stderr.flush()
 
 
-def each_in_a_child(names: Sequence[str], work: Callable[[str], int], out_dir: Path, at_a_time: int = 2) -> int:
-    """``work(name)`` for each name in a forked child, ``at_a_time`` at once; 1 if a child did not exit 0."""
+def each_in_a_child(
+    names: Sequence[str], work: Callable[[str], int], out_dir: Path, at_a_time: int = 2
+) -> dict[str, int]:
+    """``work(name)`` for each name in a forked child, ``at_a_time`` at once; each child's exit code."""
     out_dir.mkdir(parents=True, exist_ok=True)
     sys.stdout.flush()
     sys.stderr.flush()
-    failed, pending, running = 0, list(names), set[int]()
+    codes: dict[str, int] = {}
+    pending, running = list(names), dict[int, str]()
     while pending or running:
         while pending and len(running) < at_a_time:
             name = pending.pop(0)
@@ -62,11 +66,10 @@ def each_in_a_child(names: Sequence[str], work: Callable[[str], int], out_dir: P
                     code = _child(name, work, out_dir)
                 finally:
                     os._exit(code)
-            running.add(pid)
+            running[pid] = name
         pid, status = os.wait()
-        running.discard(pid)
-        failed |= os.waitstatus_to_exitcode(status) != 0
-    return failed
+        codes[running.pop(pid)] = os.waitstatus_to_exitcode(status)
+    return codes
 
 
 def run_as_group(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:

@@ -5,10 +5,11 @@ engine) and plain pytest with the kit's plugin (pytest-bdd running the same step
 name a mutant of ``tests/mutants``) imports the runner, the reference, pytest and pytest-bdd and reads the suite
 once, then forks one child per name, two at a time (``runner/forked.py``): each applies its mutant and writes both
 runs' verdicts per scenario (``file.feature::name [example]`` -> passed, failed, skipped, xfailed) to
-``OUT_DIR/NAME.json`` as one JSON object, its output to ``OUT_DIR/NAME.log``. Both runs are ``--strict`` (a failed
-SHOULD scenario is failed, as pytest shows it with ``--ccweb-strict``) and without the fuzz phase and reruns, which
-only ``run`` has. pytest runs with ``--tb=no``: the verdicts are read from its JUnit report, and rendering each
-failure's traceback (source files parsed again per entry) was a large share of a failing mutant's run.
+``OUT_DIR/NAME.json`` as one JSON object, its output to ``OUT_DIR/NAME.out`` and ``NAME.err``. Both runs are
+``--strict`` (a failed SHOULD scenario is failed, as pytest shows it with ``--ccweb-strict``) and without the fuzz
+phase and reruns, which only ``run`` has. pytest runs with ``--tb=no``: the verdicts are read from its JUnit
+report, and rendering each failure's traceback (source files parsed again per entry) was a large share of a failing
+mutant's run.
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def main(argv: list[str]) -> int:
 
     out_dir = Path(argv[0])
     import_the_kit()
-    return each_in_a_child(argv[1:], lambda name: both_paths(name, out_dir), out_dir)
+    codes = each_in_a_child(argv[1:], lambda name: both_paths(name, out_dir), out_dir)
+    return int(any(codes.values()))
 
 
 if __name__ == "__main__":

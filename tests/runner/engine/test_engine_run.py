@@ -31,7 +31,7 @@ def verdicts(tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
     folder = tmp_path_factory.mktemp("engine-run")
     names = [name or REFERENCE for name in MUTANTS]
     done = run_as_group([sys.executable, "-m", "runner.engine.engine_run", str(folder), *names], TESTS, 600)
-    logs = "".join(log.read_text(encoding="utf-8")[-2000:] for log in sorted(folder.glob("*.log")))
+    logs = "".join(log.read_text(encoding="utf-8")[-2000:] for log in sorted(folder.glob("*.err")))
     assert done.returncode == 0, done.stderr[-2000:] + logs
     return {name: json.loads((folder / f"{name or REFERENCE}.json").read_text(encoding="utf-8")) for name in MUTANTS}
 

@@ -4,7 +4,7 @@
 ``[MUTANT|-, KEYWORD, PYTEST ARGS...]``) imports pytest, pytest-bdd, the plugin and the reference once, then forks
 one child per case, two at a time (``runner/forked.py``): each applies its mutant and runs the scenarios ``-k
 KEYWORD`` selects as a team's own pytest run would (the plugin named with ``-p``, nothing auto-loaded), its output
-and then ``exit N`` to ``OUT_DIR/NAME.log``.
+and then ``exit N`` to ``OUT_DIR/NAME.out`` (its standard error to ``NAME.err``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def main(argv: list[str]) -> int:
 
     out_dir, cases = Path(argv[0]), json.loads(argv[1])
     import_the_kit()
-    return each_in_a_child(list(cases), lambda name: plain_pytest(*cases[name]), out_dir)
+    codes = each_in_a_child(list(cases), lambda name: plain_pytest(*cases[name]), out_dir)
+    return int(any(codes.values()))
 
 
 if __name__ == "__main__":

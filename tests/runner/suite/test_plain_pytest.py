@@ -39,9 +39,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
     known.write_text(KNOWN, "utf-8")
     cases = {name: [word.format(known=known) for word in case] for name, case in CASES.items()}
     done = run_as_group([sys.executable, "-m", "runner.suite.plain_pytest", str(folder), json.dumps(cases)], TESTS, 300)
-    written = [folder / f"{name}.log" for name in CASES if (folder / f"{name}.log").exists()]
-    logs = {log.stem: log.read_text(encoding="utf-8").splitlines() for log in written}
-    assert done.returncode == 0, done.stderr[-2000:] + "\n".join(line for lines in logs.values() for line in lines)
+    written = [folder / f"{name}.out" for name in CASES if (folder / f"{name}.out").exists()]
+    logs = {out.stem: out.read_text(encoding="utf-8").splitlines() for out in written}
+    errors = "".join(err.read_text(encoding="utf-8") for err in folder.glob("*.err"))
+    assert done.returncode == 0, done.stderr[-2000:] + errors[-2000:]
     return {name: (logs[name][-1], logs[name]) for name in CASES}
 
 
