@@ -73,14 +73,14 @@ def each_in_a_child(
 
 
 def run_as_group(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    """Run ``command`` in a session of its own; on a time-out its whole process group is stopped, forked children
-    included, and the time-out raised."""
+    """Run ``command`` in a session of its own; on a time-out (or an interrupt) its whole process group is stopped,
+    forked children included, and the exception raised again."""
     process = subprocess.Popen(
         command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     try:
         out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    except BaseException:  # a time-out, or the test session interrupted: the forked children too
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
         raise
