@@ -3,6 +3,7 @@ and each child's exit code and streams are its own."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from runner.forked import each_in_a_child, run_as_group
+from paths import TESTS
+from runner.forked import run_as_group
 
 FORKS_AND_WAITS = """
 import os, sys, time
@@ -52,16 +54,30 @@ def test_a_time_out_stops_the_forked_children_too(tmp_path: Path) -> None:
     assert time.monotonic() - started < 30  # not the child's own end: a stray child holds the pipe until it ends
 
 
+WRITES_AND_EXITS = """
+import json, os, sys
+from runner.forked import each_in_a_child
+
+def work(name):
+    os.write(1, f"out {name}\\n".encode())
+    os.write(2, f"err {name}\\n".encode())
+    return {"a": 0, "b": 1}[name]
+
+print(json.dumps(each_in_a_child(["a", "b", "c"], work, __import__("pathlib").Path(sys.argv[1]))))
+"""
+"""A batch of three children: ``a`` exits 0, ``b`` 1, ``c`` raises; each writes a line to each stream."""
+
+
 def test_each_child_has_its_own_exit_code_and_streams(tmp_path: Path) -> None:
-    """A child's file descriptors 1 and 2 go to its own files (written to directly here: pytest captures
-    ``sys.stdout``); one that raises exits 3."""
-
-    def work(name: str) -> int:
-        os.write(1, f"out {name}\n".encode())
-        os.write(2, f"err {name}\n".encode())
-        return {"a": 0, "b": 1}[name]
-
-    codes = each_in_a_child(["a", "b", "c"], work, tmp_path)
-    assert codes == {"a": 0, "b": 1, "c": 3}
+    """Forked from a process of its own, as the batches are (not from the test worker and its threads)."""
+    done = subprocess.run(
+        [sys.executable, "-c", WRITES_AND_EXITS, str(tmp_path)],
+        cwd=TESTS, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"a": 0, "b": 1, "c": 3}), done.stderr
     assert [(tmp_path / f"{n}.out").read_text(encoding="utf-8") for n in "abc"] == ["out a\n", "out b\n", "out c\n"]
-    assert [(tmp_path / f"{n}.err").read_text(encoding="utf-8") for n in "abc"] == ["err a\n", "err b\n", "err c\n"]
+    assert [(tmp_path / f"{n}.err").read_text(encoding="utf-8") for n in "abc"] == [
+        "err a\n",
+        "err b\n",
+        "err c\nforked: c crashed: KeyError('c')\n",
+    ]
