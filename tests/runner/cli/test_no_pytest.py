@@ -1,40 +1,27 @@
-"""``run``, ``run --co``, ``export`` and ``profile`` run on the runner's own engine: pytest and pytest-bdd are never
-imported (D-17). Each command runs in a fresh interpreter, which then lists what it imported."""
+"""``run``, ``run --co`` and ``profile`` run on the runner's own engine: pytest and pytest-bdd are never imported
+(D-17). The commands run one after another in one fresh interpreter, which lists after each what it imported
+(``runner/imported_modules.py``); ``export``'s own is checked on the export ``tests/runner/export/test_export.py``
+makes."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from runner.imported_modules import imported
 
-PROBE = """
-import json, sys
-from ccweb_conformance.cli import main
-code = main(sys.argv[1:])
-print(json.dumps([code, sorted(m for m in sys.modules if m.split(".")[0] in ("pytest", "_pytest", "pytest_bdd"))]))
-"""
-
-
-def imported(tmp_path: Path, *argv: str) -> tuple[int, list[str]]:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
-    )
-    code, modules = json.loads(done.stdout.strip().splitlines()[-1])
-    return code, modules
+COMMANDS = {
+    "run": ["run", "--in-process", "--fuzz", "0", "-k", "emoji"],
+    "collect-only": ["run", "--co"],
+    "profile": ["profile", "--sizes", "1", "--repeats", "1", "--settle", "0", "--no-reference"],
+}
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["run", "--in-process", "--fuzz", "0", "-k", "emoji"],
-        ["run", "--co"],
-        ["profile", "--sizes", "1", "--repeats", "1", "--settle", "0", "--no-reference"],
-        ["export", "--output", "cases.json"],
-    ],
-    ids=["run", "collect-only", "profile", "export"],
-)
-def test_the_command_imports_no_pytest(tmp_path: Path, argv: list[str]) -> None:
-    assert imported(tmp_path, *argv) == (0, [])
+@pytest.fixture(scope="module")
+def imports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, list[str]]]:
+    """Per command: its exit code and the pytest modules it imported."""
+    folder = tmp_path_factory.mktemp("no-pytest")
+    return dict(zip(COMMANDS, imported(folder, *COMMANDS.values()), strict=True))
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_the_command_imports_no_pytest(imports: dict[str, tuple[int, list[str]]], command: str) -> None:
+    assert imports[command] == (0, [])

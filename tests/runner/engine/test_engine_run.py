@@ -4,11 +4,12 @@ on the reference and on three mutants that fail different features (one of them 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from runner.engine.engine_run import REFERENCE
+from runner.forked import run_as_group
 from suite_size import SCENARIOS
 
 TESTS = Path(__file__).resolve().parents[2]
@@ -19,33 +20,24 @@ MUTANTS = {
     "no_read_only_hint": {"ac01_tool_definition.feature"},
 }
 """Each run's mutant (none for the reference) and feature files among whose scenarios it fails one at least."""
+Verdicts = dict[str, dict[str, dict[str, str]]]
+"""Per mutant, per path (``engine``, ``pytest``), scenario ID -> status."""
 
 
 @pytest.fixture(scope="module")
-def verdicts() -> dict[str, dict[str, dict[str, str]]]:
-    """Both paths' verdicts per mutant, the four subprocesses two at a time."""
-    found: dict[str, dict[str, dict[str, str]]] = {}
-    names = list(MUTANTS)
-    for pair in (names[:2], names[2:]):
-        running = {
-            name: subprocess.Popen(
-                [sys.executable, "-m", "runner.engine.engine_run", *([name] if name else [])],
-                cwd=TESTS,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for name in pair
-        }
-        for name, process in running.items():
-            out, err = process.communicate(timeout=600)
-            assert process.returncode == 0, err[-2000:]
-            found[name] = json.loads(out.splitlines()[-1])
-    return found
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
+    """Both paths' verdicts per mutant: one process reads the suite once and forks a child per mutant, two at a
+    time (``engine_run.py``); on a time-out its whole process group is stopped."""
+    folder = tmp_path_factory.mktemp("engine-run")
+    names = [name or REFERENCE for name in MUTANTS]
+    done = run_as_group([sys.executable, "-m", "runner.engine.engine_run", str(folder), *names], TESTS, 600)
+    logs = "".join(log.read_text(encoding="utf-8")[-2000:] for log in sorted(folder.glob("*.err")))
+    assert done.returncode == 0, done.stderr[-2000:] + logs
+    return {name: json.loads((folder / f"{name or REFERENCE}.json").read_text(encoding="utf-8")) for name in MUTANTS}
 
 
 @pytest.mark.parametrize("mutant", list(MUTANTS))
-def test_both_paths_give_the_same_verdict_per_scenario(verdicts, mutant: str):
+def test_both_paths_give_the_same_verdict_per_scenario(verdicts: Verdicts, mutant: str) -> None:
     engine, plain = verdicts[mutant]["engine"], verdicts[mutant]["pytest"]
     assert len(engine) == SCENARIOS
     assert engine == plain

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from paths import REPO
+from runner.imported_modules import imported
 from suite_size import SCENARIOS
 
 import ccweb_spec
@@ -29,17 +30,32 @@ def _export(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh ``export --output FOLDER/cases.json``: the folder."""
+def export_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, list[str]]:
+    """A fresh ``export --output FOLDER/cases.json`` in an interpreter of its own: the folder, the exit code and the
+    pytest modules it imported (``runner/imported_modules.py``)."""
     path = tmp_path_factory.mktemp("export") / "cases.json"
-    done = _export("--output", str(path))
-    assert done.returncode == 0, done.stderr[-2000:]
-    return path.parent
+    [(code, modules)] = imported(tmp_path_factory.mktemp("export-run"), ["export", "--output", str(path)])
+    return path.parent, code, modules
+
+
+@pytest.fixture(scope="module")
+def exported(export_run: tuple[Path, int, list[str]]) -> Path:
+    """The fresh export's folder."""
+    folder, code, _ = export_run
+    assert code == 0
+    return folder
 
 
 @pytest.fixture(scope="module")
 def fresh(exported: Path) -> str:
     return (exported / "cases.json").read_text(encoding="utf-8")
+
+
+def test_export_imports_no_pytest(export_run: tuple[Path, int, list[str]]) -> None:
+    """``export`` runs the suite on the runner's own engine (D-17): pytest and pytest-bdd are never imported, as for
+    ``run`` (``tests/runner/cli/test_no_pytest.py``)."""
+    _, code, modules = export_run
+    assert (code, modules) == (0, [])
 
 
 def test_output_writes_the_shipped_node_harness_beside_the_cases_and_the_example_holds_it(exported):
