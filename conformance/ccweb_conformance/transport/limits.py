@@ -101,19 +101,24 @@ def check_thread_headroom(spare: int, what: str) -> None:
         )
 
 
-WORKER_TASKS = 4
-"""Processes and threads one more worker of ``--jobs`` may need: its thread, and a server process for its binding."""
+ONE_LANE_TASKS = 256
+"""Processes and threads of the user a run of one lane may hold at its peak: the runner's threads, its servers
+(one per source binding and era) and theirs; against the bundled reference about 220."""
+LANE_TASKS = 32
+"""What each lane beyond the first adds at the run's peak: its thread, its servers and theirs (about 28 against
+the bundled reference)."""
 
 
 def workers_allowed(wanted: int) -> int:
-    """How many of ``wanted`` workers fit below the user's process limit, :data:`SPARE` kept free (at least one)."""
+    """How many of ``wanted`` lanes fit below the user's process limit, :data:`SPARE` kept free (at least one): a
+    run whose lanes would not fit runs one after another, as ``--jobs 1`` does, rather than stop at the limit."""
     limit = _limit()
-    needed = SPARE + wanted * WORKER_TASKS
+    needed = SPARE + ONE_LANE_TASKS + (wanted - 1) * LANE_TASKS
     system = _system_tasks()
     if limit is None or (system is not None and system + needed <= limit):
         return wanted
     free = limit - SPARE - tasks_of_user(os.getuid())
-    return max(1, min(wanted, free // WORKER_TASKS))
+    return max(1, min(wanted, 1 + (free - ONE_LANE_TASKS) // LANE_TASKS))
 
 
 def no_thread_or_process(error: BaseException) -> bool:

@@ -124,3 +124,16 @@ def test_a_fork_that_failed_is_the_runners_environment_and_a_read_that_would_blo
         "this is the runner's environment, not the implementation: raise the process limit (ulimit -u) or free memory"
     )
     assert environment_problem(BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")) is None
+
+
+@pytest.mark.parametrize(("limit", "lanes"), [(250, 1), (300, 1), (330, 2), (400, 4), (4_096, 4)])
+def test_lanes_fit_below_the_limit_with_what_a_run_holds(
+    monkeypatch: pytest.MonkeyPatch, limit: int, lanes: int
+) -> None:
+    """10 of the user's tasks running: a run of one lane may hold 256 at its peak, each lane more 32, 8 kept free
+    (under ``ulimit -u 250`` four lanes stopped the default run at the limit where one lane passed)."""
+    monkeypatch.setattr(limits.resource, "getrlimit", lambda which: (limit, limit))
+    monkeypatch.setattr(limits.os, "getuid", lambda: 1000)
+    monkeypatch.setattr(limits, "_system_tasks", lambda: 5_000)
+    monkeypatch.setattr(limits, "tasks_of_user", lambda uid: 10)
+    assert limits.workers_allowed(4) == lanes
