@@ -142,13 +142,13 @@ def _environment_line(error: BaseException) -> str | None:
         )
     if not isinstance(error, OSError) or error.errno is None:
         return None
-    where = f": {error.filename}" if error.filename else ""
-    cause = f"[Errno {error.errno}] {error.strerror or errno.errorcode.get(error.errno, '')}{where}"
-    if error.errno in (errno.EMFILE, errno.ENFILE):
+    said = f"[Errno {error.errno}] {error.strerror or errno.errorcode.get(error.errno, '')}"
+    if error.errno in (errno.EMFILE, errno.ENFILE):  # which open found none left is chance: not named
         return (
-            f"the runner ran out of file descriptors ({cause}); {NOT_THE_IMPLEMENTATION}: raise the limit "
+            f"the runner ran out of file descriptors ({said}); {NOT_THE_IMPLEMENTATION}: raise the limit "
             "(ulimit -n)"
         )
+    cause = f"{said}: {error.filename}" if error.filename else said
     if isinstance(error, NoProcessLeft) or error.errno == errno.ENOMEM:  # EAGAIN alone: a read that would block
         return (
             f"the runner could not start a process or thread ({cause}); {NOT_THE_IMPLEMENTATION}: raise the "

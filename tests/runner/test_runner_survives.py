@@ -1,7 +1,8 @@
 """Whole ``ccweb-conformance run`` invocations against misbehaving servers (tests/runner/fakes/suite_*.py).
 
 Each run is a subprocess with a hard timeout and selects the 13 AC-8 scenarios, which make
-one tools/call each, so the fakes' call N belongs to scenario N. For every run: the exit
+one tools/call each, one after another (``--jobs 1``: under lanes the calls of several scenarios interleave, and
+no call number belongs to one scenario), so the fakes' call N belongs to scenario N. For every run: the exit
 code ``errors.py`` names, the affected scenarios fail with a clear message while the others
 pass (later ones against a restarted process), no process the run started is left, and
 nothing is left in the run's TMPDIR (its ``ccweb-conformance-*`` folders). Several faults
@@ -138,7 +139,7 @@ def run_case(name: str, case: Case, root: Path) -> Outcome:
     report = home / "report.json"
     env = {**os.environ, "TMPDIR": str(temp), "SUITE_FAKE_STATE": str(state), "NO_COLOR": "1"}
     env.pop("CCWEB_SESSION_ID", None)
-    command = [PYTHON, "-m", "ccweb_conformance.cli", "run", *case.target, "--protocol", "legacy"]
+    command = [PYTHON, "-m", "ccweb_conformance.cli", "run", *case.target, "--protocol", "legacy", "--jobs", "1"]
     # --no-rerun: these cases count the processes of the scenarios themselves (the reruns alone start their own,
     # tests/runner/cli/test_rerun_alone_run.py)
     command += ["--tags", "AC-8", "--timeout", case.timeout, "--json", str(report), "--no-rerun"]

@@ -116,6 +116,9 @@ def main(args: argparse.Namespace) -> int:
         from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
         from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
         from ccweb_conformance.commands.running import run  # noqa: PLC0415
+        from ccweb_conformance.suite import steps  # noqa: PLC0415
+
+        steps.load()  # every step module, before the run holds a descriptor of its own (workspace, servers)
 
     if collecting:
         return collect_only(values, chosen, features)
