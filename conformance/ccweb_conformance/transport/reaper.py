@@ -144,9 +144,20 @@ def _holding(pipes: set[int]) -> list[Leftover]:
             links = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
         except OSError:
             continue
-        if links & wanted and _state(pid) not in _GONE:
+        if links & wanted and _state(pid) not in _GONE and not _starting_here(pid):
             found.append(Leftover(pid, _command(pid)))
     return found
+
+
+def _starting_here(pid: int) -> bool:
+    """Whether ``pid`` is the runner's own child between fork and exec: a server another lane is starting, which
+    holds every descriptor of the runner's until its exec closes them (killed, its start would seem to succeed
+    and the server to die at once)."""
+    try:
+        process = psutil.Process(pid)
+        return process.ppid() == os.getpid() and process.cmdline() == psutil.Process().cmdline()
+    except (psutil.Error, OSError):
+        return False
 
 
 def _adopted(began: int) -> list[Leftover]:
