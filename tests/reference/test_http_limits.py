@@ -443,10 +443,24 @@ def peak_rss_mb(pid: int) -> float:
     return int(match.group(1)) / 1024
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+UNREAD_BYTES = 16 << 20
+"""Less than a file the server must not read: a gigabyte, or the 128 MiB that ``--max-file-bytes`` bounds a read to."""
+
+
+def bytes_read(pid: int) -> int:
+    """The bytes a process has read so far through ``read`` and ``pread`` (``rchar``), files and pipes alike."""
+    match = re.search(r"^rchar: (\d+)$", Path(f"/proc/{pid}/io").read_text(encoding="ascii"), re.MULTILINE)
+    assert match is not None
+    return int(match.group(1))
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="reads /proc")
 def test_a_gigabyte_file_stalls_no_other_client_and_stays_small(tmp_path: Path) -> None:
-    """A call on a 1 GiB file (sparse: a JSON string of zero bytes) is refused by the size bound, in well under
-    a second and without reading it; a second client's tools/list meanwhile is answered at once."""
+    """A call on a 1 GiB file (sparse: a JSON string of zero bytes) is refused by the size bound without reading
+    it (the server's read bytes and memory barely move), and a second client's tools/list is answered meanwhile.
+
+    No latency is asserted: a server that read the file (the stall this guards against) reads a gigabyte, or the
+    bound's 128 MiB, whatever the machine's speed; the listings' times are printed."""
     with server(tmp_path) as srv:
         big = tmp_path / "sessions" / "big.json"
         with big.open("wb") as handle:
@@ -470,6 +484,7 @@ def test_a_gigabyte_file_stalls_no_other_client_and_stays_small(tmp_path: Path) 
                     )  # fmt: skip
                 results["call"] = reply.json()["result"]["structuredContent"]
 
+            read_before = bytes_read(srv.process.pid)
             worker = threading.Thread(target=big_call)
             worker.start()
             listing: list[float] = []
@@ -483,10 +498,14 @@ def test_a_gigabyte_file_stalls_no_other_client_and_stays_small(tmp_path: Path) 
                     listing.append(time.perf_counter() - started)
                     assert [t["name"] for t in reply.json()["result"]["tools"]] == [TOOL]
             worker.join(timeout=HARD_BOUND_S)
+            read = bytes_read(srv.process.pid) - read_before
             peak = peak_rss_mb(srv.process.pid)
         finally:
             big.unlink()
-    print(f"1 GiB file: tools/list max {max(listing) * 1000:.1f} ms over {len(listing)} calls; peak {peak:.0f} MB")
+    print(
+        f"1 GiB file: tools/list max {max(listing) * 1000:.1f} ms over {len(listing)} calls; {read:,} bytes read;"
+        f" peak {peak:.0f} MB"
+    )
     assert results["call"] == {
         "ok": False,
         "error": {
@@ -495,7 +514,7 @@ def test_a_gigabyte_file_stalls_no_other_client_and_stays_small(tmp_path: Path) 
             " 134,217,728, set by ccweb-reference --max-file-bytes)",
         },
     }
-    assert max(listing) < 1.0  # about 30 ms alone; the issue's figure is 100 ms, the bound is for a loaded machine
+    assert read < UNREAD_BYTES  # the file was not read (the listings and the call's own request are kilobytes)
     assert peak < 300
 
 
@@ -554,13 +573,15 @@ def closed_reply(sock: socket.socket) -> bytes | None:
 @pytest.mark.parametrize("token", [None, TOKEN])
 def test_slow_bodies_do_not_lock_out_calls(tmp_path: Path, token: str | None) -> None:
     """300 connections drip a request body (1 byte per 2 s) for 5 s, each one the server closes opened again at
-    once: a new client is still answered, loopback or authenticated alike, at the default bounds.
+    once: a new client is still answered, loopback or authenticated alike, at the default bounds but the body
+    timeout.
 
-    Locked out, a call would wait for a dripper's body timeout (10 s) to free a connection: every call must be
-    answered in under half that. (Answers usually take milliseconds; the figures are printed. A bound of 1 s,
-    a speed check rather than a lock-out check, failed at 1.4 s beside 8 busy processes.)"""
+    That one is an hour: locked out, a call would wait for a dripper's body timeout to free a connection, and is
+    then never answered within the client's time-out; the server makes room at once instead, closing the slow
+    bodies (its log says so). No latency is asserted (bounds of 1 s and of 5 s, speed checks rather than lock-out
+    checks, failed beside 8 busy processes); the figures are printed."""
     need_descriptors(4_000)
-    options = ("--auth-token", token) if token else ()
+    options = ("--body-timeout", "3600", *(("--auth-token", token) if token else ()))
     headers = MODERN_HEADERS | ({"Authorization": f"Bearer {token}"} if token else {})
     with server(tmp_path, *options) as srv:
         head = body_head(srv.port, token)
@@ -596,23 +617,25 @@ def test_slow_bodies_do_not_lock_out_calls(tmp_path: Path, token: str | None) ->
         f"token {token is not None}: {len(latencies)} calls while {DRIPPERS} connections dripped, median "
         f"{statistics.median(latencies) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms; {reopened} reopened"
     )
-    assert max(latencies) < HttpLimits().body_timeout / 2
-    assert reopened >= DRIPPERS  # every dripper was closed at least once, well before the 10 s body timeout
+    assert reopened >= DRIPPERS  # every dripper was closed at least once, long before the body timeout
     assert "closed slow request bodies to admit new connections (limit 256)" in log
     assert_quiet(log)
 
 
 @pytest.mark.parametrize(
-    ("options", "closed_after"),
-    [
-        (("--body-timeout", "2", "--min-body-rate", "0.1"), 2.0),  # the rate is met: the body timeout closes
-        (("--body-timeout", "30", "--min-body-rate", "64"), 1.0),  # the rate is not: closed at the first check
+    ("options", "closed_after", "closed_by"),
+    [  # the rate is met: the body timeout closes; the rate is not: closed at the first check
+        (("--body-timeout", "2", "--min-body-rate", "0.1"), 2.0, ("whose body was not complete after 2 s", None)),
+        (("--body-timeout", "30", "--min-body-rate", "64"), 1.0, (None, "arriving slower than 64 bytes/s")),
     ],
 )
 def test_a_dripped_body_is_answered_408_and_closed(
-    tmp_path: Path, options: tuple[str, ...], closed_after: float
+    tmp_path: Path, options: tuple[str, ...], closed_after: float, closed_by: tuple[str | None, str | None]
 ) -> None:
-    """20 connections drip a body (1 byte per 0.5 s); each is answered 408 and closed when its bound is reached."""
+    """20 connections drip a body (1 byte per 0.5 s); each is answered 408 and closed by its bound, not before it.
+
+    Which bound closed them is read from the server's log, not from how late they closed (a loaded machine's
+    lateness is no one's bug); the times are printed."""
     with server(tmp_path, *options) as srv:
         drippers = open_connections(srv.port, 20)
         dribble(drippers, body_head(srv.port, None))
@@ -633,11 +656,17 @@ def test_a_dripped_body_is_answered_408_and_closed(
     times = sorted(elapsed for elapsed, _ in replies.values())
     print(f"{options}: closed after {times[0]:.2f} to {times[-1]:.2f} s")
     assert [reply for _, reply in replies.values()] == [TIMED_OUT_408] * 20
-    assert closed_after - 0.1 <= times[0] <= times[-1] <= closed_after + 1.5
+    assert closed_after - 0.1 <= times[0]
+    timed_out = re.search(r"whose body was not complete after [0-9.]+ s", log)
+    too_slow = re.search(r"arriving slower than [0-9.]+ bytes/s", log)
+    assert (timed_out and timed_out.group(), too_slow and too_slow.group()) == closed_by
     assert_quiet(log)
 
 
 BIG_MIB = 48
+LARGE_CALLS_NET_S = 900.0
+"""A safety net for the large-file calls, never a speed check: at most two 127 MiB reads run at once (the read
+budget), so the last of twelve waits for five rounds of reads, which a busy machine stretches many times over."""
 
 
 def write_long_session(path: Path, mib: int) -> int:
@@ -679,7 +708,7 @@ def _twelve_calls_on(tmp_path: Path, mib: int, *options: str) -> tuple[int, floa
                 "_meta": modern_call(1)["params"]["_meta"],
             }
             request = {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
-            reply = httpx.post(srv.url, headers=MODERN_HEADERS, json=request, timeout=HARD_BOUND_S)
+            reply = httpx.post(srv.url, headers=MODERN_HEADERS, json=request, timeout=LARGE_CALLS_NET_S)
             answers[number] = reply.json()["result"]["structuredContent"]
 
         started = time.monotonic()
@@ -687,7 +716,7 @@ def _twelve_calls_on(tmp_path: Path, mib: int, *options: str) -> tuple[int, floa
         for worker in workers:
             worker.start()
         for worker in workers:
-            worker.join(timeout=HARD_BOUND_S)
+            worker.join(timeout=LARGE_CALLS_NET_S)
         elapsed = time.monotonic() - started
         peak = peak_rss_mb(srv.process.pid)
         log = srv.log()
