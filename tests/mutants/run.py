@@ -13,7 +13,7 @@ The patch is applied in this process, so ``run --in-process`` sees the changed r
 Exit code: the CLI's (0 passed, 1 a scenario failed, 2 usage); 2 for an unknown name.
 
 ``batch`` is the fast path for many entries: this process imports everything once, then
-forks one child per entry (at most JOBS at a time). Each child applies its patch to its own
+forks one child per entry (at most JOBS at a time; ``tests/runner/forked.py``). Each child applies its patch to its own
 copy of the modules and runs ``ccweb-conformance run --in-process --json OUT_DIR/KIND-NAME.json``
 (plus ``--strict`` for SHOULD-level mutants, and ``--no-rerun``: the scenario failing is the proof, a rerun alone
 adds one more run and proves nothing more), what the single-entry form does, with
@@ -28,12 +28,9 @@ entry is unknown.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -99,64 +96,28 @@ def _apply(kind: str, name: str) -> bool:
     return True
 
 
-def _child(kind: str, name: str, out_dir: Path) -> int:
-    """In a forked child: output to the log file, patch, run the suite."""
-    stem = f"{kind}-{name}"
-    log = os.open(out_dir / f"{stem}.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    os.close(log)
-    try:
-        if not _apply(kind, name):
-            return 2
-        from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
-
-        # Each run draws its own marker (its run context, made after the fork): one child's end-of-run sweep
-        # never kills the server another child spawned (HTTP mutants).
-        args = ["run", *target_args(kind, name), "--json", str(out_dir / f"{stem}.json")]
-        if kind == "mutant":
-            # The scenarios that can kill it (its requirements' or its feature's; the fuzz phase for a mutant of
-            # fuzz.py); every variant runs the whole default run.
-            args += [*MUTANTS[name].selection, "--no-rerun"]  # its scenario failing is the proof: no rerun alone
-            if MUTANTS[name].should:
-                args.append("--strict")
-        return conformance(args)
-    except BaseException as exc:
-        print(f"run.py: {kind} {name} crashed: {exc!r}", file=sys.stderr)
-        return 3
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-
-
-def _bind_the_suite_once() -> None:
-    """Collect the suite once, before forking (``run --co``: nothing is started): each child then finds the step
-    modules imported and registered, and the features parsed, as a second run in one process does; and the tables
-    every report reads."""
+def _entry_run(stem: str, out_dir: Path) -> int:
+    """In a forked child (its output already in ``OUT_DIR/KIND-NAME.log``): patch, run the suite."""
+    kind, _, name = stem.partition("-")
+    if not _apply(kind, name):
+        return 2
     from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
 
-    with open(os.devnull, "w", encoding="utf-8") as nowhere, contextlib.redirect_stdout(nowhere):
-        code = conformance(["run", "--in-process", "--co"])
-    if code != 0 or "ccweb_conformance.suite.steps.given_steps" not in sys.modules:
-        raise RuntimeError(f"run.py: the suite could not be collected before forking (exit {code})")
-    from ccweb_conformance import i18n  # noqa: PLC0415
-    from ccweb_conformance.reports.hints import hints  # noqa: PLC0415
-
-    hints()  # the tables a report with a failure reads, each read once per process: read before forking
-    i18n.terms()
-    for language in i18n.LANGUAGES:
-        i18n.locale_messages(language)
-        for kind in ("checks", "expected"):
-            i18n.translated("", language, kind)
+    # Each run draws its own marker (its run context, made after the fork): one child's end-of-run sweep
+    # never kills the server another child spawned (HTTP mutants).
+    args = ["run", *target_args(kind, name), "--json", str(out_dir / f"{stem}.json")]
+    if kind == "mutant":
+        # The scenarios that can kill it (its requirements' or its feature's; the fuzz phase for a mutant of
+        # fuzz.py); every variant runs the whole default run.
+        args += [*MUTANTS[name].selection, "--no-rerun"]  # its scenario failing is the proof: no rerun alone
+        if MUTANTS[name].should:
+            args.append("--strict")
+    return conformance(args)
 
 
 def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
-    """Run many entries, JOBS forked children at a time; write OUT_DIR/results.json."""
-    import ccweb_conformance.cli  # noqa: PLC0415 - import once, before forking
-    import ccweb_conformance.transport.inprocess  # noqa: F401, PLC0415
-    import ccweb_reference.server  # noqa: F401, PLC0415
-
-    _bind_the_suite_once()
+    """Run many entries, JOBS forked children at a time (``tests/runner/forked.py``); write OUT_DIR/results.json."""
+    from runner.forked import each_in_a_child, import_the_kit  # noqa: PLC0415 (tests/ on the path)
 
     pending = []
     for entry in entries:
@@ -167,23 +128,16 @@ def batch(out_dir: Path, jobs: int, entries: list[str]) -> int:
         pending.append((kind, name))
     # Whole runs first (the fuzz-phase mutants, every variant), so that no long run is left to end the batch alone.
     pending.sort(key=lambda entry: entry[0] == "mutant" and MUTANTS[entry[1]].feature_tag is not None)
-    out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[str, dict[str, float | int]] = {}
-    running: dict[int, tuple[str, str, float]] = {}
-    sys.stdout.flush()
-    while pending or running:
-        while pending and len(running) < jobs:
-            kind, name = pending.pop(0)
-            pid = os.fork()
-            if pid == 0:  # the child
-                os._exit(_child(kind, name, out_dir))
-            running[pid] = (kind, name, time.perf_counter())
-        pid, status = os.wait()
-        kind, name, started = running.pop(pid)
-        code = os.waitstatus_to_exitcode(status)
-        seconds = round(time.perf_counter() - started, 2)
-        results[f"{kind}:{name}"] = {"exit": code, "seconds": seconds}
-        print(f"{kind} {name} exit={code} {seconds}s", flush=True)
+
+    def ended(stem: str, code: int, seconds: float) -> None:
+        kind, _, name = stem.partition("-")
+        results[f"{kind}:{name}"] = {"exit": code, "seconds": round(seconds, 2)}
+        print(f"{kind} {name} exit={code} {round(seconds, 2)}s", flush=True)
+
+    import_the_kit()
+    stems = [f"{kind}-{name}" for kind, name in pending]  # a kind holds no "-": the stem splits back at the first
+    each_in_a_child(stems, lambda stem: _entry_run(stem, out_dir), out_dir, jobs, streams=("log", "log"), ended=ended)
     (out_dir / "results.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0
 

@@ -1,16 +1,19 @@
-"""Work forked from one process that imported the kit once, a few children at a time (as ``tests/mutants/run.py``'s
-batch does): the interpreter's start and the imports are paid once, not per run; each child applies its own mutant.
+"""Work forked from one process that imported the kit once, a few children at a time (``tests/mutants/run.py``'s
+batch and the tests' batches of whole runs): the interpreter's start and the imports are paid once, not per run;
+each child applies its own mutant.
 
 :func:`import_the_kit` and :func:`each_in_a_child` run in that process; :func:`run_as_group` starts it from a test, in
 a session of its own, so that a time-out stops its children too."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -23,20 +26,46 @@ BEFORE_FORKING = (
 
 def import_the_kit() -> None:
     """Before forking: import what every child needs, and read and bind the suite once."""
-    from mutants.run import _bind_the_suite_once  # noqa: PLC0415 (only in the process that forks)
-
     for name in BEFORE_FORKING:
         importlib.import_module(name)
     _bind_the_suite_once()
 
 
-def _child(name: str, work: Callable[[str], int], out_dir: Path) -> int:
-    """In a forked child: its standard output to ``OUT_DIR/NAME.out``, its standard error to ``NAME.err``, then
-    ``work(name)``."""
+def _bind_the_suite_once() -> None:
+    """Collect the suite once, before forking (``run --co``: nothing is started): each child then finds the step
+    modules imported and registered, and the features parsed, as a second run in one process does; and the tables
+    every report reads."""
+    from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
+
+    with open(os.devnull, "w", encoding="utf-8") as nowhere, contextlib.redirect_stdout(nowhere):
+        code = conformance(["run", "--in-process", "--co"])
+    if code != 0 or "ccweb_conformance.suite.steps.given_steps" not in sys.modules:
+        raise RuntimeError(f"forked: the suite could not be collected before forking (exit {code})")
+    from ccweb_conformance import i18n  # noqa: PLC0415
+    from ccweb_conformance.reports.hints import hints  # noqa: PLC0415
+
+    hints()  # the tables a report with a failure reads, each read once per process: read before forking
+    i18n.terms()
+    for language in i18n.LANGUAGES:
+        i18n.locale_messages(language)
+        for kind in ("checks", "expected"):
+            i18n.translated("", language, kind)
+
+
+STREAMS = ("out", "err")
+"""The suffixes of a child's standard output and standard error files; one suffix twice: one file for both."""
+
+
+def _child(name: str, work: Callable[[str], int], out_dir: Path, streams: tuple[str, str]) -> int:
+    """In a forked child: its standard output to ``OUT_DIR/NAME.<streams[0]>``, its standard error to
+    ``NAME.<streams[1]>`` (one file, opened once, when the suffixes are the same), then ``work(name)``."""
     try:
-        for fd, suffix in ((1, "out"), (2, "err")):
-            stream = os.open(out_dir / f"{name}.{suffix}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            os.dup2(stream, fd)
+        opened: dict[str, int] = {}
+        for fd, suffix in zip((1, 2), streams, strict=True):
+            if suffix not in opened:
+                opened[suffix] = os.open(out_dir / f"{name}.{suffix}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(opened[suffix], fd)
+        for stream in opened.values():
             os.close(stream)
         return work(name)
     except BaseException as exc:
@@ -48,14 +77,23 @@ def _child(name: str, work: Callable[[str], int], out_dir: Path) -> int:
 
 
 def each_in_a_child(
-    names: Sequence[str], work: Callable[[str], int], out_dir: Path, at_a_time: int = 2
+    names: Sequence[str],
+    work: Callable[[str], int],
+    out_dir: Path,
+    at_a_time: int = 2,
+    *,
+    streams: tuple[str, str] = STREAMS,
+    ended: Callable[[str, int, float], None] | None = None,
 ) -> dict[str, int]:
-    """``work(name)`` for each name in a forked child, ``at_a_time`` at once; each child's exit code."""
+    """``work(name)`` for each name in a forked child, in order, ``at_a_time`` at once; each child's exit code.
+
+    ``ended(name, code, seconds)``, if given, is called in this process as each child ends (its wall seconds from
+    its fork)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     sys.stdout.flush()
     sys.stderr.flush()
     codes: dict[str, int] = {}
-    pending, running = list(names), dict[int, str]()
+    pending, running = list(names), dict[int, tuple[str, float]]()
     while pending or running:
         while pending and len(running) < at_a_time:
             name = pending.pop(0)
@@ -63,12 +101,15 @@ def each_in_a_child(
             if pid == 0:  # the child: never back into this loop, whatever happens
                 code = 3
                 try:
-                    code = _child(name, work, out_dir)
+                    code = _child(name, work, out_dir, streams)
                 finally:
                     os._exit(code)
-            running[pid] = name
+            running[pid] = (name, time.perf_counter())
         pid, status = os.wait()
-        codes[running.pop(pid)] = os.waitstatus_to_exitcode(status)
+        name, started = running.pop(pid)
+        codes[name] = os.waitstatus_to_exitcode(status)
+        if ended is not None:
+            ended(name, codes[name], time.perf_counter() - started)
     return codes
 
 
