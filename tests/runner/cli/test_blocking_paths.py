@@ -53,10 +53,9 @@ def bounded(arguments: list[str], cwd: Path, **extra: object) -> subprocess.Comp
 )
 def test_a_named_pipe_as_an_output_path_is_a_usage_error_before_any_work(arguments: list[str], tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
-    started = time.monotonic()
     done = bounded([*arguments, "pipe"], tmp_path)
+    # refused up front: a run or a profile that started would have said so on stderr first
     assert (done.returncode, done.stderr) == (2, f"ccweb-conformance: error: cannot write 'pipe': {FIFO_REFUSED}\n")
-    assert time.monotonic() - started < 20  # refused up front: no suite ran
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
 
 
