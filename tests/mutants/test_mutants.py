@@ -98,9 +98,12 @@ def test_should_mutant_only_warns_without_strict(tmp_path: Path) -> None:
     [("newest_first", "AC-3"), ("marks_read", "AC-9")],
 )
 def test_mutant_is_killed_over_real_stdio(name: str, tags: str, tmp_path: Path) -> None:
+    """Killed over a real stdio server process. ``--no-rerun``, as the batch: the scenario failing is the proof, and
+    rerunning each failure alone (on fresh server processes: more than the run's own) proves nothing more
+    (``tests/runner/cli/test_rerun_alone_run.py`` tests the reruns, over stdio too)."""
     serve = f"{sys.executable} {RUN_PY} serve mutant {name} --sessions-dir {{sessions_dir}}"
     report = tmp_path / "report.json"
-    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", serve, "--tags", tags]
+    command = [sys.executable, "-m", "ccweb_conformance.cli", "run", "--stdio", serve, "--tags", tags, "--no-rerun"]
     command += ["--json", str(report)]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
