@@ -27,10 +27,6 @@ COLOR_NAMES = {"#1f77b4": "blue", "#d62728": "bright red", "#2ca02c": "green", "
 COLOR_NAMES |= {REFERENCE_COLOR: "grey", BUDGET_COLOR: "red", NOISE_COLOR: "light grey"}
 
 
-def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    return markdown_text.table(headers, rows)
-
-
 def _value(size: SizeResult | None, attribute: str) -> float | None:
     value = None if size is None else getattr(size, attribute)
     return None if value is None else max(float(value), 0.001)
@@ -112,7 +108,7 @@ def render_markdown(profile: Profile) -> str:
     for title, attribute, metric in CHARTS:
         lines += [*mermaid_chart(profile, title, attribute, metric), ""]
     lines += [
-        *_table(
+        *markdown_text.table(
             SIZE_HEADERS,
             [
                 size_row(i.name, size)
@@ -125,7 +121,7 @@ def render_markdown(profile: Profile) -> str:
     headers, rows = growth_table(profile)
     if rows:
         lines += ["", "Growth from the previous size (median ratio; e: exponent in time ~ size^e):", ""]
-        lines += _table(headers, rows)
+        lines += markdown_text.table(headers, rows)
     lines += ["", f"**Advisory warnings** (SHOULD, never a failed run): {len(profile.advisories)}", ""]
     for advisory, values in grouped(profile.advisories):
         limit = shown(advisory.metric, advisory.limit)
