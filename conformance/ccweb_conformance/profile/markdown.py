@@ -12,7 +12,7 @@ import math
 
 from ccweb_conformance.profile.budgets import grouped, shown
 from ccweb_conformance.profile.console import growth_table, wrong_lines
-from ccweb_conformance.profile.format import SIZE_HEADERS, size_row
+from ccweb_conformance.profile.format import SIZE_HEADERS, size_rows
 from ccweb_conformance.profile.model import Profile, SizeResult
 from ccweb_conformance.profile.svg import BUDGET_COLOR, COLORS, REFERENCE_COLOR, noise_ms, time_budgets
 from ccweb_conformance.reports import markdown_text
@@ -107,17 +107,7 @@ def render_markdown(profile: Profile) -> str:
     ]
     for title, attribute, metric in CHARTS:
         lines += [*mermaid_chart(profile, title, attribute, metric), ""]
-    lines += [
-        *markdown_text.table(
-            SIZE_HEADERS,
-            [
-                size_row(i.name, size)
-                for index in range(len(profile.sizes))
-                for i in profile.implementations
-                for size in i.sizes[index : index + 1]
-            ],
-        ),
-    ]
+    lines += markdown_text.table(SIZE_HEADERS, size_rows(profile))
     headers, rows = growth_table(profile)
     if rows:
         lines += ["", "Growth from the previous size (median ratio; e: exponent in time ~ size^e):", ""]

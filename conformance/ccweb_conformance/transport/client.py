@@ -56,7 +56,7 @@ def _raw_expectation(text: str) -> tuple[str | None, Wait]:
 
 
 RECEIVED_KEPT = 200
-"""Notifications and server requests a client keeps (the rest are counted in ``received_count``)."""
+"""Notifications and server requests a client keeps (the first ones; the rest are not kept)."""
 STARTUP_ALLOWANCE = 5.0
 """Seconds added to --timeout for the handshake: start-up is not a slow answer."""
 
