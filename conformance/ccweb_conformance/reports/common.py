@@ -7,11 +7,10 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.i18n import Messages, messages
-from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
+from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 from ccweb_conformance.transport.exchange import Exchange
 
 __all__ = [
-    "REQUIREMENT_LABELS",
     "first_line",
     "format_transcript",
     "grouped_requirements",
@@ -19,15 +18,6 @@ __all__ = [
     "run_notes",
     "totals_line",
 ]
-
-REQUIREMENT_LABELS: dict[RequirementStatus, str] = {
-    "passed": "PASS",
-    "failed": "FAIL",
-    "warning": "WARN",
-    "xfailed": "XFAIL",
-    "notreached": "not reached",
-    "untested": "untested",
-}
 
 _OPTIONAL_TOTALS = ("warning", "xfailed", "xpassed", "skipped", "notrun")
 
