@@ -17,7 +17,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure
 from ccweb_conformance.checks.outcome import contract_differences, json_equal
-from ccweb_conformance.errors import FILE_ERRNOS, LIMIT_ERRNOS, ProtocolFailure, environment_problem
+from ccweb_conformance.errors import ProtocolFailure, environment_problem
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
@@ -400,10 +400,6 @@ def result_requirements(
         by_items = derived_from_items(name, actual) or (chosen and name in SELECTION_FIELDS - DERIVED_FIELDS)
         touched.update(chosen if by_items else field_requirements([difference]))
     return tuple(sorted(touched, key=_ORDER.__getitem__))
-
-
-ENVIRONMENT_ERRNOS = FILE_ERRNOS | LIMIT_ERRNOS
-"""Errors of the runner's own machine: a full or read-only disk, missing permissions, no descriptors or processes."""
 
 
 def environment_fault(error: BaseException | None) -> str | None:

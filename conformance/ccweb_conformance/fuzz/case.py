@@ -25,11 +25,6 @@ Storage = Literal[
 ``JSON.stringify(session, null, 2)`` and ``JSON.stringify(session)`` as cc-web writes them (raw UTF-8,
 a lone surrogate escaped); ``surrogate bytes`` writes a lone surrogate's three bytes (not UTF-8);
 ``dangling link`` writes no file: ``<id>.json`` is a symbolic link to a name nothing holds (D-7)."""
-def stringify(session: Any, *, indent: bool) -> bytes:
-    """The bytes of Node's ``JSON.stringify`` (2-space or compact): raw UTF-8, lone surrogates as ``\\udxxx``."""
-    return session_bytes(session, compact=not indent)
-
-
 @dataclass(frozen=True)
 class IdPlan:
     """The conversationId sent: the fixture's ID with noise around it, or a literal value."""
@@ -81,8 +76,8 @@ class FuzzCase:
     def file_bytes(self, conversation_id: str) -> bytes:
         """The conversation file's bytes, as cc-web (or an editor) would have written them."""
         session = self.session(conversation_id)
-        if self.storage in ("raw", "compact"):
-            return stringify(session, indent=self.storage == "raw")
+        if self.storage in ("raw", "compact"):  # Node's JSON.stringify, 2-space or compact
+            return session_bytes(session, compact=self.storage == "compact")
         if self.storage == "surrogate bytes":
             return json.dumps(session, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
         if self.storage == "nan field":  # not JSON: the file is unreadable (STO-1)

@@ -147,17 +147,6 @@ def _hypothesis_run(batch_seed: int, size: int, check: Callable[[FuzzCase], None
     property_()
 
 
-def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
-    """The cases a phase of ``count`` cases with ``run_seed`` generates, in order (none called)."""
-    cases: list[FuzzCase] = []
-    with hypothesis_storage():
-        for number in range(-(-count // BATCH) + MAX_BATCHES_OVER):
-            if len(cases) >= count:
-                break
-            _hypothesis_run(_batch_seed(run_seed, number), min(BATCH, count - len(cases)), cases.append)
-    return cases
-
-
 class _Driver:
     """Runs batches against one target; remembers the smallest mismatch seen."""
 

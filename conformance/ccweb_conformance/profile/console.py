@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
 from ccweb_conformance.profile.budgets import grouped, shown
-from ccweb_conformance.profile.format import SIZE_HEADERS, growth_cells, size_row, table
+from ccweb_conformance.profile.format import SIZE_HEADERS, growth_cells, size_rows, table
 from ccweb_conformance.profile.model import Profile
 
 
@@ -50,13 +50,7 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
     width = max(len(i.name) for i in profile.implementations)
     lines += [f"  {i.name.ljust(width)}  {i.description}" for i in profile.implementations]
     lines += [f"  config file: {profile.config_file}"] if profile.config_file else []
-    rows = [
-        size_row(i.name, size)
-        for index in range(len(profile.sizes))
-        for i in profile.implementations
-        for size in i.sizes[index : index + 1]
-    ]
-    lines += ["", *table(SIZE_HEADERS, rows, left={2, 9})]
+    lines += ["", *table(SIZE_HEADERS, size_rows(profile), left={2, 9})]
     lines += [
         "",
         "  first: the first call after the file changed; repeated: calls on the unchanged file; floor: a tools/list",

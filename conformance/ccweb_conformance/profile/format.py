@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ccweb_conformance.profile.model import Growth, SizeResult, p95
+from ccweb_conformance.profile.model import Growth, Profile, SizeResult, p95
 
 
 def ms(value: float | None, digits: int = 1) -> str:
@@ -43,19 +43,24 @@ def checked(size: SizeResult) -> str:
     return f"{size.calls_checked} ok"
 
 
-def size_row(name: str, size: SizeResult) -> list[str]:
-    """One row of the main table."""
+def size_rows(profile: Profile) -> list[list[str]]:
+    """The main table's rows: per size, one per implementation measured at it."""
     return [
-        f"{size.messages:,}",
-        f"{size.file_bytes / 1e6:,.2f}",
-        name,
-        with_p95(size.first_ms, size.first_median),
-        with_p95(size.repeated_ms, size.repeated_median),
-        ms(size.floor_median, 2),
-        byte_size(size.read_per_call),
-        byte_size(size.peak_bytes),
-        multiple(size.memory_multiple),
-        checked(size),
+        [
+            f"{size.messages:,}",
+            f"{size.file_bytes / 1e6:,.2f}",
+            i.name,
+            with_p95(size.first_ms, size.first_median),
+            with_p95(size.repeated_ms, size.repeated_median),
+            ms(size.floor_median, 2),
+            byte_size(size.read_per_call),
+            byte_size(size.peak_bytes),
+            multiple(size.memory_multiple),
+            checked(size),
+        ]
+        for index in range(len(profile.sizes))
+        for i in profile.implementations
+        for size in i.sizes[index : index + 1]
     ]
 
 

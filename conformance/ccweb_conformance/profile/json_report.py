@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import asdict
 from typing import Any
 
 from ccweb_conformance.profile.model import Profile, SizeResult, median, p95
 
 FORMAT_VERSION = "1.1.0"
 """1.1.0: configFile."""
+
+
+def _camel(record: Any) -> dict[str, Any]:
+    """A dataclass's fields, named in camelCase as the document names them."""
+    return {re.sub(r"_([a-z])", lambda m: m[1].upper(), name): value for name, value in asdict(record).items()}
 
 
 def _timing(samples: list[float]) -> dict[str, Any]:
@@ -29,10 +36,7 @@ def _size(size: SizeResult) -> dict[str, Any]:
         "storageBytesPerRepeatedCall": size.storage_per_call,
         "readFraction": size.read_fraction,
         "callsChecked": size.calls_checked,
-        "wrong": [
-            {"phase": w.phase, "call": w.call, "revision": w.revision, "differences": list(w.differences)}
-            for w in size.wrong
-        ],
+        "wrong": [_camel(w) for w in size.wrong],
         "failure": size.failure,
     }
 
@@ -58,43 +62,12 @@ def profile_json(profile: Profile) -> dict[str, Any]:
                 "isReference": i.is_reference,
                 "sampled": i.sampled,
                 "sizes": [_size(s) for s in i.sizes],
-                "growth": [
-                    {
-                        "fromMessages": g.from_messages,
-                        "toMessages": g.to_messages,
-                        "fileRatio": g.file_ratio,
-                        "firstRatio": g.first_ratio,
-                        "repeatedRatio": g.repeated_ratio,
-                        "firstExponent": g.first_exponent,
-                        "repeatedExponent": g.repeated_exponent,
-                    }
-                    for g in i.growth
-                ],
-                "verdict": None
-                if i.verdict is None
-                else {
-                    "first": i.verdict.first,
-                    "repeated": i.verdict.repeated,
-                    "summary": i.verdict.summary,
-                    "good": i.verdict.good,
-                },
+                "growth": [_camel(g) for g in i.growth],
+                "verdict": None if i.verdict is None else _camel(i.verdict),
             }
             for i in profile.implementations
         ],
-        "advisories": [
-            {
-                "budget": a.budget,
-                "level": "SHOULD",
-                "implementation": a.implementation,
-                "messages": a.messages,
-                "metric": a.metric,
-                "value": a.value,
-                "limit": a.limit,
-                "statement": a.statement,
-                "reason": a.reason,
-            }
-            for a in profile.advisories
-        ],
+        "advisories": [{"budget": a.budget, "level": "SHOULD", **_camel(a)} for a in profile.advisories],
     }
 
 

@@ -12,7 +12,7 @@ import math
 
 from ccweb_conformance.profile.budgets import grouped, shown
 from ccweb_conformance.profile.console import growth_table, wrong_lines
-from ccweb_conformance.profile.format import SIZE_HEADERS, size_row
+from ccweb_conformance.profile.format import SIZE_HEADERS, size_rows
 from ccweb_conformance.profile.model import Profile, SizeResult
 from ccweb_conformance.profile.svg import BUDGET_COLOR, COLORS, REFERENCE_COLOR, noise_ms, time_budgets
 from ccweb_conformance.reports import markdown_text
@@ -25,10 +25,6 @@ CHARTS = (
 NOISE_COLOR = "#b0b0b0"
 COLOR_NAMES = {"#1f77b4": "blue", "#d62728": "bright red", "#2ca02c": "green", "#9467bd": "purple", "#ff7f0e": "orange"}
 COLOR_NAMES |= {REFERENCE_COLOR: "grey", BUDGET_COLOR: "red", NOISE_COLOR: "light grey"}
-
-
-def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    return markdown_text.table(headers, rows)
 
 
 def _value(size: SizeResult | None, attribute: str) -> float | None:
@@ -111,21 +107,11 @@ def render_markdown(profile: Profile) -> str:
     ]
     for title, attribute, metric in CHARTS:
         lines += [*mermaid_chart(profile, title, attribute, metric), ""]
-    lines += [
-        *_table(
-            SIZE_HEADERS,
-            [
-                size_row(i.name, size)
-                for index in range(len(profile.sizes))
-                for i in profile.implementations
-                for size in i.sizes[index : index + 1]
-            ],
-        ),
-    ]
+    lines += markdown_text.table(SIZE_HEADERS, size_rows(profile))
     headers, rows = growth_table(profile)
     if rows:
         lines += ["", "Growth from the previous size (median ratio; e: exponent in time ~ size^e):", ""]
-        lines += _table(headers, rows)
+        lines += markdown_text.table(headers, rows)
     lines += ["", f"**Advisory warnings** (SHOULD, never a failed run): {len(profile.advisories)}", ""]
     for advisory, values in grouped(profile.advisories):
         limit = shown(advisory.metric, advisory.limit)

@@ -7,29 +7,17 @@ from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.i18n import Messages, messages
-from ccweb_conformance.reports.model import RequirementResult, RequirementStatus, RunResult, ScenarioResult
-from ccweb_conformance.transport.channel import cut
+from ccweb_conformance.reports.model import RequirementResult, RunResult, ScenarioResult
 from ccweb_conformance.transport.exchange import Exchange
 
 __all__ = [
-    "REQUIREMENT_LABELS",
     "first_line",
     "format_transcript",
     "grouped_requirements",
     "problem",
     "run_notes",
     "totals_line",
-    "truncate",
 ]
-
-REQUIREMENT_LABELS: dict[RequirementStatus, str] = {
-    "passed": "PASS",
-    "failed": "FAIL",
-    "warning": "WARN",
-    "xfailed": "XFAIL",
-    "notreached": "not reached",
-    "untested": "untested",
-}
 
 _OPTIONAL_TOTALS = ("warning", "xfailed", "xpassed", "skipped", "notrun")
 
@@ -83,11 +71,6 @@ def problem(scenario: ScenarioResult, say: Messages | None = None) -> str | None
 def first_line(text: str) -> str:
     """The first non-blank line of a text."""
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
-
-
-def truncate(text: str, limit: int) -> str:
-    """The text cut to ``limit`` characters, saying on a line of its own how much was cut."""
-    return cut(text, limit, separator="\n")
 
 
 def _dump(value: Any) -> str:

@@ -18,14 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
-from ccweb_conformance.reports.common import (
-    REQUIREMENT_LABELS,
-    first_line,
-    grouped_requirements,
-    problem,
-    run_notes,
-    totals_line,
-)
+from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_groups import failure_blocks
 from ccweb_conformance.reports.model import (
@@ -33,6 +26,7 @@ from ccweb_conformance.reports.model import (
     RequirementStatus,
     RunResult,
     ScenarioResult,
+    ScenarioStatus,
     not_reached,
 )
 from ccweb_conformance.reports.neutral import neutral, neutralise
@@ -55,7 +49,7 @@ _COLOURS = {
     "INTERRUPTED": "\033[31m",
     "bold": "\033[1m",
 }
-_SCENARIO_LABELS = {
+_LABELS: dict[ScenarioStatus | RequirementStatus, str] = {
     "passed": "PASS",
     "failed": "FAIL",
     "warning": "WARN",
@@ -63,7 +57,10 @@ _SCENARIO_LABELS = {
     "xpassed": "XPASS",
     "skipped": "SKIP",
     "notrun": "NOT RUN",
+    "notreached": "not reached",
+    "untested": "untested",
 }
+"""A scenario's or a requirement's status as the console labels (and colours) it."""
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
 _STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "notreached", "untested")
@@ -144,7 +141,7 @@ def _requirement_table(run: RunResult, paint: _Paint, verbose: bool, say: Messag
         lines += ["", paint("bold", say("console.group_heading", id=group.id, title=say.title(group)))]
         passed = [] if verbose else [r.requirement.id for r in results if r.status == "passed"]
         if passed:  # compact: the passing requirements of a criterion on one line; the others in full
-            label = paint(REQUIREMENT_LABELS["passed"], ljust(say("verdict.passed"), width))
+            label = paint(_LABELS["passed"], ljust(say("verdict.passed"), width))
             lines.append(say("console.passed_line", verdict=label, ids=" ".join(passed)))
         for result in results:
             if verbose or result.status != "passed":
@@ -157,7 +154,7 @@ def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, ver
     requirement = result.requirement
     line = say(
         "console.requirement_line",
-        verdict=paint(REQUIREMENT_LABELS[result.status], ljust(label, width)),
+        verdict=paint(_LABELS[result.status], ljust(label, width)),
         id=ljust(requirement.id, _ID_WIDTH),
         level=ljust(requirement.level, _LEVEL_WIDTH),
         statement=say.statement(requirement),
@@ -173,14 +170,14 @@ def _requirement_lines(result: RequirementResult, width: int, paint: _Paint, ver
 
 def _unreached_line(scenario: ScenarioResult, requirement: str, paint: _Paint, say: Messages) -> str:
     """A scenario of a requirement that stopped before its checks: where it stopped."""
-    label = _SCENARIO_LABELS[scenario.status]
+    label = _LABELS[scenario.status]
     head = say("console.scenario_line", label=paint(label, label), scenario=scenario.nodeid)
     charged = ", ".join(scenario.failed_requirements())
     return say("console.not_reached_by", head=head, charged=charged, requirement=requirement)
 
 
 def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say: Messages) -> list[str]:
-    label = _SCENARIO_LABELS[scenario.status]
+    label = _LABELS[scenario.status]
     head = say("console.scenario_line", label=paint(label, label), scenario=scenario.nodeid)
     text = problem(scenario, say)
     if scenario.status == "xfailed" and scenario.expected_failure_reason:

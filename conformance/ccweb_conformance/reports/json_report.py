@@ -27,14 +27,10 @@ from ccweb_conformance.reports.neutral import json_escapes
 __all__ = ["build_json", "render_json", "report_schema"]
 
 
-without_lone_surrogates = replace_lone_surrogates
-"""``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
-
-
 def _exchange(entry: dict[str, Any], received_text: str) -> dict[str, Any]:
     if strict_json(entry):
         return entry  # nearly every exchange: one pass of the C encoder instead of one per kind of problem
-    cleaned: dict[str, Any] = without_lone_surrogates(entry)
+    cleaned: dict[str, Any] = replace_lone_surrogates(entry)
     if cleaned != entry:
         raw = received_text.encode("utf-8", errors="surrogatepass")
         cleaned["receivedTextBase64"] = base64.b64encode(raw).decode("ascii")
@@ -48,7 +44,7 @@ def build_json(run: RunResult) -> dict[str, Any]:
     """The report as a JSON-ready dict (see ``report.schema.json``), free of lone surrogates and of non-finite
     numbers (RFC 8259 JSON)."""
     # The transcripts (the bulk of a report) apart: each exchange is made strict on its own.
-    report: dict[str, Any] = finite_only(without_lone_surrogates(_build(run)))[0]
+    report: dict[str, Any] = finite_only(replace_lone_surrogates(_build(run)))[0]
     for built, scenario in zip(report["scenarios"], run.scenarios, strict=True):
         built["transcript"] = [_exchange(e.to_json(), e.received_text) for e in scenario.transcript]
     return report

@@ -15,7 +15,7 @@ the neutral copy of the run (:func:`~ccweb_conformance.reports.neutral.neutral`)
 from __future__ import annotations
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
-from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line, truncate
+from ccweb_conformance.reports.common import grouped_requirements, problem, run_notes, totals_line
 from ccweb_conformance.reports.eras_tested import protocol_shown
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
 from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
@@ -23,6 +23,7 @@ from ccweb_conformance.reports.markdown_text import cell, code, fenced
 from ccweb_conformance.reports.model import RequirementResult, Rerun, RunResult, ScenarioResult
 from ccweb_conformance.reports.rerun_alone import rerun_line
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
+from ccweb_conformance.transport.channel import cut
 
 __all__ = ["render_markdown"]
 
@@ -125,13 +126,13 @@ def _expected_failures(run: RunResult, say: Messages) -> list[str]:
 def _section(scenario: ScenarioResult, say: Messages) -> list[str]:
     """The headline visible (requirement, check, first difference), the hint, then the whole block folded."""
     if scenario.detail is None:
-        text = truncate(problem(scenario, say) or "", MESSAGE_LIMIT)
+        text = cut(problem(scenario, say) or "", MESSAGE_LIMIT, separator="\n")
         charged = scenario.failed_requirements() or scenario.requirements
         summary = _html(f"{scenario.nodeid} ({', '.join(charged)})")
         rerun = [] if scenario.reproducer is None else [say("markdown.rerun", command=_span(scenario.reproducer)), ""]
         rerun += [] if scenario.rerun is None else [_alone(scenario.rerun, say), ""]
         return [*rerun, "<details>", f"<summary>{summary}</summary>", "", *fenced(text), "", "</details>"]
-    text = truncate("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT)
+    text = cut("\n".join(scenario_block(scenario, say.language)), MESSAGE_LIMIT, separator="\n")
     shown = [f"- **{_html(scenario.nodeid)}**: {code(headline(scenario, say.language))}"]
     hint = scenario_hint(scenario, say.language)
     if hint is not None:

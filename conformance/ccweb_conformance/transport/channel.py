@@ -72,8 +72,6 @@ class Reply:
     content_type: str | None = None
     decode_problems: list[str] = field(default_factory=list)
     """Wire-level problems that are not failures (e.g. invalid UTF-8)."""
-    others_seen: int = 0
-    """How many notifications and server requests came (``others`` keeps the first ones)."""
     other_violations: list[str] = field(default_factory=list)
     """Schema violations of those messages, checked as they came (the first ones)."""
     other_violations_seen: int = 0
@@ -95,8 +93,7 @@ class Reply:
             self.decode_problems.append(problem)
 
     def add_other(self, message: dict[str, Any], inspect: Inspect | None) -> None:
-        """Count a notification or server request, check it, keep the first OTHERS_KEPT."""
-        self.others_seen += 1
+        """Check a notification or server request, keep the first OTHERS_KEPT."""
         if len(self.others) < OTHERS_KEPT:
             self.others.append(message)
         if inspect is None:

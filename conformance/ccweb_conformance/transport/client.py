@@ -56,7 +56,7 @@ def _raw_expectation(text: str) -> tuple[str | None, Wait]:
 
 
 RECEIVED_KEPT = 200
-"""Notifications and server requests a client keeps (the rest are counted in ``received_count``)."""
+"""Notifications and server requests a client keeps (the first ones; the rest are not kept)."""
 STARTUP_ALLOWANCE = 5.0
 """Seconds added to --timeout for the handshake: start-up is not a slow answer."""
 
@@ -85,8 +85,6 @@ class McpClient:
         """The negotiation's exchanges (probe, initialize), for reports."""
         self.received: list[dict[str, Any]] = []
         """Notifications and server->client requests received so far (the first RECEIVED_KEPT)."""
-        self.received_count = 0
-        """How many of them came in all."""
         self._next_id = 0
 
     @property
@@ -205,10 +203,8 @@ class McpClient:
             exchange = self._record(None, None, exc.reply, time.monotonic(), None, None)
             raise ProtocolFailure(self._failure_message("while listening", exc), exchange, exc.kind) from None
         for one in heard or []:  # kept as an exchange keeps what comes beside its answer
-            if isinstance(one.message, dict) and "method" in one.message:
-                self.received_count += 1
-                if len(self.received) < RECEIVED_KEPT:
-                    self.received.append(one.message)
+            if isinstance(one.message, dict) and "method" in one.message and len(self.received) < RECEIVED_KEPT:
+                self.received.append(one.message)
         return heard
 
     def send_text(self, text: str, *, timeout: float | None = None) -> Exchange:
@@ -301,8 +297,6 @@ class McpClient:
         for other in reply.others:
             if "method" in other and len(self.received) < RECEIVED_KEPT:
                 self.received.append(other)
-        self.received_count += sum(1 for other in reply.others if "method" in other)
-        self.received_count += max(reply.others_seen - len(reply.others), 0)
         violations.extend(reply.other_violations)
         if reply.other_violations_seen > len(reply.other_violations):
             more = reply.other_violations_seen - len(reply.other_violations)

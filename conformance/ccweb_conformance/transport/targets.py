@@ -128,12 +128,6 @@ class Target(ABC):
         """
         del sources, lane  # a binding is only a header or an argument here: nothing to start
 
-    def _prepare_in_background(self, sources: Iterable[str | None], lane: int) -> None:
-        sources = list(sources)
-        self._pool.prepare(sources, lane)
-        if self.other_era is not None:
-            self._other_pool.prepare(sources, lane)
-
     def detect_other_era(self) -> str | None:
         """Whether the server also speaks the era auto negotiation did not pick (D-16); None when it does.
 
@@ -294,7 +288,10 @@ class StdioTarget(Target):
 
     def prepare(self, sources: Iterable[str | None], lane: int = 0) -> None:
         """Start the processes of upcoming source bindings (in ``lane``) while other scenarios run."""
-        self._prepare_in_background(sources, lane)
+        sources = list(sources)
+        self._pool.prepare(sources, lane)
+        if self.other_era is not None:
+            self._other_pool.prepare(sources, lane)
 
     def server_pid(self, source: str | None = None) -> int | None:
         """The process serving this source binding (started now if it is not yet running)."""

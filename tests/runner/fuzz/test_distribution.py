@@ -15,8 +15,29 @@ from runner.fuzz.census import ID, WHITESPACE, census
 
 from ccweb_conformance.checks.oracle import expected_answer
 from ccweb_conformance.fuzz import settings_for
-from ccweb_conformance.fuzz.phase import _case_digest_line, generated_cases
+from ccweb_conformance.fuzz.case import FuzzCase
+from ccweb_conformance.fuzz.phase import (
+    BATCH,
+    MAX_BATCHES_OVER,
+    _batch_seed,
+    _case_digest_line,
+    _hypothesis_run,
+    hypothesis_storage,
+)
 from ccweb_conformance.values import FuzzRequest, Selection
+
+
+def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
+    """The cases a phase of ``count`` cases with ``run_seed`` generates, in order (none called): its batches as
+    the phase runs them."""
+    cases: list[FuzzCase] = []
+    with hypothesis_storage():
+        for number in range(-(-count // BATCH) + MAX_BATCHES_OVER):
+            if len(cases) >= count:
+                break
+            _hypothesis_run(_batch_seed(run_seed, number), min(BATCH, count - len(cases)), cases.append)
+    return cases
+
 
 DEFAULT = settings_for(FuzzRequest(), Selection())
 assert DEFAULT is not None

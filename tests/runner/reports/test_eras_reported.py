@@ -10,15 +10,12 @@ import pytest
 from jsonschema import Draft202012Validator
 from runner.reports.sample_run import make_run
 
-from ccweb_conformance.reports import (
-    build_cucumber,
-    build_json,
-    render_junit,
-    render_markdown,
-    render_summary,
-    report_schema,
-)
+from ccweb_conformance.reports.console import render_summary
+from ccweb_conformance.reports.cucumber import build_cucumber
 from ccweb_conformance.reports.eras_tested import protocol_shown
+from ccweb_conformance.reports.json_report import build_json, report_schema
+from ccweb_conformance.reports.junit import render_junit
+from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.reports.model import RunResult
 
 BOTH = "2026-07-28 + 2025-11-25 (both eras tested)"

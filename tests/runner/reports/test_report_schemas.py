@@ -19,7 +19,8 @@ from jsonschema import Draft7Validator
 from paths import REPO
 from runner.reports.test_reports import make_run
 
-from ccweb_conformance.reports import build_cucumber, render_junit
+from ccweb_conformance.reports.cucumber import build_cucumber
+from ccweb_conformance.reports.junit import render_junit
 
 DATA = Path(__file__).parent / "data"
 FLAVOURS = ("js", "jvm", "ruby")

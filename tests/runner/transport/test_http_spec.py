@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ccweb_conformance.transport import HttpCommandTarget, ProtocolFailure
+from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.transport.httpchannel import MAX_RESUMES
+from ccweb_conformance.transport.targets import HttpCommandTarget
 
 Start = Callable[..., HttpCommandTarget]
 GATE = Path(__file__).resolve().parent.parent / "fakes" / "gate_server.py"

@@ -10,18 +10,12 @@ from pathlib import Path
 import pytest
 from runner.process_state import ended
 
-from ccweb_conformance.transport import (
-    HttpCommandTarget,
-    HttpUrlTarget,
-    McpClient,
-    ProtocolFailure,
-    StdioTarget,
-    TargetError,
-)
+from ccweb_conformance.errors import ProtocolFailure, TargetError
+from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
 from ccweb_conformance.transport.lines import ProcessLineIO
-from ccweb_conformance.transport.targets import free_port
+from ccweb_conformance.transport.targets import HttpCommandTarget, HttpUrlTarget, StdioTarget, free_port
 
 FAKES = Path(__file__).resolve().parent.parent / "fakes"
 PYTHON = shlex.quote(sys.executable)

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ccweb_conformance.transport import (
-    OMIT,
+from ccweb_conformance.transport.client import OMIT
+from ccweb_conformance.transport.exchange import Exchange
+from ccweb_conformance.transport.run_context import RunContext
+from ccweb_conformance.transport.targets import (
     HttpCommandTarget,
     HttpUrlTarget,
     InProcessTarget,
@@ -20,8 +22,6 @@ from ccweb_conformance.transport import (
     Target,
     reference_command,
 )
-from ccweb_conformance.transport.exchange import Exchange
-from ccweb_conformance.transport.run_context import RunContext
 
 SOURCE = f"transport-{uuid.uuid4()}"
 OTHER = f"transport-other-{uuid.uuid4()}"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ccweb_conformance.transport import OMIT, McpClient, ProtocolFailure
+from ccweb_conformance.errors import ProtocolFailure
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     NO_RESPONSE,
@@ -23,7 +23,7 @@ from ccweb_conformance.transport.channel import (
     Wait,
     cut,
 )
-from ccweb_conformance.transport.client import _raw_expectation
+from ccweb_conformance.transport.client import OMIT, McpClient, _raw_expectation
 from ccweb_conformance.transport.negotiate import Negotiated
 from ccweb_conformance.transport.process import RingBuffer, one_line
 from ccweb_conformance.transport.sse import SseEvent, iter_events
@@ -143,7 +143,7 @@ class LineLikeChannel(ScriptedChannel):
 MODERN_OVER_STDIO = """
 import sys
 from tests.runner.transport.test_transport_units import LineLikeChannel
-from ccweb_conformance.transport import McpClient
+from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.negotiate import Negotiated
 client = McpClient(LineLikeChannel([{"content": []}]), protocol="2026-07-28")
 client.adopt(Negotiated("modern", "2026-07-28"))
