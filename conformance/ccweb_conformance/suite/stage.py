@@ -14,7 +14,7 @@ from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.suite.ageing import EarlyFiles, scenario_files, write_early
+from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, aged_conversations, decoy_id, upcoming_sources
 from ccweb_conformance.suite.planned import PlannedScenario
@@ -91,9 +91,19 @@ class Stage:
         return None
 
     def files(self, number: int, planned: PlannedScenario) -> ConversationFiles:
-        """Scenario ``number``'s conversation files (its place in the planned order, 1-based, its IDs' prefix)."""
+        """Scenario ``number``'s conversation files (its place in the planned order, 1-based, its IDs' prefix),
+        registered with the ledger: those written for it when the run started (taken from ``early``), else new
+        ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
         assert self.ledger is not None
-        return scenario_files(self.early, number, planned.nodeid, self.workspace, self.ledger)
+        made = self.early.pop(number, None)
+        if made is not None and made.nodeid == planned.nodeid:
+            return made.files
+        if made is not None:
+            made.files.remove_all()
+            self.ledger.unregister(made.files)
+        files = self.workspace.scenario(number)
+        self.ledger.register(files)
+        return files
 
     def world(
         self, planned: PlannedScenario, made: ConversationFiles, collector: ResultCollector, seen: CallObserver | None
