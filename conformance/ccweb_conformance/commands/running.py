@@ -216,15 +216,14 @@ def _run_result(
     """The run model of what happened, with what the sweep found and every scenario's reproducer."""
     leftovers = frame.session.sweep()
     expected = values.selection.expected_failures
+    selected = options_selection(values.selection)
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=values.selection.strict,
-        selection=last_failed.run_selection(
-            chosen, options_selection(values.selection), options_selection(values.selection)
-        ),
+        selection=chosen.label(selected) if chosen is not None else selected,
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(frame.context.processes.started()),
