@@ -17,7 +17,7 @@ from ccweb_conformance.checks.attribution import (
     with_era_disagreement,
 )
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
-from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
@@ -37,10 +37,6 @@ AUDIT_SCENARIO = "After the run the sessions directory holds only what the runne
 AUDIT_REQUIREMENT = "RO-2"
 
 
-def _level(requirements: tuple[str, ...]) -> str:
-    return "SHOULD" if requirements and all(_LEVELS[r] == "SHOULD" for r in requirements) else "MUST"
-
-
 HANDSHAKE_REQUIREMENT = "PROTO-1"
 """The requirement a server breaks when its handshake is not valid JSON-RPC / MCP."""
 EXIT_FIRST_REASON = "not run: --exitfirst stopped the run at the first failed scenario"
@@ -50,15 +46,11 @@ GONE_KINDS = frozenset({"timeout", "closed"})
 
 def server_gone(error: BaseException | None) -> bool:
     """True when a scenario failed because the server died, timed out or could not be restarted."""
-    seen = 0
-    while error is not None and seen < 10:
-        if isinstance(error, ProtocolFailure) and error.kind in GONE_KINDS:
-            return True
-        if isinstance(error, TargetError) and not isinstance(error, HandshakeViolation):
-            return True
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return False
+    return any(
+        (isinstance(cause, ProtocolFailure) and cause.kind in GONE_KINDS)
+        or (isinstance(cause, TargetError) and not isinstance(cause, HandshakeViolation))
+        for cause in causes(error, 10)
+    )
 
 
 def _explain(requirements: tuple[str, ...], error: BaseException | None) -> str:
@@ -157,7 +149,7 @@ class ResultCollector:
         if planned.nodeid in self._recorded:
             return
         self._recorded.add(planned.nodeid)
-        level = _level(planned.requirements)
+        level = failure_level((), planned.requirements)  # the scenario's own level: nothing is charged
         self.results.append(ScenarioResult(**_named(planned), level=level, status="notrun", message=reason))  # type: ignore[arg-type]
 
     def finish(self, reason: str) -> None:
