@@ -6,6 +6,7 @@ run loop and the pytest plugin each build them from what they ran."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import ccweb_spec
@@ -186,11 +187,11 @@ class ResultCollector:
         self._scenario_number += 1
         return self._scenario_number
 
-    def describe(self, target: Target, *, started_at: str) -> None:
-        """Remember what is being tested."""
+    def describe(self, target: Target) -> None:
+        """Remember what is being tested, and when it started."""
         self.target_description = target.description
         self.transport = target.transport
-        self.started_at = started_at
+        self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
 
     def attach(self, planned: PlannedScenario, world: World) -> None:
         """Link a scenario's state to it, for the transcript."""

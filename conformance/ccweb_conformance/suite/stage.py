@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
@@ -78,14 +77,14 @@ class Stage:
             self.target.prepare(upcoming_sources([p.steps for p in planned], self.workspace.prefix))
         except HandshakeViolation as error:
             if self.target is not None:
-                collector.describe(self.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+                collector.describe(self.target)
             collector.handshake_failed(error)
             return Stopped(1, f"the implementation broke the protocol during the handshake: {error}")
         except TargetError as error:
             limit = limits.process_limit_problem(error, exhausted=self.context.exhausted)  # no thread: the runner's
             collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
             return Stopped(2, limit or f"the implementation could not be started or reached: {error}")
-        collector.describe(self.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+        collector.describe(self.target)
         collector.bundled_reference = not (spec.stdio or spec.url or spec.http_cmd)
         self.started = True
         return None
