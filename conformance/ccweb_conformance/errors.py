@@ -32,6 +32,7 @@ reaches the user, and the CLI turns every member into one line, never a tracebac
 from __future__ import annotations
 
 import errno
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ __all__ = [
     "RunnerError",
     "TargetError",
     "UsageError",
+    "causes",
     "environment_problem",
     "interrupted_exit_code",
     "missing_working_directory",
@@ -124,14 +126,20 @@ def environment_problem(error: BaseException | None) -> str | None:
     (its answers arrive over the wire and never raise these in the runner). The line names the
     cause, says so, and what to change.
     """
-    seen = 0
-    while error is not None and seen < _CHAIN_LIMIT:
-        line = _environment_line(error)
+    for cause in causes(error):
+        line = _environment_line(cause)
         if line is not None:
             return line
-        error = error.__cause__ or error.__context__
-        seen += 1
     return None
+
+
+def causes(error: BaseException | None, limit: int = _CHAIN_LIMIT) -> Iterator[BaseException]:
+    """``error``, then each one it came from (its ``__cause__``, else its ``__context__``), at most ``limit``."""
+    for _ in range(limit):
+        if error is None:
+            return
+        yield error
+        error = error.__cause__ or error.__context__
 
 
 def _environment_line(error: BaseException) -> str | None:

@@ -400,10 +400,10 @@ class RunnerOptions:
             found.append("--env is for a spawned server (--stdio, --http-cmd or the bundled reference)")
         return found
 
-    def reports(self) -> list[tuple[str, Path]]:
-        """The report options given, as (flag, path), in table order."""
+    def reports(self) -> list[tuple[str, str, Path]]:
+        """The report options given, as (option, flag, path), in table order."""
         return [
-            (row.spec.flags[-1], getattr(self, row.name))
+            (row.name, row.spec.flags[-1], getattr(self, row.name))
             for row in table()
             if row.spec.group == "reports" and row.kind == Path | None and getattr(self, row.name) is not None
         ]
@@ -412,10 +412,10 @@ class RunnerOptions:
         """One path per report, at most one on stdout, every folder there."""
         found: list[str] = []
         given = self.reports()
-        if sum(str(path) == STDOUT for _, path in given) > 1:
+        if sum(str(path) == STDOUT for _, _, path in given) > 1:
             found.append("only one report can go to stdout (-)")
         seen: dict[Path, str] = {}
-        for flag, path in given:
+        for _, flag, path in given:
             if str(path) == STDOUT:
                 continue
             where = path.resolve()
@@ -646,15 +646,16 @@ def from_plugin(getoption: Callable[[str], Any]) -> RunnerOptions:
     return from_values({row.name: getoption(plugin_dest(row)) for row in plugin_rows()})
 
 
-def _words(row: TableRow, value: Any, flag: str, *, redact: bool = False) -> list[str]:
+def _words(row: TableRow, value: Any) -> list[str]:
+    """The flag and value of a non-default option, secrets redacted."""
+    flag = row.spec.flags[-1]
     if row.is_flag:
         return [flag] if value else []
     if row.is_repeatable:
-        shown = [_redacted(row, v) if redact else v for v in value]
-        return [word for v in shown for word in (flag, v)]
+        return [word for v in value for word in (flag, _redacted(row, v))]
     if value is None:
         return []
-    if redact and isinstance(value, str):
+    if isinstance(value, str):
         value = _redacted(row, value)
     return [flag, f"{value:g}" if isinstance(value, float) else str(value)]
 
@@ -666,7 +667,7 @@ def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
     for row in table():
         value = getattr(options, row.name)
         if row.spec.group in wanted and value != row.default:
-            words += _words(row, value, row.spec.flags[-1], redact=True)
+            words += _words(row, value)
     return words
 
 

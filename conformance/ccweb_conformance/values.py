@@ -170,7 +170,7 @@ def resolve_values(options: RunnerOptions) -> RunValues:
             options.exitfirst, options.no_rerun, options.collect_only,
         ),
         fuzz=FuzzRequest(options.fuzz, options.seed, options.fuzz_time),
-        reports=_reports(options),
+        reports=ReportRequests(tuple(ReportRequest(*given) for given in options.reports()), options.cucumber_flavour),
         lang=options.lang,
         verbose=options.verbose,
         max_time=options.max_time,
@@ -214,13 +214,3 @@ def _secrets(
             password = match[1].partition(":")[2]
             found += [match[1], *([password] if len(password) >= SHORTEST_SECRET else [])]
     return tuple(dict.fromkeys(found))
-
-
-def _reports(options: RunnerOptions) -> ReportRequests:
-    given = tuple(
-        ReportRequest(row.name, row.spec.flags[-1], getattr(options, row.name))
-        for row in table()
-        if row.spec.group == "reports" and row.kind == Path | None and getattr(options, row.name) is not None
-    )
-    return ReportRequests(given, options.cucumber_flavour)
-

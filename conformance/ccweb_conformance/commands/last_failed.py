@@ -32,7 +32,7 @@ from ccweb_conformance.reports.output import write_atomically
 from ccweb_conformance.suite.selection import template_name
 from ccweb_conformance.values import Selection, TargetSpec
 
-__all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "run_selection", "update"]
+__all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "update"]
 
 CACHE_ENV = "CCWEB_CONFORMANCE_CACHE_DIR"
 """An environment variable naming another cache folder (the kit's own tests use it)."""
@@ -119,12 +119,6 @@ class LastFailed:
             return selection
         mine = f"--last-failed ({len(self.names)} scenarios)"
         return f"{mine} {selection}" if selection else mine
-
-
-def run_selection(chosen: LastFailed | None, ordinary: str | None, ordinary_alone: str | None) -> str | None:
-    """The run's selection label: ``ordinary`` without a ``--last-failed`` selection, else it in front of
-    ``ordinary_alone`` (the ``--tags`` / ``-k`` part only: what --last-failed deselected is its own)."""
-    return ordinary if chosen is None or not chosen.names else chosen.label(ordinary_alone)
 
 
 def choose(selection: Selection, target: TargetSpec, scenarios: Iterable[ScenarioRef]) -> LastFailed | None:

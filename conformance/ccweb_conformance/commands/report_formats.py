@@ -2,8 +2,8 @@
 
 ``run``, ``profile`` and ``list`` write their reports with :func:`write_reports`, the Action's check
 (tests/packaging/test_action.py) reads :func:`formats` for ``run``. Adding a format is one
-row here, its renderer (``module:function``, imported only when the report is asked for, returning the
-report's text) and its test; its option is the row of the same name in ``options.RunnerOptions``.
+row of ``report_formats.yaml``, its renderer (``module:function``, imported only when the report is asked for,
+returning the report's text) and its test; its option is the row of the same name in ``options.RunnerOptions``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,9 @@ from ccweb_conformance.reports.github import is_step_summary
 from ccweb_conformance.reports.neutral import neutral
 from ccweb_conformance.reports.output import place
 from ccweb_conformance.values import ReportRequests
+from ccweb_spec import yaml_data
 
-__all__ = ["FORMATS", "ReportFormat", "formats", "write_reports"]
+__all__ = ["ReportFormat", "all_formats", "formats", "write_reports"]
 
 
 @dataclass(frozen=True)
@@ -49,38 +51,16 @@ class ReportFormat:
         return function(document, **{key: context[key] for key in self.keywords})
 
 
-FORMATS: tuple[ReportFormat, ...] = (
-    ReportFormat("junitxml", "JUnit XML", "run", "ccweb_conformance.reports.junit:render_junit", ("language",)),
-    ReportFormat("json", "JSON", "run", "ccweb_conformance.reports.json_report:render_json"),
-    ReportFormat(
-        "cucumberjson", "Cucumber JSON", "run", "ccweb_conformance.reports.cucumber:render_cucumber", ("flavour",)
-    ),
-    ReportFormat(
-        "markdown",
-        "Markdown",
-        "run",
-        "ccweb_conformance.reports.markdown:render_markdown",
-        ("language",),
-        appends_to_step_summary=True,
-        plain_text=True,
-    ),
-    ReportFormat("json", "JSON", "profile", "ccweb_conformance.profile.json_report:render_profile_json"),
-    ReportFormat(
-        "markdown",
-        "Markdown",
-        "profile",
-        "ccweb_conformance.profile.markdown:render_markdown",
-        appends_to_step_summary=True,
-        plain_text=True,
-    ),
-    ReportFormat("svg", "SVG", "profile", "ccweb_conformance.profile.svg:render_svg"),
-    ReportFormat("json", "JSON", "list", "ccweb_conformance.reports.listing:render_listing_json"),
-)
+@cache
+def all_formats() -> tuple[ReportFormat, ...]:
+    """Every format, from ``report_formats.yaml`` beside this module (read once)."""
+    rows = yaml_data((Path(__file__).parent / "report_formats.yaml").read_text(encoding="utf-8"))
+    return tuple(ReportFormat(**{**row, "keywords": tuple(row.get("keywords", ()))}) for row in rows)
 
 
 def formats(command: str) -> list[ReportFormat]:
     """The formats ``command`` writes, in the order they are written."""
-    return [f for f in FORMATS if f.command == command]
+    return [f for f in all_formats() if f.command == command]
 
 
 def requested(reports: ReportRequests, command: str) -> list[Path]:

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ccweb_spec
 from ccweb_conformance import kit_version
@@ -38,50 +38,6 @@ from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import RunValues, TargetSpec
-
-if TYPE_CHECKING:
-    from ccweb_conformance.fuzz.settings import FuzzSettings
-
-
-def _fuzz_phase(
-    target: TargetSpec,
-    settings: FuzzSettings,
-    scenarios: list[ScenarioResult],
-    *,
-    expected_failures: Path | None,
-    verbose: bool,
-    max_seconds: float,
-    context: RunContext,
-    language: str = DEFAULT_LANGUAGE,
-    workspace: Workspace | None = None,
-) -> list[str]:
-    """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
-    try:
-        with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
-            from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
-            from ccweb_conformance.fuzz import phase, report  # noqa: F401, PLC0415 (loaded here, where it may fail)
-    except ImportError as error:
-        raise UsageError(
-            f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
-        ) from None
-    if max_seconds < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
-        settings = dataclasses.replace(settings, time_limit=max_seconds)
-    counter = LiveCounter("fuzz calls", live=sys.stderr.isatty())  # the phase's calls, counted as scenarios are
-    counter.restart(settings.sweep_total + settings.count)
-    try:
-        tolerated = frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
-        with heap.frozen():  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
-            run = fuzz.run_fuzz(
-                target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
-            )
-    finally:
-        counter.finish()
-    if run.mismatch is not None or run.error is not None:
-        fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
-        if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
-            raise EnvironmentFault(fault)
-    scenarios.append(_as_expected(fuzz.fuzz_scenario(run), expected_failures))
-    return fuzz.fuzz_console_lines(run, verbose=verbose, language=language)
 
 
 def _as_expected(scenario: ScenarioResult, expected_failures: Path | None) -> ScenarioResult:
@@ -119,7 +75,8 @@ def _fuzz_after_scenarios(
     language: str = DEFAULT_LANGUAGE,
     workspace: Workspace | None = None,
 ) -> list[str]:
-    """The fuzz phase, unless the run was interrupted or stopped; it stays inside --max-time."""
+    """Differential fuzzing after the scenarios, unless the run was interrupted or stopped, within what is left of
+    --max-time: appends its scenario, returns its lines."""
     from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
 
     left = values.max_time - (time.perf_counter() - started)
@@ -127,18 +84,36 @@ def _fuzz_after_scenarios(
     settings = settings_for(values.fuzz, values.selection)
     if settings is None or state.interrupted or stopped or left <= 0:
         return []  # a run that fuzzes nothing never imports Hypothesis
+    expected_failures = values.selection.expected_failures
     try:
-        return _fuzz_phase(
-            values.target,
-            settings,
-            scenarios,
-            expected_failures=values.selection.expected_failures,
-            verbose=values.verbose,
-            max_seconds=left,
-            context=context,
-            language=language,
-            workspace=workspace,
-        )
+        try:
+            with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
+                from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
+                from ccweb_conformance.fuzz import phase, report  # noqa: F401, PLC0415 (loaded here, where it may fail)
+        except ImportError as error:
+            raise UsageError(
+                f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
+            ) from None
+        if left < settings.bound:  # --max-time leaves less: reaching it fails the phase as incomplete
+            settings = dataclasses.replace(settings, time_limit=left)
+        counter = LiveCounter("fuzz calls", live=sys.stderr.isatty())  # the phase's calls, counted as scenarios are
+        counter.restart(settings.sweep_total + settings.count)
+        try:
+            tolerated = (
+                frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
+            )
+            with heap.frozen():  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
+                run = fuzz.run_fuzz(
+                    values.target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
+                )
+        finally:
+            counter.finish()
+        if run.mismatch is not None or run.error is not None:
+            fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
+            if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
+                raise EnvironmentFault(fault)
+        scenarios.append(_as_expected(fuzz.fuzz_scenario(run), expected_failures))
+        return fuzz.fuzz_console_lines(run, verbose=values.verbose, language=language)
     except RunInterrupted:
         return [messages(language)("fuzz.interrupted")]
 
@@ -216,15 +191,14 @@ def _run_result(
     """The run model of what happened, with what the sweep found and every scenario's reproducer."""
     leftovers = frame.session.sweep()
     expected = values.selection.expected_failures
+    selected = options_selection(values.selection)
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=values.selection.strict,
-        selection=last_failed.run_selection(
-            chosen, options_selection(values.selection), options_selection(values.selection)
-        ),
+        selection=chosen.label(selected) if chosen is not None else selected,
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(frame.context.processes.started()),

@@ -17,13 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ccweb_conformance.checks.ledger import SessionsLedger
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session, conversation_id
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite.lookahead import AgedConversation
 
-__all__ = ["EarlyFiles", "adopt_or_write", "aged_session", "left_to_wait", "scenario_files", "write_early"]
+__all__ = ["EarlyFiles", "adopt_or_write", "aged_session", "left_to_wait", "write_early"]
 
 
 @dataclass(frozen=True)
@@ -58,23 +57,6 @@ def write_early(workspace: Workspace, planned: Sequence[AgedConversation]) -> di
             made.files.remove_all()
             del early[aged.number]
     return early
-
-
-def scenario_files(
-    early: dict[int, EarlyFiles], number: int, nodeid: str, workspace: Workspace, ledger: SessionsLedger
-) -> ConversationFiles:
-    """Scenario ``number``'s conversation files, registered with the ledger: those written for it when the run
-    started (``early``, taken from it), else new ones. Files written for another scenario under this number (a
-    guess gone wrong) are removed first."""
-    made = early.pop(number, None)
-    if made is not None and made.nodeid == nodeid:
-        return made.files
-    if made is not None:
-        made.files.remove_all()
-        ledger.unregister(made.files)
-    files = workspace.scenario(number)
-    ledger.register(files)
-    return files
 
 
 def adopt_or_write(files: ConversationFiles, alias: str, content: str) -> str:

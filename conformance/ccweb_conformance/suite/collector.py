@@ -6,7 +6,7 @@ run loop and the pytest plugin each build them from what they ran."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import ccweb_spec
@@ -18,8 +18,8 @@ from ccweb_conformance.checks.attribution import (
     with_era_disagreement,
 )
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
-from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
-from ccweb_conformance.reports.model import FailureDetail, ScenarioResult, ScenarioStatus, StepResult
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes
+from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun
@@ -38,10 +38,6 @@ AUDIT_SCENARIO = "After the run the sessions directory holds only what the runne
 AUDIT_REQUIREMENT = "RO-2"
 
 
-def _level(requirements: tuple[str, ...]) -> str:
-    return "SHOULD" if requirements and all(_LEVELS[r] == "SHOULD" for r in requirements) else "MUST"
-
-
 HANDSHAKE_REQUIREMENT = "PROTO-1"
 """The requirement a server breaks when its handshake is not valid JSON-RPC / MCP."""
 EXIT_FIRST_REASON = "not run: --exitfirst stopped the run at the first failed scenario"
@@ -51,15 +47,11 @@ GONE_KINDS = frozenset({"timeout", "closed"})
 
 def server_gone(error: BaseException | None) -> bool:
     """True when a scenario failed because the server died, timed out or could not be restarted."""
-    seen = 0
-    while error is not None and seen < 10:
-        if isinstance(error, ProtocolFailure) and error.kind in GONE_KINDS:
-            return True
-        if isinstance(error, TargetError) and not isinstance(error, HandshakeViolation):
-            return True
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return False
+    return any(
+        (isinstance(cause, ProtocolFailure) and cause.kind in GONE_KINDS)
+        or (isinstance(cause, TargetError) and not isinstance(cause, HandshakeViolation))
+        for cause in causes(error, 10)
+    )
 
 
 def _explain(requirements: tuple[str, ...], error: BaseException | None) -> str:
@@ -84,16 +76,6 @@ def _named(planned: PlannedScenario) -> dict[str, Any]:
     """A scenario's result's fields that name it: its feature, file, name, line, tags and requirements."""
     return {"feature": planned.feature, "feature_file": planned.feature_file, "scenario": planned.name,
             "line": planned.line, "tags": planned.tags, "requirements": planned.requirements}
-
-
-@dataclass(frozen=True)
-class _Verdict:
-    """What the collector decided of a scenario: its status, why it was expected to fail, its level and charge."""
-
-    status: ScenarioStatus
-    xfail_reason: str | None
-    level: str
-    charged: tuple[str, ...]
 
 
 class ResultCollector:
@@ -168,7 +150,7 @@ class ResultCollector:
         if planned.nodeid in self._recorded:
             return
         self._recorded.add(planned.nodeid)
-        level = _level(planned.requirements)
+        level = failure_level((), planned.requirements)  # the scenario's own level: nothing is charged
         self.results.append(ScenarioResult(**_named(planned), level=level, status="notrun", message=reason))  # type: ignore[arg-type]
 
     def finish(self, reason: str) -> None:
@@ -183,18 +165,17 @@ class ResultCollector:
 
     def handshake_failed(self, error: HandshakeViolation) -> None:
         """The server broke the protocol while negotiating: PROTO-1 fails, the rest is not run."""
-        requirement = HANDSHAKE_REQUIREMENT
         self.results.append(
             ScenarioResult(
                 feature="MCP protocol and transports",
                 feature_file="protocol.feature",
                 scenario="The server negotiates MCP (handshake)",
                 line=0,
-                tags=("PROTOCOL", requirement),
-                requirements=(requirement,),
+                tags=("PROTOCOL", HANDSHAKE_REQUIREMENT),
+                requirements=(HANDSHAKE_REQUIREMENT,),
                 level="MUST",
                 status="failed",
-                message=f"{requirement} ({_LEVELS[requirement]}): {_STATEMENTS[requirement]}\n{error}",
+                message=_explain((HANDSHAKE_REQUIREMENT,), error),
                 transcript=list(error.exchanges),
                 detail=handshake_detail(error),
             )
@@ -206,11 +187,11 @@ class ResultCollector:
         self._scenario_number += 1
         return self._scenario_number
 
-    def describe(self, target: Target, *, started_at: str) -> None:
-        """Remember what is being tested."""
+    def describe(self, target: Target) -> None:
+        """Remember what is being tested, and when it started."""
         self.target_description = target.description
         self.transport = target.transport
-        self.started_at = started_at
+        self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
 
     def attach(self, planned: PlannedScenario, world: World) -> None:
         """Link a scenario's state to it, for the transcript."""
@@ -251,8 +232,7 @@ class ResultCollector:
         world = self._worlds.pop(planned.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
-        verdict = _Verdict(status, xfail_reason, level, charged)
-        self.results.append(self._result(planned, run, error, world, verdict=verdict))
+        self.results.append(self._result(planned, run, error, world, (status, xfail_reason, level, charged)))
         return status
 
     def _runner_fault(self, error: BaseException | None, world: World | None) -> bool:
@@ -284,50 +264,37 @@ class ResultCollector:
             return "failed", None
         return "passed", None
 
-    def _explained(
-        self,
-        run: ScenarioRun,
-        error: BaseException | None,
-        world: World | None,
-        *,
-        verdict: _Verdict,
-        against: tuple[str, ...],
-    ) -> tuple[str | None, FailureDetail | None]:
-        """The scenario's message and failure detail, by its status (``against``: what it counts against)."""
-        status = verdict.status
-        if status in ("failed", "warning") and error is not None:
-            return _explain(against, error), failure_detail(world, error, self._binding())
-        if status == "xpassed":
-            return f"expected failure passed: {verdict.xfail_reason}", None
-        if status == "skipped" and run.skipped is not None:
-            return f"skipped: {run.skipped}", None
-        return None, None
-
     def _result(
         self,
         planned: PlannedScenario,
         run: ScenarioRun,
         error: BaseException | None,
         world: World | None,
-        *,
-        verdict: _Verdict,
+        verdict: tuple[ScenarioStatus, str | None, str, tuple[str, ...]],
     ) -> ScenarioResult:
-        """The scenario's result: what it proved and what it is charged to, its steps, message and transcript."""
+        """The scenario's result (``verdict``: its status, expected-failure reason, level and charge): what it proved
+        and what it is charged to, its steps, message and transcript."""
         requirements = planned.requirements
-        status, charged = verdict.status, verdict.charged
+        status, xfail_reason, level, charged = verdict
         failed = status in ("failed", "warning", "xpassed")
-        message, detail = self._explained(run, error, world, verdict=verdict, against=charged or requirements)
+        message, detail = None, None
+        if status in ("failed", "warning") and error is not None:
+            message, detail = _explain(charged or requirements, error), failure_detail(world, error, self._binding())
+        elif status == "xpassed":
+            message = f"expected failure passed: {xfail_reason}"
+        elif status == "skipped" and run.skipped is not None:
+            message = f"skipped: {run.skipped}"
         steps = list(run.steps)
         proved = proved_requirements(requirements, charged, steps_run(steps), len(planned.steps))
         judged = failed or status == "xfailed"
         return ScenarioResult(
             **_named(planned),
-            level=verdict.level,  # type: ignore[arg-type]
+            level=level,  # type: ignore[arg-type]
             status=status,
             message=message,
             duration_s=run.duration,
             transcript=list(world.exchanges) if world is not None else [],
-            expected_failure_reason=verdict.xfail_reason,
+            expected_failure_reason=xfail_reason,
             steps=steps,
             detail=detail,
             charged=charged if judged else (),
@@ -374,12 +341,9 @@ class ResultCollector:
             return
         message = None
         if not audit.clean:
-            message = "\n".join(
-                [
-                    f"{AUDIT_REQUIREMENT} ({_LEVELS[AUDIT_REQUIREMENT]}): {_STATEMENTS[AUDIT_REQUIREMENT]}",
-                    "the sessions directory does not hold exactly what was there before plus what the runner wrote:",
-                    audit.describe(),
-                ]
+            message = _explain((AUDIT_REQUIREMENT,), None) + (
+                "\nthe sessions directory does not hold exactly what was there before plus what the runner wrote:\n"
+                + audit.describe()
             )
         self.results.append(
             ScenarioResult(

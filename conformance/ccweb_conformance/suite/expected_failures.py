@@ -201,8 +201,7 @@ def load_expected_failures(path: Path) -> ExpectedFailures:
     if len(data) > MAX_FILE_BYTES:
         raise UsageError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes; an expected-failures file is a short list")
     try:
-        root = _compose(text)
-        document = _construct(root)
+        root, document = _load(text)
     except _Refused as exc:
         raise UsageError(f"{name}: line {exc.line}: {exc}") from None
     except yaml.YAMLError as exc:
@@ -258,20 +257,12 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def _compose(text: str) -> yaml.Node | None:
+def _load(text: str) -> tuple[yaml.Node | None, Any]:
+    """The file's node tree (for the entries' lines) and the document it makes, composed within bounds."""
     loader = _BoundedLoader(text)
     try:
-        return loader.get_single_node()
-    finally:
-        loader.dispose()
-
-
-def _construct(root: yaml.Node | None) -> Any:
-    if root is None:
-        return None
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_document(root)
+        root = loader.get_single_node()
+        return root, None if root is None else loader.construct_document(root)
     finally:
         loader.dispose()
 

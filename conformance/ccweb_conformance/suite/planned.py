@@ -97,25 +97,21 @@ def python_name(name: str) -> str:
 
 def example_ids(rows: Sequence[dict[str, str]]) -> list[str]:
     """The IDs pytest gives an outline's rows: the values joined with ``-``, a repeated one numbered as pytest does
-    (``x0``, ``x1``; ``x_0`` after a digit)."""
+    (``x0``, ``x1``; ``x_0`` after a digit; a number no ID holds at the time, in its own way)."""
     ids = ["-".join(row.values()) for row in rows]
     counts = Counter(ids)
-    taken = set(ids)
     suffixes: dict[str, int] = defaultdict(int)
-    unique = []
-    for raw in ids:
+    for index, raw in enumerate(ids):
         if counts[raw] == 1:
-            unique.append(raw)
             continue
         joiner = "_" if raw and raw[-1].isdigit() else ""
         new = f"{raw}{joiner}{suffixes[raw]}"
-        while new in taken:
+        while new in ids:
             suffixes[raw] += 1
             new = f"{raw}{joiner}{suffixes[raw]}"
-        taken.add(new)
-        unique.append(new)
+        ids[index] = new
         suffixes[raw] += 1
-    return unique
+    return ids
 
 
 def in_run_order(features: Iterable[FeatureScenario]) -> list[tuple[FeatureScenario, str]]:

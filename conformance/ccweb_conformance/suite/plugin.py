@@ -121,11 +121,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     collector.finish(f"not run: the run was interrupted by {name}" if name else "not run: the run stopped early")
 
 
-def _step_log(request: pytest.FixtureRequest) -> StepLog | None:
-    node: pytest.Item = request.node
-    return node.stash.get(STEP_LOG_KEY, None)
-
-
 def _logged(step: Any) -> Step:
     """A pytest-bdd step as the step log keeps it."""
     table = step.datatable
@@ -142,14 +137,14 @@ def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any, sce
 
 def pytest_bdd_before_step(request: pytest.FixtureRequest, step: Any, **_ignored: Any) -> None:
     """A step starts."""
-    log = _step_log(request)
+    log = request.node.stash.get(STEP_LOG_KEY, None)
     if log is not None:
         log.before_step(_logged(step))
 
 
 def pytest_bdd_after_step(request: pytest.FixtureRequest, **_ignored: Any) -> None:
     """A step passed."""
-    log = _step_log(request)
+    log = request.node.stash.get(STEP_LOG_KEY, None)
     if log is not None:
         log.after_step()
 
@@ -157,7 +152,7 @@ def pytest_bdd_after_step(request: pytest.FixtureRequest, **_ignored: Any) -> No
 def pytest_bdd_step_error(request: pytest.FixtureRequest, **_ignored: Any) -> None:
     """A step failed: its failure is the scenario's (pytest-bdd calls the after-scenario hook all the same)."""
     request.node.stash[STEP_FAILED_KEY] = True
-    log = _step_log(request)
+    log = request.node.stash.get(STEP_LOG_KEY, None)
     if log is not None:
         log.step_error()
 

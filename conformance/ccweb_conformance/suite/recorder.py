@@ -138,13 +138,11 @@ class CaseRecorder:
 
     @staticmethod
     def _without_world(planned: PlannedScenario, reason: str = "no-call") -> RecordedCase:
-        nodeid = planned.nodeid
-        feature, _, scenario = nodeid.partition("::")
-        return RecordedCase(nodeid, feature, scenario, planned.requirements, [], MCP_LEVEL_REASONS[reason])
+        named = (planned.nodeid, planned.feature_file, planned.name)
+        return RecordedCase(*named, planned.requirements, [], MCP_LEVEL_REASONS[reason])
 
     def _case(self, planned: PlannedScenario, world: World) -> RecordedCase:
-        nodeid = planned.nodeid
-        feature, _, scenario = nodeid.partition("::")
+        named = (planned.nodeid, planned.feature_file, planned.name)
         state = self._scenarios.pop(id(world))
         reasons = list(state.reasons)
         if len(world.exchanges) != state.calls:
@@ -158,5 +156,5 @@ class CaseRecorder:
         if not claims:
             reasons += [MCP_LEVEL_REASONS[k] for t in tags if (k := levels.claim_reason(t)) is not None]
         if reasons:
-            return RecordedCase(nodeid, feature, scenario, tags, [], reasons[0])
-        return RecordedCase(nodeid, feature, scenario, claims, state.steps, None)
+            return RecordedCase(*named, tags, [], reasons[0])
+        return RecordedCase(*named, claims, state.steps, None)

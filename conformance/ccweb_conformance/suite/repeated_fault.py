@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.errors import ProtocolFailure, causes
 from ccweb_conformance.transport.targets import VIOLATION_KINDS
 
 __all__ = ["RepeatedFault", "protocol_fault"]
@@ -27,17 +27,14 @@ def protocol_fault(error: BaseException | None) -> str | None:
 
     The target's description (``stdio server '…':``) that leads the message is left out.
     """
-    seen = 0
-    while error is not None and seen < _CHAIN_LIMIT:
-        if isinstance(error, ProtocolFailure) and error.kind in VIOLATION_KINDS:
-            said = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
-            request = error.exchange.request if error.exchange is not None else None
+    for cause in causes(error, _CHAIN_LIMIT):
+        if isinstance(cause, ProtocolFailure) and cause.kind in VIOLATION_KINDS:
+            said = next((line.strip() for line in str(cause).splitlines() if line.strip()), "")
+            request = cause.exchange.request if cause.exchange is not None else None
             method = request.get("method") if isinstance(request, dict) else None
             if isinstance(method, str) and f"{method}: " in said:
                 said = method + ": " + said.split(f"{method}: ", 1)[1]
             return said
-        error = error.__cause__ or error.__context__
-        seen += 1
     return None
 
 

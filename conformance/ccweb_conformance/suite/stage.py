@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.suite.ageing import EarlyFiles, scenario_files, write_early
+from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.lookahead import DECOY_ALIAS, SHARED_PREFIX, aged_conversations, decoy_id, upcoming_sources
 from ccweb_conformance.suite.planned import PlannedScenario
@@ -78,22 +77,32 @@ class Stage:
             self.target.prepare(upcoming_sources([p.steps for p in planned], self.workspace.prefix))
         except HandshakeViolation as error:
             if self.target is not None:
-                collector.describe(self.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+                collector.describe(self.target)
             collector.handshake_failed(error)
             return Stopped(1, f"the implementation broke the protocol during the handshake: {error}")
         except TargetError as error:
             limit = limits.process_limit_problem(error, exhausted=self.context.exhausted)  # no thread: the runner's
             collector.startup_error = limit or (str(error).splitlines()[0] if str(error) else type(error).__name__)
             return Stopped(2, limit or f"the implementation could not be started or reached: {error}")
-        collector.describe(self.target, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+        collector.describe(self.target)
         collector.bundled_reference = not (spec.stdio or spec.url or spec.http_cmd)
         self.started = True
         return None
 
     def files(self, number: int, planned: PlannedScenario) -> ConversationFiles:
-        """Scenario ``number``'s conversation files (its place in the planned order, 1-based, its IDs' prefix)."""
+        """Scenario ``number``'s conversation files (its place in the planned order, 1-based, its IDs' prefix),
+        registered with the ledger: those written for it when the run started (taken from ``early``), else new
+        ones. Files written for another scenario under this number (a guess gone wrong) are removed first."""
         assert self.ledger is not None
-        return scenario_files(self.early, number, planned.nodeid, self.workspace, self.ledger)
+        made = self.early.pop(number, None)
+        if made is not None and made.nodeid == planned.nodeid:
+            return made.files
+        if made is not None:
+            made.files.remove_all()
+            self.ledger.unregister(made.files)
+        files = self.workspace.scenario(number)
+        self.ledger.register(files)
+        return files
 
     def world(
         self, planned: PlannedScenario, made: ConversationFiles, collector: ResultCollector, seen: CallObserver | None

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 import ccweb_spec
 from ccweb_conformance.checks.attribution import ERA_REQUIREMENT
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
-from ccweb_conformance.checks.ledger import SessionsLedger, fingerprints, listing, moved, runner_writing
+from ccweb_conformance.checks.ledger import Fingerprint, SessionsLedger, fingerprints, listing, moved, runner_writing
 from ccweb_conformance.checks.outcome import ToolOutcome, json_equal, tool_outcome
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.suite.eras import answer_differences, reply_kind_difference
@@ -195,20 +195,30 @@ class World:
         if runner_writing():  # the runner's own saves are under way (D-14): nothing to compare, no time to lose
             first, other = self._both_eras(name, arguments)
             return self.record(first), other
-        root = self.target.sessions_dir
-        before = fingerprints(root, self.files.created(), digest=False)  # times and inode: any write moves ctime
+        before = self._fingerprints()
         first, other = self._both_eras(name, arguments)
         exchange = self.record(first)
-        changed = moved(before, fingerprints(root, self.files.created(), digest=False))
-        if changed and not runner_writing():
+        self._check_unchanged(before, exchange, "the call", excused_while_writing=True)
+        return exchange, other
+
+    def _fingerprints(self) -> dict[str, Fingerprint | None]:
+        """Times and inode of the scenario's files (any write moves ctime)."""
+        return fingerprints(self.target.sessions_dir, self.files.created(), digest=False)
+
+    def _check_unchanged(
+        self, before: dict[str, Fingerprint | None], exchange: Exchange, calls: str, *, excused_while_writing: bool
+    ) -> None:
+        """RO-1: the scenario's files are as ``before`` ``calls`` were made (a change is excused while the runner's
+        own saves are under way, where ``excused_while_writing``)."""
+        changed = moved(before, self._fingerprints())
+        if changed and not (excused_while_writing and runner_writing()):
             raise fail(
-                "RO-1: the call changed files of the sessions directory (the tool is read-only)",
+                f"RO-1: {calls} changed files of the sessions directory (the tool is read-only)",
                 expected="identical bytes, size, mtime, ctime and inode",
                 actual=changed,
                 exchange=exchange,
                 proves="RO-1",
             )
-        return exchange, other
 
     def _checked_other_era(self, first: Exchange, pending: _OtherEraCall | None) -> Exchange | None:
         """The other era's reply, recorded and of the same kind as the first (a tool result or an error)."""
@@ -269,8 +279,7 @@ class World:
         eras = [self.target.client] if self.target.other_era is None else [self.target.client, self.target.other_client]
         lanes = [self.lane, *self.spread][: max(len(calls), 1)]
         width = len(lanes)
-        root = self.target.sessions_dir
-        before = fingerprints(root, self.files.created(), digest=False)
+        before = self._fingerprints()
         started = time.perf_counter()
         chunks = overlapping(
             [
@@ -283,15 +292,7 @@ class World:
         if any(answered_unreadable(exchange) for exchange in per_era[0]):
             self.context.waits.record("re-read window", time.perf_counter() - started)
         recorded = [[self.record(exchange) for exchange in exchanges] for exchanges in per_era]
-        changed = moved(before, fingerprints(root, self.files.created(), digest=False))
-        if changed:
-            raise fail(
-                "RO-1: the calls changed files of the sessions directory (the tool is read-only)",
-                expected="identical bytes, size, mtime, ctime and inode",
-                actual=changed,
-                exchange=recorded[0][-1],
-                proves="RO-1",
-            )
+        self._check_unchanged(before, recorded[0][-1], "the calls", excused_while_writing=False)
         if self.observer is not None:
             for arguments, exchange in zip(calls, recorded[0], strict=True):
                 self.observer.before_call(self, TOOL_NAME, arguments)

@@ -21,6 +21,9 @@ SUITE = Path(planned_module.__file__).resolve().parent
 def test_example_ids_are_pytests_own_for_repeated_rows() -> None:
     rows = [{"a": "x"}, {"a": "x"}, {"a": "7"}, {"a": "7"}, {"a": ""}, {"a": "x0"}]
     assert example_ids(rows) == ["x1", "x2", "7_0", "7_1", "", "x0"]
+    # a number is taken when an ID holds it at the time (pytest's own rule): "x0" is free once both rows read x0_N
+    repeated = [{"a": "x0"}, {"a": "x0"}, {"a": "x"}, {"a": "x"}]
+    assert example_ids(repeated) == ["x0_0", "x0_1", "x0", "x1"]
 
 
 def test_the_engine_plans_what_the_plugin_collects() -> None:

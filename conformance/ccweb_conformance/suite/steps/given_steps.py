@@ -16,24 +16,31 @@ from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 MESSAGE_COLUMNS = ("role", "content", "timestamp", "createdAt", "id")
 
 
-def _new(world: World, alias: str) -> str:
+def new_id(world: World, alias: str) -> str:
+    """A new conversation ID for ``alias`` in the scenario (no file written)."""
     world.ids[alias] = world.files.new_id(alias)
     return world.ids[alias]
 
 
-def _message(header: list[str], row: list[str]) -> dict[str, Any]:
+def table_messages(datatable: list[list[str]]) -> list[dict[str, Any]]:
+    """The messages a table's rows spell (a header of :data:`MESSAGE_COLUMNS`), in the features' notation."""
+    header, *rows = datatable
     unknown = set(header) - set(MESSAGE_COLUMNS)
     if unknown:
         raise ValueError(f"unknown message columns {sorted(unknown)}; use {MESSAGE_COLUMNS}")
-    return {name: code_points(value) for name, value in zip(header, row, strict=True)}
+    return [{name: code_points(value) for name, value in zip(header, row, strict=True)} for row in rows]
+
+
+def one_message_session(conversation_id: str, content: str) -> dict[str, Any]:
+    """A cc-web session holding one user message, ``content``, with no time."""
+    return cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
 
 
 @given(parse('a conversation "{alias}" with the messages:'))
 def a_conversation_with_messages(world: World, alias: str, datatable: list[list[str]]) -> None:
     """A cc-web session whose messages are the table rows."""
-    header, *rows = datatable
-    conversation_id = _new(world, alias)
-    world.files.write_session(conversation_id, cc_web_session(conversation_id, [_message(header, r) for r in rows]))
+    conversation_id = new_id(world, alias)
+    world.files.write_session(conversation_id, cc_web_session(conversation_id, table_messages(datatable)))
 
 
 @given(parse('a conversation "{alias}" with {count:d} user messages "{first}" to "{last}"'))
@@ -46,14 +53,14 @@ def a_conversation_with_numbered_messages(world: World, alias: str, count: int, 
     for n, content in enumerate(contents, start=1):
         messages.append({"role": "user", "content": content, "timestamp": f"2026-11-30T09:{n % 60:02d}:00.000Z"})
         messages.append({"role": "assistant", "content": f"reply {n}", "timestamp": None, "toolCalls": []})
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
 
 
 @given(parse('a conversation "{alias}" with a user message of {count:d} "{char}"'))
 def a_conversation_with_one_long_message(world: World, alias: str, count: int, char: str) -> None:
     """One user message made of ``count`` copies of a character."""
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     messages = [{"role": "user", "content": code_points(char) * count, "timestamp": None}]
     world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
 
@@ -61,54 +68,48 @@ def a_conversation_with_one_long_message(world: World, alias: str, count: int, c
 @given(parse('a conversation "{alias}" whose file is:'))
 def a_conversation_whose_file_is(world: World, alias: str, docstring: str) -> None:
     """A conversation file with exactly this JSON text (after placeholders)."""
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     world.files.write_bytes(conversation_id, aliases(docstring, world.ids).encode("utf-8"))
 
 
 @given(regex(r'conversation "(?P<alias>\w+)" is stored as the bytes "(?P<data>.*)"'))
 def conversation_stored_as_bytes(world: World, alias: str, data: str) -> None:
     """A conversation file with exactly these bytes (Python escapes)."""
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     world.files.write_bytes(conversation_id, byte_string(data))
 
 
 @given(parse('no conversation "{alias}" exists'))
 def no_conversation(world: World, alias: str) -> None:
     """Reserve an ID that has no file."""
-    _new(world, alias)
+    new_id(world, alias)
 
 
 @given(parse('conversation "{alias}" is a directory'))
 def conversation_is_a_directory(world: World, alias: str) -> None:
     """A directory named ``<id>.json``."""
-    world.files.make_directory(_new(world, alias))
+    world.files.make_directory(new_id(world, alias))
 
 
 @given(parse('conversation "{alias}" is a named pipe'))
 def conversation_is_a_named_pipe(world: World, alias: str) -> None:
     """A named pipe (FIFO) named ``<id>.json``, with no writer: a reader that opens it blocking waits forever."""
-    world.files.make_fifo(_new(world, alias))
+    world.files.make_fifo(new_id(world, alias))
 
 
 @given(parse('conversation "{alias}" is a symbolic link to conversation "{other}"'))
 def conversation_link_inside(world: World, alias: str, other: str) -> None:
     """A link that stays inside the sessions directory."""
     target = world.files.path_of(world.ids[other])
-    world.files.make_link(_new(world, alias), target)
+    world.files.make_link(new_id(world, alias), target)
 
 
 @given(parse('conversation "{alias}" is a symbolic link to a conversation file outside the sessions directory'))
 def conversation_link_outside(world: World, alias: str) -> None:
     """A link to a valid conversation file that lies outside the sessions directory."""
-    conversation_id = _new(world, alias)
-    outside = world.files.outside_file(
-        cc_web_session(conversation_id, [{"role": "user", "content": "secret from outside", "timestamp": None}])
-    )
+    conversation_id = new_id(world, alias)
+    outside = world.files.outside_file(one_message_session(conversation_id, "secret from outside"))
     world.files.make_link(conversation_id, outside)
-
-
-def _one_message(conversation_id: str, content: str) -> dict[str, Any]:
-    return cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
 
 
 @given(
@@ -118,8 +119,8 @@ def folder_inside(world: World, folder: str, alias: str, content: str) -> None:
     """A subfolder of the sessions directory (under this run's prefix) with one conversation file."""
     path = world.files.make_folder(folder)
     world.ids[folder] = path.name
-    conversation_id = _new(world, alias)
-    world.files.write_in_folder(path, conversation_id, _one_message(conversation_id, content))
+    conversation_id = new_id(world, alias)
+    world.files.write_in_folder(path, conversation_id, one_message_session(conversation_id, content))
 
 
 @given(
@@ -139,8 +140,8 @@ def folder_beside(world: World, folder: str, alias: str, content: str) -> None:
         ) from None
     world.ids[folder] = path.name
     world.ids[f"{folder}Path"] = str(path)
-    conversation_id = _new(world, alias)
-    world.files.write_in_folder(path, conversation_id, _one_message(conversation_id, content))
+    conversation_id = new_id(world, alias)
+    world.files.write_in_folder(path, conversation_id, one_message_session(conversation_id, content))
 
 
 @given(regex(r'conversation "(?P<alias>\w+)" is a symbolic link to "(?P<text>.*)"'))
@@ -149,7 +150,7 @@ def conversation_link_text(world: World, alias: str, text: str) -> None:
 
     The link's own alias is known in ``text`` too, so that a link can point at itself (a loop).
     """
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     names = {**world.ids, "sessions": Path(os.path.realpath(world.target.sessions_dir)).name}
     world.files.make_link_text(conversation_id, aliases(text, names))
 

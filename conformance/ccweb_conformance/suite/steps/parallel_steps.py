@@ -15,7 +15,7 @@ from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, regex, then, when
-from ccweb_conformance.fixtures.conversations import cc_web_session
+from ccweb_conformance.suite.steps.given_steps import new_id, one_message_session
 from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.parallel import overlapping, pipelined
@@ -42,10 +42,8 @@ def _read(world: World, client: McpClient, arguments: object, asked: str) -> Too
 def conversations_named(world: World, names: str) -> None:
     """One conversation per quoted alias, whose one user message is the alias itself."""
     for alias in _QUOTED.findall(names):
-        conversation_id = world.files.new_id(alias)
-        world.ids[alias] = conversation_id
-        message = {"role": "user", "content": alias, "timestamp": None}
-        world.files.write_session(conversation_id, cc_web_session(conversation_id, [message]))
+        conversation_id = new_id(world, alias)
+        world.files.write_session(conversation_id, one_message_session(conversation_id, alias))
 
 
 @when(parse("each of them is the source of an agent calling the tool {count:d} times, all agents at once"))

@@ -20,7 +20,7 @@ from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, 
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.suite.ageing import adopt_or_write, left_to_wait
 from ccweb_conformance.suite.lookahead import AGED_STEP
-from ccweb_conformance.suite.steps.given_steps import MESSAGE_COLUMNS
+from ccweb_conformance.suite.steps.given_steps import new_id, one_message_session, table_messages
 from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
 from ccweb_conformance.suite.world import World
 
@@ -33,28 +33,17 @@ OLD_SHAPE_FIELDS = ("id", "created", "updated", "hasUnread")
 
 
 def _messages(datatable: list[list[str]], *, timestamps: bool) -> list[dict[str, Any]]:
-    header, *rows = datatable
-    unknown = set(header) - set(MESSAGE_COLUMNS)
-    if unknown:
-        raise ValueError(f"unknown message columns {sorted(unknown)}; use {MESSAGE_COLUMNS}")
-    messages = []
-    for row in rows:
-        message: dict[str, Any] = {name: code_points(value) for name, value in zip(header, row, strict=True)}
-        if not timestamps:
+    messages = table_messages(datatable)
+    if not timestamps:
+        for message in messages:
             message["timestamp"] = None  # imported history: cc-web stored no time for it
-        messages.append(message)
     return messages
-
-
-def _new(world: World, alias: str) -> str:
-    world.ids[alias] = world.files.new_id(alias)
-    return world.ids[alias]
 
 
 @given(parse('a conversation "{alias}" written compactly with the messages:'))
 def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """``JSON.stringify(session)`` with no indentation, raw UTF-8."""
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     session = cc_web_session(conversation_id, _messages(datatable, timestamps=True))
     world.files.write_session(conversation_id, session, compact=True)
 
@@ -62,7 +51,7 @@ def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -
 @given(parse('a conversation "{alias}" in an old shape with the messages:'))
 def old_shaped_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """A session saved by an older cc-web: no ``agent``, no ``title``, imported messages with null timestamps."""
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     full = cc_web_session(conversation_id, _messages(datatable, timestamps=False))
     world.files.write_session(conversation_id, {name: full[name] for name in (*OLD_SHAPE_FIELDS, "messages")})
 
@@ -90,7 +79,7 @@ def straddling_session(conversation_id: str, size: int, newest: str) -> bytes:
 )
 def straddling_conversation(world: World, alias: str, size: int, content: str) -> None:
     """Raw UTF-8 CJK and emoji past 64 KiB; a multi-byte character straddles each read-chunk boundary."""
-    conversation_id = _new(world, alias)
+    conversation_id = new_id(world, alias)
     world.files.write_bytes(conversation_id, straddling_session(conversation_id, size * 1024, code_points(content)))
 
 
@@ -104,8 +93,8 @@ def dot_folder_inside(world: World, folder: str, alias: str, content: str) -> No
     """``..<prefix>-<folder>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
     path = world.files.make_dot_folder(folder)
     world.ids[folder] = path.name
-    conversation_id = _new(world, alias)
-    session = cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+    conversation_id = new_id(world, alias)
+    session = one_message_session(conversation_id, content)
     world.files.write_in_folder(path, conversation_id, session)
 
 
@@ -138,7 +127,7 @@ def conversation_without_permission(world: World, alias: str) -> None:
 def conversation_saved(world: World, alias: str, content: str) -> None:
     """Create the file of a conversation that had none."""
     conversation_id = world.ids[alias]
-    session = cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+    session = one_message_session(conversation_id, content)
     world.files.write_session(conversation_id, session)
 
 
@@ -146,7 +135,7 @@ def conversation_saved(world: World, alias: str, content: str) -> None:
 def conversation_repaired(world: World, alias: str, content: str) -> None:
     """Rewrite an unreadable file in place as a valid session."""
     conversation_id = world.ids[alias]
-    session = cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
+    session = one_message_session(conversation_id, content)
     world.files.rewrite(conversation_id, session_bytes(session))
 
 

@@ -84,8 +84,7 @@ def _cell(kind: str, raw: str) -> Any:
         return text
     if kind == "nullable":
         return None if text == "null" else text
-    value = json.loads(text)
-    return value
+    return json.loads(text)
 
 
 @then("the result is exactly:")
