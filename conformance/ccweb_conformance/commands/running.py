@@ -57,7 +57,7 @@ def _fuzz_phase(
 ) -> list[str]:
     """Differential fuzzing after the scenarios, within ``max_seconds``: appends its scenario, returns its lines."""
     try:
-        with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
+        with signals.shielded(), heap.importing():  # a signal cuts no import short; no collection while it loads
             from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
             from ccweb_conformance.fuzz import phase, report  # noqa: F401, PLC0415 (loaded here, where it may fail)
     except ImportError as error:
