@@ -109,10 +109,12 @@ def fingerprints(root: Path, entries: list[Path], *, digest: bool = True) -> dic
     """Fingerprints of these entries and of everything inside the folders among them, by relative path."""
     prints: dict[str, Fingerprint | None] = {}
     for path in entries:
-        if not path.is_relative_to(root):
+        try:
+            relative = path.relative_to(root).as_posix()
+        except ValueError:
             continue  # a folder of ours beside the sessions directory: not the directory's business
-        inside = sorted(path.rglob("*")) if path.is_dir() and not path.is_symlink() else []
-        for entry in (path, *inside):
+        found = prints[relative] = fingerprint(path, digest=digest)
+        for entry in sorted(path.rglob("*")) if found is not None and found.kind == "dir" else []:  # not a link's
             prints[entry.relative_to(root).as_posix()] = fingerprint(entry, digest=digest)
     return prints
 

@@ -87,7 +87,7 @@ def _fuzz_after_scenarios(
     expected_failures = values.selection.expected_failures
     try:
         try:
-            with signals.shielded():  # a signal cuts no import short: it is raised once the import is whole
+            with signals.shielded(), heap.importing():  # a signal cuts no import short; no collection while it loads
                 from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
                 from ccweb_conformance.fuzz import phase, report  # noqa: F401, PLC0415 (loaded here, where it may fail)
         except ImportError as error:

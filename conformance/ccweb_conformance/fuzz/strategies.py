@@ -11,6 +11,7 @@ are anything at all: invalid arguments, junk IDs, broken files, dangling links, 
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -48,11 +49,20 @@ _BLANK = st.one_of(
 )
 
 
+_SEGMENTS = st.lists(_SEGMENT, min_size=1, max_size=5)
+_RICH_SEGMENTS = st.lists(_RICH_SEGMENT, min_size=1, max_size=4)
+_REPEATS = st.sampled_from(edges.REPEATS)
+_ASTRAL = st.sampled_from(edges.ASTRAL)
+_LONE_SURROGATE = st.sampled_from(edges.LONE_SURROGATES)
+_ONE_IN = {n: st.integers(0, n - 1) for n in (2, 3, 4, 5, 6, 10)}
+"""``_ONE_IN[n]``: a number from 0 to n - 1 (strategies drawn inside composites are made once: see below)."""
+
+
 @st.composite
 def _patterned(draw: st.DrawFn) -> str:
     """A content: a few segments, the whole repeated a small or a budget-sized number of times."""
-    pattern = "".join(draw(st.lists(_SEGMENT, min_size=1, max_size=5)))
-    return pattern * draw(st.sampled_from(edges.REPEATS))
+    pattern = "".join(draw(_SEGMENTS))
+    return pattern * draw(_REPEATS)
 
 
 CONTENT = st.one_of(
@@ -63,14 +73,14 @@ CONTENT = st.one_of(
 @st.composite
 def _rich(draw: st.DrawFn) -> str:
     """A user input that counts: a pattern starting with an astral character, blank padding around it."""
-    pattern = draw(st.sampled_from(edges.ASTRAL)) + "".join(draw(st.lists(_RICH_SEGMENT, min_size=1, max_size=4)))
+    pattern = draw(_ASTRAL) + "".join(draw(_RICH_SEGMENTS))
     # Each extra is drawn as "not 0", so that shrinking (toward 0) leaves it out.
-    if draw(st.integers(0, 2)) == 2:  # a lone surrogate in one input of three (D-3)
-        pattern += draw(st.sampled_from(edges.LONE_SURROGATES))
-    lead = draw(_BLANK) if draw(st.integers(0, 3)) == 3 else ""  # rare: a short budget still reaches the astral one
-    trail = draw(_BLANK) if draw(st.integers(0, 5)) > 0 else ""
-    repeats = draw(st.sampled_from(edges.REPEATS))
-    if draw(st.integers(0, 1)) == 1:  # a stored U+FFFD in about one input of two, near its start (D-8)
+    if draw(_ONE_IN[3]) == 2:  # a lone surrogate in one input of three (D-3)
+        pattern += draw(_LONE_SURROGATE)
+    lead = draw(_BLANK) if draw(_ONE_IN[4]) == 3 else ""  # rare: a short budget still reaches the astral one
+    trail = draw(_BLANK) if draw(_ONE_IN[6]) > 0 else ""
+    repeats = draw(_REPEATS)
+    if draw(_ONE_IN[2]) == 1:  # a stored U+FFFD in about one input of two, near its start (D-8)
         pattern = pattern[0] + edges.REPLACEMENT_CHARACTER + pattern[1:]
     return lead + pattern * repeats + trail
 
@@ -134,6 +144,22 @@ _ANY_STORAGE: st.SearchStrategy[Storage] = st.sampled_from(
 )
 
 
+@cache
+def _order(templates: int, size: int) -> st.SearchStrategy[list[int]]:
+    """``size`` indexes into ``templates`` drawn templates (one strategy per pair, made on first use)."""
+    return st.lists(st.integers(0, templates - 1), min_size=size, max_size=size)
+
+
+@cache
+def _between(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.integers(low, high)
+
+
+@cache
+def _one_of(values: tuple[int, ...]) -> st.SearchStrategy[int]:
+    return st.sampled_from(values)
+
+
 @st.composite
 def _messages(draw: st.DrawFn) -> list[Any]:
     """Up to six drawn messages repeated in a drawn order, from none to past the limit's bound.
@@ -143,7 +169,7 @@ def _messages(draw: st.DrawFn) -> list[Any]:
     """
     templates = draw(_TEMPLATES)
     size = draw(_CONVERSATION_SIZE)
-    order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
+    order = draw(_order(len(templates), size))
     return [templates[i] for i in order]
 
 
@@ -155,11 +181,14 @@ def _answered_messages(draw: st.DrawFn) -> list[Any]:
     """A conversation ending with a user input that counts, after drawn messages that are mostly user inputs."""
     templates = draw(_ANSWERED_TEMPLATES)
     size = draw(_CONVERSATION_SIZE)
-    order = draw(st.lists(st.integers(0, len(templates) - 1), min_size=size, max_size=size))
+    order = draw(_order(len(templates), size))
     newest = draw(_NEWEST_INPUT)
-    if draw(st.integers(0, 1)) == 1:  # in one conversation of two, a blank input just before it (D-1)
+    if draw(_ONE_IN[2]) == 1:  # in one conversation of two, a blank input just before it (D-1)
         return [*(templates[i] for i in order), {"role": "user", "content": draw(_BLANK)}, newest]
     return [*(templates[i] for i in order), newest]
+
+
+_ANSWERED_MESSAGES = _answered_messages()
 
 
 def _suffix_sums(messages: list[Any]) -> list[int]:
@@ -177,10 +206,10 @@ def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int], *, vali
     if kind == "absent":
         return ABSENT
     if kind == "bounds":
-        return draw(st.integers(low, high))
+        return draw(_between(low, high))
     if kind == "invalid":
         return draw(_INVALID_COUNT)
-    value = draw(st.sampled_from(sorted({low, low + 1, high - 1, high, *(v for v in edge_values if low <= v <= high)})))
+    value = draw(_one_of(tuple(sorted({low, low + 1, high - 1, high, *(v for v in edge_values if low <= v <= high)}))))
     return float(value) if kind == "float" else value
 
 
@@ -199,7 +228,7 @@ def _id_plan(draw: st.DrawFn) -> IdPlan:
 @st.composite
 def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
     """A conversation, how it is stored, and the arguments of one call: mostly one that reads user inputs."""
-    if draw(st.integers(0, ANSWERED_SHARE[1] - 1)) < ANSWERED_SHARE[0]:
+    if draw(_ONE_IN[ANSWERED_SHARE[1]]) < ANSWERED_SHARE[0]:
         return draw(_ANSWERED_CASES)
     return draw(_ANY_CASES)
 
@@ -207,13 +236,13 @@ def fuzz_cases(draw: st.DrawFn) -> FuzzCase:
 @st.composite
 def answered_cases(draw: st.DrawFn) -> FuzzCase:
     """A valid call on a readable conversation whose newest message is a user input."""
-    messages = draw(_answered_messages())
+    messages = draw(_ANSWERED_MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1], valid=True)
     window = candidates(messages)[-(int(limit) if isinstance(limit, int | float) else 15) :]
     sums = _suffix_sums(window)
     max_chars = _count(draw, 1, 1000, [s + d for s in sums[:3] for d in (-1, 0, 1)], valid=True)
-    exact = draw(st.integers(0, 4)) > 0
+    exact = draw(_ONE_IN[5]) > 0
     return FuzzCase(
         messages=messages,
         storage=draw(_ANSWERED_STORAGE),
@@ -232,7 +261,7 @@ def any_cases(draw: st.DrawFn) -> FuzzCase:
     sums = _suffix_sums(messages)
     budget_edges = [s + d for s in sums[:3] for d in (-1, 0, 1)]
     max_chars = _count(draw, 1, 1000, budget_edges)
-    unknown = draw(_UNKNOWN_ARGUMENT) if draw(st.integers(0, 9)) == 9 else ABSENT
+    unknown = draw(_UNKNOWN_ARGUMENT) if draw(_ONE_IN[10]) == 9 else ABSENT
     storage = draw(_ANY_STORAGE)
     conversation_id = draw(_ID_PLAN)
     if storage == "dangling link":  # the call reaches the file: valid arguments, the link's own ID (D-7)

@@ -167,10 +167,6 @@ class ScenarioResult:
             return ()
         return self.charged or self.requirements
 
-    def bears_on(self, requirement: str) -> bool:
-        """True when this scenario says something about ``requirement`` (tagged, charged or baselined)."""
-        return requirement in self.requirements or requirement in self.charged or requirement in self.baselined
-
     @property
     def nodeid(self) -> str:
         """A stable identifier: ``file::scenario``."""
@@ -229,9 +225,11 @@ class RunResult:
 
     def requirement_results(self) -> list[RequirementResult]:
         """Every requirement of the spec (of the selection, when there is one), in spec order, with its verdict."""
-        results = [
-            _verdict(r, [s for s in self.scenarios if s.bears_on(r.id)]) for r in ccweb_spec.requirements()
-        ]
+        bearing: dict[str, list[ScenarioResult]] = {}  # the scenarios that tag, are charged to or baseline each one
+        for scenario in self.scenarios:
+            for requirement in {*scenario.requirements, *scenario.charged, *scenario.baselined}:
+                bearing.setdefault(requirement, []).append(scenario)
+        results = [_verdict(r, bearing.get(r.id, [])) for r in ccweb_spec.requirements()]
         if self.selection is None:
             return results
         return [r for r in results if r.scenarios]
