@@ -4,11 +4,12 @@ A scenario claims the source bindings it uses (``suite/lookahead.py``): over std
 that answers one connection in order, over HTTP a connection of its own. A binding has up to ``--jobs``
 lanes, each a connection of its own (over stdio, a process). Scenarios whose claims do not meet run together;
 scenarios that share a binding (none bound, or the shared decoy) run together each in a lane of its own. What
-``lanes.yaml`` names changes that: a scenario with an ``alone`` step runs alone (everything planned before it
-has ended when it starts, nothing planned after it starts before it ended); one with a ``wide`` step takes every
-lane of its binding, to spread its calls in flight together over them. Each scenario is handed back in the planned
-order, once every scenario planned before it has ended, so what the caller judges (and the stops its verdicts
-decide) comes in the order of a run one after another.
+``lanes.yaml`` names changes that: a scenario with an ``alone`` step runs alone (nothing else in flight); one with
+an ``apart`` step runs beside ordinary scenarios but never beside another apart or alone one; one with a ``wide`` step
+takes every lane of its binding, to spread its calls in flight together over them. The scenarios start in the run
+order (``run_order``): the apart ones first, so the ordinary ones run beside them, and the alone ones last, one
+after another. Each scenario is handed back in the planned order, once every scenario planned before it has ended,
+so what the caller judges (and the stops its verdicts decide) comes in the order of a run one after another.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 
 from ccweb_spec import yaml_data
 
-__all__ = ["Claim", "LaneSteps", "Lanes", "claims", "lane_steps", "run_in_lanes"]
+__all__ = ["Claim", "LaneSteps", "Lanes", "claims", "lane_steps", "run_in_lanes", "run_order"]
 
 T = TypeVar("T")
 Held = set[tuple[str | None, int]]
@@ -33,6 +34,7 @@ class LaneSteps:
     """The step patterns of ``lanes.yaml``: each with why it changes how its scenario runs."""
 
     alone: tuple[tuple[re.Pattern[str], str], ...]
+    apart: tuple[tuple[re.Pattern[str], str], ...]
     wide: tuple[tuple[re.Pattern[str], str], ...]
 
 
@@ -45,7 +47,7 @@ def lane_steps(text: str | None = None) -> LaneSteps:
     if text is None:
         text = files("ccweb_conformance.suite").joinpath("lanes.yaml").read_text(encoding="utf-8")
     data = yaml_data(text)
-    return LaneSteps(_patterns(data["alone"]), _patterns(data["wide"]))
+    return LaneSteps(_patterns(data["alone"]), _patterns(data["apart"]), _patterns(data["wide"]))
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Claim:
     """Why it runs alone, or None: it may run beside others."""
     wide: bool = False
     """It takes every lane of its bindings."""
+    apart: str | None = None
+    """Why it never runs beside another apart or an alone scenario (it may beside others), or None."""
 
 
 def _why(texts: Sequence[str], patterns: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
@@ -68,9 +72,19 @@ def claims(
 ) -> list[Claim]:
     """Each scenario's claim, from its step texts and its source bindings, in the same order."""
     return [
-        Claim(frozenset(bound), _why(texts, steps.alone), _why(texts, steps.wide) is not None)
+        Claim(frozenset(bound), _why(texts, steps.alone), _why(texts, steps.wide) is not None, _why(texts, steps.apart))
         for texts, bound in zip(step_texts, sources, strict=True)
     ]
+
+
+def run_order(planned: Sequence[Claim]) -> list[int]:
+    """The order the planned scenarios start in: the apart ones, the ordinary ones, the alone ones (each in the
+    planned order). The apart ones run beside the ordinary ones, and the alone ones wait once for the others to
+    end, not once each."""
+    apart = [i for i, claim in enumerate(planned) if claim.apart is not None and claim.alone is None]
+    alone = [i for i, claim in enumerate(planned) if claim.alone is not None]
+    ordinary = [i for i, claim in enumerate(planned) if claim.apart is None and claim.alone is None]
+    return [*apart, *ordinary, *alone]
 
 
 class Lanes:
@@ -79,7 +93,8 @@ class Lanes:
     def __init__(self, planned: Sequence[Claim], lanes: int) -> None:
         self._claims = list(planned)
         self._lanes = lanes
-        self.pending: list[int] = list(range(len(planned)))
+        self.pending: list[int] = run_order(planned)
+        """The scenarios not started yet, in the order they start."""
         self.running: dict[int, tuple[int, ...]] = {}
         """Each running scenario's lanes (the first is the one it uses for its binding)."""
 
@@ -91,10 +106,11 @@ class Lanes:
         return tuple(free[:1])
 
     def startable(self, room: int) -> list[tuple[int, tuple[int, ...]]]:
-        """Up to ``room`` pending scenarios, in planned order, that may start beside those running, with their
+        """Up to ``room`` pending scenarios, in the run order, that may start beside those running, with their
         lanes."""
         if any(self._claims[i].alone is not None for i in self.running):
             return []
+        apart = any(self._claims[i].apart is not None for i in self.running)
         held = {
             (source, lane) for i, taken in self.running.items() for source in self._claims[i].sources for lane in taken
         }
@@ -108,12 +124,16 @@ class Lanes:
                 if not self.running and not chosen:
                     chosen.append((index, (0,)))
                 break
+            if claim.apart is not None and apart:  # another apart one runs: it waits, the ordinary ones pass it
+                waiting |= claim.sources
+                continue
             lanes = () if claim.sources & waiting else self._free(claim, held)
             if not lanes:  # its lanes are busy, or an earlier scenario waits for them: the binding keeps its order
                 waiting |= claim.sources
                 continue
             chosen.append((index, lanes))
             held |= {(source, lane) for source in claim.sources for lane in lanes}
+            apart = apart or claim.apart is not None
         return chosen
 
     def start(self, index: int, lanes: tuple[int, ...]) -> None:

@@ -77,15 +77,15 @@ def test_scenarios_ran_together_and_one_that_needs_quiet_ran_alone(runs: dict[in
     _, spans = runs[4]
     chosen = engine_session.collect(resolve_values(RunnerOptions()))[1]
     texts = [[step.text for step in scenario.steps] for _, scenario, _ in chosen]
-    alone = {
-        planned.nodeid
-        for (planned, _, _), claim in zip(chosen, claims(texts, [[None]] * len(chosen), lane_steps()), strict=True)
-        if claim.alone is not None
-    }
-    assert len(alone) == 11 and len(spans) == len(chosen)
+    marked = list(zip(chosen, claims(texts, [[None]] * len(chosen), lane_steps()), strict=True))
+    alone = {planned.nodeid for (planned, _, _), claim in marked if claim.alone is not None}
+    apart = {planned.nodeid for (planned, _, _), claim in marked if claim.apart is not None}
+    assert (len(alone), len(apart), len(spans)) == (9, 2, len(chosen))
     overlaps = [(a, b) for a, s1, e1 in spans for b, s2, e2 in spans if a < b and s1 < e2 and s2 < e1]
     assert overlaps  # run together
     assert [(a, b) for a, b in overlaps if a in alone or b in alone] == []
+    assert [(a, b) for a, b in overlaps if a in apart and b in apart] == []
+    assert {name for pair in overlaps for name in pair} >= apart  # beside ordinary ones
 
 
 @pytest.mark.parametrize("mutant", MUTANTS)

@@ -11,7 +11,7 @@ from ccweb_conformance.cli import main
 from ccweb_conformance.engine.features import parse_features
 from ccweb_conformance.engine.scenarios import parse_feature
 from ccweb_conformance.options import RunnerOptions
-from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes
+from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes, run_order
 from ccweb_conformance.suite.world import _interleaved
 from ccweb_conformance.values import resolve_values
 
@@ -26,6 +26,8 @@ ALONE = {
     ],
     "concurrency.feature": ["Four agents calling at once each read their own source conversation"],
     "protocol.feature": ["The server exits promptly once its standard input ends"],
+}
+APART = {
     "store.feature": [
         "A call during a non-atomic save answers the saved conversation or conversation_unreadable",
         "A call during a non-atomic save that completes within 200 ms is never unreadable",
@@ -40,10 +42,11 @@ WIDE = {
 }
 
 
-def _marked() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Per feature file, the scenarios (as written) whose steps lanes.yaml marks alone, and those it marks wide."""
+def _marked() -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]]:
+    """Per feature file, the scenarios (as written) whose steps lanes.yaml marks alone, apart and wide."""
     steps = lane_steps()
     alone: dict[str, list[str]] = {}
+    apart: dict[str, list[str]] = {}
     wide: dict[str, list[str]] = {}
     for path in sorted(FEATURES.glob("*.feature")):
         for scenario in parse_feature(path.read_text(encoding="utf-8"), path.name):
@@ -51,19 +54,21 @@ def _marked() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
             [claim] = claims([[step.text for step in scenario.steps]], [[None]], steps)
             if claim.alone is not None and name not in alone.get(path.name, []):
                 alone.setdefault(path.name, []).append(name)
+            if claim.apart is not None and name not in apart.get(path.name, []):
+                apart.setdefault(path.name, []).append(name)
             if claim.wide and name not in wide.get(path.name, []):
                 wide.setdefault(path.name, []).append(name)
-    return alone, wide
+    return alone, apart, wide
 
 
-def test_the_features_scenarios_marked_alone_and_wide_are_exactly_these():
-    assert _marked() == (ALONE, WIDE)
+def test_the_features_scenarios_marked_alone_apart_and_wide_are_exactly_these():
+    assert _marked() == (ALONE, APART, WIDE)
 
 
 def test_every_pattern_of_lanes_yaml_matches_a_step_of_the_features():
     steps = lane_steps()
     texts = {step.text for found in parse_features(FEATURES) for s in found.runnable for step in s.steps}
-    for pattern, why in (*steps.alone, *steps.wide):
+    for pattern, why in (*steps.alone, *steps.apart, *steps.wide):
         assert why
         assert any(pattern.fullmatch(text) for text in texts), pattern.pattern
 
@@ -88,18 +93,59 @@ def test_a_busy_binding_keeps_its_planned_order():
     assert lanes.startable(4) == [(3, (0,))]  # 2 waits behind 1, which waits for "a"
 
 
-def test_a_scenario_that_runs_alone_waits_for_all_and_lets_none_pass():
+def test_the_scenarios_that_run_alone_run_last_one_after_another_with_nothing_beside_them():
     quiet = Claim(frozenset({"q"}), alone="the snapshot lists the whole folder")
-    lanes = Lanes([Claim(frozenset({"a"})), quiet, Claim(frozenset({"b"}))], 4)
-    assert lanes.startable(4) == [(0, (0,))]
+    lanes = Lanes([Claim(frozenset({"a"})), quiet, Claim(frozenset({"b"})), quiet], 4)
+    assert lanes.startable(4) == [(0, (0,)), (2, (0,))]
     lanes.start(0, (0,))
-    assert lanes.startable(4) == []
+    lanes.start(2, (0,))
     lanes.end(0)
+    assert lanes.startable(4) == []
+    lanes.end(2)
     assert lanes.startable(4) == [(1, (0,))]
     lanes.start(1, (0,))
     assert lanes.startable(4) == []
     lanes.end(1)
+    assert lanes.startable(4) == [(3, (0,))]
+
+
+def test_the_apart_scenarios_start_first_and_the_alone_ones_last():
+    ordinary = Claim(frozenset({None}))
+    planned = [
+        ordinary,
+        Claim(frozenset({"q"}), alone="quiet"),
+        Claim(frozenset({"s"}), apart="timed"),
+        ordinary,
+        Claim(frozenset({"r"}), alone="quiet"),
+        Claim(frozenset({"t"}), apart="timed"),
+        ordinary,
+    ]
+    assert run_order(planned) == [2, 5, 0, 3, 6, 1, 4]
+    assert Lanes(planned, 4).pending == [2, 5, 0, 3, 6, 1, 4]
+
+
+def test_an_apart_scenario_runs_beside_ordinary_ones_never_beside_another_apart_or_an_alone_one():
+    ordinary = Claim(frozenset({None}))
+    planned = [
+        ordinary,
+        Claim(frozenset({"s"}), apart="timed"),
+        Claim(frozenset({"t"}), apart="timed"),
+        ordinary,
+        Claim(frozenset({"q"}), alone="quiet"),
+    ]
+    lanes = Lanes(planned, 4)
+    assert lanes.startable(4) == [(1, (0,)), (0, (0,)), (3, (1,))]  # 2 waits for 1; the ordinary ones pass it
+    for index, taken in lanes.startable(4):
+        lanes.start(index, taken)
+    lanes.end(0)
+    lanes.end(3)
+    assert lanes.startable(4) == []  # 2 waits for 1, and 4 (alone) for 2
+    lanes.end(1)
     assert lanes.startable(4) == [(2, (0,))]
+    lanes.start(2, (0,))
+    assert lanes.startable(4) == []
+    lanes.end(2)
+    assert lanes.startable(4) == [(4, (0,))]
 
 
 def test_a_wide_scenario_takes_every_lane_of_its_binding():
