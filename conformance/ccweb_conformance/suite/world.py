@@ -89,6 +89,10 @@ class World:
     """False where answers may differ from call to call (saves in progress): each era's answers are checked apart."""
     other_era_outcomes: list[ToolOutcome] = field(default_factory=list)
     """The other era's answers when they are not compared with the first era's (``eras_answer_alike`` False)."""
+    held_calls: int = 0
+    """Calls made during saves the runner held torn for a set time (STO-5)."""
+    unjudged_calls: int = 0
+    """Of those, the calls whose every save the runner completed late: they kept no answer and judge nothing."""
     entry_watch: Any = None
     cancelled: Any = None
     """The call a step cancelled while in flight (PROTO-5), once one did."""
@@ -198,7 +202,12 @@ class World:
         before = self._fingerprints()
         first, other = self._both_eras(name, arguments)
         exchange = self.record(first)
-        self._check_unchanged(before, exchange, "the call", excused_while_writing=True)
+        self._check_unchanged(
+            before,
+            exchange,
+            "RO-1: the call changed files of the sessions directory (the tool is read-only)",
+            excused_while_writing=True,
+        )
         return exchange, other
 
     def _fingerprints(self) -> dict[str, Fingerprint | None]:
@@ -206,14 +215,14 @@ class World:
         return fingerprints(self.target.sessions_dir, self.files.created(), digest=False)
 
     def _check_unchanged(
-        self, before: dict[str, Fingerprint | None], exchange: Exchange, calls: str, *, excused_while_writing: bool
+        self, before: dict[str, Fingerprint | None], exchange: Exchange, message: str, *, excused_while_writing: bool
     ) -> None:
-        """RO-1: the scenario's files are as ``before`` ``calls`` were made (a change is excused while the runner's
-        own saves are under way, where ``excused_while_writing``)."""
+        """RO-1: the scenario's files are as ``before`` the calls were made, else ``message`` (a change is excused
+        while the runner's own saves are under way, where ``excused_while_writing``)."""
         changed = moved(before, self._fingerprints())
         if changed and not (excused_while_writing and runner_writing()):
             raise fail(
-                f"RO-1: {calls} changed files of the sessions directory (the tool is read-only)",
+                message,
                 expected="identical bytes, size, mtime, ctime and inode",
                 actual=changed,
                 exchange=exchange,
@@ -292,7 +301,12 @@ class World:
         if any(answered_unreadable(exchange) for exchange in per_era[0]):
             self.context.waits.record("re-read window", time.perf_counter() - started)
         recorded = [[self.record(exchange) for exchange in exchanges] for exchanges in per_era]
-        self._check_unchanged(before, recorded[0][-1], "the calls", excused_while_writing=False)
+        self._check_unchanged(
+            before,
+            recorded[0][-1],
+            "RO-1: the calls changed files of the sessions directory (the tool is read-only)",
+            excused_while_writing=False,
+        )
         if self.observer is not None:
             for arguments, exchange in zip(calls, recorded[0], strict=True):
                 self.observer.before_call(self, TOOL_NAME, arguments)

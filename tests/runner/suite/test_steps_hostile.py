@@ -39,7 +39,15 @@ def _world(tmp_path: Path) -> tuple[Any, Path]:
     alpha = files.new_id("alpha")
     files.write_session(alpha, cc_web_session(alpha, [{"role": "user", "content": "hello", "timestamp": None}]))
     target = SimpleNamespace(without_permission_override=lambda: target)
-    world = SimpleNamespace(files=files, ids={"alpha": alpha}, cleanups=[], target=target, context=RunContext())
+    world = SimpleNamespace(
+        files=files,
+        ids={"alpha": alpha},
+        cleanups=[],
+        target=target,
+        context=RunContext(),
+        held_calls=0,
+        unjudged_calls=0,
+    )
     return world, root
 
 

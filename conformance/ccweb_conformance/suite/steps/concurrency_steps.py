@@ -12,6 +12,7 @@ from typing import Any
 
 from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
+from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.conversations import cc_web_session
 from ccweb_conformance.fixtures.held_dir import OwnEntry
@@ -70,6 +71,8 @@ REREAD_WINDOW_S = 0.2
 ON_TIME_S = 0.15
 """A save the runner completed later than this (its own machine was slow) is not judged: the call is made again."""
 LATE_RETRIES = 3
+ATTEMPTS = 1 + LATE_RETRIES + 1
+"""A call's attempts: the first, the retries of a late save, and the confirmation of an unreadable answer."""
 
 
 @when(
@@ -99,8 +102,9 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
 
 def _held_saves(world: World, count: int, entry: OwnEntry, data: bytes, *, delay: int, arguments: Any) -> None:
     for _ in range(count):
+        world.held_calls += 1
         confirming = False
-        for _attempt in range(1 + LATE_RETRIES + 1):
+        for _attempt in range(ATTEMPTS):
             kept = len(world.other_era_outcomes)
             with TornSave(entry, data, delay / 1000) as save:
                 world.call_and_read(arguments)
@@ -111,6 +115,8 @@ def _held_saves(world: World, count: int, entry: OwnEntry, data: bytes, *, delay
             confirming = confirming or on_time  # an unreadable answer is confirmed once, in a fresh save
             world.outcomes.pop()  # the runner was late, or the answer is to be confirmed: it says nothing yet
             del world.other_era_outcomes[kept:]
+        else:  # every attempt's save was late: this call says nothing, and the scenario cannot pass on it
+            world.unjudged_calls += 1
 
 
 def _unreadable(outcome: ToolOutcome) -> bool:
@@ -151,4 +157,10 @@ def no_answer_is_unreadable(world: World) -> None:
             actual=unreadable,
             exchange=first.exchange,
             proves="STO-5",
+        )
+    if world.unjudged_calls:
+        raise StepSkipped(
+            f"not judged: {world.unjudged_calls} of the {world.held_calls} calls had every one of their"
+            f" {ATTEMPTS} saves completed late (after {ON_TIME_S * 1000:.0f} ms): the runner's machine was too busy"
+            " to hold a save for a set time (D-14)"
         )
