@@ -64,15 +64,15 @@ def _held(monkeypatch: pytest.MonkeyPatch, completed: list[float]) -> None:
 def test_calls_whose_every_save_was_late_leave_the_scenario_not_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first call's saves are on time; the second's five saves are all late: one of two calls judged nothing."""
-    _held(monkeypatch, [0.05, 0.2, 0.2, 0.2, 0.2, 0.2])
+    """The first call's saves are on time; the second's ten saves are all late: one of two calls judged nothing."""
+    _held(monkeypatch, [0.05, 0.2])
     world = _world(tmp_path, [OK, UNREADABLE])
     concurrency_steps.call_during_held_saves(world, 2, "alpha", 50, '{"conversationId": "{alpha}"}')
     assert (world.held_calls, world.unjudged_calls, [o.result for o in world.outcomes]) == (2, 1, [OK])
     with pytest.raises(StepSkipped) as skipped:
         concurrency_steps.no_answer_is_unreadable(world)
     assert str(skipped.value) == (
-        "not judged: 1 of the 2 calls had every one of their 5 saves completed late (after 150 ms): the runner's"
+        "not judged: 1 of the 2 calls had every one of their 10 saves completed late (after 150 ms): the runner's"
         " machine was too busy to hold a save for a set time (D-14)"
     )
 

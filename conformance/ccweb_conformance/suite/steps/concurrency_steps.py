@@ -70,7 +70,7 @@ REREAD_WINDOW_S = 0.2
 """D-14: a conforming implementation keeps re-reading for at least this long."""
 ON_TIME_S = 0.15
 """A save the runner completed later than this (its own machine was slow) is not judged: the call is made again."""
-LATE_RETRIES = 3
+LATE_RETRIES = 8
 ATTEMPTS = 1 + LATE_RETRIES + 1
 """A call's attempts: the first, the retries of a late save, and the confirmation of an unreadable answer."""
 
