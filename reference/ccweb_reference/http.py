@@ -141,6 +141,17 @@ class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
             transport.__class__ = SurrogateSafeTransport
         return transport
 
+    async def _discard_session(self, session_id: str, transport: StreamableHTTPServerTransport) -> None:
+        """Forget the session; one that expired says so, with the idle timeout that closed it and how many are left
+        (counted before the first await, so sessions that expire together each see the one before them gone)."""
+        if transport.idle_scope is not None and transport.idle_scope.cancelled_caught:
+            LOGGER.warning(
+                "closed legacy sessions idle for %g s (%d still open)",
+                transport._idle_timeout,
+                len(self._server_instances) - (session_id in self._server_instances),
+            )
+        await super()._discard_session(session_id, transport)
+
 
 class OneHeader:
     """Refuses a request carrying one header more than once (400, connection closed).

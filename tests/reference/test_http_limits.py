@@ -239,7 +239,11 @@ def test_idle_connections_make_room_for_new_ones(tmp_path: Path) -> None:
 
 
 def test_a_legacy_session_flood_locks_out_new_clients_only_until_the_idle_expiry(tmp_path: Path) -> None:
-    """More initializes than --max-sessions without DELETE: 503 for the excess, a new session once they expire."""
+    """More initializes than --max-sessions without DELETE: 503 for the excess, a new session once they expire.
+
+    How soon is not timed (a loaded machine is late): the server's log names the idle timeout that closed the
+    first session and the 19 it still held, and the wait for a new session is only a net against sessions that
+    never expire."""
     with server(tmp_path, "--max-sessions", "20", "--session-idle-timeout", "2") as srv, httpx.Client() as client:
         initialize = {
             "jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -254,7 +258,7 @@ def test_a_legacy_session_flood_locks_out_new_clients_only_until_the_idle_expiry
             if reply.status_code == 200:
                 break
             assert reply.status_code == 503
-            assert time.monotonic() - flooded < 6.0, "still locked out well after the 2 s idle expiry"
+            assert time.monotonic() - flooded < HARD_BOUND_S, f"still locked out {HARD_BOUND_S} s after the flood"
             time.sleep(0.1)
         waited, since_first = time.monotonic() - flooded, time.monotonic() - started
         session = {"Mcp-Session-Id": reply.headers["mcp-session-id"], "MCP-Protocol-Version": LEGACY}
@@ -268,6 +272,7 @@ def test_a_legacy_session_flood_locks_out_new_clients_only_until_the_idle_expiry
         log = srv.log()
     print(f"a new session was admitted {waited:.2f} s after the flood, {since_first:.2f} s after its first session")
     assert since_first >= 1.9  # not before the flood's first sessions expired
+    assert log.count("closed legacy sessions idle for 2 s (19 still open)") == 1  # the bound configured, not later
     assert log.count("Refusing to open a new session") <= 2
     assert_quiet(log)
 

@@ -9,12 +9,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from ccweb_conformance.errors import RunInterrupted
-from ccweb_conformance.transport import reaper, signals
+from ccweb_conformance.transport import lines, reaper, signals
 from ccweb_conformance.transport.channel import OTHERS_KEPT, TEXT_LIMIT, VIOLATIONS_KEPT, MessageTooLarge, Reply
 from ccweb_conformance.transport.lines import QueueReader
 from ccweb_conformance.transport.sse import iter_events, split_lines
@@ -64,17 +65,31 @@ def test_the_stdio_pump_drops_a_line_over_the_limit_and_reads_on() -> None:
     assert reader.get(5.0) is None
 
 
-def test_a_partial_line_times_out_at_the_deadline() -> None:
+def test_a_partial_line_times_out_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Judged on a clock the test moves: the reader waits 0.3 s in all, then gives up, however slow the machine."""
     read_end, write_end = os.pipe()
     os.write(write_end, b'{"jsonrpc": "2.0", "id"')
     with os.fdopen(read_end, "rb") as stream:
         reader = QueueReader(stream)
-        started = time.monotonic()
-        with pytest.raises(TimeoutError):
-            reader.get(0.3)
-        assert time.monotonic() - started < 5
-        os.close(write_end)
+        clock = [0.0]
+        waits: list[float | None] = []
+
+        def waited(timeout: float | None = None) -> bool:
+            waits.append(timeout)
+            assert timeout is not None and len(waits) < 10, f"still waiting after {waits}"
+            clock[0] += timeout
+            return False
+
+        try:
+            with monkeypatch.context() as fake:
+                fake.setattr(lines, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+                fake.setattr(reader._ready, "wait", waited)
+                with pytest.raises(TimeoutError):
+                    reader.get(0.3)
+        finally:
+            os.close(write_end)  # else closing the stream waits for the pump's read for ever
         assert reader.get(5.0) == b'{"jsonrpc": "2.0", "id"'
+    assert (waits, clock) == ([0.3], [0.3])
 
 
 def test_a_reply_checks_every_other_message_and_keeps_the_first_ones() -> None:

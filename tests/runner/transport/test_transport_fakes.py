@@ -116,14 +116,25 @@ def test_crash_mid_response(tmp_path: Path) -> None:
     assert all(ended(pid) for pid in pids)
 
 
-def test_hang_times_out(tmp_path: Path) -> None:
+def test_hang_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with stdio_fake("hang", tmp_path, timeout=0.5) as target:
         client = target.client(None)
+        channel = client.channel
+        assert isinstance(channel, LineChannel)
+        asked: list[float] = []
+        read_line = channel.io.read_line
+
+        def recorded(timeout: float) -> bytes | None:
+            asked.append(timeout)
+            return read_line(timeout)
+
+        monkeypatch.setattr(channel.io, "read_line", recorded)
         started = time.monotonic()
         with pytest.raises(ProtocolFailure) as info:
             client.call_tool("echo", {})
-        elapsed = time.monotonic() - started
-        assert 0.4 < elapsed < 5.0  # bounded by the timeout (plus a loaded machine's slack), not instant
+        assert time.monotonic() - started > 0.4  # not instant: it waited for the timeout
+        # bounded by the timeout, not by how fast the machine is: each read is given what is left of the 0.5 s
+        assert asked and asked == sorted(asked, reverse=True) and asked[0] <= 0.5
         assert "tools/call: no response within 0.5 s" in str(info.value)
         assert "hanging now" in str(info.value)
         assert client.broken

@@ -207,19 +207,41 @@ def _zygote_children() -> list[int]:
     return found
 
 
-def test_stopped_while_it_still_imports_it_ends_at_once():
+FROZEN_AT_START = """
+import os, signal
+if os.environ.get("ZYGOTE_TEST_FREEZE"):
+    os.kill(os.getpid(), signal.SIGSTOP)
+"""
+"""A ``sitecustomize`` that stops the interpreter before it imports anything of its own: an import never done."""
+
+
+def test_stopped_while_it_still_imports_it_ends_at_once(tmp_path, monkeypatch):
     """A command that ends (a signal, a usage error) while the fork server still imports: nothing waits for it.
 
+    The fork server this test starts is stopped (SIGSTOP) before its first import and given an hour to be ready:
+    a stop that waited for its import would wait for ever, so the join below is only a net against that hang.
     Judged on the fork server this test starts: one an earlier test of the same worker left is not its concern."""
     earlier = set(_zygote_children())
     fork_server = RunContext().fork_server
-    fork_server.start_in_background()
-    deadline = time.monotonic() + 10
-    while fork_server._starting is None and fork_server._running is None and time.monotonic() < deadline:
-        time.sleep(0.005)
-    started = time.monotonic()
-    fork_server.stop()
-    assert time.monotonic() - started < 2.5
+    (tmp_path / "sitecustomize.py").write_text(FROZEN_AT_START, encoding="utf-8")
+    with monkeypatch.context() as frozen:
+        frozen.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+        frozen.setenv("ZYGOTE_TEST_FREEZE", "1")
+        frozen.setattr(zygote, "READY_DEADLINE", 3600.0)
+        fork_server.start_in_background()
+        deadline = time.monotonic() + WAIT_BOUND_S
+        while fork_server._starting is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        starting = fork_server._starting
+        assert starting is not None and fork_server._running is None
+        while psutil.Process(starting.pid).status() != psutil.STATUS_STOPPED and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert psutil.Process(starting.pid).status() == psutil.STATUS_STOPPED  # it cannot become ready now
+        stopper = threading.Thread(target=fork_server.stop, daemon=True)
+        stopper.start()
+        stopper.join(WAIT_BOUND_S)
+        assert not stopper.is_alive(), "stop() waited for an import that never ends"
+    assert starting.process.poll() == -signal.SIGKILL  # never ready: killed, not left stopped
     assert _wait_gone([pid for pid in _zygote_children() if pid not in earlier], 5.0)
     assert [pid for pid in _zygote_children() if pid not in earlier] == []
     assert fork_server.get() is not None  # and it may start one again
