@@ -147,7 +147,7 @@ class SurrogateSafeSessionManager(StreamableHTTPSessionManager):
         if transport.idle_scope is not None and transport.idle_scope.cancelled_caught:
             LOGGER.warning(
                 "closed legacy sessions idle for %g s (%d still open)",
-                transport._idle_timeout,
+                self.session_idle_timeout,
                 len(self._server_instances) - (session_id in self._server_instances),
             )
         await super()._discard_session(session_id, transport)
