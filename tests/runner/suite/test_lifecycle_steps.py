@@ -72,7 +72,8 @@ def test_a_call_answered_before_its_cancellation_is_made_again_and_the_next_is_j
         ("passed", ""),
         {"PROTO-5": "passed", "PROTO-6": "untested"},
     )
-    assert reads.count(reads[0]) == 2  # the cancelled conversation read twice: a call again after the first
+    # a call again after the first, then the same call sent uncancelled beside the cancelled one
+    assert reads.count(reads[0]) == 3
 
 
 def test_in_process_the_exit_at_the_end_of_input_is_not_run(tmp_path: Path) -> None:
@@ -112,3 +113,36 @@ def test_the_reference_over_stdio_keeps_both(tmp_path: Path) -> None:
     waits = report["waits"]
     assert 0.5 <= waits["cancellation window"] < 2.0  # 50 ms before the cancellation, 500 ms after it
     assert 0.0 <= waits["exit at end of input"] < 2.0
+
+
+SLOW_SERVER = """
+import sys
+sys.path.insert(0, {tests!r})
+from mutants.catalogue import MUTANTS
+from ccweb_reference import store
+from ccweb_reference.cli import main
+if {mutant!r}:
+    MUTANTS["answer_after_cancel"].apply()
+store.TORN_WINDOW_S = 1.2  # a server slowed down: its call ends well after the 500 ms the runner listens for
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("mutant", [True, False], ids=["answers-after-cancel", "conforming"])
+def test_a_slow_server_is_heard_until_it_answers_the_same_call(tmp_path: Path, mutant: bool) -> None:
+    """A server whose call ends 1.2 s after it began (a loaded machine stretches the 200 ms window so) answers a
+    cancelled call long after 500 ms: the runner listens until it answers the same call sent uncancelled, so the
+    mutant that answers anyway fails, and a conforming server, as slow, passes."""
+    script = tmp_path / "slow_server.py"
+    tests = str(Path(__file__).resolve().parents[2])
+    script.write_text(SLOW_SERVER.format(tests=tests, mutant=mutant), encoding="utf-8")
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} --sessions-dir {{sessions_dir}}"
+    code, report = _run(tmp_path, "--stdio", command, "--protocol", "legacy")
+    status, reason = _verdicts(report)[CANCEL]
+    if mutant:
+        assert (code, status, _requirements(report)["PROTO-5"]) == (0, "warning", "warning")
+        assert "\nPROTO-5: a message for request 2 came " in reason
+        cancelled = " ms after the client cancelled it (notifications/cancelled): a cancelled request gets no further"
+        assert cancelled in reason
+    else:
+        assert (code, status, _requirements(report)["PROTO-5"]) == (0, "passed", "passed")
