@@ -64,11 +64,15 @@ def _held(monkeypatch: pytest.MonkeyPatch, completed: list[float]) -> None:
 def test_calls_whose_every_save_was_late_leave_the_scenario_not_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first call's saves are on time; the second's ten saves are all late: one of two calls judged nothing."""
+    """The first call's saves are on time; the second's ten saves are all late: one of two calls judged nothing,
+    after a pause that grows after each late save (a burst of load passes)."""
     _held(monkeypatch, [0.05, 0.2])
+    pauses: list[float] = []
+    monkeypatch.setattr(concurrency_steps.time, "sleep", pauses.append)
     world = _world(tmp_path, [OK, UNREADABLE])
     concurrency_steps.call_during_held_saves(world, 2, "alpha", 50, '{"conversationId": "{alpha}"}')
     assert (world.held_calls, world.unjudged_calls, [o.result for o in world.outcomes]) == (2, 1, [OK])
+    assert pauses == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5])
     with pytest.raises(StepSkipped) as skipped:
         concurrency_steps.no_answer_is_unreadable(world)
     assert str(skipped.value) == (

@@ -8,6 +8,7 @@ answers during them must be the answer for those bytes or ``conversation_unreada
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from ccweb_conformance.checks.failures import fail
@@ -73,6 +74,10 @@ ON_TIME_S = 0.15
 LATE_RETRIES = 8
 ATTEMPTS = 1 + LATE_RETRIES + 1
 """A call's attempts: the first, the retries of a late save, and the confirmation of an unreadable answer."""
+LATE_PAUSE_S = 0.1
+"""After the n-th late save the runner waits n times this (at most LATE_PAUSE_MAX_S) before the next: a burst of
+load on its machine passes rather than making every retry late too."""
+LATE_PAUSE_MAX_S = 0.5
 
 
 @when(
@@ -104,6 +109,7 @@ def _held_saves(world: World, count: int, entry: OwnEntry, data: bytes, *, delay
     for _ in range(count):
         world.held_calls += 1
         confirming = False
+        late = 0
         for _attempt in range(ATTEMPTS):
             kept = len(world.other_era_outcomes)
             with TornSave(entry, data, delay / 1000) as save:
@@ -115,6 +121,9 @@ def _held_saves(world: World, count: int, entry: OwnEntry, data: bytes, *, delay
             confirming = confirming or on_time  # an unreadable answer is confirmed once, in a fresh save
             world.outcomes.pop()  # the runner was late, or the answer is to be confirmed: it says nothing yet
             del world.other_era_outcomes[kept:]
+            if not on_time:
+                late += 1
+                time.sleep(min(LATE_PAUSE_S * late, LATE_PAUSE_MAX_S))
         else:  # every attempt's save was late: this call says nothing, and the scenario cannot pass on it
             world.unjudged_calls += 1
 
