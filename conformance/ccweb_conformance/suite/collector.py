@@ -232,7 +232,11 @@ class ResultCollector:
         world = self._worlds.pop(planned.nodeid, None)
         if world is not None and self.protocol_version is None:
             self.protocol_version = self._negotiated(world)
-        self.results.append(self._result(planned, run, error, world, (status, xfail_reason, level, charged)))
+        self.results.append(
+            self._result(
+                planned, run, error, world, status=status, xfail_reason=xfail_reason, level=level, charged=charged
+            )
+        )
         return status
 
     def _runner_fault(self, error: BaseException | None, world: World | None) -> bool:
@@ -270,12 +274,15 @@ class ResultCollector:
         run: ScenarioRun,
         error: BaseException | None,
         world: World | None,
-        verdict: tuple[ScenarioStatus, str | None, str, tuple[str, ...]],
+        *,
+        status: ScenarioStatus,
+        xfail_reason: str | None,
+        level: str,
+        charged: tuple[str, ...],
     ) -> ScenarioResult:
-        """The scenario's result (``verdict``: its status, expected-failure reason, level and charge): what it proved
+        """The scenario's result, from its verdict (status, expected-failure reason, level and charge): what it proved
         and what it is charged to, its steps, message and transcript."""
         requirements = planned.requirements
-        status, xfail_reason, level, charged = verdict
         failed = status in ("failed", "warning", "xpassed")
         message, detail = None, None
         if status in ("failed", "warning") and error is not None:

@@ -77,14 +77,18 @@ def claims(
     ]
 
 
+def _start_group(claim: Claim) -> int:
+    """0 for an apart scenario, 1 for an ordinary one, 2 for an alone one (whatever else it claims)."""
+    if claim.alone is not None:
+        return 2
+    return 0 if claim.apart is not None else 1
+
+
 def run_order(planned: Sequence[Claim]) -> list[int]:
     """The order the planned scenarios start in: the apart ones, the ordinary ones, the alone ones (each in the
     planned order). The apart ones run beside the ordinary ones, and the alone ones wait once for the others to
     end, not once each."""
-    apart = [i for i, claim in enumerate(planned) if claim.apart is not None and claim.alone is None]
-    alone = [i for i, claim in enumerate(planned) if claim.alone is not None]
-    ordinary = [i for i, claim in enumerate(planned) if claim.apart is None and claim.alone is None]
-    return [*apart, *ordinary, *alone]
+    return sorted(range(len(planned)), key=lambda index: _start_group(planned[index]))
 
 
 class Lanes:

@@ -21,9 +21,9 @@ CANCEL_AFTER = 0.05
 """Seconds after the call was sent that its cancellation is sent: well inside the 200 ms a D-14 server re-reads a
 conversation file that does not parse, and long enough for the request to have reached the server."""
 CANCEL_ATTEMPTS = 3
+"""Calls made, each cancelled in flight unless answered first, before the scenario is left not judged."""
 LISTEN_SLICE_S = 0.05
 """How long the runner listens at a time after a cancellation, so that it sees the uncancelled call's answer soon."""
-"""Calls made, each cancelled in flight unless answered first, before the scenario is left not judged."""
 CANCEL_OVER_HTTP = (
     "over Streamable HTTP a client cancels a call by closing its SSE stream, not with notifications/cancelled:"
     " not run over HTTP"
@@ -60,7 +60,8 @@ def call_and_cancel(world: World) -> None:
     """PROTO-5: a tools/call sent without waiting, then ``notifications/cancelled`` for its id ``CANCEL_AFTER``
     seconds later, unless it was answered first: then the call is made again, up to ``CANCEL_ATTEMPTS`` calls in
     all (a runner descheduled on a loaded machine can miss the window), and if every one was answered first,
-    nothing is cancelled and the Then step does not judge."""
+    nothing is cancelled and the Then step does not judge. Once a call is cancelled, the same call is sent again,
+    uncancelled: its answer tells the Then step how long this server takes for that work."""
     if world.target.transport == "http":
         raise StepSkipped(CANCEL_OVER_HTTP)
     client = world.client()
