@@ -55,10 +55,14 @@ def _world(tmp_path: Path, answers: list[dict[str, Any]]) -> Any:
     return world
 
 
-def _held(monkeypatch: pytest.MonkeyPatch, completed: list[float]) -> None:
-    """TornSave replaced by saves completing after ``completed`` seconds in turn (the last one again after)."""
+def _held(monkeypatch: pytest.MonkeyPatch, completed: list[float]) -> list[float]:
+    """TornSave replaced by saves completing after ``completed`` seconds in turn (the last one again after); the
+    pauses the runner then makes after late saves, recorded rather than slept."""
     times = list(completed)
     monkeypatch.setattr(concurrency_steps, "TornSave", lambda *a: _Save(times.pop(0) if len(times) > 1 else times[0]))
+    pauses: list[float] = []
+    monkeypatch.setattr(concurrency_steps.time, "sleep", pauses.append)
+    return pauses
 
 
 def test_calls_whose_every_save_was_late_leave_the_scenario_not_judged(
@@ -66,9 +70,7 @@ def test_calls_whose_every_save_was_late_leave_the_scenario_not_judged(
 ) -> None:
     """The first call's saves are on time; the second's ten saves are all late: one of two calls judged nothing,
     after a pause that grows after each late save (a burst of load passes)."""
-    _held(monkeypatch, [0.05, 0.2])
-    pauses: list[float] = []
-    monkeypatch.setattr(concurrency_steps.time, "sleep", pauses.append)
+    pauses = _held(monkeypatch, [0.05, 0.2])
     world = _world(tmp_path, [OK, UNREADABLE])
     concurrency_steps.call_during_held_saves(world, 2, "alpha", 50, '{"conversationId": "{alpha}"}')
     assert (world.held_calls, world.unjudged_calls, [o.result for o in world.outcomes]) == (2, 1, [OK])
@@ -85,18 +87,19 @@ def test_an_on_time_unreadable_answer_fails_even_beside_calls_not_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Confirmed unreadable on time (twice), then a call whose saves were all late: the failure is reported."""
-    _held(monkeypatch, [0.05, 0.05, 0.2])
+    pauses = _held(monkeypatch, [0.05, 0.05, 0.2])
     world = _world(tmp_path, [UNREADABLE])
     concurrency_steps.call_during_held_saves(world, 2, "alpha", 50, '{"conversationId": "{alpha}"}')
     assert (world.held_calls, world.unjudged_calls, [o.result for o in world.outcomes]) == (2, 1, [UNREADABLE])
+    assert pauses == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5])  # none after an on-time save
     with pytest.raises(ConformanceFailure) as failed:
         concurrency_steps.no_answer_is_unreadable(world)
     assert str(failed.value).startswith("1 of 1 calls during saves that the runner completed within 150 ms were ")
 
 
 def test_calls_all_judged_on_time_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _held(monkeypatch, [0.05])
+    pauses = _held(monkeypatch, [0.05])
     world = _world(tmp_path, [OK])
     concurrency_steps.call_during_held_saves(world, 3, "alpha", 50, '{"conversationId": "{alpha}"}')
-    assert (world.held_calls, world.unjudged_calls, len(world.outcomes)) == (3, 0, 3)
+    assert (world.held_calls, world.unjudged_calls, len(world.outcomes), pauses) == (3, 0, 3, [])
     concurrency_steps.no_answer_is_unreadable(world)
