@@ -65,7 +65,8 @@ def test_every_rerun_line_repeats_the_target_in_the_same_words() -> None:
     """The rerun tail is the target's own: the failure's reproducer, the fuzz phase's replay line and the
     --last-failed record name it alike, and every line that shows a value as *** says which to supply again."""
     from ccweb_conformance.commands.last_failed import describe_target  # noqa: PLC0415
-    from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.phase import replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.settings import FuzzSettings  # noqa: PLC0415 (beside it)
 
     options = dataclasses.replace(
         resolve({}), http_cmd="srv --port {port}", url="http://user:pa55word@127.0.0.1:{port}/mcp",

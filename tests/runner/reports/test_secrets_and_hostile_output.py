@@ -74,7 +74,8 @@ def test_env_values_are_secrets_and_redacted_when_echoed() -> None:
     options = RunnerOptions(http_cmd="srv --port {port}", url="http://127.0.0.1:{port}/mcp",
                             env=("TOKEN=abcdefgh", "SHORT=ab"), header=("Authorization: Bearer xyz12345",))  # fmt: skip
     assert target_of(options).secrets == ("Bearer xyz12345", "xyz12345", "abcdefgh")  # SHORT: no credential's name
-    from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.phase import replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.settings import FuzzSettings  # noqa: PLC0415 (beside it)
 
     assert replay_command(target_of(options), FuzzSettings(500, 1)) == (
         "ccweb-conformance run --http-cmd 'srv --port {port}' --url 'http://127.0.0.1:{port}/mcp' "
