@@ -24,7 +24,6 @@ from ccweb_conformance.options import add_arguments, special_file
 __all__ = ["COMMAND", "configure", "main"]
 
 COMMAND: Final = "check-description"
-HELP = "check one tool description against the facts of D-11"
 DESCRIPTION = (
     "Check a tool description the way the TOOL-3 scenario does: print each fact of D-11 found\n"
     "or missing, with the clause that matched. Exit 0 when every fact is stated, 1 when one is\n"
