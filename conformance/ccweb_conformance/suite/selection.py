@@ -8,13 +8,13 @@ import re
 from collections.abc import Iterable, Sequence
 
 import ccweb_spec
-from ccweb_conformance.engine.keyword import Keyword, KeywordSyntaxError, Matcher, compile_keyword
+from ccweb_conformance.engine.keyword import Keyword, KeywordSyntaxError, Matcher, compile_keyword, keyword_matches
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.values import Selection
 
 __all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags",
-           "options_selection", "pasted_match", "pasted_scenarios", "select", "selecting_keyword", "template_name"]
+           "options_selection", "pasted_match", "pasted_scenarios", "select", "template_name"]
 
 MAX_EXPRESSION_CHARS = 1000
 """Longest ``-k`` or ``--tags`` text accepted."""
@@ -148,58 +148,3 @@ def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | No
         expression = check_keyword(keyword)
         kept = [s for s in kept if expression.evaluate(_matcher(s))]
     return kept
-
-
-_IDENT_RUN = re.compile(r"(?:\w|:|\+|-|\.|\[|\]|\\|/)+")
-"""What pytest's ``-k`` reads as one name (its lexer's identifier); anything else splits a test name."""
-_RESERVED = frozenset({"and", "or", "not", "true", "false", "none"})
-
-
-def keyword_matches(term: str, names: frozenset[str]) -> bool:
-    """pytest's ``-k`` match of one name: a case-insensitive substring of any of the item's names."""
-    needle = term.casefold()
-    return any(needle in name for name in names)
-
-
-def _runs(name: str) -> list[str]:
-    """The parts of a test name ``-k`` can spell, longest first (``test_x[!?_* .]``: ``test_x[``, ``.]``, ``_``)."""
-    found = [r for r in dict.fromkeys(_IDENT_RUN.findall(name)) if r.casefold() not in _RESERVED]
-    return sorted(found, key=len, reverse=True)
-
-
-def selecting_keyword(target: str, items: Sequence[tuple[str, frozenset[str]]]) -> str | None:
-    """A ``-k`` expression that selects the item named ``target`` alone among ``items``, or None.
-
-    ``items`` are every item of the suite as (test name, the names ``-k`` matches it by, casefolded).
-    The expression is the parts of ``target``'s name that ``-k`` can spell, joined with ``and``, then
-    ``and not`` a part of each other item's name that still matches; it is checked with pytest's own
-    parser against every item, so what is returned selects exactly one.
-    """
-    own = next((names for name, names in items if name == target), None)
-    if own is None:
-        return None
-    positive = _runs(target)
-    if not positive:
-        return None
-    terms = [positive[0]]
-    for term in positive[1:]:
-        rivals = [names for name, names in items if name != target and all(keyword_matches(t, names) for t in terms)]
-        if not rivals:
-            break
-        if any(not keyword_matches(term, names) for names in rivals):
-            terms.append(term)
-    negative: list[str] = []
-    for name, names in items:
-        if name == target or not all(keyword_matches(t, names) for t in terms):
-            continue
-        excluding = next((r for r in _runs(name) if not keyword_matches(r, own) and keyword_matches(r, names)), None)
-        if excluding is None:
-            return None
-        negative.append(excluding)
-    expression = " and ".join([*terms, *(f"not {term}" for term in dict.fromkeys(negative))])
-    try:
-        compiled = compile_keyword(expression)
-    except KeywordSyntaxError:
-        return None
-    chosen = [name for name, names in items if compiled.evaluate(lambda t, /, _n=names, **_: keyword_matches(t, _n))]
-    return expression if chosen == [target] else None
