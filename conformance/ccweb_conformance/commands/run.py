@@ -13,12 +13,13 @@ import sys
 
 import ccweb_spec
 from ccweb_conformance.commands import heap, last_failed
+from ccweb_conformance.commands.tags import canonical_tags
 from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
-from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection, pasted_scenarios
+from ccweb_conformance.suite.selection import check_keyword, options_selection, pasted_scenarios
 from ccweb_conformance.values import RunValues, resolve_values
 
 RUN_EPILOG = """
