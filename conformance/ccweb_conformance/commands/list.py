@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from ccweb_conformance.commands import help_text
 from ccweb_conformance.commands.report_formats import write_reports
 from ccweb_conformance.commands.tags import canonical_tags
 from ccweb_conformance.engine.keyword import Matcher, keyword_matches
@@ -16,16 +17,6 @@ from ccweb_conformance.reports.output import is_stdout
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 from ccweb_conformance.suite.selection import check_keyword, pasted_scenarios, template_name
 from ccweb_conformance.values import resolve_values
-
-EPILOG = """examples:
-  ccweb-conformance list
-  ccweb-conformance list --tags uni-1,AC-2
-  ccweb-conformance list -k emoji --json -           the listing as JSON on stdout
-  ccweb-conformance list --json listing.json        the JSON in a file, the text on stdout
-
---json FILE takes a path as 'run --json' does (- for stdout); --json alone, the old switch,
-still prints the JSON on stdout, with a deprecation note on stderr.
-"""
 
 
 def _matcher(scenario: ScenarioRef) -> Matcher:
@@ -56,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "List every requirement (ID, level, statement, criterion) and the scenarios that prove it, "
         "without starting anything."
     )
-    parser.epilog = EPILOG
+    parser.epilog = help_text("list")
     add_arguments(parser, "list")
 
 
