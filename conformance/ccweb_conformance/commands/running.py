@@ -131,16 +131,12 @@ def _suite(
         return None
 
 
-def reproducer(target: TargetSpec, keyword: str) -> str:
-    """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
-    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
-    return target.rerun_line("-k", keyword)
-
-
 def _add_reproducers(run: RunResult, target: TargetSpec) -> None:
+    """Each failure's command that reruns it alone against the same target (``-k`` selecting it), secrets redacted
+    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
     for scenario in run.scenarios:
         if scenario.status in ("failed", "warning") and scenario.keyword is not None:
-            scenario.reproducer = reproducer(target, scenario.keyword)
+            scenario.reproducer = target.rerun_line("-k", scenario.keyword)
 
 
 def _annotate(frame: Frame, run: RunResult) -> None:
