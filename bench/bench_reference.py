@@ -32,7 +32,8 @@ from typing import Any
 import psutil
 
 import ccweb_spec
-from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
+from ccweb_conformance.fuzz.phase import run_fuzz
+from ccweb_conformance.fuzz.settings import FuzzSettings
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.profile.conversation import cc_web_bytes
 from ccweb_conformance.profile.conversation import conversation as generated_conversation

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands import REGISTRY, entry, heap
+from ccweb_conformance.commands import REGISTRY, entry, heap, help_text
 from ccweb_conformance.errors import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -34,15 +34,6 @@ from ccweb_conformance.errors import (
 PLATFORMS = "Linux and macOS (on Windows, run it inside WSL)"
 WINDOWS_MESSAGE = f"ccweb-conformance supports {PLATFORMS}; Windows itself is not supported"
 
-TOP_EXAMPLES = """
-examples:
-  ccweb-conformance run --stdio "node lib/mcp-server.js" --junitxml junit.xml
-  ccweb-conformance spec --output docs/SPEC.md
-
-Run 'ccweb-conformance COMMAND --help' for a command's options and examples.
-Platforms: Linux and macOS (on Windows, run it inside WSL).
-"""
-
 
 CONFIG_FILE_KEY = "config_file"
 """Where the parsed arguments carry the path of the config file in use (named in the reports)."""
@@ -56,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
 def _top_epilog() -> str:
     width = max(len(e.name) for e in REGISTRY)
     lines = [f"  {e.name.ljust(width)} {e.help}" for e in REGISTRY]
-    return "\ncommands:\n" + "\n".join(lines) + "\n" + TOP_EXAMPLES
+    return "\ncommands:\n" + "\n".join(lines) + "\n" + help_text("top")
 
 
 def _version() -> str:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from pytest_bdd.feature import get_features
 
+from ccweb_conformance.commands.list import select
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.scenario_index import feature_scenarios
-from ccweb_conformance.suite.selection import select
 from mutants.catalogue import MUTANTS
 from mutants.fuzz import FUZZ_SCENARIO
 from mutants.registry import scenario_matches

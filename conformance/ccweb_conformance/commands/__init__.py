@@ -12,7 +12,8 @@ Adding a command is one module and one line:
    from ``errors.py``). Work that starts processes or writes files runs in
    ``framed(NAME, options, work, interrupted_detail=...)`` (signals, subreaping and sweep, the
    temporary directory, the console, the reports, the interrupt line and the exit code).
-2. One :class:`Entry` line below: its name and its one-line help.
+2. One :class:`Entry` line below: its name and its one-line help; its examples, where it has some, in
+   ``help/NAME.txt`` (:func:`help_text`).
 
 Options shared with other commands are rows of ``options.RunnerOptions`` (add the command's
 name to the row's ``commands``); the config file, ``--help``, validation and the Action then
@@ -22,8 +23,9 @@ serve it with no further code.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["REGISTRY", "Entry", "entry"]
+__all__ = ["REGISTRY", "Entry", "entry", "help_text"]
 
 
 @dataclass(frozen=True)
@@ -53,3 +55,9 @@ REGISTRY: tuple[Entry, ...] = (
 def entry(name: str) -> Entry | None:
     """The registry's entry for ``name``, or None."""
     return next((e for e in REGISTRY if e.name == name), None)
+
+
+def help_text(name: str) -> str:
+    """A text of ``--help`` kept beside this package, ``help/NAME.txt``: a command's epilog (its examples), or
+    ``top``, the examples under the list of commands."""
+    return (Path(__file__).parent / "help" / f"{name}.txt").read_text(encoding="utf-8")

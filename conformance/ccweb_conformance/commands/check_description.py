@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from ccweb_conformance.checks.description_check import FactVerdict, check_description, quote
+from ccweb_conformance.commands import help_text
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.i18n import Messages, messages, pick_language
 from ccweb_conformance.options import add_arguments, special_file
@@ -24,18 +25,6 @@ from ccweb_conformance.options import add_arguments, special_file
 __all__ = ["COMMAND", "configure", "main"]
 
 COMMAND: Final = "check-description"
-HELP = "check one tool description against the facts of D-11"
-DESCRIPTION = (
-    "Check a tool description the way the TOOL-3 scenario does: print each fact of D-11 found\n"
-    "or missing, with the clause that matched. Exit 0 when every fact is stated, 1 when one is\n"
-    "not, 2 for a usage error."
-)
-EPILOG = """examples:
-  ccweb-conformance check-description "Returns the latest 15 user inputs ..."
-  ccweb-conformance check-description --file description.txt --lang zh-CN
-  jq -r '.tools[0].description' tools.json | ccweb-conformance check-description -
-  ccweb-conformance check-description -- "- a text that starts with a dash"
-"""
 _STDIN = "-"
 MAX_DESCRIPTION_BYTES = 1 << 20
 """The most a description may take (1 MiB; a tool description is a few hundred characters)."""
@@ -44,8 +33,8 @@ _EXIT_STATED, _EXIT_NOT_STATED, _EXIT_USAGE = 0, 1, 2
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: TEXT, ``-`` or ``--file F``, and ``--lang``."""
-    parser.description = DESCRIPTION
-    parser.epilog = EPILOG
+    parser.description = help_text("check-description-about")
+    parser.epilog = help_text("check-description")
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("text", nargs="?", metavar="TEXT", help="the description, or - to read it from stdin")
     add_arguments(parser, COMMAND)  # --file and --lang, rows of the option table

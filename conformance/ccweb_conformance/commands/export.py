@@ -7,6 +7,7 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
+from ccweb_conformance.commands import help_text
 from ccweb_conformance.commands.document_files import check_destination, deliver
 from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError, UsageError
@@ -19,27 +20,6 @@ from ccweb_conformance.values import resolve_values
 HARNESS = "contract-cases.js"
 """The Node harness, shipped in the kit and written beside the cases by ``--output``."""
 GUIDES = ("CASES.md", "CASES.zh-CN.md")
-
-EPILOG = r"""
-The cases come from the features, recorded against the bundled reference (the
-oracle), and from the contract's hand-computed cases (core_cases.yaml): never kept
-by hand. Function-level cases replay without MCP against a function
-(sessionsDir, sourceId, args) => result; MCP-level scenarios are listed with the
-reason each needs 'ccweb-conformance run'.
-
---output FILE also writes the Node harness, {harness}, beside FILE;
---check FILE also checks a {harness} found beside it. The Python harness
-is in the kit: ccweb_conformance.checks.replay.replay_case. How a harness runs a
-case, what counts as equal and what only 'run' proves, shipped with this kit:
-  {guide}
-  {guide_zh}
-
-examples:
-  ccweb-conformance export --output contract/cases.json   (and contract/{harness})
-  ccweb-conformance export --check contract/cases.json    (exit 1 when either drifted)
-  ccweb-conformance export | python3 -c 'import json, sys; print(json.load(sys.stdin)["counts"])'
-      (the cases hold lone surrogates, \uD800-style escapes, which jq 1.6 refuses; jq 1.7 reads them)
-"""
 
 
 def shipped(name: str) -> Path:
@@ -54,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "without MCP, and the MCP-level scenarios left to 'run'."
     )
     guide, guide_zh = (shipped(name) for name in GUIDES)
-    parser.epilog = EPILOG.format(harness=HARNESS, guide=guide, guide_zh=guide_zh)
+    parser.epilog = help_text("export").format(harness=HARNESS, guide=guide, guide_zh=guide_zh)
     add_arguments(parser, "export")
 
 

@@ -3,25 +3,42 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
+from ccweb_conformance.commands import help_text
 from ccweb_conformance.commands.report_formats import write_reports
+from ccweb_conformance.commands.tags import canonical_tags
+from ccweb_conformance.engine.keyword import Matcher, keyword_matches
 from ccweb_conformance.errors import EXIT_PASSED, EXIT_USAGE, UsageError
 from ccweb_conformance.options import add_arguments, resolve
 from ccweb_conformance.reports.listing import build_listing, render_listing
+from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.output import is_stdout
 from ccweb_conformance.suite.scenario_index import feature_scenarios
-from ccweb_conformance.suite.selection import select
+from ccweb_conformance.suite.selection import check_keyword, pasted_scenarios, template_name
 from ccweb_conformance.values import resolve_values
 
-EPILOG = """examples:
-  ccweb-conformance list
-  ccweb-conformance list --tags uni-1,AC-2
-  ccweb-conformance list -k emoji --json -           the listing as JSON on stdout
-  ccweb-conformance list --json listing.json        the JSON in a file, the text on stdout
 
---json FILE takes a path as 'run --json' does (- for stdout); --json alone, the old switch,
-still prints the JSON on stdout, with a deprecation note on stderr.
-"""
+def _matcher(scenario: ScenarioRef) -> Matcher:
+    words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
+    names = frozenset(w.casefold() for w in words)
+    return lambda name, /, **_: keyword_matches(name, names)
+
+
+def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | None) -> list[ScenarioRef]:
+    """The scenarios a ``--tags`` / ``-k`` selection keeps (``-k`` matched on name, file and tags)."""
+    kept = list(scenarios)
+    if tags:
+        wanted = set(canonical_tags(tags, scenarios).split(","))
+        kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
+    if keyword:
+        pasted = pasted_scenarios(keyword, scenarios)
+        if pasted is not None:  # what --co printed, pasted back: those scenarios (an example: its outline)
+            templates = {template_name(name) for name in pasted}
+            return [s for s in kept if f"{s.feature_file}::{s.name}" in templates]
+        expression = check_keyword(keyword)
+        kept = [s for s in kept if expression.evaluate(_matcher(s))]
+    return kept
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "List every requirement (ID, level, statement, criterion) and the scenarios that prove it, "
         "without starting anything."
     )
-    parser.epilog = EPILOG
+    parser.epilog = help_text("list")
     add_arguments(parser, "list")
 
 

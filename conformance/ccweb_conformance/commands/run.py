@@ -12,82 +12,21 @@ import dataclasses
 import sys
 
 import ccweb_spec
-from ccweb_conformance.commands import heap, last_failed
+from ccweb_conformance.commands import heap, help_text, last_failed
+from ccweb_conformance.commands.tags import canonical_tags
 from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
 from ccweb_conformance.suite.scenario_index import bundled_features, feature_scenarios
-from ccweb_conformance.suite.selection import canonical_tags, check_keyword, options_selection, pasted_scenarios
+from ccweb_conformance.suite.selection import check_keyword, options_selection, pasted_scenarios
 from ccweb_conformance.values import RunValues, resolve_values
-
-RUN_EPILOG = """
-targets (choose one; none means the bundled reference server over stdio):
-  --stdio "CMD ARGS"                    spawn CMD, talk MCP over its stdin/stdout
-  --http-cmd "CMD --port {port}" --url http://127.0.0.1:{port}/mcp
-                                        spawn CMD, talk Streamable HTTP to URL
-  --url URL --sessions-dir DIR          a server that is already running and reads DIR
-
-The runner writes conversation files (cc-web session JSON) into the sessions directory:
-its own temporary one, passed to spawned servers as $SESSIONS_ENV and {sessions_dir},
-or DIR for --url, where it only creates files <run prefix>-...json (UUIDs whose first
-12 hex digits are new in every run) and removes them after.
-
-examples:
-  ccweb-conformance run
-  ccweb-conformance run --stdio "node lib/mcp-server.js"
-  ccweb-conformance run --stdio "node server.js" --junitxml junit.xml --markdown summary.md
-  ccweb-conformance run --http-cmd "ccweb-reference --http --port {port} --sessions-dir {sessions_dir}" \\
-      --url "http://127.0.0.1:{port}/mcp"
-  ccweb-conformance run --stdio "node server.js" --expected-failures known-gaps.yaml
-  ccweb-conformance run --tags AC-7,SRC-1 -v
-  ccweb-conformance run --stdio "node server.js" --lf -x    (rerun what failed last time, stop at the first failure)
-  ccweb-conformance run --url https://host/mcp --sessions-dir DIR --header "Authorization: Bearer $TOKEN"
-  ccweb-conformance run --stdio "node server.js" --sessions-dir ./my-sessions --env LOG_LEVEL=debug
-  ccweb-conformance run --json - | jq .counts       (a report path of - is stdout; the summary goes to stderr)
-
---sessions-dir also works with --stdio and --http-cmd: the spawned server is given your
-directory (one your own service owns) and the runner only adds and removes its own
-<run prefix>-...json files.
-
-config file: ccweb-conformance.toml, or [tool.ccweb-conformance] in pyproject.toml, in the
-current directory; keys are the long option names, as the GitHub Action's inputs are named
-(stdio = "node server.js", header = [...], keyword = "emoji" for -k); the command line wins.
-The file in use and the --expected-failures file are named in every report (JSON configFile /
-expectedFailuresFile, JUnit properties, Markdown, console). At most
-1 MiB of either file is read; a pyproject.toml that names no ccweb-conformance table is not read.
-
-The run does not use pytest: PYTEST_ADDOPTS, PYTEST_PLUGINS and the other PYTEST_* settings,
-pytest.ini / pyproject.toml / tox.ini / setup.cfg, conftest.py and installed pytest plugins play
-no part in it. Select with --tags / -k only;
-a run with a selection is never reported as a full pass ("PASSED (selection: ...)").
-
-bounds (a CI gate always ends, and leaves no process and no file of the run behind):
-  --timeout S             per request, partial lines and SSE streams included (default 10)
-  --max-message-bytes N   one incoming message, over stdio, JSON or SSE (default 16 MiB)
-  --max-time S            the whole run; scenarios left are not run, exit 1 (default 1800)
-  --stop-after N          after N scenarios in a row in which the server died or timed out, or
-                          broke the protocol the same way (a stray line on stdout), the rest is
-                          not run, with the reason named once (default 3)
-  Processes a server leaves behind (a daemon that called setsid) are stopped and named.
-  A report path that is a named pipe, a socket or a folder is refused before the run; a device
-  or the runner's own stdout whose reader takes nothing for 30 s (1 s after a signal) is given up.
-
-exit codes: 0 every required scenario passed (expected failures allowed); 1 a scenario
-failed or was not run (--max-time, the implementation stopped answering), an expected
-failure passed, or the server broke the protocol (also during the handshake: PROTO-1
-fails); 2 usage error, the implementation could not be started, exited or never answered,
-a report could not be written, or the runner's own machine failed it (its working directory
-removed, a full disk, no descriptor or thread left: one line that says so); 130 / 143 / 129
-interrupted by SIGINT / SIGTERM / SIGHUP (every report still says INTERRUPTED with the
-scenarios not run; never 0).
-"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The ``run`` command's description, epilog and options."""
     parser.description = "Run every scenario of the features against an implementation and report per requirement."
-    parser.epilog = RUN_EPILOG.replace("$SESSIONS_ENV", "$" + ccweb_spec.binding().sessions_dir_env)
+    parser.epilog = help_text("run").replace("$SESSIONS_ENV", "$" + ccweb_spec.binding().sessions_dir_env)
     add_arguments(parser, "run")
 
 

@@ -88,8 +88,7 @@ def _fuzz_after_scenarios(
     try:
         try:
             with signals.shielded(), heap.importing():  # a signal cuts no import short; no collection while it loads
-                from ccweb_conformance import fuzz  # noqa: PLC0415 (hypothesis is needed only when fuzzing)
-                from ccweb_conformance.fuzz import phase, report  # noqa: F401, PLC0415 (loaded here, where it may fail)
+                from ccweb_conformance.fuzz import phase, report  # noqa: PLC0415 (Hypothesis, only when fuzzing)
         except ImportError as error:
             raise UsageError(
                 f"fuzzing needs the package hypothesis ({error}); install it with pip, or pass --fuzz 0"
@@ -103,7 +102,7 @@ def _fuzz_after_scenarios(
                 frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
             )
             with heap.frozen():  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
-                run = fuzz.run_fuzz(
+                run = phase.run_fuzz(
                     values.target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
                 )
         finally:
@@ -112,8 +111,8 @@ def _fuzz_after_scenarios(
             fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
             if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
                 raise EnvironmentFault(fault)
-        scenarios.append(_as_expected(fuzz.fuzz_scenario(run), expected_failures))
-        return fuzz.fuzz_console_lines(run, verbose=values.verbose, language=language)
+        scenarios.append(_as_expected(report.fuzz_scenario(run), expected_failures))
+        return report.fuzz_console_lines(run, verbose=values.verbose, language=language)
     except RunInterrupted:
         return [messages(language)("fuzz.interrupted")]
 
@@ -132,16 +131,12 @@ def _suite(
         return None
 
 
-def reproducer(target: TargetSpec, keyword: str) -> str:
-    """The command that reruns the scenario ``keyword`` selects against the same target, secrets redacted
-    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
-    return target.rerun_line("-k", keyword)
-
-
 def _add_reproducers(run: RunResult, target: TargetSpec) -> None:
+    """Each failure's command that reruns it alone against the same target (``-k`` selecting it), secrets redacted
+    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
     for scenario in run.scenarios:
         if scenario.status in ("failed", "warning") and scenario.keyword is not None:
-            scenario.reproducer = reproducer(target, scenario.keyword)
+            scenario.reproducer = target.rerun_line("-k", scenario.keyword)
 
 
 def _annotate(frame: Frame, run: RunResult) -> None:

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import keyword as python_keyword
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Keyword", "KeywordSyntaxError", "Matcher", "compile_keyword"]
+__all__ = ["Keyword", "KeywordSyntaxError", "Matcher", "compile_keyword", "keyword_matches", "selecting_keyword"]
 
 Value = str | int | bool | None
 Matcher = Callable[..., bool]
 """``matcher(name, /, **kwargs) -> bool``: whether a scenario matches one name of the expression."""
 
 _IDENT = re.compile(r"(?:\w|:|\+|-|\.|\[|\]|\\|/)+")
+"""What ``-k`` reads as one name (pytest's lexer's identifier); anything else splits a test name."""
 _PUNCTUATION = {"(": "left parenthesis", ")": "right parenthesis", "=": "=", ",": ","}
 _WORDS = {"or": "or", "and": "and", "not": "not"}
 _CONSTANTS: dict[str, Value] = {"True": True, "False": False, "None": None}
@@ -207,3 +208,56 @@ def compile_keyword(text: str) -> Keyword:
         return Keyword(text, _Parser(text).expression())
     except RecursionError:
         raise KeywordSyntaxError("nested too deeply") from None
+
+
+_RESERVED = frozenset({"and", "or", "not", "true", "false", "none"})
+
+
+def keyword_matches(term: str, names: frozenset[str]) -> bool:
+    """pytest's ``-k`` match of one name: a case-insensitive substring of any of the item's names."""
+    needle = term.casefold()
+    return any(needle in name for name in names)
+
+
+def _runs(name: str) -> list[str]:
+    """The parts of a test name ``-k`` can spell, longest first (``test_x[!?_* .]``: ``test_x[``, ``.]``, ``_``)."""
+    found = [r for r in dict.fromkeys(_IDENT.findall(name)) if r.casefold() not in _RESERVED]
+    return sorted(found, key=len, reverse=True)
+
+
+def selecting_keyword(target: str, items: Sequence[tuple[str, frozenset[str]]]) -> str | None:
+    """A ``-k`` expression that selects the item named ``target`` alone among ``items``, or None.
+
+    ``items`` are every item of the suite as (test name, the names ``-k`` matches it by, casefolded).
+    The expression is the parts of ``target``'s name that ``-k`` can spell, joined with ``and``, then
+    ``and not`` a part of each other item's name that still matches; it is checked with this
+    parser against every item, so what is returned selects exactly one.
+    """
+    own = next((names for name, names in items if name == target), None)
+    if own is None:
+        return None
+    positive = _runs(target)
+    if not positive:
+        return None
+    terms = [positive[0]]
+    for term in positive[1:]:
+        rivals = [names for name, names in items if name != target and all(keyword_matches(t, names) for t in terms)]
+        if not rivals:
+            break
+        if any(not keyword_matches(term, names) for names in rivals):
+            terms.append(term)
+    negative: list[str] = []
+    for name, names in items:
+        if name == target or not all(keyword_matches(t, names) for t in terms):
+            continue
+        excluding = next((r for r in _runs(name) if not keyword_matches(r, own) and keyword_matches(r, names)), None)
+        if excluding is None:
+            return None
+        negative.append(excluding)
+    expression = " and ".join([*terms, *(f"not {term}" for term in dict.fromkeys(negative))])
+    try:
+        compiled = compile_keyword(expression)
+    except KeywordSyntaxError:
+        return None
+    chosen = [name for name, names in items if compiled.evaluate(lambda t, /, _n=names, **_: keyword_matches(t, _n))]
+    return expression if chosen == [target] else None

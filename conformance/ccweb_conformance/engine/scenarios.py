@@ -10,10 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
-from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 
-__all__ = ["Scenario", "Step", "parse_feature", "pickled"]
+__all__ = ["Scenario", "Step", "pickled"]
 
 _KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
 """A pickle step's type -> the registry's kind (``And``/``But`` take the kind of the step before)."""
@@ -68,11 +67,6 @@ def _step(pickle_step: Any, nodes: dict[str, dict[str, Any]]) -> Step:
         _KINDS.get(pickle_step.get("type", "")), ast["keyword"].strip(), pickle_step["text"],
         ast["location"]["line"], rows, docstring,
     )
-
-
-def parse_feature(text: str, feature_file: str) -> list[Scenario]:
-    """The scenarios of one feature's text, in file order (an outline's rows in order)."""
-    return pickled(Parser().parse(text), feature_file)
 
 
 def pickled(document: Any, feature_file: str) -> list[Scenario]:

@@ -18,13 +18,13 @@ from ccweb_conformance.checks.attribution import (
     with_era_disagreement,
 )
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
+from ccweb_conformance.engine.keyword import selecting_keyword
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
 from ccweb_conformance.suite.planned import PlannedScenario, ScenarioRun
 from ccweb_conformance.suite.repeated_fault import RepeatedFault
-from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.suite.world import World
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
+from ccweb_conformance.engine.keyword import keyword_matches
 from ccweb_conformance.engine.scenarios import Scenario
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.suite.expected_failures import ExpectedFailures
 from ccweb_conformance.suite.planned import PlannedScenario
-from ccweb_conformance.suite.selection import check_keyword, keyword_matches, pasted_match, pasted_scenarios
+from ccweb_conformance.suite.selection import check_keyword, pasted_match, pasted_scenarios
 from ccweb_conformance.values import Selection
 
 __all__ = ["Chosen", "choose"]

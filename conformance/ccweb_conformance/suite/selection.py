@@ -1,20 +1,18 @@
-"""Which scenarios a selection names: tags checked against the known ones, ``-k`` as pytest reads it
-(read by the engine's own parser, ``engine/keyword.py``)."""
+"""Which scenarios a selection names: ``-k`` as pytest reads it (read by the engine's own parser,
+``engine/keyword.py``), bounded, and the lines ``--co`` prints pasted into it."""
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-import ccweb_spec
-from ccweb_conformance.engine.keyword import Keyword, KeywordSyntaxError, Matcher, compile_keyword
+from ccweb_conformance.engine.keyword import Keyword, KeywordSyntaxError, compile_keyword
 from ccweb_conformance.errors import UsageError
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.values import Selection
 
-__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "canonical_tags", "check_keyword", "known_tags",
-           "options_selection", "pasted_match", "pasted_scenarios", "select", "selecting_keyword", "template_name"]
+__all__ = ["MAX_EXPRESSION_CHARS", "MAX_EXPRESSION_DEPTH", "check_keyword", "options_selection", "pasted_match",
+           "pasted_scenarios", "template_name"]
 
 MAX_EXPRESSION_CHARS = 1000
 """Longest ``-k`` or ``--tags`` text accepted."""
@@ -22,36 +20,6 @@ MAX_EXPRESSION_DEPTH = 32
 """Deepest nesting of ``not`` and parentheses in a ``-k`` expression (pytest parses it recursively)."""
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
-
-
-def known_tags(scenarios: Iterable[ScenarioRef]) -> list[str]:
-    """Every tag a selection may name: requirement and group IDs, and the features' own tags."""
-    names = [r.id for r in ccweb_spec.requirements()] + [g.id for g in ccweb_spec.groups()]
-    names += sorted({t.lstrip("@") for s in scenarios for t in s.tags})
-    return list(dict.fromkeys(names))
-
-
-def canonical_tags(text: str, scenarios: Iterable[ScenarioRef]) -> str:
-    """``uni-1, ac-7`` -> ``UNI-1,AC-7``; an unknown tag is a usage error naming the closest known ones."""
-    if len(text) > MAX_EXPRESSION_CHARS:
-        raise UsageError(f"--tags: longer than {MAX_EXPRESSION_CHARS:,} characters")
-    known = known_tags(scenarios)
-    by_folded = {t.casefold(): t for t in known}
-    chosen: list[str] = []
-    for raw in text.split(","):
-        word = raw.strip().lstrip("@")
-        if not word:
-            continue
-        tag = by_folded.get(word.casefold())
-        if tag is None:
-            close = difflib.get_close_matches(word.upper(), [t.upper() for t in known], n=3, cutoff=0.7)
-            spelled = [by_folded[c.casefold()] for c in close]
-            hint = f"; did you mean {', '.join(spelled)}?" if spelled else "; run 'ccweb-conformance list' to see them"
-            raise UsageError(f"--tags: unknown tag {word!r}{hint}")
-        chosen.append(tag)
-    if not chosen:
-        raise UsageError(f"--tags {text!r} names no tag")
-    return ",".join(dict.fromkeys(chosen))
 
 
 def _depth(expression: str) -> int:
@@ -126,80 +94,3 @@ def options_selection(selection: Selection) -> str | None:
     keyword = "; ".join(filter(None, selection.keyword.splitlines())) if selection.keyword else None  # pasted lines
     chosen = [f"{flag} {value}" for flag, value in (("--tags", selection.tags), ("-k", keyword)) if value]
     return " ".join(chosen) or None
-
-
-def _matcher(scenario: ScenarioRef) -> Matcher:
-    words = [scenario.name, scenario.feature_file, *(t.lstrip("@") for t in scenario.tags)]
-    names = frozenset(w.casefold() for w in words)
-    return lambda name, /, **_: keyword_matches(name, names)
-
-
-def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | None) -> list[ScenarioRef]:
-    """The scenarios a ``--tags`` / ``-k`` selection keeps (``-k`` matched on name, file and tags)."""
-    kept = list(scenarios)
-    if tags:
-        wanted = set(canonical_tags(tags, scenarios).split(","))
-        kept = [s for s in kept if wanted & {t.lstrip("@") for t in s.tags}]
-    if keyword:
-        pasted = pasted_scenarios(keyword, scenarios)
-        if pasted is not None:  # what --co printed, pasted back: those scenarios (an example: its outline)
-            templates = {template_name(name) for name in pasted}
-            return [s for s in kept if f"{s.feature_file}::{s.name}" in templates]
-        expression = check_keyword(keyword)
-        kept = [s for s in kept if expression.evaluate(_matcher(s))]
-    return kept
-
-
-_IDENT_RUN = re.compile(r"(?:\w|:|\+|-|\.|\[|\]|\\|/)+")
-"""What pytest's ``-k`` reads as one name (its lexer's identifier); anything else splits a test name."""
-_RESERVED = frozenset({"and", "or", "not", "true", "false", "none"})
-
-
-def keyword_matches(term: str, names: frozenset[str]) -> bool:
-    """pytest's ``-k`` match of one name: a case-insensitive substring of any of the item's names."""
-    needle = term.casefold()
-    return any(needle in name for name in names)
-
-
-def _runs(name: str) -> list[str]:
-    """The parts of a test name ``-k`` can spell, longest first (``test_x[!?_* .]``: ``test_x[``, ``.]``, ``_``)."""
-    found = [r for r in dict.fromkeys(_IDENT_RUN.findall(name)) if r.casefold() not in _RESERVED]
-    return sorted(found, key=len, reverse=True)
-
-
-def selecting_keyword(target: str, items: Sequence[tuple[str, frozenset[str]]]) -> str | None:
-    """A ``-k`` expression that selects the item named ``target`` alone among ``items``, or None.
-
-    ``items`` are every item of the suite as (test name, the names ``-k`` matches it by, casefolded).
-    The expression is the parts of ``target``'s name that ``-k`` can spell, joined with ``and``, then
-    ``and not`` a part of each other item's name that still matches; it is checked with pytest's own
-    parser against every item, so what is returned selects exactly one.
-    """
-    own = next((names for name, names in items if name == target), None)
-    if own is None:
-        return None
-    positive = _runs(target)
-    if not positive:
-        return None
-    terms = [positive[0]]
-    for term in positive[1:]:
-        rivals = [names for name, names in items if name != target and all(keyword_matches(t, names) for t in terms)]
-        if not rivals:
-            break
-        if any(not keyword_matches(term, names) for names in rivals):
-            terms.append(term)
-    negative: list[str] = []
-    for name, names in items:
-        if name == target or not all(keyword_matches(t, names) for t in terms):
-            continue
-        excluding = next((r for r in _runs(name) if not keyword_matches(r, own) and keyword_matches(r, names)), None)
-        if excluding is None:
-            return None
-        negative.append(excluding)
-    expression = " and ".join([*terms, *(f"not {term}" for term in dict.fromkeys(negative))])
-    try:
-        compiled = compile_keyword(expression)
-    except KeywordSyntaxError:
-        return None
-    chosen = [name for name, names in items if compiled.evaluate(lambda t, /, _n=names, **_: keyword_matches(t, _n))]
-    return expression if chosen == [target] else None

@@ -94,9 +94,9 @@ class World:
     unjudged_calls: int = 0
     """Of those, the calls whose every save the runner completed late: they kept no answer and judge nothing."""
     entry_watch: Any = None
+    """The watcher of the sessions directory's entries, once a step started it (RO-2)."""
     cancelled: Any = None
     """The call a step cancelled while in flight (PROTO-5), once one did."""
-    """The watcher of the sessions directory's entries, once a step started it (RO-2)."""
     era_disagreement: ConformanceFailure | None = None
     """The first call the two eras answered differently (D-16). From that call on the steps judge the other era's
     answers, so a bug of one era fails the check it breaks; when they all pass, the first era's answer was the

@@ -17,7 +17,6 @@ from pathlib import Path
 from paths import REPO
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.commands.running import reproducer
 from ccweb_conformance.options import resolve
 from ccweb_conformance.values import target_of
 
@@ -54,7 +53,7 @@ def test_the_reproducer_names_the_target_as_given_and_redacts_secrets() -> None:
         resolve({}), stdio="node server.js --port 1", header=("Authorization: Bearer T0KEN",), env=("API_KEY=s3cret",),
         timeout=20.0, tags="UNI-1",
     )
-    assert reproducer(target_of(options), "test_x[ and .]") == (
+    assert target_of(options).rerun_line("-k", "test_x[ and .]") == (
         "ccweb-conformance run --stdio 'node server.js --port 1' --header 'Authorization: ***' --env 'API_KEY=***' "
         "--timeout 20 -k 'test_x[ and .]'"
         "  # *** stands for the values of --header Authorization, --env API_KEY: supply them again"
@@ -65,7 +64,8 @@ def test_every_rerun_line_repeats_the_target_in_the_same_words() -> None:
     """The rerun tail is the target's own: the failure's reproducer, the fuzz phase's replay line and the
     --last-failed record name it alike, and every line that shows a value as *** says which to supply again."""
     from ccweb_conformance.commands.last_failed import describe_target  # noqa: PLC0415
-    from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.phase import replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.settings import FuzzSettings  # noqa: PLC0415 (beside it)
 
     options = dataclasses.replace(
         resolve({}), http_cmd="srv --port {port}", url="http://user:pa55word@127.0.0.1:{port}/mcp",
@@ -77,7 +77,7 @@ def test_every_rerun_line_repeats_the_target_in_the_same_words() -> None:
         "--env 'CI=***' --protocol legacy --max-time 60"
     )
     supply = "  # *** stands for the values of --header X-Api-Key, --env CI, --url: supply them again"
-    assert reproducer(target, "test_x") == f"ccweb-conformance run {words} -k test_x{supply}"
+    assert target.rerun_line("-k", "test_x") == f"ccweb-conformance run {words} -k test_x{supply}"
     assert replay_command(target, FuzzSettings(5, 1)) == f"ccweb-conformance run {words} --fuzz 5 --seed 1{supply}"
     assert describe_target(target) == (
         "--http-cmd 'srv --port {port}' --url 'http://***@127.0.0.1:{port}/mcp' --header 'X-Api-Key: ***' "

@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from runner.engine.parsed import parse_feature
 
 from ccweb_conformance.engine.executor import Observer, UndefinedStep, run_scenario
 from ccweb_conformance.engine.registry import Registry, parse, regex
-from ccweb_conformance.engine.scenarios import Step, parse_feature
+from ccweb_conformance.engine.scenarios import Step
 
 FEATURE = '''\
 @feature-tag

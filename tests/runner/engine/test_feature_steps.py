@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from pytest_bdd.feature import get_features
 from pytest_bdd.steps import step_function_context_registry
+from runner.engine.parsed import parse_feature
 
 from ccweb_conformance.engine.executor import UndefinedStep, match
 from ccweb_conformance.engine.registry import STEPS
-from ccweb_conformance.engine.scenarios import parse_feature
 from ccweb_conformance.suite import steps
 from ccweb_conformance.suite.bdd_steps import bind_steps
 

@@ -6,9 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from runner.engine.parsed import parse_feature
+
 from ccweb_conformance.engine.executor import run_scenario
 from ccweb_conformance.engine.registry import Registry, parse
-from ccweb_conformance.engine.scenarios import parse_feature
 
 FEATURE = "Feature: Order\n  Scenario: Two definitions match\n    Given a thing\n"
 TEST_MODULE = '''\

@@ -14,7 +14,6 @@ from pathlib import Path
 from runner.fuzz.census import ID, WHITESPACE, census
 
 from ccweb_conformance.checks.oracle import expected_answer
-from ccweb_conformance.fuzz import settings_for
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.phase import (
     BATCH,
@@ -24,6 +23,7 @@ from ccweb_conformance.fuzz.phase import (
     _hypothesis_run,
     hypothesis_storage,
 )
+from ccweb_conformance.fuzz.settings import settings_for
 from ccweb_conformance.values import FuzzRequest, Selection
 
 

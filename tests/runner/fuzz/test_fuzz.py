@@ -14,9 +14,10 @@ from suite_size import HTTP_ONLY, NOT_IN_PROCESS, ROOT_SKIPS, SCENARIOS
 import ccweb_spec
 from ccweb_conformance.checks.oracle import expected_answer
 from ccweb_conformance.cli import main
-from ccweb_conformance.fuzz import FuzzSettings, replay_command, run_fuzz
 from ccweb_conformance.fuzz.edges import ALL_WHITESPACE
+from ccweb_conformance.fuzz.phase import replay_command, run_fuzz
 from ccweb_conformance.fuzz.requirements import touched_requirements
+from ccweb_conformance.fuzz.settings import FuzzSettings
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import target_of

@@ -18,7 +18,10 @@ from mutants.patching import _ORIGINAL_LIST
 
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario, phase, run_fuzz, settings_for
+from ccweb_conformance.fuzz import phase
+from ccweb_conformance.fuzz.phase import run_fuzz
+from ccweb_conformance.fuzz.report import fuzz_console_lines, fuzz_scenario
+from ccweb_conformance.fuzz.settings import FuzzSettings, settings_for
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.run_context import RunContext

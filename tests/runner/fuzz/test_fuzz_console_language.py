@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from ccweb_conformance.fuzz import FuzzSettings, fuzz_console_lines, fuzz_scenario
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.execute import Mismatch
 from ccweb_conformance.fuzz.phase import FuzzRun
+from ccweb_conformance.fuzz.report import fuzz_console_lines, fuzz_scenario
+from ccweb_conformance.fuzz.settings import FuzzSettings
 
 REPLAY = "ccweb-conformance run --in-process --fuzz 500 --seed 1"
 

@@ -10,7 +10,8 @@ import pytest
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 from ccweb_conformance.fixtures.held_dir import HeldDir, Identity
 from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.fuzz import FuzzSettings, run_fuzz
+from ccweb_conformance.fuzz.phase import run_fuzz
+from ccweb_conformance.fuzz.settings import FuzzSettings
 from ccweb_conformance.fuzz.sweep import sweep_cases
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.transport.run_context import RunContext

@@ -15,7 +15,6 @@ from paths import REPO
 from runner.reports.sample_run import scenario
 
 from ccweb_conformance.commands.report_formats import write_reports
-from ccweb_conformance.commands.running import reproducer
 from ccweb_conformance.config import load_config
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.reports.console import render_summary
@@ -74,7 +73,8 @@ def test_env_values_are_secrets_and_redacted_when_echoed() -> None:
     options = RunnerOptions(http_cmd="srv --port {port}", url="http://127.0.0.1:{port}/mcp",
                             env=("TOKEN=abcdefgh", "SHORT=ab"), header=("Authorization: Bearer xyz12345",))  # fmt: skip
     assert target_of(options).secrets == ("Bearer xyz12345", "xyz12345", "abcdefgh")  # SHORT: no credential's name
-    from ccweb_conformance.fuzz import FuzzSettings, replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.phase import replay_command  # noqa: PLC0415 (hypothesis)
+    from ccweb_conformance.fuzz.settings import FuzzSettings  # noqa: PLC0415 (beside it)
 
     assert replay_command(target_of(options), FuzzSettings(500, 1)) == (
         "ccweb-conformance run --http-cmd 'srv --port {port}' --url 'http://127.0.0.1:{port}/mcp' "
@@ -202,7 +202,7 @@ def test_redaction_is_in_the_models_outside_text_and_leaves_the_kits_words() -> 
 
 def test_the_rerun_line_hides_the_urls_password() -> None:
     options = RunnerOptions(url="http://user:pa55word@127.0.0.1:1/mcp", sessions_dir=Path("/s"))
-    line = reproducer(target_of(options), "k")
+    line = target_of(options).rerun_line("-k", "k")
     assert line == (
         "ccweb-conformance run --url 'http://***@127.0.0.1:1/mcp' --sessions-dir /s -k k"
         "  # *** stands for the values of --url: supply them again"

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 from paths import REPO
+from runner.engine.parsed import parse_feature
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.engine.features import parse_features
-from ccweb_conformance.engine.scenarios import parse_feature
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes, run_order
 from ccweb_conformance.suite.world import _interleaved

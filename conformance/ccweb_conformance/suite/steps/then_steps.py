@@ -269,8 +269,6 @@ def not_flagged(world: World) -> None:
 
 
 INVALID_PARAMS = -32602
-SDK_INTERNAL_ERROR = -32603
-"""What the official TypeScript SDK answers to non-object arguments, from its own request validation."""
 
 
 @then("the reply is a JSON-RPC error, never a tool result")

@@ -11,9 +11,9 @@ import dataclasses
 import pytest
 
 from ccweb_conformance.cli import main
+from ccweb_conformance.engine.keyword import selecting_keyword
 from ccweb_conformance.options import resolve
 from ccweb_conformance.suite.engine_session import collect
-from ccweb_conformance.suite.selection import selecting_keyword
 from ccweb_conformance.values import resolve_values
 
 SAMPLES = {
