@@ -16,6 +16,7 @@ character takes two columns), so they line up in a terminal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
@@ -32,35 +33,15 @@ from ccweb_conformance.reports.model import (
 from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 from ccweb_conformance.textwidth import display_width, ljust
+from ccweb_spec import yaml_data
 
 __all__ = ["render_summary"]
 
 _RESET = "\033[0m"
-_COLOURS = {
-    "PASS": "\033[32m",
-    "FAIL": "\033[31m",
-    "WARN": "\033[33m",
-    "XFAIL": "\033[33m",
-    "XPASS": "\033[31m",
-    "untested": "\033[2m",
-    "not reached": "\033[33m",
-    "SKIP": "\033[2m",
-    "NOT RUN": "\033[31m",
-    "INTERRUPTED": "\033[31m",
-    "bold": "\033[1m",
-}
-_LABELS: dict[ScenarioStatus | RequirementStatus, str] = {
-    "passed": "PASS",
-    "failed": "FAIL",
-    "warning": "WARN",
-    "xfailed": "XFAIL",
-    "xpassed": "XPASS",
-    "skipped": "SKIP",
-    "notrun": "NOT RUN",
-    "notreached": "not reached",
-    "untested": "untested",
-}
-"""A scenario's or a requirement's status as the console labels (and colours) it."""
+_STYLES = yaml_data((Path(__file__).parent / "console_styles.yaml").read_text(encoding="utf-8"))
+_COLOURS: dict[str, str] = _STYLES["colours"]
+_LABELS: dict[ScenarioStatus | RequirementStatus, str] = _STYLES["labels"]
+"""A scenario's or a requirement's status as the console labels (and colours) it (``console_styles.yaml``)."""
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
 _STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "notreached", "untested")
