@@ -46,10 +46,6 @@ _SHOWN_STATUSES = ("failed", "warning")
 _HEADS = {"failed": "FAIL", "warning": "WARN"}
 
 
-def _width(say: Messages) -> int:
-    return max(display_width(say(f"block.label.{label}")) for label in _LABELS)
-
-
 def _code_points(value: str, *, notable_only: bool = False) -> str:
     """Distinct non-ASCII code points of a text, e.g. ``U+1F600 U+200B``; with ``notable_only`` only those a
     reader cannot see or tell apart (:func:`notable`): ordinary Chinese or accented text gets none."""
@@ -222,7 +218,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     if detail is None:
         return []
     say = messages(language)
-    width = _width(say)
+    width = max(display_width(say(f"block.label.{label}")) for label in _LABELS)
 
     def row(label: str, lines: list[str]) -> list[str]:
         name = ljust(say(f"block.label.{label}"), width)

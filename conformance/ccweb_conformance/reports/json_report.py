@@ -17,7 +17,7 @@ from typing import Any
 
 from ccweb_conformance.jsontext import finite_only, indented, replace_lone_surrogates, strict_json
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
-from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
+from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, Rerun, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import json_escapes
 
@@ -47,14 +47,9 @@ def build_json(run: RunResult) -> dict[str, Any]:
     return report
 
 
-def _groups(run: RunResult) -> list[FailureGroup]:
-    """The groups of identical failures among the scenarios that carry a diagnosis."""
-    return failure_groups([s for s in run.scenarios if _diagnosis(s, None) is not None])
-
-
 def _build(run: RunResult) -> dict[str, Any]:
     counts = run.counts()
-    groups = _groups(run)
+    groups = failure_groups([s for s in run.scenarios if _diagnosis(s, None) is not None])  # those with a diagnosis
     group_of = {id(s): g.number for g in groups for s in g.scenarios}
     return {
         "formatVersion": REPORT_FORMAT_VERSION,
