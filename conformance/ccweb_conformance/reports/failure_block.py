@@ -185,13 +185,12 @@ def _stored_lines(conversation: StoredConversation, say: Messages) -> list[str]:
     stored = conversation.messages
     head = say("block.stored_head", alias=alias, id=conversation.conversation_id, count=len(stored))
     indexed = list(enumerate(stored))
-    if len(indexed) > MESSAGES_SHOWN:
-        kept = indexed[:2] + indexed[-(MESSAGES_SHOWN - 2) :]
-        lines = [f"  {_message_line(i, m, say)}" for i, m in kept[:2]]
-        lines.append(f"  {say('block.stored_skipped', count=len(indexed) - MESSAGES_SHOWN)}")
-        lines += [f"  {_message_line(i, m, say)}" for i, m in kept[2:]]
-        return [head, *lines]
-    return [head, *(f"  {_message_line(i, m, say)}" for i, m in indexed)]
+    skipped = len(indexed) - MESSAGES_SHOWN
+    kept = indexed if skipped <= 0 else indexed[:2] + indexed[-(MESSAGES_SHOWN - 2) :]
+    lines = [f"  {_message_line(i, m, say)}" for i, m in kept]
+    if skipped > 0:  # the first two and the last ones, the skipped counted between them
+        lines.insert(2, f"  {say('block.stored_skipped', count=skipped)}")
+    return [head, *lines]
 
 
 def _sent(detail: FailureDetail, say: Messages) -> str:
