@@ -15,7 +15,7 @@ character takes two columns), so they line up in a terminal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
@@ -42,6 +42,8 @@ _STYLES = yaml_data((Path(__file__).parent / "console_styles.yaml").read_text(en
 _COLOURS: dict[str, str] = _STYLES["colours"]
 _LABELS: dict[ScenarioStatus | RequirementStatus, str] = _STYLES["labels"]
 """A scenario's or a requirement's status as the console labels (and colours) it (``console_styles.yaml``)."""
+_Paint = Callable[[str, str], str]
+"""Text wrapped in the colour of a label (``PASS``, ``bold``), or not."""
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
 _STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "notreached", "untested")
@@ -68,7 +70,7 @@ def render_summary(
     # as the plain text it is.
     raw, run = run, neutral(run) if safe is None else safe
     say = messages(language)
-    paint = _Paint(color)
+    paint = _painter(color)
     verdict = {
         "interrupted": paint("INTERRUPTED", say("verdict.run_interrupted")),
         "failed": paint("FAIL", say("verdict.run_failed")),
@@ -172,13 +174,10 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
     return [head, *body]
 
 
-class _Paint:
-    """Wraps text in ANSI colour codes, or not."""
+def _painter(enabled: bool) -> _Paint:
+    """Wraps text in the ANSI colour of a label (``console_styles.yaml``) when ``enabled``; else leaves it as is."""
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
+    def paint(key: str, text: str) -> str:
+        return f"{_COLOURS[key]}{text}{_RESET}" if enabled and key in _COLOURS else text
 
-    def __call__(self, key: str, text: str) -> str:
-        if not self.enabled or key not in _COLOURS:
-            return text
-        return f"{_COLOURS[key]}{text}{_RESET}"
+    return paint
