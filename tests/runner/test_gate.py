@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 from runner.gate_cases import CASES, FAKES, PYTHON, REFERENCE, RUN_BOUND, STRICT_JSON_FAULTS, Outcome, run_case
-
-from ccweb_conformance.reports.json_report import report_schema
+from runner.reports.report_schema import report_schema
 
 pytestmark = pytest.mark.slow
 

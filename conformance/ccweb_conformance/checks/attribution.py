@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import ccweb_spec
@@ -158,24 +159,11 @@ def success_requirements(
     return ("SRC-2",) if isinstance(explicit, str) else ("SRC-1",)
 
 
-FIELD_REQUIREMENTS = {
-    "ok": ("RES-1",),
-    "isError": ("ERR-1", "ERR-2"),
-    "code": ("ERR-1",),
-    "field": ("ARG-5",),
-    "conversationId": ("SRC-4",),
-    "requestedLimit": ("ARG-1",),
-    "maxChars": ("ARG-1",),
-    "totalChars": ("BUD-4",),
-    "returnedCount": ("RES-2",),
-    "hasMore": ("RES-3",),
-    "items": ("SEL-1",),
-    "messageId": ("RES-4",),
-    "createdAt": ("RES-5",),
-    "content": ("SEL-8", "BUD-2"),
-    "contentChars": ("UNI-1",),
-    "originalChars": ("UNI-1",),
-    "truncated": ("BUD-2",),
+FIELD_REQUIREMENTS: Mapping[str, tuple[str, ...]] = {
+    field: tuple(requirements)
+    for field, requirements in ccweb_spec.yaml_data(
+        (Path(__file__).parent / "field_requirements.yaml").read_text(encoding="utf-8")
+    ).items()
 }
 """The requirement(s) a difference in a field is charged to: the one that defines the field's value."""
 _LAST_NAME = re.compile(r"\.([A-Za-z]+)(?:\[\d+\])?$")

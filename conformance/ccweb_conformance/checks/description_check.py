@@ -29,7 +29,7 @@ import ccweb_spec
 from ccweb_conformance.i18n import Localised, Phrase, phrase
 from ccweb_spec import DescriptionConcept, DescriptionFact, DescriptionLexicon
 
-__all__ = ["FactVerdict", "check_description", "clause_pairs", "read_number", "split_clauses", "unmet_facts"]
+__all__ = ["FactVerdict", "check_description", "clause_pairs", "read_number", "unmet_facts"]
 
 _APOSTROPHES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u2032": "'"})
 _BREAK = "\x1e"  # stands for a blank line or a line starting a list item while splitting
@@ -58,18 +58,6 @@ class FactVerdict:
     missing_zh: tuple[str, ...] = ()
     contradiction: str | None = None
     contradiction_zh: str | None = None
-
-    def message(self) -> str:
-        """One line naming the fact, quoting the closest clause and what it lacks."""
-        if self.holds:
-            return f'fact "{self.name}" stated in "{quote(self.closest or "")}"'
-        head = f'fact "{self.name}" not stated: '
-        if self.closest is None:
-            return head + "no clause mentions " + " or ".join(self.missing)
-        reasons = ["missing: " + ", ".join(self.missing)] if self.missing else []
-        reasons += [f'contradicted by "{self.contradicted_by}"'] if self.contradicted_by else []
-        return head + f'closest clause "{quote(self.closest)}" ({"; ".join(reasons)})'
-
 
     @property
     def phrase(self) -> Phrase:
@@ -163,11 +151,6 @@ def clause_pairs(text: str, lexicon: DescriptionLexicon | None = None) -> list[t
         written = text[origin[begin] : written_end] if begin < len(origin) else ""
         pairs.append((clause, _LIST_MARKER.sub("", " ".join(written.split())) or clause))
     return pairs
-
-
-def split_clauses(text: str, lexicon: DescriptionLexicon | None = None) -> list[str]:
-    """The clauses of ``text`` (normalised, whitespace collapsed, leading list markers removed)."""
-    return [normal for normal, _ in clause_pairs(text, lexicon)]
 
 
 def _guards(word: str, numerals: str) -> tuple[str, str]:

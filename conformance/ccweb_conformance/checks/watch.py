@@ -112,9 +112,9 @@ class EntryWatch:
         self._times = _folder_times(root) if self._notify is None else {}
         self._events: dict[str, set[str]] = {}
         self.still_changing = False
+        """True once a look ended at WATCH_DRAIN_MS with events still coming: someone else writes in the directory."""
         self.restarted = False
         """True once the watch started again after an entry whose name is not UTF-8 (events around it lost)."""
-        """True once a look ended at WATCH_DRAIN_MS with events still coming: someone else writes in the directory."""
 
     @property
     def method(self) -> str:

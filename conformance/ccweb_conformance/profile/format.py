@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import ccweb_spec
 from ccweb_conformance.profile.model import Growth, Profile, SizeResult, p95
 
 
@@ -64,18 +67,8 @@ def size_rows(profile: Profile) -> list[list[str]]:
     ]
 
 
-SIZE_HEADERS = [
-    "messages",
-    "file MB",
-    "implementation",
-    "first ms (p95)",
-    "repeated ms (p95)",
-    "floor ms",
-    "read/call",
-    "peak memory",
-    "memory/file",
-    "checked",
-]
+SIZE_HEADERS: list[str] = ccweb_spec.yaml_data((Path(__file__).parent / "format.yaml").read_text(encoding="utf-8"))
+"""The main table's column headings (``format.yaml`` beside this module)."""
 
 
 def ratio(value: float | None, exponent: float | None) -> str:

@@ -14,7 +14,7 @@ from ccweb_conformance.profile.budgets import grouped, shown
 from ccweb_conformance.profile.console import growth_table, wrong_lines
 from ccweb_conformance.profile.format import SIZE_HEADERS, size_rows
 from ccweb_conformance.profile.model import Profile, SizeResult
-from ccweb_conformance.profile.svg import BUDGET_COLOR, COLORS, REFERENCE_COLOR, noise_ms, time_budgets
+from ccweb_conformance.profile.svg import BUDGET_COLOR, REFERENCE_COLOR, noise_ms, series_colors, time_budgets
 from ccweb_conformance.reports import markdown_text
 
 CHARTS = (
@@ -32,15 +32,6 @@ def _value(size: SizeResult | None, attribute: str) -> float | None:
     return None if value is None else max(float(value), 0.001)
 
 
-def colors(profile: Profile) -> list[str]:
-    """The implementations' colours, as in the SVG: the reference grey beside a target."""
-    palette = iter(COLORS)
-    return [
-        REFERENCE_COLOR if i.is_reference and len(profile.implementations) > 1 else next(palette)
-        for i in profile.implementations
-    ]
-
-
 def _log(value: float) -> str:
     return f"{math.log10(value):.3f}".rstrip("0").rstrip(".")
 
@@ -56,7 +47,7 @@ def mermaid_chart(profile: Profile, title: str, attribute: str, metric: str) -> 
         series.append((implementation.name, [_value(by_size.get(size), attribute) for size in profile.sizes]))
     known = [v for _, values in series for v in values if v is not None] + [limit, noise]
     low, high = math.floor(math.log10(min(known))), math.ceil(math.log10(max(known)))
-    palette = [*colors(profile), BUDGET_COLOR, NOISE_COLOR]
+    palette = [*series_colors(profile), BUDGET_COLOR, NOISE_COLOR]
     lines = [
         "```mermaid",
         f'%%{{init: {{"themeVariables": {{"xyChart": {{"plotColorPalette": "{", ".join(palette)}"}}}}}}}}%%',
@@ -75,7 +66,8 @@ def mermaid_chart(profile: Profile, title: str, attribute: str, metric: str) -> 
 
 def legend(profile: Profile) -> str:
     """The charts' colours in words, for renderers that draw no legend."""
-    named = [f"{COLOR_NAMES[c]} `{i.name}`" for i, c in zip(profile.implementations, colors(profile), strict=True)]
+    colors = zip(profile.implementations, series_colors(profile), strict=True)
+    named = [f"{COLOR_NAMES[c]} `{i.name}`" for i, c in colors]
     budgets = " and ".join(f"{b['id']} ({float(b['limit']):,g} ms)" for b in time_budgets())
     return (
         f"Charts (log10 of the median ms: 0 = 1 ms, 1 = 10 ms, 2 = 100 ms, 3 = 1 s): {', '.join(named)}; "

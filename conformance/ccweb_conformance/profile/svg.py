@@ -52,6 +52,15 @@ def noise_ms() -> float:
     return float(ccweb_spec.performance()["growth"]["noise_ms"])
 
 
+def series_colors(profile: Profile) -> list[str]:
+    """The implementations' colours, in order: the reference grey beside a target, the others from the palette."""
+    palette = iter(COLORS)
+    return [
+        REFERENCE_COLOR if i.is_reference and len(profile.implementations) > 1 else next(palette)
+        for i in profile.implementations
+    ]
+
+
 def _decades(values: list[float]) -> tuple[int, int]:
     low = math.floor(math.log10(min(values)))
     high = math.ceil(math.log10(max(values)))
@@ -304,11 +313,9 @@ def render_svg(profile: Profile) -> str:
     _linear_guide(svg, scale)
     _budget_lines(svg, scale)
     legend = _sub(svg, "g", class_="legend", font_size="12", fill="#333")
-    palette = iter(COLORS)
     colors: dict[str, str] = {}
     row = 0
-    for implementation in profile.implementations:
-        color = REFERENCE_COLOR if implementation.is_reference and len(profile.implementations) > 1 else next(palette)
+    for implementation, color in zip(profile.implementations, series_colors(profile), strict=True):
         colors[implementation.name] = color
         series = _sub(svg, "g", class_="series", data_implementation=implementation.name, stroke=color, fill=color)
         for kind, attribute, meaning, dash in CURVES:

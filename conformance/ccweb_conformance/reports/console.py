@@ -15,7 +15,8 @@ character takes two columns), so they line up in a terminal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE, Messages, messages, translated
 from ccweb_conformance.reports.common import first_line, grouped_requirements, problem, run_notes, totals_line
@@ -32,35 +33,17 @@ from ccweb_conformance.reports.model import (
 from ccweb_conformance.reports.neutral import neutral, neutralise
 from ccweb_conformance.reports.what_ran import counted_line, inputs_lines, reference_note, skipped_lines
 from ccweb_conformance.textwidth import display_width, ljust
+from ccweb_spec import yaml_data
 
 __all__ = ["render_summary"]
 
 _RESET = "\033[0m"
-_COLOURS = {
-    "PASS": "\033[32m",
-    "FAIL": "\033[31m",
-    "WARN": "\033[33m",
-    "XFAIL": "\033[33m",
-    "XPASS": "\033[31m",
-    "untested": "\033[2m",
-    "not reached": "\033[33m",
-    "SKIP": "\033[2m",
-    "NOT RUN": "\033[31m",
-    "INTERRUPTED": "\033[31m",
-    "bold": "\033[1m",
-}
-_LABELS: dict[ScenarioStatus | RequirementStatus, str] = {
-    "passed": "PASS",
-    "failed": "FAIL",
-    "warning": "WARN",
-    "xfailed": "XFAIL",
-    "xpassed": "XPASS",
-    "skipped": "SKIP",
-    "notrun": "NOT RUN",
-    "notreached": "not reached",
-    "untested": "untested",
-}
-"""A scenario's or a requirement's status as the console labels (and colours) it."""
+_STYLES = yaml_data((Path(__file__).parent / "console_styles.yaml").read_text(encoding="utf-8"))
+_COLOURS: dict[str, str] = _STYLES["colours"]
+_LABELS: dict[ScenarioStatus | RequirementStatus, str] = _STYLES["labels"]
+"""A scenario's or a requirement's status as the console labels (and colours) it (``console_styles.yaml``)."""
+_Paint = Callable[[str, str], str]
+"""Text wrapped in the colour of a label (``PASS``, ``bold``), or not."""
 _SHOWN = ("failed", "xpassed", "warning")
 """Scenario statuses listed under a requirement without --verbose."""
 _STATUSES: tuple[RequirementStatus, ...] = ("passed", "failed", "warning", "xfailed", "notreached", "untested")
@@ -87,7 +70,7 @@ def render_summary(
     # as the plain text it is.
     raw, run = run, neutral(run) if safe is None else safe
     say = messages(language)
-    paint = _Paint(color)
+    paint = _painter(color)
     verdict = {
         "interrupted": paint("INTERRUPTED", say("verdict.run_interrupted")),
         "failed": paint("FAIL", say("verdict.run_failed")),
@@ -191,13 +174,10 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
     return [head, *body]
 
 
-class _Paint:
-    """Wraps text in ANSI colour codes, or not."""
+def _painter(enabled: bool) -> _Paint:
+    """Wraps text in the ANSI colour of a label (``console_styles.yaml``) when ``enabled``; else leaves it as is."""
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
+    def paint(key: str, text: str) -> str:
+        return f"{_COLOURS[key]}{text}{_RESET}" if enabled and key in _COLOURS else text
 
-    def __call__(self, key: str, text: str) -> str:
-        if not self.enabled or key not in _COLOURS:
-            return text
-        return f"{_COLOURS[key]}{text}{_RESET}"
+    return paint

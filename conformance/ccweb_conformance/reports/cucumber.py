@@ -43,7 +43,6 @@ from ccweb_conformance.reports.rerun_alone import rerun_line
 __all__ = ["build_cucumber", "render_cucumber"]
 
 _NS = 1_000_000_000
-Flavour = Literal["js", "jvm", "ruby"]
 
 
 def build_cucumber(run: RunResult, flavour: str = "js") -> list[dict[str, Any]]:

@@ -46,10 +46,6 @@ _SHOWN_STATUSES = ("failed", "warning")
 _HEADS = {"failed": "FAIL", "warning": "WARN"}
 
 
-def _width(say: Messages) -> int:
-    return max(display_width(say(f"block.label.{label}")) for label in _LABELS)
-
-
 def _code_points(value: str, *, notable_only: bool = False) -> str:
     """Distinct non-ASCII code points of a text, e.g. ``U+1F600 U+200B``; with ``notable_only`` only those a
     reader cannot see or tell apart (:func:`notable`): ordinary Chinese or accented text gets none."""
@@ -189,13 +185,12 @@ def _stored_lines(conversation: StoredConversation, say: Messages) -> list[str]:
     stored = conversation.messages
     head = say("block.stored_head", alias=alias, id=conversation.conversation_id, count=len(stored))
     indexed = list(enumerate(stored))
-    if len(indexed) > MESSAGES_SHOWN:
-        kept = indexed[:2] + indexed[-(MESSAGES_SHOWN - 2) :]
-        lines = [f"  {_message_line(i, m, say)}" for i, m in kept[:2]]
-        lines.append(f"  {say('block.stored_skipped', count=len(indexed) - MESSAGES_SHOWN)}")
-        lines += [f"  {_message_line(i, m, say)}" for i, m in kept[2:]]
-        return [head, *lines]
-    return [head, *(f"  {_message_line(i, m, say)}" for i, m in indexed)]
+    skipped = len(indexed) - MESSAGES_SHOWN
+    kept = indexed if skipped <= 0 else indexed[:2] + indexed[-(MESSAGES_SHOWN - 2) :]
+    lines = [f"  {_message_line(i, m, say)}" for i, m in kept]
+    if skipped > 0:  # the first two and the last ones, the skipped counted between them
+        lines.insert(2, f"  {say('block.stored_skipped', count=skipped)}")
+    return [head, *lines]
 
 
 def _sent(detail: FailureDetail, say: Messages) -> str:
@@ -222,7 +217,7 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
     if detail is None:
         return []
     say = messages(language)
-    width = _width(say)
+    width = max(display_width(say(f"block.label.{label}")) for label in _LABELS)
 
     def row(label: str, lines: list[str]) -> list[str]:
         name = ljust(say(f"block.label.{label}"), width)

@@ -73,9 +73,6 @@ def _size(value: Any) -> float | None:
     return None
 
 
-_has_lone_surrogate = has_lone_surrogate
-
-
 def _trimmed(expected: Any, actual: Any) -> bool:
     if not (isinstance(expected, str) and isinstance(actual, str)) or expected == actual:
         return False
@@ -91,7 +88,7 @@ def _got(relation: str, difference: Difference) -> bool:
             return False
         return high > low if relation == "more" else high < low
     if relation == "lone-surrogate":
-        return _has_lone_surrogate(actual) and not _has_lone_surrogate(expected)
+        return has_lone_surrogate(actual) and not has_lone_surrogate(expected)
     if relation == "trimmed":
         return _trimmed(expected, actual)
     raise ValueError(f"hints.yaml: unknown relation {relation!r}")

@@ -13,18 +13,15 @@ number is written as its spelling, a string (``"NaN"``), and the exchange names 
 from __future__ import annotations
 
 import base64
-import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ccweb_conformance.jsontext import finite_only, indented, replace_lone_surrogates, strict_json
 from ccweb_conformance.reports.failure_block import headline, scenario_block, scenario_hint
-from ccweb_conformance.reports.failure_groups import FailureGroup, failure_groups
+from ccweb_conformance.reports.failure_groups import failure_groups
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, Rerun, RunResult, ScenarioResult
 from ccweb_conformance.reports.neutral import json_escapes
 
-__all__ = ["build_json", "render_json", "report_schema"]
+__all__ = ["build_json", "render_json"]
 
 
 def _exchange(entry: dict[str, Any], received_text: str) -> dict[str, Any]:
@@ -50,14 +47,9 @@ def build_json(run: RunResult) -> dict[str, Any]:
     return report
 
 
-def _groups(run: RunResult) -> list[FailureGroup]:
-    """The groups of identical failures among the scenarios that carry a diagnosis."""
-    return failure_groups([s for s in run.scenarios if _diagnosis(s, None) is not None])
-
-
 def _build(run: RunResult) -> dict[str, Any]:
     counts = run.counts()
-    groups = _groups(run)
+    groups = failure_groups([s for s in run.scenarios if _diagnosis(s, None) is not None])  # those with a diagnosis
     group_of = {id(s): g.number for g in groups for s in g.scenarios}
     return {
         "formatVersion": REPORT_FORMAT_VERSION,
@@ -167,15 +159,3 @@ def render_json(run: RunResult) -> str:
     """The report as JSON text (no lone surrogate: each became U+FFFD, see the module docstring); the server's text
     whole, with no line a CI runner acts on (:func:`~ccweb_conformance.reports.neutral.json_escapes`)."""
     return json_escapes(indented(build_json(run), ensure_ascii=False, allow_nan=False)) + "\n"
-
-
-@cache
-def _schema_text() -> str:
-    # Beside the package rather than importlib.resources: works for editable installs too.
-    return (Path(__file__).parent.parent / "schemas" / "report.schema.json").read_text(encoding="utf-8")
-
-
-def report_schema() -> dict[str, Any]:
-    """The JSON Schema (2020-12) of the report."""
-    schema: dict[str, Any] = json.loads(_schema_text())
-    return schema

@@ -58,11 +58,6 @@ def _type_of(prop: dict[str, Any], say: Messages) -> str:
     return text
 
 
-def _constraints(prop: dict[str, Any]) -> str:
-    """A property's bounds and pattern, e.g. ``minimum 1, maximum 50``."""
-    return ", ".join(f"{key} {prop[key]}" for key in CONSTRAINT_KEYS if key in prop)
-
-
 def _columns(say: Messages, *names: str) -> tuple[str, ...]:
     """Table headers, by their message keys ``spec.col.<name>``."""
     return tuple(say(f"spec.col.{name}") for name in names)
@@ -76,7 +71,7 @@ def _property_table(schema: dict[str, Any], say: Messages) -> str:
             f"`{name}`",
             _type_of(prop, say),
             say("spec.yes") if name in required else say("spec.no"),
-            _constraints(prop),
+            ", ".join(f"{key} {prop[key]}" for key in CONSTRAINT_KEYS if key in prop),  # bounds and pattern
             json.dumps(prop["default"]) if "default" in prop else "",
             prop.get("description", ""),
         )

@@ -38,11 +38,6 @@ class ScenarioRef:
     examples: int
     tags: frozenset[str]
 
-    def label(self) -> str:
-        """``file.feature`` :: name, with the number of example rows of an outline."""
-        rows = f" ({self.examples} examples)" if self.examples else ""
-        return f"`{self.feature_file}` :: {self.name}{rows}"
-
 
 @dataclass
 class StepResult:

@@ -14,16 +14,15 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import ccweb_spec
 
 __all__ = ["Census", "Started", "summary"]
 
-REASONS = {
-    "stdio server": "stdio: the source conversation is read from the environment at process start, so each "
-    "source binding, and each era (a connection of its own), has a process",
-    "HTTP server": "the HTTP server command, started once; every binding is a header of its requests",
-    "fork server": "the bundled reference's fork server: the MCP SDK imported once, every stdio server a fork of it",
-}
+REASONS: dict[str, str] = ccweb_spec.yaml_data((Path(__file__).parent / "census.yaml").read_text(encoding="utf-8"))
+"""Why a run starts each role of process (``census.yaml`` beside this module)."""
 
 
 @dataclass(frozen=True)

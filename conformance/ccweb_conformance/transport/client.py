@@ -137,61 +137,37 @@ class McpClient:
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
         """Send a notification in the negotiated era's envelope (no response awaited)."""
-        return self._notification(method, params, self.era, self.protocol_version, agreed=False)
+        message = self._message(method, params, self.era, self.protocol_version, request=False)
+        return self._send(message, NO_RESPONSE, self.era, self.protocol_version)
 
     def send_notification(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
         """Send a notification in the envelope of ``era`` at ``version``, a revision already agreed (negotiation)."""
-        return self._notification(method, params, era, version, agreed=True)
-
-    def _notification(
-        self, method: str, params: dict[str, Any] | None, era: Era, version: str, *, agreed: bool
-    ) -> Exchange:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        params = self._envelope(method, params, era, version)
-        if params is not None:
-            message["params"] = params
-        headers = self._headers(method, params, era, version, agreed=agreed)
-        return self._exchange(message, NO_RESPONSE, headers, method, None, self.timeout, version)
+        message = self._message(method, params, era, version, request=False)
+        return self._send(message, NO_RESPONSE, era, version, agreed=True)
 
     def send_request(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
         """Send a request in the envelope of ``era`` at ``version`` (used by negotiation)."""
-        self._next_id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
-        params = self._envelope(method, params, era, version)
-        if params is not None:
-            message["params"] = params
-        headers = self._headers(method, params, era, version)
-        return self._exchange(message, self._next_id, headers, method, None, self.timeout, version)
+        message = self._message(method, params, era, version, request=True)
+        return self._send(message, message["id"], era, version)
 
     def prepared_calls(self, name: str, calls: Sequence[Any]) -> list[dict[str, Any]]:
         """``tools/call`` requests of ``name``, one per arguments of ``calls``, each with an id of its own, in the
         negotiated era's envelope: built, not sent (``transport/parallel.py`` puts them in flight together)."""
-        first = self._next_id + 1
-        self._next_id += len(calls)
-        requests = []
-        for request_id, arguments in enumerate(calls, first):
-            bare = {"name": name, "arguments": arguments}
-            params = self._envelope("tools/call", bare, self.era, self.protocol_version)
-            requests.append({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
-        return requests
+        return [
+            self._message("tools/call", {"name": name, "arguments": arguments}, self.era, self.protocol_version)
+            for arguments in calls
+        ]
 
     def send_prepared(self, request: dict[str, Any]) -> Exchange:
         """Send one request :meth:`prepared_calls` built and wait for its answer; safe on several threads at once
         over HTTP (each a POST of its own)."""
-        method = request["method"]
-        headers = self._headers(method, request.get("params"), self.era, self.protocol_version)
-        return self._exchange(request, request["id"], headers, method, None, self.timeout)
+        return self._send(request, request["id"], self.era, self.protocol_version)
 
     def start_request(self, method: str, params: dict[str, Any] | None = None) -> tuple[int, Exchange]:
         """Send a request in the negotiated era's envelope without waiting for its answer: its id and the exchange
         of the sending (no response); what comes for it is read with :meth:`listen`."""
-        self._next_id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
-        params = self._envelope(method, params, self.era, self.protocol_version)
-        if params is not None:
-            message["params"] = params
-        headers = self._headers(method, params, self.era, self.protocol_version)
-        return self._next_id, self._exchange(message, NO_RESPONSE, headers, method, None, self.timeout)
+        message = self._message(method, params, self.era, self.protocol_version)
+        return message["id"], self._send(message, NO_RESPONSE, self.era, self.protocol_version)
 
     def listen(self, seconds: float) -> list[Heard] | None:
         """Every message that comes within ``seconds`` while no answer is awaited (bounded by ``seconds``); None
@@ -218,6 +194,26 @@ class McpClient:
         return self._exchange(None, wait, headers, method, text, timeout if timeout is not None else self.timeout)
 
     # -- envelope ------------------------------------------------------------
+
+    def _message(
+        self, method: str, params: dict[str, Any] | None, era: Era, version: str, *, request: bool = True
+    ) -> dict[str, Any]:
+        """A request (with the next id) or a notification of ``method``, in the envelope of ``era`` at ``version``."""
+        message: dict[str, Any] = {"jsonrpc": "2.0"}
+        if request:
+            self._next_id += 1
+            message["id"] = self._next_id
+        message["method"] = method
+        params = self._envelope(method, params, era, version)
+        if params is not None:
+            message["params"] = params
+        return message
+
+    def _send(self, message: dict[str, Any], wait: Wait, era: Era, version: str, *, agreed: bool = False) -> Exchange:
+        """Send a message this client built, in the envelope of ``era`` at ``version``; wait for ``wait``."""
+        method = message["method"]
+        headers = self._headers(method, message.get("params"), era, version, agreed=agreed)
+        return self._exchange(message, wait, headers, method, None, self.timeout, version)
 
     def _envelope(self, method: str, params: dict[str, Any] | None, era: Era, version: str) -> dict[str, Any] | None:
         if era == "legacy":

@@ -11,6 +11,7 @@ from ccweb_conformance.transport.targets import (
     InProcessTarget,
     StdioTarget,
     Target,
+    TargetSettings,
     reference_command,
 )
 from ccweb_conformance.values import TargetSpec
@@ -25,43 +26,27 @@ def make_target(
     A spawned HTTP server gets ``decoy_source`` in the stdio source variable (``--source-env``),
     unless ``--env`` sets it: over HTTP only the header counts, so a fallback to it shows.
     """
+    limit = spec.max_message_bytes
+    settings = TargetSettings(protocol=spec.protocol, timeout=spec.timeout, limit=limit, context=context)
     if spec.in_process:
-        return InProcessTarget(
-            sessions_dir,
-            protocol=spec.protocol,
-            timeout=spec.timeout,
-            limit=spec.max_message_bytes,
-            context=context,
-        )
+        return InProcessTarget(sessions_dir, **settings)
     if spec.http_cmd and spec.url:
         return HttpCommandTarget(
             spec.http_cmd,
             spec.url,
             sessions_dir,
             source_header=spec.source_header,
-            protocol=spec.protocol,
-            timeout=spec.timeout,
             env={**({spec.source_env: decoy_source} if decoy_source else {}), **dict(spec.env)},
-            limit=spec.max_message_bytes,
-            context=context,
+            **settings,
         ).with_headers(dict(spec.headers))
     if spec.url:
-        return HttpUrlTarget(
-            spec.url,
-            sessions_dir,
-            source_header=spec.source_header,
-            protocol=spec.protocol,
-            timeout=spec.timeout,
-            limit=spec.max_message_bytes,
-            context=context,
-        ).with_headers(dict(spec.headers))
+        return HttpUrlTarget(spec.url, sessions_dir, source_header=spec.source_header, **settings).with_headers(
+            dict(spec.headers)
+        )
     return StdioTarget(
         spec.stdio or reference_command(),
         sessions_dir,
         source_env=spec.source_env,
-        protocol=spec.protocol,
-        timeout=spec.timeout,
         env=dict(spec.env),
-        limit=spec.max_message_bytes,
-        context=context,
+        **settings,
     )

@@ -176,11 +176,7 @@ class HttpChannel(Channel):
             if time.monotonic() + pause >= deadline:
                 raise httpx.ReadTimeout(f"the server asked to wait {pause:g} s before resuming the SSE stream")
             time.sleep(pause)
-            headers = {"Accept": "text/event-stream", "Last-Event-ID": stream.last_id}
-            if version is not None:
-                headers[VERSION_HEADER] = version
-            if self.session_id is not None:
-                headers[SESSION_HEADER] = self.session_id
+            headers = self._agreed({"Accept": "text/event-stream", "Last-Event-ID": stream.last_id}, version)
             left = max(deadline - time.monotonic(), 0.001)
             with self._http.stream("GET", self.url, headers=headers, timeout=left) as response:
                 self._session_of(response, reply, sent=SESSION_HEADER in headers)
@@ -196,13 +192,18 @@ class HttpChannel(Channel):
                 if self._read_sse(response, reply, collector, deadline, stream):
                     return
 
-    def _send_back(self, message: dict[str, Any], version: str | None, reply: Reply, deadline: float) -> None:
-        """POST the runner's reply to a server request received on an SSE stream (as stdio writes it back)."""
-        headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
+    def _agreed(self, headers: dict[str, str], version: str | None) -> dict[str, str]:
+        """``headers`` with the protocol version of the request they follow up (if any) and the session ID (once
+        the server assigned one)."""
         if version is not None:
             headers[VERSION_HEADER] = version
         if self.session_id is not None:
             headers[SESSION_HEADER] = self.session_id
+        return headers
+
+    def _send_back(self, message: dict[str, Any], version: str | None, reply: Reply, deadline: float) -> None:
+        """POST the runner's reply to a server request received on an SSE stream (as stdio writes it back)."""
+        headers = self._agreed({"Accept": ACCEPT, "Content-Type": "application/json"}, version)
         body = compact(message).encode("utf-8", errors="surrogatepass")
         left = max(deadline - time.monotonic(), SEND_BACK_MIN_S)
         try:

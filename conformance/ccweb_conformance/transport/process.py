@@ -261,35 +261,32 @@ class ServerProcess:
         Not interrupted by a signal (one received meanwhile is raised after).
         """
         with shielded(), self._stop_lock:
-            if not self._stopped:  # once: after the wait, its pid (and group id) may be reused
-                self._stopped = True
-                self._stop()
+            if self._end():  # descendants that left the group (setsid) may still hold the pipes: stopped first,
+                self.reaping.kill_pipe_holders(self.unmarked_pipes)  # so the readers see the end of their streams
+                self.close_pipes()
 
     def end(self) -> None:
         """The first half of :meth:`stop`, for stopping several at once (``Target``): the group ended, the child
         reaped, a marked server's leavers killed; then one :meth:`Reaping.kill_pipe_holders` for all of them and
         :meth:`close_pipes` for each. Nothing when already stopped."""
         with shielded(), self._stop_lock:
-            if not self._stopped:
-                self._stopped = True
-                self._end_group()
-                if SERVER_ENV in self.marks:
-                    self.reaping.kill_marked(SERVER_ENV, self.token)
+            self._end()
+
+    def _end(self) -> bool:
+        """End the group, reap the child, kill a marked server's leavers; False when it was stopped already (once:
+        after the wait, its pid and group id may be reused). The caller holds the stop lock."""
+        if self._stopped:
+            return False
+        self._stopped = True
+        self._end_group()
+        if SERVER_ENV in self.marks:
+            self.reaping.kill_marked(SERVER_ENV, self.token)
+        return True
 
     @property
     def unmarked_pipes(self) -> set[int]:
         """The pipes by which what it left is found once it stopped (none for a marked server: found by its mark)."""
         return set() if SERVER_ENV in self.marks else set(self.pipes)
-
-    def _stop(self) -> None:
-        self._end_group()
-        # Descendants that left the group (setsid) may still hold the pipes: stop them first,
-        # so the readers see the end of their streams.
-        if SERVER_ENV in self.marks:
-            self.reaping.kill_marked(SERVER_ENV, self.token)
-        else:
-            self.reaping.kill_pipe_holders(self.pipes)
-        self.close_pipes()
 
     def _end_group(self) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import Literal, Self
+from typing import Literal, Self, TypedDict, Unpack
 
 import ccweb_spec
 from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError
@@ -83,6 +83,15 @@ def _check_handshake(client: McpClient) -> None:
         raise HandshakeViolation(f"{method} was answered with: " + "; ".join(last.violations[:5]), client.handshake)
 
 
+class TargetSettings(TypedDict, total=False):
+    """What every kind of target may be given beside its command or URL (the defaults of :class:`Target`)."""
+
+    protocol: ProtocolMode
+    timeout: float
+    limit: int
+    context: RunContext | None
+
+
 class Target(ABC):
     """An implementation under test; hands out one cached client per source binding."""
 
@@ -93,8 +102,9 @@ class Target(ABC):
     def __init__(
         self,
         sessions_dir: Path,
-        protocol: ProtocolMode,
-        timeout: float,
+        *,
+        protocol: ProtocolMode = "auto",
+        timeout: float = 10.0,
         limit: int = DEFAULT_LIMIT,
         context: RunContext | None = None,
     ) -> None:
@@ -257,13 +267,10 @@ class StdioTarget(Target):
         sessions_dir: Path,
         *,
         source_env: str = SOURCE_ENV,
-        protocol: ProtocolMode = "auto",
-        timeout: float = 10.0,
         env: Mapping[str, str] | None = None,
-        limit: int = DEFAULT_LIMIT,
-        context: RunContext | None = None,
+        **settings: Unpack[TargetSettings],
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit, context)
+        super().__init__(sessions_dir, **settings)
         self.command = command
         self.source_env = source_env
         self.extra_env = dict(env or {})
@@ -433,14 +440,11 @@ class HttpCommandTarget(_HttpTarget):
         sessions_dir: Path,
         *,
         source_header: str = SOURCE_HEADER,
-        protocol: ProtocolMode = "auto",
-        timeout: float = 10.0,
         start_deadline: float = START_DEADLINE,
         env: Mapping[str, str] | None = None,
-        limit: int = DEFAULT_LIMIT,
-        context: RunContext | None = None,
+        **settings: Unpack[TargetSettings],
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit, context)
+        super().__init__(sessions_dir, **settings)
         self.port = free_port()
         substitutions = {"{port}": str(self.port), "{sessions_dir}": str(self.sessions_dir)}
         self.argv = split_command(command, substitutions)
@@ -499,16 +503,13 @@ class HttpUrlTarget(_HttpTarget):
         sessions_dir: Path,
         *,
         source_header: str = SOURCE_HEADER,
-        protocol: ProtocolMode = "auto",
-        timeout: float = 10.0,
-        limit: int = DEFAULT_LIMIT,
-        context: RunContext | None = None,
+        **settings: Unpack[TargetSettings],
     ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit, context)
+        super().__init__(sessions_dir, **settings)
         self.url = url
         self.source_header = source_header
         self.description = f"HTTP server at {url}"
-        reason = _answers(url, min(timeout, 5.0))
+        reason = _answers(url, min(self.timeout, 5.0))
         if reason is not None:
             raise TargetError(f"{self.description} does not answer: {reason}")
 
@@ -517,18 +518,7 @@ class InProcessTarget(Target):
     """The reference server in a background thread (the kit's own fast tests)."""
 
     transport = "in-process"
-
-    def __init__(
-        self,
-        sessions_dir: Path,
-        *,
-        protocol: ProtocolMode = "auto",
-        timeout: float = 10.0,
-        limit: int = DEFAULT_LIMIT,
-        context: RunContext | None = None,
-    ) -> None:
-        super().__init__(sessions_dir, protocol, timeout, limit, context)
-        self.description = "in-process reference server"
+    description = "in-process reference server"
 
     def _new_client(self, source: str | None, protocol: ProtocolMode) -> McpClient:
         inprocess = deferred_import("ccweb_conformance.transport.inprocess")  # imports the MCP SDK

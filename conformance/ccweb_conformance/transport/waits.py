@@ -17,19 +17,14 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import ccweb_spec
 
 __all__ = ["KINDS", "Waits"]
 
-KINDS = {
-    "settle": "a settle delay after calls, so a write that lands later is seen (D-12)",
-    "re-read window": "calls answered conversation_unreadable: the server keeps re-reading for 200 ms (D-14)",
-    "non-atomic saves": "calls made during the runner's own non-atomic saves (D-14, STO-5)",
-    "raw-text quiet": "the quiet time after a raw line, so its whole answer is read",
-    "real age": "a conversation left unchanged for seconds before its first call, where the run's start "
-    "had not aged it already (D-15)",
-    "cancellation window": "the time after a call was sent and cancelled in which nothing for it may come (PROTO-5)",
-    "exit at end of input": "a stdio server's exit once its standard input is closed (PROTO-6)",
-}
+KINDS: dict[str, str] = ccweb_spec.yaml_data((Path(__file__).parent / "waits.yaml").read_text(encoding="utf-8"))
+"""Each kind of wait, with what it is (``waits.yaml`` beside this module)."""
 
 
 class Waits:

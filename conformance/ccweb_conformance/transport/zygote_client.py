@@ -141,9 +141,7 @@ def _reap_orphan(pid: int) -> int | None:
 class Zygote:
     """One running fork server and the handles of its children."""
 
-    def __init__(
-        self, env: Mapping[str, str] | None = None, *, marks: Mapping[str, str] | None = None, ready: bool = True
-    ) -> None:
+    def __init__(self, *, marks: Mapping[str, str] | None = None, ready: bool = True) -> None:
         """Start the fork server (with ``marks``: the run's, :meth:`Reaping.marks`) and, unless not ``ready``, wait
         until it is ready (else :meth:`wait_ready` does)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -158,7 +156,7 @@ class Zygote:
         self._gone = threading.Event()
         self.stderr = bytearray()
         """The zygote's own output (its import errors), the newest 64 KiB."""
-        environment = {**server_environment(env if env is not None else os.environ, {}), **(marks or {})}
+        environment = {**server_environment(os.environ, {}), **(marks or {})}
         environment.pop("PYTHONSTARTUP", None)
         try:
             self.process = subprocess.Popen(

@@ -16,8 +16,9 @@ import ccweb_spec
 from ccweb_conformance.checks.description_check import (
     FactVerdict,
     check_description,
+    clause_pairs,
+    quote,
     read_number,
-    split_clauses,
     unmet_facts,
 )
 
@@ -29,6 +30,23 @@ HELD_OUT = [item for item in CORPUS if item.get("heldout")]
 HELD_OUT_FLOOR = {"accepted": 31, "correct": 33, "rejected": 17, "wrong": 17}
 FACT_IDS = ["default-current-conversation", "latest-15", "budget-1000", "purpose-acceptance"]
 GOOD = "Defaults to the current conversation. Use it to check your work against the user's requirements."
+
+
+def split_clauses(text: str) -> list[str]:
+    """The clauses of ``text`` (normalised, whitespace collapsed, leading list markers removed)."""
+    return [normal for normal, _ in clause_pairs(text)]
+
+
+def fact_message(verdict: FactVerdict) -> str:
+    """One line naming the fact, quoting the closest clause and what it lacks (the English the tests read)."""
+    if verdict.holds:
+        return f'fact "{verdict.name}" stated in "{quote(verdict.closest or "")}"'
+    head = f'fact "{verdict.name}" not stated: '
+    if verdict.closest is None:
+        return head + "no clause mentions " + " or ".join(verdict.missing)
+    reasons = ["missing: " + ", ".join(verdict.missing)] if verdict.missing else []
+    reasons += [f'contradicted by "{verdict.contradicted_by}"'] if verdict.contradicted_by else []
+    return head + f'closest clause "{quote(verdict.closest)}" ({"; ".join(reasons)})'
 
 
 def _spec_yaml(relative: str) -> Any:
@@ -112,7 +130,7 @@ def test_held_out_score_does_not_fall() -> None:
 )
 def test_bundled_descriptions_state_every_fact(path: str) -> None:
     description = json.loads((REPO / path).read_text(encoding="utf-8"))["description"]
-    assert [v.message() for v in unmet_facts(description)] == []
+    assert [fact_message(v) for v in unmet_facts(description)] == []
 
 
 def _verdict(text: str, fact_id: str) -> FactVerdict:
@@ -121,7 +139,7 @@ def _verdict(text: str, fact_id: str) -> FactVerdict:
 
 def test_message_names_a_contradicted_fact_and_quotes_the_clause() -> None:
     text = "Returns the latest 15 user inputs, at most 1,000 characters per item. " + GOOD
-    assert _verdict(text, "budget-1000").message() == (
+    assert fact_message(_verdict(text, "budget-1000")) == (
         'fact "total budget of 1,000 characters" not stated: closest clause '
         '"Returns the latest 15 user inputs, at most 1,000 characters per item" (contradicted by "per item")'
     )
@@ -130,7 +148,7 @@ def test_message_names_a_contradicted_fact_and_quotes_the_clause() -> None:
 def test_message_names_what_the_closest_clause_lacks() -> None:
     text = "Returns the latest 15 user inputs. At most 1,000 in total; 1,000 characters are plenty. " + GOOD
     verdict = _verdict(text, "budget-1000")
-    assert verdict.message() == (
+    assert fact_message(verdict) == (
         'fact "total budget of 1,000 characters" not stated: closest clause "At most 1,000 in total" '
         "(missing: a character unit)"
     )
@@ -138,7 +156,7 @@ def test_message_names_what_the_closest_clause_lacks() -> None:
 
 def test_message_gives_both_a_lack_and_a_contradiction() -> None:
     text = "Returns the latest 10 user inputs, at most 1,000 characters in total. " + GOOD
-    assert _verdict(text, "latest-15").message() == (
+    assert fact_message(_verdict(text, "latest-15")) == (
         'fact "latest 15 user inputs" not stated: closest clause '
         '"Returns the latest 10 user inputs, at most 1,000 characters in total" '
         '(missing: the number 15; contradicted by "latest 10 user inputs")'
@@ -146,7 +164,7 @@ def test_message_gives_both_a_lack_and_a_contradiction() -> None:
 
 
 def test_message_when_no_clause_mentions_the_fact() -> None:
-    assert _verdict("Lists user inputs.", "purpose-acceptance").message() == (
+    assert fact_message(_verdict("Lists user inputs.", "purpose-acceptance")) == (
         'fact "purpose of checking work against the user\'s requirements" not stated: '
         "no clause mentions a checking word or what the user asked for"
     )
@@ -154,7 +172,7 @@ def test_message_when_no_clause_mentions_the_fact() -> None:
 
 def test_message_shortens_a_long_clause() -> None:
     text = "Returns the latest 15 user inputs" + ", oldest first" * 20 + ", at most 1,000 characters each. " + GOOD
-    message = _verdict(text, "budget-1000").message()
+    message = fact_message(_verdict(text, "budget-1000"))
     quoted = message.split('closest clause "', 1)[1].split('" (', 1)[0]
     assert len(quoted) == 160
     assert quoted.endswith("…")

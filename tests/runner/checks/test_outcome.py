@@ -17,10 +17,9 @@ from ccweb_conformance.checks.outcome import (
     ToolOutcome,
     contract_differences,
     json_equal,
-    replaced_surrogates,
     tool_outcome,
 )
-from ccweb_conformance.jsontext import compact
+from ccweb_conformance.jsontext import compact, replace_lone_surrogates
 from ccweb_conformance.transport.exchange import Exchange
 
 OK = {"ok": True, "conversationId": "a", "items": []}
@@ -65,7 +64,7 @@ def test_json_equal(left: Any, right: Any, equal: bool) -> None:
 
 
 def test_replaced_surrogates_turns_each_lone_surrogate_into_fffd_only() -> None:
-    assert replaced_surrogates("a\ud800b\udfffc\U0001f600") == "a\ufffdb\ufffdc\U0001f600"
+    assert replace_lone_surrogates("a\ud800b\udfffc\U0001f600") == "a\ufffdb\ufffdc\U0001f600"
 
 
 # -- contract_differences -------------------------------------------------------------------------

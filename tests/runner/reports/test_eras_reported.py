@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import make_run
 
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import build_cucumber
 from ccweb_conformance.reports.eras_tested import protocol_shown
-from ccweb_conformance.reports.json_report import build_json, report_schema
+from ccweb_conformance.reports.json_report import build_json
 from ccweb_conformance.reports.junit import render_junit
 from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.reports.model import RunResult

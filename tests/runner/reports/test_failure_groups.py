@@ -12,11 +12,12 @@ import json
 import xml.etree.ElementTree as ET
 
 from jsonschema import Draft202012Validator
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import make_run
 from runner.reports.test_failure_block_zh import a_failure
 
 from ccweb_conformance.reports.failure_groups import failure_blocks, failure_groups
-from ccweb_conformance.reports.json_report import build_json, report_schema
+from ccweb_conformance.reports.json_report import build_json
 from ccweb_conformance.reports.junit import build_junit
 from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.reports.model import FailureDetail, RunResult, ScenarioResult, StoredConversation

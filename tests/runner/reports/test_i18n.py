@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from paths import REPO
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import make_run
 from runner.reports.test_failure_block_zh import a_failure
 
@@ -20,7 +21,7 @@ from ccweb_conformance.cli import main
 from ccweb_conformance.i18n import LANGUAGES, locale_messages, messages, pick_language
 from ccweb_conformance.reports.common import totals_line
 from ccweb_conformance.reports.console import render_summary
-from ccweb_conformance.reports.json_report import build_json, report_schema
+from ccweb_conformance.reports.json_report import build_json
 from ccweb_conformance.reports.junit import build_junit
 from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.textwidth import char_width, display_width, ljust, rjust

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import make_run
 
 from ccweb_conformance.jsontext import finite_only
 from ccweb_conformance.reports.cucumber import render_cucumber
-from ccweb_conformance.reports.json_report import render_json, report_schema
+from ccweb_conformance.reports.json_report import render_json
 
 
 def _refuse(name: str) -> Any:

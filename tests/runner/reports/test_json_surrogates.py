@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import make_run
 
-from ccweb_conformance.reports.json_report import build_json, render_json, report_schema
+from ccweb_conformance.reports.json_report import build_json, render_json
 
 RECEIVED = '{"jsonrpc":"2.0","id":3,"result":{"content":"\\ud83d"}}'
 # a \uD800-\uDFFF escape: preceded by an even number of backslashes (an escaped backslash is not one)

@@ -12,12 +12,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import scenario, steps
 
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import build_cucumber
 from ccweb_conformance.reports.github import annotation_lines
-from ccweb_conformance.reports.json_report import build_json, report_schema
+from ccweb_conformance.reports.json_report import build_json
 from ccweb_conformance.reports.junit import build_junit
 from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.reports.model import RunResult, unreached_requirements

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from runner.reports.report_schema import report_schema
 from runner.reports.sample_run import FAIL_MESSAGE, RESPONSE, make_run
 
 import ccweb_spec
 from ccweb_conformance.reports.common import totals_line
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.cucumber import build_cucumber, render_cucumber
-from ccweb_conformance.reports.json_report import build_json, render_json, report_schema
+from ccweb_conformance.reports.json_report import build_json, render_json
 from ccweb_conformance.reports.junit import render_junit
 from ccweb_conformance.reports.markdown import render_markdown
 from ccweb_conformance.reports.model import REPORT_FORMAT_VERSION, RunResult, ScenarioResult
