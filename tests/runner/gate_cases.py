@@ -81,8 +81,10 @@ UTF16_VERBOSE = [
     "--tags",
     "AC-7",
     "-v",
+    "--no-rerun",
 ]
-"""The UTF-16 mutant served over stdio, its AC-7 scenarios, verbose (the console in two encodings)."""
+"""The UTF-16 mutant served over stdio, its AC-7 scenarios, verbose (the console in two encodings). No rerun alone:
+a rerun adds only an ASCII line per failure group to the console (and two fresh mutant servers per group)."""
 
 
 CASES: dict[str, Case] = {

@@ -5,7 +5,8 @@ expected-failures run tests (``test_ci_page_baseline_run.py``, ``test_runner_pag
 A test module's runs go side by side (:func:`run_side_by_side`): one process imports the kit once and forks a child
 per run, two at a time (``runner/forked.py``); a whole run mostly waits on the contract's windows. ``python -c`` with
 :data:`BATCH` (in the checkout, ``tests`` on the path) is that process: ``OUT_DIR RUNS`` (RUNS a JSON object, a run's
-name -> its ``run`` arguments and mutants), each run's exit code to ``OUT_DIR/codes.json``.
+name -> its ``run`` arguments and mutants), each run's exit code to ``OUT_DIR/codes.json``. Tests whose mutant runs
+need no expected-failures file start it directly (``suite/test_jobs_run.py``, ``reports/test_framework_hints.py``).
 """
 
 from __future__ import annotations

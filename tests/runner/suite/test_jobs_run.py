@@ -2,13 +2,13 @@
 
 The verdicts per scenario are the same either way, the report keeps the planned order, and a scenario that
 runs alone (``suite/lanes.yaml``) overlaps no other: each scenario's start and end are recorded around its
-steps.
+steps. The mutants' six runs are forked from one process that imported the kit once, two at a time
+(``runner/cli/expected_failures_runs.py``'s batch, without an expected-failures file).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 from paths import REPO
+from runner.cli.expected_failures_runs import BATCH
+from runner.forked import run_as_group
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.options import RunnerOptions
@@ -88,16 +90,30 @@ def test_scenarios_ran_together_and_one_that_needs_quiet_ran_alone(runs: dict[in
     assert {name for pair in overlaps for name in pair} >= apart  # beside ordinary ones
 
 
+@pytest.fixture(scope="module")
+def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
+    """Each mutant's two runs (``--jobs 1`` and ``4``): their folder (``NAME.json``, ``NAME.err``) and exit codes."""
+    folder = tmp_path_factory.mktemp("jobs-mutants")
+    runs = {
+        f"{mutant}-jobs{jobs}": {
+            "argv": [*RUN, "--jobs", str(jobs), "--json", str(folder / f"{mutant}-jobs{jobs}.json")],
+            "mutants": [mutant],
+        }
+        for mutant in MUTANTS
+        for jobs in (1, 4)
+    }
+    batch = run_as_group([sys.executable, "-c", BATCH, str(folder), json.dumps(runs)], REPO, 900)
+    assert batch.returncode == 0, batch.stderr[-3000:]
+    return folder, json.loads((folder / "codes.json").read_text(encoding="utf-8"))
+
+
 @pytest.mark.parametrize("mutant", MUTANTS)
-def test_a_mutant_gets_the_same_verdicts_either_way(mutant: str, tmp_path: Path):
+def test_a_mutant_gets_the_same_verdicts_either_way(mutant: str, mutant_runs: tuple[Path, dict[str, int]]):
+    folder, codes = mutant_runs
     reports = {}
     for jobs in (1, 4):
-        report = tmp_path / f"jobs{jobs}.json"
-        command = [sys.executable, "tests/mutants/run.py", "mutant", mutant, *RUN, "--jobs", str(jobs)]
-        ran = subprocess.run(
-            [*command, "--json", str(report)], cwd=REPO, capture_output=True, text=True, timeout=300, check=False
-        )
-        assert ran.returncode == 1, ran.stderr[-2000:]
-        reports[jobs] = json.loads(report.read_text(encoding="utf-8"))
+        name = f"{mutant}-jobs{jobs}"
+        assert codes[name] == 1, (folder / f"{name}.err").read_text(encoding="utf-8")[-2000:]
+        reports[jobs] = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
     assert _verdicts(reports[4]) == _verdicts(reports[1])
     assert any(status == "failed" for _, _, status, _ in _verdicts(reports[4]))
