@@ -48,7 +48,8 @@ class LiveCounter:
         now = time.monotonic()
         step = max(1, self.total // 10)
         if done - self._last_done >= step or now - self._last_time >= LOG_INTERVAL_S or done >= self.total:
-            print(f"ccweb-conformance: {self.text(done, failed)}", file=out, flush=True)
+            out.write(f"ccweb-conformance: {self.text(done, failed)}\n")  # one write: a signal cannot split it
+            out.flush()
             self._last_time, self._last_done = now, done
 
     def restart(self, total: int) -> None:

@@ -36,7 +36,8 @@ class Progress:
         if latest is not None and latest.status in ("failed", "xpassed"):
             self.failed += 1
         if self.verbose and latest is not None:
-            print(f"{latest.status.upper():8} {latest.feature_file}::{latest.scenario}", file=sys.stderr)
+            # one write, its newline included: a signal between print's two writes left the line open for the next
+            sys.stderr.write(f"{latest.status.upper():8} {latest.feature_file}::{latest.scenario}\n")
         else:
             self.counter.update(self.done, self.failed)
 

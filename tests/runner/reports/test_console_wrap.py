@@ -10,7 +10,9 @@ import shlex
 import pytest
 
 from ccweb_conformance.reports.live import LiveCounter
+from ccweb_conformance.reports.model import ScenarioResult
 from ccweb_conformance.reports.terminal import fit_to_terminal
+from ccweb_conformance.suite.progress import Progress
 from ccweb_conformance.textwidth import display_width, wrap_line
 
 
@@ -127,3 +129,27 @@ def test_a_log_counter_writes_a_line_every_tenth_and_at_the_end():
         *(f"ccweb-conformance: {n}/25 scenarios" for n in (2, 4, 6, 8, 10)),
         *(f"ccweb-conformance: {n}/25 scenarios, 1 failed" for n in (12, 14, 16, 18, 20, 22, 24, 25)),
     ]
+
+
+class _Writes(io.StringIO):
+    """A stream that keeps each write apart: a signal handled between two writes could leave a line open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append(text)
+        return super().write(text)
+
+
+def test_a_progress_line_is_one_write_with_its_newline(monkeypatch: pytest.MonkeyPatch):
+    out = _Writes()
+    monkeypatch.setattr("sys.stderr", out)
+    verbose = Progress(verbose=True, live=False)
+    result = ScenarioResult("A", "a.feature", "s", 3, (), (), "MUST", status="passed")
+    verbose.ended(result)
+    counter = LiveCounter("scenarios", live=False, stream=out)
+    counter.restart(1)
+    counter.update(1)
+    assert out.writes == ["PASSED   a.feature::s\n", "ccweb-conformance: 1/1 scenarios\n"]
