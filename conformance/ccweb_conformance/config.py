@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +84,8 @@ def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
         data = _kit_text(path, name)
         if data is None:
             continue
+        import tomllib  # noqa: PLC0415 (only with a config file to read: most runs have none)
+
         try:
             document = tomllib.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:

@@ -33,7 +33,7 @@ LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def escape_lone_surrogates(text: str) -> str:
     """JSON text with every lone surrogate written as a ``\\uXXXX`` escape: UTF-8 encodable, the value unchanged."""
-    if LONE_SURROGATE.search(text) is None:
+    if text.isascii() or LONE_SURROGATE.search(text) is None:
         return text
     return LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 

@@ -100,10 +100,15 @@ def _differences(expected: Any, actual: Any, path: str, intact: bool) -> list[st
 
 
 def tool_outcome(
-    exchange: Exchange, output_schema: dict[str, Any] | None = None, seen: SeenResults | None = None
+    exchange: Exchange,
+    output_schema: dict[str, Any] | None = None,
+    seen: SeenResults | None = None,
+    *,
+    schema_text: str | None = None,
 ) -> ToolOutcome:
     """The result object of a tools/call reply, enforcing PLC-1, PLC-2 and, given the tool's outputSchema, PLC-4
-    (each distinct result judged once per ``seen``: the run context's memo; none, every result judged)."""
+    (each distinct result judged once per ``seen``: the run context's memo; none, every result judged).
+    ``schema_text`` is :func:`declared_schema_text` of ``output_schema`` when the caller made it once for many calls."""
     response = exchange.response
     if response is None:
         raise fail("no reply to tools/call", expected="a JSON-RPC response", actual=None, exchange=exchange)
@@ -149,13 +154,17 @@ def tool_outcome(
             proves="PLC-2",
         )
     if output_schema is not None:
-        _check_declared_schema(exchange, output_schema, structured, {} if seen is None else seen)
+        text = schema_text if schema_text is not None else declared_schema_text(output_schema)
+        _check_declared_schema(exchange, text, structured, {} if seen is None else seen)
     return ToolOutcome(exchange, result.get("isError") is True, found[0], isinstance(structured, dict), text_objects)
 
 
-def _check_declared_schema(
-    exchange: Exchange, output_schema: dict[str, Any], structured: Any, seen: SeenResults
-) -> None:
+def declared_schema_text(output_schema: dict[str, Any]) -> str:
+    """A declared outputSchema as canonical JSON text: what its validator and its verdicts are kept by."""
+    return json.dumps(output_schema, sort_keys=True)
+
+
+def _check_declared_schema(exchange: Exchange, schema_text: str, structured: Any, seen: SeenResults) -> None:
     """PLC-4: a tool with an outputSchema returns structuredContent valid against it (MCP 2025-06-18+)."""
     if not isinstance(structured, dict):
         raise fail(
@@ -167,7 +176,6 @@ def _check_declared_schema(
             proves="PLC-4",
         )
     _check_registered_code(exchange, structured)
-    schema_text = json.dumps(output_schema, sort_keys=True)
     problem, validator = _declared_validator(schema_text)
     errors = [problem] if problem else _declared_problems(schema_text, validator, structured, seen)
     if errors:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ccweb_conformance.checks.ledger import listing
 from ccweb_conformance.i18n import Phrase, phrase
+from ccweb_conformance.transport.lazy import submodule_alone
 from ccweb_conformance.transport.limits import check_thread_headroom
 
 WATCH_DEBOUNCE_MS = 50
@@ -82,9 +83,9 @@ def _notify(root: Path) -> Any | None:
     # Its thread starts in Rust, which aborts the process (exit 134, servers and folder left) when it cannot.
     check_thread_headroom(WATCH_THREADS, "the sessions directory's watcher")
     try:
-        from watchfiles._rust_notify import RustNotify  # noqa: PLC0415 - optional: Linux only
+        rust_notify = submodule_alone("watchfiles._rust_notify")  # optional: Linux only
 
-        return RustNotify([str(root)], False, False, 50, True, True)
+        return rust_notify.RustNotify([str(root)], False, False, 50, True, True)
     except (ImportError, OSError, RuntimeError, TypeError):  # no watchfiles, no inotify left, another API
         return None
 

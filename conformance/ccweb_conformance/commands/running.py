@@ -101,10 +101,10 @@ def _fuzz_after_scenarios(
             tolerated = (
                 frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
             )
-            with heap.frozen():  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
-                run = phase.run_fuzz(
-                    values.target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
-                )
+            heap.freeze_more()  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
+            run = phase.run_fuzz(
+                values.target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
+            )
         finally:
             counter.finish()
         if run.mismatch is not None or run.error is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
+from ccweb_conformance.checks.outcome import declared_schema_text
 from ccweb_conformance.errors import HandshakeViolation, TargetError
 from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
 from ccweb_conformance.fixtures.workspace import Workspace
@@ -49,8 +50,8 @@ class Stage:
     started: bool = False
     """The target started and answered: the run's audit judges what it did."""
     decoy: tuple[str, ConversationFiles] | None = None
-    schema: tuple[dict[str, Any] | None] | None = None
-    """The tool's declared outputSchema, listed when the first scenario starts (PLC-4)."""
+    schema: tuple[dict[str, Any] | None, str | None] | None = None
+    """The tool's declared outputSchema and its canonical JSON text, listed when the first scenario starts (PLC-4)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     """One decoy, however many scenarios running together ask for it."""
 
@@ -110,8 +111,10 @@ class Stage:
         """The scenario's World on ``made``, attached to it in the collector, seen by ``export``'s recorder."""
         assert self.target is not None
         if self.schema is None:
-            self.schema = (declared_output_schema(self.target),)
-        world = World(self.target, made, ledger=self.ledger, output_schema=self.schema[0])
+            declared = declared_output_schema(self.target)
+            self.schema = (declared, None if declared is None else declared_schema_text(declared))
+        declared, text = self.schema
+        world = World(self.target, made, ledger=self.ledger, output_schema=declared, output_schema_text=text)
         world.requirements = planned.requirements
         world.observer = seen
         if seen is not None:

@@ -73,6 +73,8 @@ class World:
     saved_snapshot: dict[str, Any] | None = None
     output_schema: dict[str, Any] | None = None
     """The tool's declared outputSchema, listed once per run (PLC-4); None when it declares none."""
+    output_schema_text: str | None = None
+    """``output_schema`` as its canonical JSON text (``outcome.declared_schema_text``), made once per run."""
     ledger: SessionsLedger | None = None
     """What the sessions directory should hold (RO-2); None outside a run of the suite."""
     observer: CallObserver | None = None
@@ -114,7 +116,9 @@ class World:
     def outcome_of(self, exchange: Exchange) -> ToolOutcome:
         """:func:`tool_outcome` of a tools/call reply, against the declared outputSchema (PLC-4), each distinct result
         judged once in the run."""
-        return tool_outcome(exchange, self.output_schema, self.context.seen_results)
+        return tool_outcome(
+            exchange, self.output_schema, self.context.seen_results, schema_text=self.output_schema_text
+        )
 
     def client(self) -> McpClient:
         """The client for the current source binding, in the scenario's lane."""

@@ -16,6 +16,7 @@ from ccweb_conformance.checks.oracle import Expected
 from ccweb_conformance.checks.outcome import (
     ToolOutcome,
     contract_differences,
+    declared_schema_text,
     json_equal,
     tool_outcome,
 )
@@ -169,6 +170,16 @@ def test_a_declared_output_schema_wants_valid_structured_content() -> None:
         "PLC-4: structuredContent does not validate against the declared outputSchema: "
         "$.ok: 1 is not of type 'boolean'",
     )
+
+
+def test_a_schema_text_made_once_judges_as_the_schema_itself() -> None:
+    once = declared_schema_text(SCHEMA)
+    valid = reply({"structuredContent": OK, "content": [text(OK)]})
+    assert tool_outcome(valid, SCHEMA, {}, schema_text=once).result == OK
+    with pytest.raises(ConformanceFailure) as raised:
+        invalid = reply({"structuredContent": {"ok": 1}, "content": [text({"ok": 1})]})
+        tool_outcome(invalid, SCHEMA, {}, schema_text=once)
+    assert (raised.value.proves, raised.value.what.rsplit(": ", 1)[-1]) == (("PLC-4",), "1 is not of type 'boolean'")
 
 
 def test_an_invalid_declared_schema_is_named_as_such_not_a_crash() -> None:
