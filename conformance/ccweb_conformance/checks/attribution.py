@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import ccweb_spec
-from ccweb_conformance.checks.failures import ConformanceFailure
-from ccweb_conformance.checks.outcome import contract_differences, json_equal
+from ccweb_conformance.checks.failures import ConformanceFailure, fail
+from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal
 from ccweb_conformance.errors import ProtocolFailure, environment_problem
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
@@ -97,6 +97,22 @@ def code_requirements(code: str) -> tuple[str, ...]:
     """The requirements that say when the error ``code`` is given (the registry's)."""
     entry = _registry_entry(code)
     return entry.requirements if entry else ()
+
+
+def wrong_error(what: str, outcome: ToolOutcome, code: str, mismatch: str) -> ConformanceFailure:
+    """The failure of an answer that is not the tool error ``code``: ``mismatch`` ``flag``, the error object without
+    ``isError: true`` (ERR-1); else not that error object (charged to the code's requirements)."""
+    if mismatch == "flag":
+        return fail(what, expected=True, actual=False, exchange=outcome.exchange, proves="ERR-1")
+    return fail(
+        what,
+        expected={"ok": False, "error": {"code": code}},
+        actual=outcome.result,
+        exchange=outcome.exchange,
+        compared=True,
+        proves=code_requirements(code),
+        by_expectation=True,
+    )
 
 
 def sent_kind(arguments: Any) -> str:

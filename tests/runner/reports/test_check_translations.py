@@ -1,6 +1,6 @@
 """Every check sentence and expected-value description the code can raise has a Chinese entry.
 
-The sentences are found in the source: the first argument of every ``fail(...)``, the ``what``
+The sentences are found in the source: the first argument of every ``fail(...)`` and ``wrong_error(...)``, the ``what``
 of every ``_check(outcome, what, ...)``, and every string ``expected=`` of a ``fail``; f-string
 fields become sample values. Each must translate (locales/checks.zh-CN.yaml) into text with
 Chinese in it, its sample values carried over.
@@ -45,7 +45,7 @@ def _sentences() -> dict[str, set[tuple[str, str]]]:
             name = ast.unparse(node.func)
             where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
             argument = None
-            if name == "fail":
+            if name in ("fail", "wrong_error"):
                 argument = node.args[0]
             elif name == "_check" and len(node.args) > 1:
                 argument = node.args[1]

@@ -9,8 +9,7 @@ changes: each answer is still judged on its own, against its own file, and named
 
 from __future__ import annotations
 
-from ccweb_conformance.checks.attribution import code_requirements
-from ccweb_conformance.checks.failures import fail
+from ccweb_conformance.checks.attribution import wrong_error
 from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.engine.registry import given, parse, then, when
 from ccweb_conformance.fixtures.notation import byte_string
@@ -70,19 +69,11 @@ def every_answer_has_the_error_code(world: World, code: str) -> None:
     number, shown, outcome = wrong[0]
     rows = ", ".join(str(n) for n in dict.fromkeys(n for n, _, _ in wrong))
     if outcome.result.get("ok") is False and not outcome.is_error:
-        raise fail(
+        raise wrong_error(
             f"an error result must set isError: true (ERR-1); rows {rows} did not (row {number}: \"{shown}\")",
-            expected=True,
-            actual=False,
-            exchange=outcome.exchange,
-            proves="ERR-1",
+            outcome, code, "flag",
         )
-    raise fail(
+    raise wrong_error(
         f"expected the error {code} for every row; rows {rows} were answered otherwise (row {number}: \"{shown}\")",
-        expected={"ok": False, "error": {"code": code}},
-        actual=outcome.result,
-        exchange=outcome.exchange,
-        compared=True,
-        proves=code_requirements(code),
-        by_expectation=True,
+        outcome, code, "code",
     )

@@ -9,10 +9,10 @@ from jsonschema import Draft202012Validator
 
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
-    code_requirements,
     difference_requirements,
     placed,
     success_requirements,
+    wrong_error,
 )
 from ccweb_conformance.checks.description_check import unmet_facts
 from ccweb_conformance.checks.failures import charge, fail
@@ -176,23 +176,9 @@ def _error(world: World, code: str) -> ToolOutcome:
     outcome = world.last_outcome()
     mismatch = outcome.error_mismatch(code)
     if mismatch == "code":
-        raise fail(
-            f"expected the error {code}",
-            expected={"ok": False, "error": {"code": code}},
-            actual=outcome.result,
-            exchange=outcome.exchange,
-            compared=True,
-            proves=code_requirements(code),
-            by_expectation=True,
-        )
+        raise wrong_error(f"expected the error {code}", outcome, code, mismatch)
     if mismatch == "flag":
-        raise fail(
-            "an error result must set isError: true (ERR-1)",
-            expected=True,
-            actual=False,
-            exchange=outcome.exchange,
-            proves="ERR-1",
-        )
+        raise wrong_error("an error result must set isError: true (ERR-1)", outcome, code, mismatch)
     return outcome
 
 
