@@ -64,18 +64,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(clean_up)
 
 
-WAITING_SHARE_WORKERS = 1
+WAITING_SHARE_WORKERS = 3
 """Workers ``-n auto`` adds beyond one per usable CPU: see :func:`pytest_xdist_auto_num_workers`."""
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (the README's test command): one worker per CPU this process may use, plus one.
+    """``-n auto`` (the README's test command): one worker per CPU this process may use, plus three.
 
-    About a quarter of a worker's time is spent waiting, not computing: the contract's own windows
-    (D-14's 200 ms re-reads, the read-only settle delays), servers and runners starting, signals timed
-    to a run's progress. With one worker per core a core idles meanwhile (measured: 1,035 s of CPU in
-    679 s of wall on 2 cores, 76 % busy); one more worker keeps both busy. ``PYTEST_XDIST_AUTO_NUM_WORKERS``
-    still decides when it is set (xdist's own rule)."""
+    A good part of a worker's time is spent waiting, not computing: the contract's own windows (D-14's
+    200 ms re-reads, the read-only settle delays), servers and runners starting, signals timed to a run's
+    progress. With one worker per core a core idles meanwhile; with one more the cores were still idle a
+    fifth of the run; with three more they are busy to the end (BENCHMARKS.md, "The test loop", session 18).
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when it is set (xdist's own rule)."""
     del config
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
