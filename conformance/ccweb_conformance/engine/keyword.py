@@ -197,6 +197,19 @@ class Keyword:
         """Whether the names ``matcher`` knows satisfy the expression."""
         return _evaluate(self.tree, matcher)
 
+    def has_arguments(self) -> bool:
+        """Whether a name is called with arguments (``x(y=1)``): the grammar's, which pytest refuses for ``-k``."""
+        nodes = [self.tree]
+        while nodes:
+            node = nodes.pop()
+            if isinstance(node, _Name) and node.kwargs is not None:
+                return True
+            if isinstance(node, _Not):
+                nodes.append(node.operand)
+            elif isinstance(node, _Both):
+                nodes.extend((node.left, node.right))
+        return False
+
 
 def compile_keyword(text: str) -> Keyword:
     """``text`` read as a ``-k`` expression; :class:`KeywordSyntaxError` when it is not one.

@@ -48,9 +48,12 @@ def check_keyword(keyword: str) -> Keyword:
     if _depth(keyword) > MAX_EXPRESSION_DEPTH:
         raise UsageError(f"-k: nested deeper than {MAX_EXPRESSION_DEPTH} levels of 'not' and parentheses")
     try:
-        return compile_keyword(keyword)
+        compiled = compile_keyword(keyword)
     except KeywordSyntaxError as error:
         raise UsageError(f"-k {keyword!r}: {error.message}") from None
+    if compiled.has_arguments():  # pytest's words, as its -k refuses them
+        raise UsageError(f"-k {keyword!r}: keyword expressions do not support call parameters")
+    return compiled
 
 
 _PASTED_LINE = re.compile(r"^(?P<name>\S[^\n]*?\.feature::.*?)(?:\s{2,}[A-Z]+-\d+(?:,[A-Z]+-\d+)*)?\s*$")

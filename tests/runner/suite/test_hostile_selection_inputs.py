@@ -138,6 +138,8 @@ def test_hostile_files_are_one_line_usage_errors(tmp_path: Path, text: str, mess
         ("(" * 400 + "x" + ")" * 400, "-k: nested deeper than 32 levels of 'not' and parentheses"),
         ("not (" * 17 + "x" + ")" * 17, "-k: nested deeper than 32 levels of 'not' and parentheses"),
         ("a and (", "-k 'a and (': expected not OR left parenthesis OR identifier; got end of input"),
+        ("x(y=1)", "-k 'x(y=1)': keyword expressions do not support call parameters"),
+        ("a or not (b and x(y=2))", "-k 'a or not (b and x(y=2))': keyword expressions do not support call parameters"),
     ],
 )
 def test_hostile_keywords_are_one_line_usage_errors(keyword: str, message: str) -> None:
