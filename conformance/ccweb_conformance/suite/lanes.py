@@ -188,8 +188,7 @@ def run_in_lanes(
     ``begin(i, lanes)``, on this thread, prepares scenario ``i`` in those lanes of its bindings and returns its
     work, run on a worker; ``finish(i, result)``, on this thread, in the planned order: a scenario that ended waits
     for those planned before it. Once ``stopped()`` says so, nothing more starts; what runs ends and is finished.
-    On an interrupt, ``abort()`` stops the servers the workers talk to, so they end at once, and is waited for; the
-    scenarios that had ended are finished (one planned after a scenario still running had waited for it).
+    On an interrupt, ``abort()`` stops the servers the workers talk to, so they end at once, and is waited for.
     """
     lanes = Lanes(planned, jobs)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ccweb-job")
@@ -209,12 +208,9 @@ def run_in_lanes(
                 lanes.end(index)
                 ended[index] = future.result()
             _finish_in_order(ended, lanes, finish, stopped)
-    except BaseException as error:
+    except BaseException:
         if in_flight:
             abort()
-        if isinstance(error, KeyboardInterrupt):  # what ran to its end before the signal is judged, in order
-            for index in sorted(ended):
-                finish(index, ended.pop(index))
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

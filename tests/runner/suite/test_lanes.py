@@ -264,37 +264,6 @@ def test_an_interrupt_stops_the_servers_and_waits_for_the_workers():
     assert ended == [1]  # stopped through abort, and ended before run_in_lanes returned
 
 
-def test_an_interrupt_finishes_the_scenarios_that_had_ended():
-    aborted = threading.Event()
-    finished: list[int] = []
-    calls = iter([False])  # the loop's second look at stopped() comes once scenario 2 ended: the signal then
-
-    def begin(index: int, lanes: tuple[int, ...]):
-        def work() -> int:
-            if index < 2:
-                assert aborted.wait(10)  # scenarios 0 and 1 run until the servers are stopped
-            return index
-
-        return work
-
-    def stopped() -> bool:
-        if next(calls, None) is None:
-            raise KeyboardInterrupt
-        return False
-
-    with pytest.raises(KeyboardInterrupt):
-        run_in_lanes(
-            [Claim(frozenset({str(n)})) for n in range(3)],
-            3,
-            begin=begin,
-            finish=lambda index, result: finished.append(result),
-            stopped=stopped,
-            unstarted=lambda error: None,
-            abort=aborted.set,
-        )
-    assert finished == [2]  # it ran to its end, waiting only for scenario 0 to be judged before it
-
-
 def test_calls_dealt_over_lanes_are_put_back_in_call_order():
     assert _interleaved([["call 1", "call 4"], ["call 2", "call 5"], ["call 3"]]) == [
         "call 1",
