@@ -99,16 +99,10 @@ def _differences(expected: Any, actual: Any, path: str, intact: bool) -> list[st
     return []
 
 
-def tool_outcome(
-    exchange: Exchange,
-    output_schema: dict[str, Any] | None = None,
-    seen: SeenResults | None = None,
-    *,
-    schema_text: str | None = None,
-) -> ToolOutcome:
-    """The result object of a tools/call reply, enforcing PLC-1, PLC-2 and, given the tool's outputSchema, PLC-4
-    (each distinct result judged once per ``seen``: the run context's memo; none, every result judged).
-    ``schema_text`` is :func:`declared_schema_text` of ``output_schema`` when the caller made it once for many calls."""
+def tool_outcome(exchange: Exchange, schema_text: str | None = None, seen: SeenResults | None = None) -> ToolOutcome:
+    """The result object of a tools/call reply, enforcing PLC-1, PLC-2 and, given the tool's outputSchema as
+    :func:`declared_schema_text` (made once for a run's many calls), PLC-4 (each distinct result judged once per
+    ``seen``: the run context's memo; none, every result judged)."""
     response = exchange.response
     if response is None:
         raise fail("no reply to tools/call", expected="a JSON-RPC response", actual=None, exchange=exchange)
@@ -153,9 +147,8 @@ def tool_outcome(
             exchange=exchange,
             proves="PLC-2",
         )
-    if output_schema is not None:
-        text = schema_text if schema_text is not None else declared_schema_text(output_schema)
-        _check_declared_schema(exchange, text, structured, {} if seen is None else seen)
+    if schema_text is not None:
+        _check_declared_schema(exchange, schema_text, structured, {} if seen is None else seen)
     return ToolOutcome(exchange, result.get("isError") is True, found[0], isinstance(structured, dict), text_objects)
 
 

@@ -116,9 +116,7 @@ class World:
     def outcome_of(self, exchange: Exchange) -> ToolOutcome:
         """:func:`tool_outcome` of a tools/call reply, against the declared outputSchema (PLC-4), each distinct result
         judged once in the run."""
-        return tool_outcome(
-            exchange, self.output_schema, self.context.seen_results, schema_text=self.output_schema_text
-        )
+        return tool_outcome(exchange, self.output_schema_text, self.context.seen_results)
 
     def client(self) -> McpClient:
         """The client for the current source binding, in the scenario's lane."""

@@ -36,7 +36,7 @@ def text(value: Any) -> dict[str, str]:
 
 def failure_of(exchange: Exchange, schema: dict[str, Any] | None = None) -> ConformanceFailure:
     with pytest.raises(ConformanceFailure) as raised:
-        tool_outcome(exchange, schema)
+        tool_outcome(exchange, None if schema is None else declared_schema_text(schema))
     return raised.value
 
 
@@ -158,7 +158,8 @@ SCHEMA = {"type": "object", "required": ["ok"], "properties": {"ok": {"type": "b
 
 
 def test_a_declared_output_schema_wants_valid_structured_content() -> None:
-    assert tool_outcome(reply({"structuredContent": OK, "content": [text(OK)]}), SCHEMA).result == OK
+    valid = reply({"structuredContent": OK, "content": [text(OK)]})
+    assert tool_outcome(valid, declared_schema_text(SCHEMA)).result == OK
     text_only = failure_of(reply({"content": [text(OK)]}), SCHEMA)
     assert (text_only.proves, text_only.what.split(",")[0]) == (
         ("PLC-4",),
@@ -175,10 +176,10 @@ def test_a_declared_output_schema_wants_valid_structured_content() -> None:
 def test_a_schema_text_made_once_judges_as_the_schema_itself() -> None:
     once = declared_schema_text(SCHEMA)
     valid = reply({"structuredContent": OK, "content": [text(OK)]})
-    assert tool_outcome(valid, SCHEMA, {}, schema_text=once).result == OK
+    assert tool_outcome(valid, once, {}).result == OK
     with pytest.raises(ConformanceFailure) as raised:
         invalid = reply({"structuredContent": {"ok": 1}, "content": [text({"ok": 1})]})
-        tool_outcome(invalid, SCHEMA, {}, schema_text=once)
+        tool_outcome(invalid, once, {})
     assert (raised.value.proves, raised.value.what.rsplit(": ", 1)[-1]) == (("PLC-4",), "1 is not of type 'boolean'")
 
 
