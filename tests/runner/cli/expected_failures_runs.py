@@ -5,13 +5,16 @@ expected-failures run tests (``test_ci_page_baseline_run.py``, ``test_runner_pag
 A test module's runs go side by side (:func:`run_side_by_side`): one process imports the kit once and forks a child
 per run, two at a time (``runner/forked.py``); a whole run mostly waits on the contract's windows. ``python -c`` with
 :data:`BATCH` (in the checkout, ``tests`` on the path) is that process: ``OUT_DIR RUNS`` (RUNS a JSON object, a run's
-name -> its ``run`` arguments and mutants), each run's exit code to ``OUT_DIR/codes.json``. Tests whose mutant runs
-need no expected-failures file start it directly (``suite/test_jobs_run.py``, ``reports/test_framework_hints.py``).
+name -> its ``run`` arguments and what its child sets up first, :func:`main`), each run's exit code to
+``OUT_DIR/codes.json``. Tests whose runs need no expected-failures file start it through :func:`forked_runs`, or
+directly (``suite/test_jobs_run.py``, ``reports/test_framework_hints.py``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -21,7 +24,7 @@ from typing import Any, NamedTuple
 from paths import REPO
 
 BATCH = (
-    "import sys; sys.path.insert(0, 'tests')\n"
+    "import os, sys; sys.path.insert(0, os.path.abspath('tests'))\n"
     "from runner.cli.expected_failures_runs import main; main(sys.argv[1:])\n"
 )
 
@@ -47,8 +50,6 @@ class Ran(NamedTuple):
 
 def run_side_by_side(folder: Path, runs: dict[str, Run]) -> dict[str, Ran]:
     """Every run, side by side, each in ``folder/NAME`` (its ``known.yaml`` and ``report.json``)."""
-    from runner.forked import run_as_group  # noqa: PLC0415
-
     argvs = {}
     for name, run in runs.items():
         (folder / name).mkdir()
@@ -57,32 +58,60 @@ def run_side_by_side(folder: Path, runs: dict[str, Run]) -> dict[str, Ran]:
         argv = ["run", "--in-process", "--expected-failures", str(known)]
         argv += ["--json", str(folder / name / "report.json")] if run.report else []
         argvs[name] = {"argv": [*argv, *run.extra], "mutants": list(run.mutants)}
-    batch = run_as_group([sys.executable, "-c", BATCH, str(folder), json.dumps(argvs)], REPO, 900)
-    assert batch.returncode == 0, batch.stderr[-3000:]
-    codes = json.loads((folder / "codes.json").read_text(encoding="utf-8"))
+    done = forked_runs(folder, argvs)
     ran = {}
     for name, run in runs.items():
-        out, err = ((folder / f"{name}.{kind}").read_text(encoding="utf-8") for kind in ("out", "err"))
-        done = subprocess.CompletedProcess(argvs[name]["argv"], codes[name], out, err)
         report = json.loads((folder / name / "report.json").read_text(encoding="utf-8")) if run.report else {}
-        ran[name] = Ran(done, report, folder / name)
+        ran[name] = Ran(done[name], report, folder / name)
     return ran
 
 
+def forked_runs(folder: Path, runs: dict[str, dict[str, Any]]) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every run of ``runs`` (as :func:`main` reads them) forked from one process that imported the kit once, two at
+    a time; each run's exit code and streams (``folder/NAME.out``, ``NAME.err``)."""
+    from runner.forked import run_as_group  # noqa: PLC0415
+
+    batch = run_as_group([sys.executable, "-c", BATCH, str(folder), json.dumps(runs)], REPO, 900)
+    assert batch.returncode == 0, batch.stderr[-3000:]
+    codes = json.loads((folder / "codes.json").read_text(encoding="utf-8"))
+    done = {}
+    for name, run in runs.items():
+        out, err = ((folder / f"{name}.{kind}").read_text(encoding="utf-8") for kind in ("out", "err"))
+        done[name] = subprocess.CompletedProcess(run["argv"], codes[name], out, err)
+    return done
+
+
+def _set_up(run: dict[str, Any]) -> None:
+    """In a run's child, before the run: its mutants and variants applied, each of its ``calls``
+    (``module:function``) called with its arguments, its environment variables set and its working directory
+    entered."""
+    from mutants.catalogue import MUTANTS, VARIANTS  # noqa: PLC0415
+
+    for mutant in run.get("mutants", ()):
+        MUTANTS[mutant].apply()
+    for variant in run.get("variants", ()):
+        VARIANTS[variant].apply()
+    for call in run.get("calls", ()):
+        module, _, function = call.partition(":")
+        getattr(importlib.import_module(module), function)(run["argv"])
+    os.environ.update(run.get("env", {}))
+    if "cwd" in run:
+        os.chdir(run["cwd"])
+
+
 def main(argv: list[str]) -> None:
-    """The batch process: each run in a forked child, its mutants applied; the exit codes to ``codes.json``."""
+    """The batch process: each run in a forked child, set up as it names (:func:`_set_up`: ``mutants``,
+    ``variants``, ``env``, ``cwd``, ``calls``), then ``ccweb-conformance`` with its ``argv``; the exit codes to
+    ``codes.json``."""
     from runner.forked import each_in_a_child, import_the_kit  # noqa: PLC0415
 
     out_dir, runs = Path(argv[0]), json.loads(argv[1])
     import_the_kit()
 
     def one(name: str) -> int:
-        from mutants.catalogue import MUTANTS  # noqa: PLC0415
-
         from ccweb_conformance.cli import main as conformance  # noqa: PLC0415
 
-        for mutant in runs[name]["mutants"]:
-            MUTANTS[mutant].apply()
+        _set_up(runs[name])
         return conformance(runs[name]["argv"])
 
     codes = each_in_a_child(list(runs), one, out_dir)

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from paths import REPO
+from runner.cli.expected_failures_runs import forked_runs
 
-RUN = Path(__file__).parent / "reports_run.py"
+MUTANTS = ("schema_limit_max_100", "schema_extra_property")
 
 
-def block(mutant: str, tmp_path: Path) -> list[str]:
-    command = [sys.executable, str(RUN), mutant, "run", "--in-process", "--tags", "TOOL-2",
-               "--cucumberjson", str(tmp_path / "c.json")]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, cwd=REPO)
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Each mutant's in-process run on TOOL-2, forked from one process that imported the kit once, two at a time
+    (the expected-failures runs' batch), writing its Cucumber JSON in every flavour."""
+    folder = tmp_path_factory.mktemp("definition")
+    runs = {
+        mutant: {"argv": ["run", "--in-process", "--tags", "TOOL-2", "--cucumberjson", str(folder / f"{mutant}.json")],
+                 "mutants": [mutant], "calls": ["runner.reports.reports_run:every_flavour"]}
+        for mutant in MUTANTS
+    }  # fmt: skip
+    return forked_runs(folder, runs)
+
+
+def block(done: subprocess.CompletedProcess[str]) -> list[str]:
     assert done.returncode == 1, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     start = lines.index("FAIL ac01_tool_definition.feature::The input schema declares exactly the contract's arguments")
@@ -43,5 +51,7 @@ def block(mutant: str, tmp_path: Path) -> list[str]:
         ),
     ],
 )
-def test_the_schema_check_names_the_key_that_differs(mutant: str, expected: list[str], tmp_path: Path) -> None:
-    assert block(mutant, tmp_path) == expected
+def test_the_schema_check_names_the_key_that_differs(
+    mutant: str, expected: list[str], runs: dict[str, subprocess.CompletedProcess[str]]
+) -> None:
+    assert block(runs[mutant]) == expected

@@ -8,15 +8,13 @@ against cucumber-json-schema's cucumber-js, cucumber-jvm and cucumber-ruby schem
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import xmlschema
 from jsonschema import Draft7Validator
-from paths import REPO
+from runner.cli.expected_failures_runs import forked_runs
 from runner.reports.test_reports import make_run
 
 from ccweb_conformance.reports.cucumber import build_cucumber
@@ -59,17 +57,24 @@ def errors(flavour: str, document: Any) -> list[str]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every run of :data:`RUNS`, forked from one process that imported the kit once, two at a time (the
+    expected-failures runs' batch), each writing its Cucumber JSON in every flavour."""
     folder = tmp_path_factory.mktemp("report-runs")
     (folder / "known.yaml").write_text(KNOWN, encoding="utf-8")
-    for name, (mutants, args, code, _) in RUNS.items():
+    wanted = {}
+    for name, (mutants, args, _, _) in RUNS.items():
         out = folder / name
         out.mkdir()
         argv = [a.replace("KNOWN", str(folder / "known.yaml")) for a in args]
-        command = [sys.executable, str(Path(__file__).parent / "reports_run.py"), mutants, "run", "--in-process",
-                   *argv, "--junitxml", str(out / "junit.xml"), "--cucumberjson", str(out / "cucumber.json"),
-                   "--json", str(out / "report.json")]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, cwd=REPO)
-        assert done.returncode == code, (name, done.stdout[-2000:], done.stderr[-2000:])
+        wanted[name] = {
+            "argv": ["run", "--in-process", *argv, "--junitxml", str(out / "junit.xml"),
+                     "--cucumberjson", str(out / "cucumber.json"), "--json", str(out / "report.json")],
+            "mutants": [m for m in mutants.split(",") if m and m != "-"],
+            "calls": ["runner.reports.reports_run:every_flavour"],
+        }  # fmt: skip
+    done = forked_runs(folder, wanted)
+    for name, (_, _, code, _) in RUNS.items():
+        assert done[name].returncode == code, (name, done[name].stdout[-2000:], done[name].stderr[-2000:])
     return {name: folder / name for name in RUNS}
 
 
