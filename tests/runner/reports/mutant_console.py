@@ -18,6 +18,11 @@ def console(mutant: str, *args: str) -> list[str]:
         [sys.executable, str(RUN_PY), "mutant", mutant, "run", "--in-process", *args],
         capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
     )  # fmt: skip
+    return failing_lines(done)
+
+
+def failing_lines(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The console lines of a failing run (it must exit 1), UUIDs written ``UUID``."""
     assert done.returncode == 1, done.stderr
     return UUID.sub("UUID", done.stdout).splitlines()
 

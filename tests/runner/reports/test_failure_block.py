@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
-from paths import REPO
-from runner.reports.mutant_console import RUN_PY, block, console
+from runner.cli.expected_failures_runs import forked_runs
+from runner.reports.mutant_console import block, failing_lines
 
 from ccweb_conformance.reports.diff import MISSING, Difference, differences
 from ccweb_conformance.reports.hints import FailureFacts, hint_for, hints
 
+RUNS = {
+    "utf16_units": {"argv": ["run", "--in-process", "--tags", "AC-7"], "mutants": ["utf16_units"]},
+    "python_strip_whitespace": {"argv": ["run", "--in-process", "--tags", "SEL-2"],
+                                "mutants": ["python_strip_whitespace"]},
+    "unknown_tool_method_not_found": {"argv": ["run", "--in-process", "--tags", "ERR-3"],
+                                      "variants": ["unknown_tool_method_not_found"]},
+}  # fmt: skip
+"""The module's in-process runs: two mutants' and one variant's."""
 
-def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
-    lines = console("utf16_units", "--tags", "AC-7")
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every run of :data:`RUNS`, forked from one process that imported the kit once, two at a time (the
+    expected-failures runs' batch)."""
+    return forked_runs(tmp_path_factory.mktemp("failure-block"), RUNS)
+
+
+def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint(runs):
+    lines = failing_lines(runs["utf16_units"])
     assert "Failures (9)" in lines
     assert block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
@@ -45,8 +60,8 @@ def test_a_utf16_bug_shows_expected_and_got_the_stored_content_and_the_hint():
     assert "4 passed, 9 failed in" in lines[-1]
 
 
-def test_a_strip_bug_gets_the_whitespace_hint():
-    lines = console("python_strip_whitespace", "--tags", "SEL-2")
+def test_a_strip_bug_gets_the_whitespace_hint(runs):
+    lines = failing_lines(runs["python_strip_whitespace"])
     hints_shown = [line for line in lines if line.startswith("    hint ")]
     assert hints_shown
     assert all("as Python's str.strip() or a \\s regex does" in hint for hint in hints_shown)
@@ -57,13 +72,9 @@ PLC1_CHECK = "PLC-1: the result object is neither structuredContent nor the JSON
 PLC4_CHECK = "PLC-4: the tool declares an outputSchema, so every result must carry structuredContent (text-only ...)"
 
 
-def test_an_unknown_tool_answered_32601_passes_with_a_warning_that_names_fastmcp():
+def test_an_unknown_tool_answered_32601_passes_with_a_warning_that_names_fastmcp(runs):
     """D-9 as amended: -32601 (fastmcp for TypeScript) meets ERR-3; the ERR-4 warning says where it comes from."""
-    done = subprocess.run(
-        [sys.executable, str(RUN_PY), "variant", "unknown_tool_method_not_found", "run", "--in-process",
-         "--tags", "ERR-3"],
-        capture_output=True, text=True, encoding="utf-8", timeout=300, check=False, cwd=REPO,
-    )  # fmt: skip
+    done = runs["unknown_tool_method_not_found"]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     lines = done.stdout.splitlines()
     head = "WARN errors.feature::An unknown tool is a JSON-RPC error, never a result, and the server keeps serving"
