@@ -4,28 +4,46 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from paths import REPO
+from runner.cli.expected_failures_runs import forked_runs
 
-RUN = REPO / "tests" / "mutants" / "run.py"
+RUNS = {
+    "newest_first_after_initialize": "Twenty or fraction",
+    "error_field_dropped_after_initialize": "speaks and alike",
+}
+"""Each mutant's in-process run and its ``-k``."""
+Ran = tuple[subprocess.CompletedProcess[str], Path]
+"""A run and its JSON report's path."""
 
 
-def scenario_results(mutant: str, keyword: str, tmp_path: Path) -> list[dict[str, object]]:
-    report = tmp_path / "report.json"
-    command = [sys.executable, str(RUN), "mutant", mutant, "run", "--in-process", "-k", keyword, "--json", str(report)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path)
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """Each mutant's run, forked from one process that imported the kit once, two at a time (the expected-failures
+    runs' batch), each in a folder of its own: the run and its JSON report's path."""
+    folder = tmp_path_factory.mktemp("era")
+    wanted = {}
+    for mutant, keyword in RUNS.items():
+        (folder / mutant).mkdir()
+        report = folder / mutant / "report.json"
+        wanted[mutant] = {"argv": ["run", "--in-process", "-k", keyword, "--json", str(report)], "mutants": [mutant],
+                          "cwd": str(folder / mutant)}  # fmt: skip
+    done = forked_runs(folder, wanted)
+    return {mutant: (done[mutant], folder / mutant / "report.json") for mutant in RUNS}
+
+
+def scenario_results(run: Ran) -> list[dict[str, object]]:
+    done, report = run
     assert done.returncode == 1, done.stderr
     scenarios: list[dict[str, object]] = json.loads(report.read_text(encoding="utf-8"))["scenarios"]
     return scenarios
 
 
 @pytest.fixture(scope="module")
-def newest_first_after_initialize(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
+def newest_first_after_initialize(runs: dict[str, Ran]) -> list[dict[str, object]]:
     """One run of the mutant, both scenarios the two tests below read (one process, not two)."""
-    return scenario_results("newest_first_after_initialize", "Twenty or fraction", tmp_path_factory.mktemp("era"))
+    return scenario_results(runs["newest_first_after_initialize"])
 
 
 def named(scenarios: list[dict[str, object]], word: str) -> list[dict[str, object]]:
@@ -57,9 +75,9 @@ def test_a_disagreement_the_checks_do_not_see_is_charged_to_proto_4_alone(
     assert result["failedRequirements"] == ["PROTO-4"]
 
 
-def test_the_era_scenario_kills_a_bug_of_one_era(tmp_path: Path) -> None:
+def test_the_era_scenario_kills_a_bug_of_one_era(runs: dict[str, Ran]) -> None:
     """error.field dropped in the initialize era only: the PROTO-4 scenario fails, charged to PROTO-4."""
-    [result] = scenario_results("error_field_dropped_after_initialize", "speaks and alike", tmp_path)
+    [result] = scenario_results(runs["error_field_dropped_after_initialize"])
     assert (result["name"], result["failedRequirements"]) == (
         "An implementation that speaks both eras answers alike in both",
         ["PROTO-4"],
