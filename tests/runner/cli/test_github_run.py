@@ -2,30 +2,40 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-from paths import REPO
+import pytest
+from runner.cli.expected_failures_runs import forked_runs
 
-RUN_PY = REPO / "tests" / "mutants" / "run.py"
-
-
-def _mutant_run(tmp_path: Path, **environ: str) -> subprocess.CompletedProcess[str]:
-    summary = tmp_path / "step-summary.md"
-    summary.write_text("## Build\n\nthe earlier step's text\n", encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, str(RUN_PY), "mutant", "newest_first", "run", "--in-process", "--tags", "UNI-1",
-         "--markdown", str(summary)],
-        capture_output=True, text=True, timeout=180, check=False,
-        env={**os.environ, "NO_COLOR": "1", "CCWEB_CONFORMANCE_CACHE_DIR": str(tmp_path / "cache"),
-             "GITHUB_STEP_SUMMARY": str(summary), **environ},
-    )
+GITHUB_ACTIONS = {"annotated": "true", "plain": ""}
+"""Each run's name and its ``GITHUB_ACTIONS``."""
 
 
-def test_a_failed_requirement_is_an_error_annotation_after_the_summary(tmp_path: Path) -> None:
-    done = _mutant_run(tmp_path, GITHUB_ACTIONS="true")
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[subprocess.CompletedProcess[str], Path]]:
+    """The mutant's run inside and outside GitHub Actions, forked from one process that imported the kit once, side
+    by side (the expected-failures runs' batch), each with a folder of its own: each run and that folder."""
+    folder = tmp_path_factory.mktemp("github")
+    wanted = {}
+    for name, actions in GITHUB_ACTIONS.items():
+        (folder / name).mkdir()
+        summary = folder / name / "step-summary.md"
+        summary.write_text("## Build\n\nthe earlier step's text\n", encoding="utf-8")
+        wanted[name] = {
+            "argv": ["run", "--in-process", "--tags", "UNI-1", "--markdown", str(summary)],
+            "mutants": ["newest_first"],
+            "env": {"NO_COLOR": "1", "CCWEB_CONFORMANCE_CACHE_DIR": str(folder / name / "cache"),
+                    "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_ACTIONS": actions},
+        }  # fmt: skip
+    done = forked_runs(folder, wanted)
+    return {name: (done[name], folder / name) for name in GITHUB_ACTIONS}
+
+
+def test_a_failed_requirement_is_an_error_annotation_after_the_summary(
+    runs: dict[str, tuple[subprocess.CompletedProcess[str], Path]],
+) -> None:
+    done, tmp_path = runs["annotated"]
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     errors = [line for line in lines if line.startswith("::")]
@@ -56,7 +66,7 @@ def test_a_failed_requirement_is_an_error_annotation_after_the_summary(tmp_path:
     assert text.startswith("## Build\n\nthe earlier step's text\n\n## ccweb_list_user_inputs conformance: ")
 
 
-def test_no_annotation_outside_github_actions(tmp_path: Path) -> None:
-    done = _mutant_run(tmp_path, GITHUB_ACTIONS="")
+def test_no_annotation_outside_github_actions(runs: dict[str, tuple[subprocess.CompletedProcess[str], Path]]) -> None:
+    done, _ = runs["plain"]
     assert done.returncode == 1
     assert [line for line in done.stdout.splitlines() if line.startswith("::")] == []
