@@ -33,6 +33,8 @@ untouched scenarios pass, except as the words say:
   session       (http) initialize assigns Mcp-Session-Id gate-1, every reply repeats it
   session-change (http) ... and tools/call replies carry gate-2 instead
 
+The HTTP server is ``gate_http.py``, imported in HTTP mode only (``http.server`` is no part of a stdio fake's start).
+
 Every process (and the daemon) ends by itself after LIFETIME seconds, whatever the runner
 does: a broken test never leaves it running for long. Its pid goes to $GATE_STATE/pid-<pid>.
 """
@@ -41,12 +43,8 @@ import json
 import os
 import signal
 import sys
-import threading
 import time
-from http.server import ThreadingHTTPServer
 from pathlib import Path
-
-from fake_replies import ReplyingHandler
 
 import ccweb_spec
 from ccweb_reference.store import SessionStore
@@ -71,12 +69,6 @@ POLLS = int(OPTIONS.get("sse-poll", "0"))
 STORE = SessionStore(Path(os.environ["CC_WEB_SESSIONS_DIR"]))
 STATE = Path(os.environ["GATE_STATE"])  # required: a stray run must not litter the working directory
 NOTE = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "storm"}}
-CALLS = [0]
-LOCK = threading.Lock()
-ANSWERED: dict[str, threading.Event] = {}
-"""Server requests sent on an SSE stream (sse-ping) -> set when the runner's reply was POSTed."""
-HELD: dict[str, str] = {}
-"""sse-poll: event ID of a closed stream -> what a GET with that Last-Event-ID is sent."""
 
 
 def daemonise() -> None:
@@ -206,145 +198,15 @@ def serve_stdio() -> None:
         sys.stdout.flush()
 
 
-# --- HTTP --------------------------------------------------------------------------------
-
-
-HANDSHAKE_FAULTS = {
-    "500": lambda message: (500, "text/plain", b"internal trouble", None),
-    "ctype": lambda message: (200, "text/html", b"<html>not MCP</html>", None),
-    # what Go's net/http sends when a handler sets no Content-Type: the right answer, as text/plain
-    "plain": lambda message: (200, "text/plain; charset=utf-8", json.dumps(answer(message, None)).encode(), None),
-    "redirect": lambda message: (307, "text/plain", b"", {"Location": "/elsewhere"}),
-}
-"""(http) ``hs=NAME``: how initialize is answered instead (status, Content-Type, body, headers)."""
-
-
-class Handler(ReplyingHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_DELETE(self) -> None:
-        self.reply(200, None, b"")
-
-    def do_POST(self) -> None:
-        message = parse(self.rfile.read(int(self.headers["Content-Length"])).decode("utf-8", errors="replace"))
-        if self.not_a_request(message):
-            return
-        assert isinstance(message, dict)
-        method = message.get("method")
-        if method == "initialize":
-            fault = HANDSHAKE_FAULTS.get(OPTIONS.get("hs") or "")
-            if fault is not None:
-                status, content_type, body, headers = fault(message)
-                self.reply(status, content_type, body, headers)
-                return
-        else:
-            time.sleep(SLOW)
-        number = 0
-        if method == "tools/call":
-            with LOCK:
-                CALLS[0] += 1
-                number = CALLS[0]
-            arguments = (message.get("params") or {}).get("arguments") or {}
-            if TRICKLE and arguments.get("maxChars") == TRICKLE:
-                self.trickle()
-                return
-        response = answer(message, self.headers.get("X-CCWeb-Session-Id"))
-        if "sse" in WORDS and method == "tools/call":
-            self.sse(response, number)
-            return
-        self.reply(200, "application/json", wire_bytes(response, method), self.session_headers(method))
-
-    def not_a_request(self, message: object) -> bool:
-        """Answer what is no request (invalid text, a notification, the runner's reply to our ping)."""
-        if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
-            self.reply(400, "application/json", dumps(invalid(message)).encode())
-            return True
-        if "method" not in message and str(message.get("id")) in ANSWERED:
-            ANSWERED[str(message["id"])].set()
-        if "method" in message and "id" in message:
-            return False
-        self.reply(202, None, b"", self.session_headers(None))
-        return True
-
-    def session_headers(self, method: object) -> dict:
-        if "session" not in WORDS and "session-change" not in WORDS:
-            return {}
-        return {"Mcp-Session-Id": "gate-2" if method == "tools/call" and "session-change" in WORDS else "gate-1"}
-
-    def sse(self, response: dict, number: int) -> None:
-        """The tools/call reply as an SSE stream (with a ping first, or closed for polling, as the words say)."""
-        data = wire_bytes(response, "tools/call").decode("utf-8", errors="surrogateescape")
-        last = f"event: message\ndata: {data}\n\n"
-        events = f"event: message\ndata: {dumps(NOTE)}\n\n" * STORM
-        if "sse-cut" in WORDS:
-            self.reply(200, "text/event-stream", f"event: message\ndata: {dumps(NOTE)}\n\n".encode())
-            return
-        if "sse-ping" in WORDS:
-            ping_id = f"gate-ping-{number}"
-            ANSWERED[ping_id] = threading.Event()
-            ping = {"jsonrpc": "2.0", "id": ping_id, "method": "ping"}
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.end_headers()
-            self.wfile.write(f"event: message\ndata: {dumps(ping)}\n\n".encode())
-            self.wfile.flush()
-            if ANSWERED[ping_id].wait(5.0):
-                self.wfile.write((events + last).encode("utf-8", errors="surrogateescape"))
-            self.close_connection = True
-            return
-        if POLLS:
-            for poll in range(2, POLLS + 1):  # the GET after event `call-N-k` gets the priming of `call-N-(k-1)`
-                HELD[f"call-{number}-{poll}"] = f"id: call-{number}-{poll - 1}\nretry: 50\ndata: \n\n"
-            HELD[f"call-{number}-1"] = events + f"id: call-{number}-0\n" + last
-            priming = f"id: call-{number}-{POLLS}\nretry: 50\ndata: \n\n"
-            self.reply(200, "text/event-stream", priming.encode(), self.session_headers("tools/call"))
-            return
-        self.reply(200, "text/event-stream", (events + last).encode("utf-8", errors="surrogateescape"))
-
-    def do_GET(self) -> None:
-        held = HELD.pop(self.headers.get("Last-Event-ID", ""), None)
-        if held is None:
-            self.reply(405, "text/plain", b"use POST")
-            return
-        self.reply(200, "text/event-stream", held.encode("utf-8", errors="surrogateescape"))
-
-    def trickle(self) -> None:
-        """An SSE stream that sends a byte every 0.1 s and never ends a line."""
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.end_headers()
-        self.wfile.write(b"data: {")
-        self.wfile.flush()
-        deadline = time.monotonic() + LIFETIME
-        try:
-            while time.monotonic() < deadline:
-                time.sleep(0.1)
-                self.wfile.write(b" ")
-                self.wfile.flush()
-        except OSError:
-            return
-
-
-class QuietServer(ThreadingHTTPServer):
-    """A client that hangs up mid-reply (the runner stopping us) is no traceback on stderr.
-
-    The runner quotes the server's stderr in its messages, and the tests assert that no
-    traceback shows: the fake's own socket errors must not look like the runner's.
-    """
-
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        del request, client_address
-
-
 def main() -> None:
     signal.alarm(LIFETIME)
     (STATE / f"pid-{os.getpid()}").write_text("")
     if "daemon" in WORDS:
         daemonise()
     if KIND == "http":
-        QuietServer(("127.0.0.1", PORT), Handler).serve_forever()
+        import gate_http  # noqa: PLC0415 (only here: a stdio server never imports http.server)
+
+        gate_http.serve(PORT, sys.modules[__name__])
     else:
         serve_stdio()
 
