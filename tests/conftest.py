@@ -49,9 +49,14 @@ def _signals_reach_the_runs_started() -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Signals reach the runs the suite starts; runs of the CLI keep their --last-failed record in a folder of the
-    test session, not in the checkout."""
+    """Signals reach the runs the suite starts; the xdist controller rewrites the test modules' asserts once for
+    its workers (``rewritten_asserts.py``); runs of the CLI keep their --last-failed record in a folder of the test
+    session, not in the checkout."""
     _signals_reach_the_runs_started()
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):  # the xdist controller
+        from rewritten_asserts import write_rewritten  # noqa: PLC0415
+
+        write_rewritten(config)
     if CACHE_ENV in os.environ:  # an xdist worker: the controller's folder, inherited
         return
     folder = tempfile.mkdtemp(prefix="ccweb-test-cache-")
