@@ -71,12 +71,16 @@ def test_unusable_sessions_dir(
 
 @pytest.mark.parametrize("flag", ["--sessions-dir", "--source-env", "--source-header"])
 @pytest.mark.parametrize("word", ["", " "])
-def test_an_empty_value_is_a_usage_error(tmp_path: Path, flag: str, word: str) -> None:
+def test_an_empty_value_is_a_usage_error(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, flag: str, word: str
+) -> None:
     """``--sessions-dir ""`` served the working directory; an empty source name bound nothing."""
     given = [] if flag == "--sessions-dir" else ["--sessions-dir", str(tmp_path)]
-    done = run_cli(*given, flag, word, env=env_without_sessions_dir())
-    assert (done.returncode, done.stdout) == (2, "")
-    last = done.stderr.splitlines()[-1]
+    with pytest.raises(SystemExit) as exited:
+        main([*given, flag, word])
+    captured = capsys.readouterr()
+    assert (exited.value.code, captured.out) == (2, "")
+    last = captured.err.splitlines()[-1]
     assert last == f"ccweb-reference: error: argument {flag}: expected a value, got an empty string"
 
 
