@@ -108,11 +108,16 @@ def fingerprint(path: Path, *, digest: bool = True) -> Fingerprint | None:
 def fingerprints(root: Path, entries: list[Path], *, digest: bool = True) -> dict[str, Fingerprint | None]:
     """Fingerprints of these entries and of everything inside the folders among them, by relative path."""
     prints: dict[str, Fingerprint | None] = {}
+    top = os.fspath(root)
+    inside = os.path.join(top, "")
     for path in entries:
-        try:
-            relative = path.relative_to(root).as_posix()
-        except ValueError:
-            continue  # a folder of ours beside the sessions directory: not the directory's business
+        text = os.fspath(path)  # as strings: a Path's relative_to costs more than the lstat (many calls a run)
+        if not text.startswith(inside):
+            if text != top:
+                continue  # a folder of ours beside the sessions directory: not the directory's business
+            relative = "."
+        else:
+            relative = text[len(inside) :].replace(os.sep, "/")
         found = prints[relative] = fingerprint(path, digest=digest)
         for entry in sorted(path.rglob("*")) if found is not None and found.kind == "dir" else []:  # not a link's
             prints[entry.relative_to(root).as_posix()] = fingerprint(entry, digest=digest)

@@ -35,9 +35,25 @@ class ToolOutcome:
         return None if self.is_error else "flag"
 
 
+_SAME_TYPE_EQUAL = frozenset({dict, list, str, int, float, bool, type(None)})
+"""JSON's types: two values of one of them compare without the checks that mixed types need."""
+
+
 def json_equal(left: Any, right: Any) -> bool:
     """JSON equality: numbers compare by value, but booleans are never numbers."""
-    if type(left) is str:  # the commonest leaf first
+    kind = type(left)
+    if kind is not type(right) or kind not in _SAME_TYPE_EQUAL:
+        return _mixed_equal(left, right)
+    if kind is dict:
+        return left.keys() == right.keys() and all(map(json_equal, left.values(), map(right.__getitem__, left)))
+    if kind is list:
+        return len(left) == len(right) and all(map(json_equal, left, right))
+    return bool(left == right)
+
+
+def _mixed_equal(left: Any, right: Any) -> bool:
+    """:func:`json_equal` of values of different types (or of types JSON does not have)."""
+    if type(left) is str:
         return type(right) is str and left == right
     if isinstance(left, bool) or isinstance(right, bool):
         return type(left) is type(right) and left == right

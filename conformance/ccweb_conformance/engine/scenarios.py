@@ -6,7 +6,6 @@ row with its values in place, each step typed (Context, Action, Outcome) with it
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -45,16 +44,18 @@ class Scenario:
     """The line of its ``Scenario:`` (an outline's, for every row)."""
 
 
-def _nodes(node: Any) -> Iterator[dict[str, Any]]:
-    """Every node of a Gherkin document that has an ID and a location (steps, scenarios, example rows)."""
+def _nodes(node: Any, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every node of a Gherkin document that has an ID and a location (steps, scenarios, example rows), in document
+    order, added to ``found`` (a list filled in one walk: nested generators re-yield each node at every level)."""
     if isinstance(node, dict):
         if "id" in node and "location" in node:
-            yield node
+            found.append(node)
         for value in node.values():
-            yield from _nodes(value)
+            _nodes(value, found)
     elif isinstance(node, list):
         for value in node:
-            yield from _nodes(value)
+            _nodes(value, found)
+    return found
 
 
 def _step(pickle_step: Any, nodes: dict[str, dict[str, Any]]) -> Step:
@@ -74,7 +75,7 @@ def pickled(document: Any, feature_file: str) -> list[Scenario]:
 
     A scenario's line is its ``Scenario:`` line; an outline row's, the row's (its last AST node).
     """
-    nodes = {node["id"]: node for node in _nodes(document.get("feature"))}
+    nodes = {node["id"]: node for node in _nodes(document.get("feature"), [])}
     return [
         Scenario(
             feature_file, pickle["name"], nodes[pickle["astNodeIds"][-1]]["location"]["line"],

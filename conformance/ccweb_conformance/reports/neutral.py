@@ -81,26 +81,43 @@ _SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def map_strings(value: _T, change: Callable[[str], str]) -> _T:
-    """A copy of ``value`` with ``change`` applied to every string in it; what does not change is not copied."""
-    return _mapped(value, change)  # type: ignore[no-any-return]
+    """A copy of ``value`` with ``change`` applied to every string in it; what does not change is not copied.
 
+    ``change`` depends on its text alone, so it is called once per distinct string of ``value`` (a run's model
+    repeats most of its strings: member names, statuses, the same replies).
+    """
+    done: dict[str, str] = {}
+    init_fields: dict[type, tuple[str, ...]] = {}
 
-def _mapped(value: Any, change: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return change(value)
-    if type(value) in _SCALARS:
-        return value
-    if type(value) in (list, tuple, frozenset):
-        return type(value)(_mapped(item, change) for item in value)
-    if isinstance(value, dict):
-        return {_mapped(key, change): _mapped(item, change) for key, item in value.items()}
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
-        return value
-    changes = {}
-    for item in dataclasses.fields(value):
-        if item.init:
-            old = getattr(value, item.name)
-            new = _mapped(old, change)
+    def mapped(value: Any) -> Any:
+        kind = type(value)
+        if kind is str:
+            found = done.get(value)
+            if found is None:
+                found = done[value] = change(value)
+            return found
+        if kind in _SCALARS:
+            return value
+        if kind is list or kind is tuple or kind is frozenset:
+            return kind([mapped(item) for item in value])
+        if isinstance(value, dict):
+            return {mapped(key): mapped(item) for key, item in value.items()}
+        if isinstance(value, str):
+            return change(value)
+        return fields_mapped(value)
+
+    def fields_mapped(value: Any) -> Any:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return value
+        names = init_fields.get(type(value))
+        if names is None:
+            names = init_fields[type(value)] = tuple(item.name for item in dataclasses.fields(value) if item.init)
+        changes = {}
+        for name in names:
+            old = getattr(value, name)
+            new = mapped(old)
             if new is not old and new != old:
-                changes[item.name] = new
-    return dataclasses.replace(value, **changes) if changes else value
+                changes[name] = new
+        return dataclasses.replace(value, **changes) if changes else value
+
+    return mapped(value)  # type: ignore[no-any-return]
