@@ -155,7 +155,8 @@ class Lanes:
 def _submit(pool: ThreadPoolExecutor, work: Callable[[], T], unstarted: Callable[[BaseException], None]) -> Future[T]:
     """``work`` on a worker thread; done here when no thread can start (the limit, noted by ``unstarted``)."""
     try:
-        return pool.submit(work)
+        with signals.shielded():  # a worker's start waits on an Event: a signal raised there leaves its lock taken
+            return pool.submit(work)
     except RuntimeError as error:  # can't start new thread
         unstarted(error)
         done: Future[T] = Future()
@@ -211,9 +212,8 @@ def run_in_lanes(
             if not stopped():
                 for index, taken in lanes.startable(jobs - len(in_flight)):
                     lanes.start(index, taken)
-                    work = begin(index, taken)
-                    with signals.shielded():
-                        future = _submit(pool, work, unstarted)
+                    future = _submit(pool, begin(index, taken), unstarted)
+                    with signals.shielded():  # the future's lock: the worker that ends it takes it too
                         in_flight[future] = index
                         future.add_done_callback(finished.put)
             if not in_flight:
