@@ -62,7 +62,8 @@ class Case:
     """The JSON report's outcome, when reports are written."""
     env: dict[str, str] = field(default_factory=dict)
     signal_after: tuple[int, str] | None = None
-    """(signal, text on stderr or the name of a file the fake writes, which must appear first) for interrupt cases."""
+    """(signal, text on stderr or how the name of a file the fake writes starts (FILE_CUES), which must appear
+    first) for interrupt cases."""
     prefix: list[str] = field(default_factory=list)
     """Words the runner's command starts with (``nohup``: it starts with SIGHUP ignored)."""
 
@@ -113,6 +114,13 @@ CASES: dict[str, Case] = {
         "interrupted by SIGTERM;",
         outcome="interrupted",
         signal_after=(signal.SIGTERM, "PASSED "),
+    ),
+    "sigterm-in-the-cancellation-window": Case(
+        [*stdio("hold-cancel"), "--tags", "PROTO-5,PROTO-6", "--timeout", "300"],  # two scenarios: they run on workers
+        143,
+        "interrupted by SIGTERM;",
+        outcome="interrupted",
+        signal_after=(signal.SIGTERM, "cancelled-"),  # PROTO-5's window is open; nothing comes before the timeout
     ),
     "sigint-during-start-up": Case(
         stdio("hs-hang"), 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "hung-")
@@ -279,13 +287,18 @@ def _marked_after_exit(mark: str) -> list[str]:
     return left
 
 
+FILE_CUES = ("hung-", "cancelled-")
+"""Cues the gate fake writes as files: it read initialize and never answers it (the runner is starting up); it read
+a cancellation and answers no call without arguments (the runner listens in PROTO-5's window until its timeout)."""
+
+
 def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, errors: list[str]) -> None:
     """Wait for the cue (a console line, or a file the fake writes), then send the signal."""
     assert case.signal_after is not None and process.stderr is not None
     sig, cue = case.signal_after
-    if cue == "hung-":  # the fake has read initialize and will never answer it: the runner is starting up
+    if cue in FILE_CUES:
         deadline = time.monotonic() + 60
-        while not any(state.glob("hung-*")) and time.monotonic() < deadline:
+        while not any(state.glob(f"{cue}*")) and time.monotonic() < deadline:
             time.sleep(0.05)
     else:
         for line in process.stderr:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.resources import files
+from queue import SimpleQueue
 from typing import Any, TypeVar
 
+from ccweb_conformance.transport import signals
 from ccweb_spec import yaml_data
 
 __all__ = ["Claim", "LaneSteps", "Lanes", "claims", "lane_steps", "run_in_lanes", "run_order"]
@@ -153,7 +155,8 @@ class Lanes:
 def _submit(pool: ThreadPoolExecutor, work: Callable[[], T], unstarted: Callable[[BaseException], None]) -> Future[T]:
     """``work`` on a worker thread; done here when no thread can start (the limit, noted by ``unstarted``)."""
     try:
-        return pool.submit(work)
+        with signals.shielded():  # a worker's start waits on an Event: a signal raised there leaves its lock taken
+            return pool.submit(work)
     except RuntimeError as error:  # can't start new thread
         unstarted(error)
         done: Future[T] = Future()
@@ -188,29 +191,42 @@ def run_in_lanes(
     ``begin(i, lanes)``, on this thread, prepares scenario ``i`` in those lanes of its bindings and returns its
     work, run on a worker; ``finish(i, result)``, on this thread, in the planned order: a scenario that ended waits
     for those planned before it. Once ``stopped()`` says so, nothing more starts; what runs ends and is finished.
-    On an interrupt, ``abort()`` stops the servers the workers talk to, so they end at once, and is waited for.
+
+    A signal (SIGINT, SIGTERM, SIGHUP) is raised at once in ``begin`` and ``finish``, but never inside the pool's
+    machinery (``signals.shielded``), where it could leave a lock taken that a worker then waits for for ever
+    (``concurrent.futures.wait`` takes each future's lock in turn): there it ends the wait for the next scenario to
+    end (``finished``) and is raised after it. Then ``abort()`` stops the servers the workers talk to, and the
+    workers are waited for. That wait is bounded: ``abort()`` stops every server side by side (SIGTERM, then SIGKILL
+    after ``STOP_GRACE``), and each wait of a worker ends with its server's output or connection (an exchange,
+    PROTO-5's window) or after its own short length (a settle delay, a pause); only a read from a server the run did
+    not start (``--url``), which it cannot stop, ends at ``--timeout``.
     """
     lanes = Lanes(planned, jobs)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ccweb-job")
     in_flight: dict[Future[T], int] = {}
     ended: dict[int, T] = {}
+    finished: SimpleQueue[Future[T] | None] = SimpleQueue()
+    """Each scenario's future as it ends; None: a signal came (put in its handler: a SimpleQueue.put is reentrant)."""
     try:
         while lanes.pending or in_flight:
             if not stopped():
                 for index, taken in lanes.startable(jobs - len(in_flight)):
                     lanes.start(index, taken)
-                    in_flight[_submit(pool, begin(index, taken), unstarted)] = index
+                    future = _submit(pool, begin(index, taken), unstarted)
+                    with signals.shielded():  # the future's lock: the worker that ends it takes it too
+                        in_flight[future] = index
+                        future.add_done_callback(finished.put)
             if not in_flight:
                 return
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                index = in_flight.pop(future)
-                lanes.end(index)
-                ended[index] = future.result()
+            with signals.shielded(wake=lambda: finished.put(None)):
+                done = finished.get()
+            assert done is not None  # a signal's None: the shielded block raised it
+            index = in_flight.pop(done)
+            lanes.end(index)
+            ended[index] = done.result()
             _finish_in_order(ended, lanes, finish, stopped)
     except BaseException:
-        if in_flight:
-            abort()
+        abort()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -159,8 +159,9 @@ class Channel(ABC):
         return ""
 
     def listen(self, seconds: float, answer: Answerer) -> list[Heard] | None:
-        """Every message that comes within ``seconds``, no request awaited; None on a wire with no stream of the
-        connection's own to read (HTTP: a message comes only on the stream of a request). Raises ChannelError."""
+        """Every message that comes within ``seconds``, no request awaited; None when nothing more can come: on a
+        wire with no stream of the connection's own to read (HTTP: a message comes only on the stream of a request),
+        or once that stream ended. Raises ChannelError."""
         del seconds, answer
         return None
 

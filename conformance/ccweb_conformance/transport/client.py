@@ -171,7 +171,8 @@ class McpClient:
 
     def listen(self, seconds: float) -> list[Heard] | None:
         """Every message that comes within ``seconds`` while no answer is awaited (bounded by ``seconds``); None
-        where the wire has no stream of the connection's own (HTTP). A line that is not a message breaks it."""
+        when nothing more can come: the wire has no stream of the connection's own (HTTP), or it ended (the server
+        closed its output, or was stopped). A line that is not a message breaks it."""
         try:
             heard = self.channel.listen(seconds, self.answer_server_request)
         except ChannelError as exc:

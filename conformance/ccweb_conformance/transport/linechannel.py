@@ -88,9 +88,10 @@ class LineChannel(Channel):
             if collector.take(message):
                 return reply
 
-    def listen(self, seconds: float, answer: Answerer) -> list[Heard]:
+    def listen(self, seconds: float, answer: Answerer) -> list[Heard] | None:
         """Every message read within ``seconds`` (a server's request answered as in an exchange); the end of the
-        server's output ends the wait early. A line that is not a message raises ChannelError, as in an exchange."""
+        server's output ends the wait early, and once nothing is left to hand back, listening gives None: nothing
+        more can come. A line that is not a message raises ChannelError, as in an exchange."""
         reply = Reply()
         heard: list[Heard] = []
         deadline = time.monotonic() + seconds
@@ -101,8 +102,8 @@ class LineChannel(Channel):
                 break
             except MessageTooLarge as exc:
                 raise ChannelError("too-large", f"the server wrote {exc}", reply) from None
-            if raw is None or not raw.endswith(b"\n"):
-                break  # the server closed its output: nothing more can come
+            if raw is None or not raw.endswith(b"\n"):  # the server closed its output: nothing more can come
+                return heard or None
             line = self._decode(raw, reply)
             if not line.strip():
                 continue

@@ -8,8 +8,10 @@ handler, so no module keeps it. A signal that was ignored when the run began kee
 ignored (``nohup`` ignores SIGHUP, a shell's background job SIGINT): whoever started the runner
 asked for that. The first signal raises :class:`RunInterrupted` (pytest unwinds its session as for
 Ctrl-C, running every clean-up); later ones are only recorded, so clean-up is never cut
-short. Inside :func:`shielded` (stopping processes, removing files) a signal is recorded and
-raised when the block ends, never in the middle of it.
+short. Inside :func:`shielded` (stopping processes, removing files, the ``--jobs`` loop) a signal is recorded and
+raised when the block ends, never in the middle of it: an exception raised wherever the main thread is can leave
+a lock taken (between a lock's ``__enter__`` and the ``with`` block it opens), which a thread then waits for for
+ever. A shielded block that waits names how a signal wakes it (``wake``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import errno
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
@@ -48,6 +50,8 @@ class InterruptState:
     """Signals that arrived after the first one."""
     console: bool = False
     """True inside :func:`console_bounded`: a signal arriving there starts the console's grace period."""
+    wake: Callable[[], None] | None = None
+    """How a signal wakes the shielded block that waits (:func:`shielded`); called from the handler."""
 
     @property
     def interrupted(self) -> bool:
@@ -102,6 +106,8 @@ def _handle(state: InterruptState, signum: int) -> None:
         return
     if state.shield_depth:
         state.pending = True
+        if state.wake is not None:
+            state.wake()
         return
     state.raised = True
     raise state.error()
@@ -128,17 +134,22 @@ def interrupts(state: InterruptState | None = None) -> Iterator[InterruptState]:
 
 
 @contextmanager
-def shielded() -> Iterator[None]:
-    """A block a signal does not interrupt; a signal received meanwhile is raised at its end."""
+def shielded(wake: Callable[[], None] | None = None) -> Iterator[None]:
+    """A block a signal does not interrupt; a signal received meanwhile is raised at its end.
+
+    ``wake``: called by the handler when a signal arrives in the block, so a wait in it ends (it runs inside the
+    handler, wherever the main thread is: it must be reentrant, as ``queue.SimpleQueue.put`` is)."""
     state = current()
     if state is None or threading.current_thread() is not threading.main_thread():
         yield
         return
     state.shield_depth += 1
+    outer, state.wake = state.wake, wake or state.wake
     try:
         yield
     finally:
         state.shield_depth -= 1
+        state.wake = outer
     if state.shield_depth == 0 and state.pending and state.armed and not state.raised:
         state.pending = False
         state.raised = True

@@ -12,6 +12,8 @@ untouched scenarios pass, except as the words say:
   hs-garbage    initialize is answered with a line that is not JSON (stdio)
   hs-malformed  initialize is answered with a result whose protocolVersion is not a string
   hs-hang       initialize is never answered (once it is read, $GATE_STATE/hung-<pid> is written)
+  hold-cancel   (stdio) a tools/call without arguments is never answered; once a notifications/cancelled is
+                read, $GATE_STATE/cancelled-<pid> is written (the cue: the runner now listens in PROTO-5's window)
   hs=500        (http) initialize gets HTTP 500; hs=ctype: text/html; hs=plain: the right answer as
                 text/plain (Go's default); hs=redirect: 307
   sse           (http) replies to tools/call as an SSE stream
@@ -171,6 +173,14 @@ def invalid(message: object) -> dict:
     return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": text}}
 
 
+def held(message: dict) -> bool:
+    """hold-cancel: whether the message goes unanswered (a tools/call without arguments, a cancellation)."""
+    if message.get("method") == "notifications/cancelled":
+        (STATE / f"cancelled-{os.getpid()}").write_text("")
+        return True
+    return message.get("method") == "tools/call" and not (message.get("params") or {}).get("arguments")
+
+
 def serve_stdio() -> None:
     source = os.environ.get("CCWEB_SESSION_ID")
     note = dumps(NOTE) + "\n"
@@ -180,6 +190,8 @@ def serve_stdio() -> None:
         message = parse(line)
         if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
             write(dumps(invalid(message)) + "\n")
+            continue
+        if "hold-cancel" in WORDS and held(message):
             continue
         if "id" not in message:
             continue

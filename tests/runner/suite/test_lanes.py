@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -262,6 +264,20 @@ def test_an_interrupt_stops_the_servers_and_waits_for_the_workers():
             abort=aborted.set,
         )
     assert ended == [1]  # stopped through abort, and ended before run_in_lanes returned
+
+
+def test_a_signal_wherever_the_loop_is_ends_the_run_and_leaves_no_lock_taken():
+    """The SIGTERM handler run at each point of the loop where CPython runs one (tests/runner/fakes/signal_sweep.py):
+    each run ends with the signal raised, or Python dropped it (in a weakref callback), and the sweep ends (a
+    lock left taken hangs a worker and the loop's last wait for ever: the timeout is the guard). Before the pool's
+    machinery was shielded, a signal between a lock's taking and its ``with`` block hung it (in
+    ``concurrent.futures.wait`` and in a worker's start)."""
+    script = REPO / "tests/runner/fakes/signal_sweep.py"
+    sweep = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=240)
+    assert sweep.returncode == 0, sweep.stderr[-3000:]
+    points, ended, dropped = map(int, sweep.stdout.split())
+    assert (ended + dropped, sweep.stderr) == (points, "")
+    assert points > 100  # the loop's points, not a few before it
 
 
 def test_calls_dealt_over_lanes_are_put_back_in_call_order():

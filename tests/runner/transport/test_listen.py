@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.suite.steps.lifecycle_steps import CancelledCall, _heard_after_cancel
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
@@ -24,11 +25,13 @@ class ScriptedIO(LineIO):
         self.written: list[str] = []
         self.silences: list[float] = []
         """The time-out of each read that found silence: how long the client was willing to wait."""
+        self.reads = 0
 
     def write_line(self, text: str) -> None:
         self.written.append(text)
 
     def read_line(self, timeout: float) -> bytes | None:
+        self.reads += 1
         if self.lines:
             return self.lines.pop(0)
         if self.ends:
@@ -76,11 +79,25 @@ def test_a_request_is_sent_without_waiting_and_what_comes_after_is_read_for_the_
     assert client.received == [ping]  # kept, as an exchange keeps it
 
 
-def test_the_end_of_the_output_ends_the_window_early() -> None:
+def test_the_end_of_the_output_ends_the_window_early_and_then_nothing_more_can_come() -> None:
+    answer = {"jsonrpc": "2.0", "id": 1, "result": {}}
+    io = ScriptedIO([_line(answer)], ends=True)
+    client = _client(io)
+    heard = client.listen(5.0)
+    assert heard is not None and [h.message for h in heard] == [answer]  # what came before the end is handed back
+    assert client.listen(5.0) is None
+    assert (io.silences, io.reads) == ([], 3)  # the end ended each window: no read waited for the rest of it
+
+
+def test_the_cancellation_window_ends_with_the_servers_output() -> None:
+    """A server that ends its output in PROTO-5's window (it exited, or the run stopped it on a signal mid-run) ends
+    the window: one read finds the end, instead of reading the ended stream until the per-request timeout is over."""
     io = ScriptedIO([], ends=True)
     client = _client(io)
-    assert client.listen(5.0) == []
-    assert io.silences == []  # the end ended the window: no read waited for the rest of it
+    client.timeout = 1.0  # the old loop read the ended stream for this long: thousands of reads, not one
+    now = time.monotonic()
+    assert _heard_after_cancel(client, CancelledCall(2, now, None, now, 3), 0.2) == []
+    assert (io.reads, io.silences) == (1, [])
 
 
 def test_two_messages_written_into_one_line_break_the_connection_and_are_named() -> None:

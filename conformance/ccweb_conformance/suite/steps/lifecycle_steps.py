@@ -119,14 +119,17 @@ def nothing_after_cancel(world: World, window: int) -> None:
 def _heard_after_cancel(client: McpClient, cancelled: CancelledCall, window: float) -> list[Heard]:
     """What came until ``window`` after the answer to the same call sent uncancelled beside the cancelled one: a
     server slowed down (a loaded machine) ends the cancelled call about when it answers that one, so a late message
-    for the cancelled call is still heard. Bounded by the client's per-request timeout after the cancellation."""
+    for the cancelled call is still heard. Bounded by the client's per-request timeout after the cancellation, and
+    ended by the end of the server's output (it exited, or the run stopped it on a signal): nothing more can come."""
     assert cancelled.cancelled_at is not None and cancelled.pacer_id is not None
     pacer_id = cancelled.pacer_id
     limit = cancelled.cancelled_at + window + client.timeout
     heard: list[Heard] = []
     paced_at: float | None = None
     while (now := time.monotonic()) < limit and (paced_at is None or now < paced_at + window):
-        got = client.listen(min(LISTEN_SLICE_S, limit - now)) or []
+        got = client.listen(min(LISTEN_SLICE_S, limit - now))
+        if got is None:
+            break
         heard.extend(got)
         if paced_at is None:
             paced_at = next((h.at for h in got if _about(h.message, pacer_id)), None)
