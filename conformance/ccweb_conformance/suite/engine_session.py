@@ -114,6 +114,7 @@ def _run(run: _Run, chosen: Chosen) -> None:
             _run_together(run, chosen, jobs)
             return
         for planned, scenario, expected in chosen:  # --jobs 1: one after another, in the planned order
+            signals.raise_if_lost()
             stop = collector.check_stop()
             if stop is not None:
                 collector.record_not_run(planned, stop)

@@ -209,6 +209,7 @@ def run_in_lanes(
     """Each scenario's future as it ends; None: a signal came (put in its handler: a SimpleQueue.put is reentrant)."""
     try:
         while lanes.pending or in_flight:
+            signals.raise_if_lost()
             if not stopped():
                 for index, taken in lanes.startable(jobs - len(in_flight)):
                     lanes.start(index, taken)
@@ -217,7 +218,7 @@ def run_in_lanes(
                         in_flight[future] = index
                         future.add_done_callback(finished.put)
             if not in_flight:
-                return
+                break
             with signals.shielded(wake=lambda: finished.put(None)):
                 done = finished.get()
             assert done is not None  # a signal's None: the shielded block raised it
@@ -225,6 +226,7 @@ def run_in_lanes(
             lanes.end(index)
             ended[index] = done.result()
             _finish_in_order(ended, lanes, finish, stopped)
+        signals.raise_if_lost()
     except BaseException:
         abort()
         raise

@@ -27,7 +27,16 @@ from typing import Any
 
 from ccweb_conformance.errors import RunInterrupted
 
-__all__ = ["HANDLED", "ConsoleStalled", "InterruptState", "console_bounded", "current", "interrupts", "shielded"]
+__all__ = [
+    "HANDLED",
+    "ConsoleStalled",
+    "InterruptState",
+    "console_bounded",
+    "current",
+    "interrupts",
+    "raise_if_lost",
+    "shielded",
+]
 
 HANDLED: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -153,6 +162,18 @@ def shielded(wake: Callable[[], None] | None = None) -> Iterator[None]:
     if state.shield_depth == 0 and state.pending and state.armed and not state.raised:
         state.pending = False
         state.raised = True
+        raise state.error()
+
+
+def raise_if_lost() -> None:
+    """Raise the run's interrupt again when its first raise was lost, at a point of a loop where it may be raised.
+
+    The handler raises wherever the main thread is; in a weakref callback or a finaliser Python prints the
+    exception and drops it, and the run would go on to its end. A raise that was not lost unwinds the loop, so a
+    loop that is still running after one was lost it."""
+    state = current()
+    in_main = threading.current_thread() is threading.main_thread()
+    if state is not None and state.raised and state.armed and not state.shield_depth and in_main:
         raise state.error()
 
 

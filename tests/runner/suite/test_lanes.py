@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import threading
+import weakref
 
 import pytest
 from paths import REPO
@@ -12,9 +14,11 @@ from runner.engine.parsed import parse_feature
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.engine.features import parse_features
+from ccweb_conformance.errors import RunInterrupted
 from ccweb_conformance.options import RunnerOptions
 from ccweb_conformance.suite.lanes import Claim, Lanes, claims, lane_steps, run_in_lanes, run_order
 from ccweb_conformance.suite.world import _interleaved
+from ccweb_conformance.transport import signals
 from ccweb_conformance.values import resolve_values
 
 FEATURES = REPO / "features" / "ccweb_features"
@@ -278,6 +282,41 @@ def test_a_signal_wherever_the_loop_is_ends_the_run_and_leaves_no_lock_taken():
     points, ended, dropped = map(int, sweep.stdout.split())
     assert (ended + dropped, sweep.stderr) == (points, "")
     assert points > 100  # the loop's points, not a few before it
+
+
+def test_an_interrupt_python_dropped_is_raised_before_the_next_scenario_starts(monkeypatch: pytest.MonkeyPatch):
+    """The handler raises wherever the main thread is; in a weakref callback Python prints the exception and drops
+    it. The loop raises it again at its next turn instead of running the rest of the suite."""
+    dropped: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: dropped.append(type(info.exc_value).__name__))
+    begun: list[int] = []
+    finished: list[int] = []
+
+    class Token:
+        pass
+
+    def begin(index: int, lanes: tuple[int, ...]):
+        begun.append(index)
+        if index == 0:  # SIGTERM's handler runs in a weakref callback
+            token = Token()
+            handler = signal.getsignal(signal.SIGTERM)
+            assert callable(handler)
+            watch = weakref.ref(token, lambda _: handler(signal.SIGTERM, None))
+            del token
+            assert watch() is None
+        return lambda: index
+
+    with signals.interrupts(), pytest.raises(RunInterrupted):
+        run_in_lanes(
+            [Claim(frozenset({str(n)})) for n in range(3)],
+            1,
+            begin=begin,
+            finish=lambda index, result: finished.append(result),
+            stopped=lambda: False,
+            unstarted=lambda error: None,
+            abort=lambda: None,
+        )
+    assert (dropped, begun, finished) == (["RunInterrupted"], [0], [0])
 
 
 def test_calls_dealt_over_lanes_are_put_back_in_call_order():
