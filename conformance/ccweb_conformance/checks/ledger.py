@@ -38,16 +38,27 @@ SETTLE_S = 0.4
 def listing(root: Path) -> set[str]:
     """Every entry under ``root`` as a relative POSIX path, at any depth; links are not followed.
 
-    Paths are joined as strings: ``os.walk`` names each folder as ``root`` joined with its path, and a
-    ``Path`` per entry cost more than the walk (a run lists the growing directory about 30 times).
+    Paths are joined as strings (:func:`_relative_name`): ``os.walk`` names each folder as ``root`` joined with its
+    path, and a ``Path`` per entry cost more than the walk (a run lists the growing directory about 30 times).
     """
     top = os.fspath(root)
-    prefix = os.path.join(top, "")
     found: set[str] = set()
     for folder, directories, names in os.walk(top, followlinks=False):
-        base = "" if folder == top else folder[len(prefix) :].replace(os.sep, "/") + "/"
+        base = "" if folder == top else f"{_relative_name(folder, top)}/"
         found.update(base + name for name in (*directories, *names))
     return found
+
+
+def _relative_name(path: str | Path, top: str) -> str | None:
+    """``path`` as a POSIX path relative to the folder ``top`` (``.`` for ``top`` itself); None outside it.
+
+    Cut as strings: a ``Path``'s ``relative_to`` costs more than the ``lstat`` of the entry it names.
+    """
+    text = os.fspath(path)
+    if text == top:
+        return "."
+    inside = os.path.join(top, "")
+    return text[len(inside) :].replace(os.sep, "/") if text.startswith(inside) else None
 
 
 def unlistable(root: Path) -> str | None:
@@ -109,15 +120,10 @@ def fingerprints(root: Path, entries: list[Path], *, digest: bool = True) -> dic
     """Fingerprints of these entries and of everything inside the folders among them, by relative path."""
     prints: dict[str, Fingerprint | None] = {}
     top = os.fspath(root)
-    inside = os.path.join(top, "")
     for path in entries:
-        text = os.fspath(path)  # as strings: a Path's relative_to costs more than the lstat (many calls a run)
-        if not text.startswith(inside):
-            if text != top:
-                continue  # a folder of ours beside the sessions directory: not the directory's business
-            relative = "."
-        else:
-            relative = text[len(inside) :].replace(os.sep, "/")
+        relative = _relative_name(path, top)
+        if relative is None:
+            continue  # a folder of ours beside the sessions directory: not the directory's business
         found = prints[relative] = fingerprint(path, digest=digest)
         for entry in sorted(path.rglob("*")) if found is not None and found.kind == "dir" else []:  # not a link's
             prints[entry.relative_to(root).as_posix()] = fingerprint(entry, digest=digest)
