@@ -218,7 +218,7 @@ def run_in_lanes(
                         in_flight[future] = index
                         future.add_done_callback(finished.put)
             if not in_flight:
-                break
+                return
             with signals.shielded(wake=lambda: finished.put(None)):
                 done = finished.get()
             assert done is not None  # a signal's None: the shielded block raised it
@@ -226,7 +226,6 @@ def run_in_lanes(
             lanes.end(index)
             ended[index] = done.result()
             _finish_in_order(ended, lanes, finish, stopped)
-        signals.raise_if_lost()
     except BaseException:
         abort()
         raise
