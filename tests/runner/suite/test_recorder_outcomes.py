@@ -25,7 +25,7 @@ def _recorded(planned: PlannedScenario, status: str) -> tuple[str, tuple[str, ..
 
 
 def test_the_cancellation_scenario_is_the_same_case_judged_or_not() -> None:
-    """PROTO-5 is left not judged when every call was answered before its cancellation could be sent."""
+    """PROTO-5 is left not judged when no call could be cancelled in flight."""
     planned = _planned(CANCEL, "PROTO-5")
     expected = (f"protocol.feature::{CANCEL}", ("PROTO-5",), "the scenario sends MCP requests other than tools/call")
     assert _recorded(planned, "passed") == expected
