@@ -35,18 +35,8 @@ its save lands before a scenario's own comparison or only in the next settle del
 together (seen beside 8 busy processes), so its per-scenario verdicts are not a property of ``--jobs``."""
 
 
-RACED = ("warning", ["PROTO-5"])
-"""PROTO-5's warning against the in-process reference: whether the cancellation reaches the server before its
-answer is sent is a race the machine's load decides, not ``--jobs`` (SHOULD-level, so a warning); seen once in a
-busy run. It is compared as a pass; any other status or requirement of that scenario still counts."""
-
-
 def _verdicts(report: dict[str, Any]) -> list[tuple[str, str, str, list[str]]]:
-    return [
-        (s["file"], s["name"], *(("passed", []) if (s["status"], s["failedRequirements"]) == RACED else
-                                  (s["status"], s["failedRequirements"])))
-        for s in report["scenarios"]
-    ]
+    return [(s["file"], s["name"], s["status"], s["failedRequirements"]) for s in report["scenarios"]]
 
 
 def _run(tmp: Path, jobs: int) -> tuple[dict[str, Any], list[tuple[str, float, float]]]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ccweb_conformance.errors import ProtocolFailure
-from ccweb_conformance.suite.steps.lifecycle_steps import CancelledCall, _heard_after_cancel
+from ccweb_conformance.suite.steps.lifecycle_steps import _listen_past
 from ccweb_conformance.transport.client import McpClient
 from ccweb_conformance.transport.httpchannel import HttpChannel
 from ccweb_conformance.transport.linechannel import LineChannel
@@ -95,9 +95,18 @@ def test_the_cancellation_window_ends_with_the_servers_output() -> None:
     io = ScriptedIO([], ends=True)
     client = _client(io)
     client.timeout = 1.0  # the old loop read the ended stream for this long: thousands of reads, not one
-    now = time.monotonic()
-    assert _heard_after_cancel(client, CancelledCall(2, now, None, now, 3), 0.2) == []
+    assert _listen_past(client, 3, time.monotonic() + 0.2 + client.timeout, 0.2) == ([], None)
     assert (io.reads, io.silences) == (1, [])
+
+
+def test_what_came_up_to_an_answer_is_told_from_what_came_after_it() -> None:
+    """PROTO-5: the answer to the tools/list sent after a cancellation marks where the server had read it; the
+    cancelled call's answer before it crossed the cancellation, a message after it did not."""
+    crossed, probed, late = ({"jsonrpc": "2.0", "id": n, "result": {}} for n in (2, 3, 2))
+    io = ScriptedIO([_line(crossed), _line(probed), _line(late)])
+    heard, answer = _listen_past(_client(io), 3, time.monotonic() + 5.0, 0.0)
+    assert ([h.message for h in heard], answer) == ([crossed, probed, late], 1)
+    assert len(io.silences) == 1  # read until the slice's end once the answer came: nothing more
 
 
 def test_two_messages_written_into_one_line_break_the_connection_and_are_named() -> None:
