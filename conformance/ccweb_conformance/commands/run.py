@@ -32,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``: valid options, the first line at once, then the run (:mod:`.running`)."""
-    features = bundled_features()  # parsed once, passed on
+    with heap.importing(freeze=True):  # parsed once, passed on: it lives as long as the run, walked by no collection
+        features = bundled_features()
     scenarios = feature_scenarios(features)
     values = resolve_values(_options(args, scenarios))
     chosen = last_failed.choose(values.selection, values.target, scenarios)

@@ -101,3 +101,19 @@ def test_a_command_runs_on_a_frozen_heap_and_leaves_nothing_frozen(monkeypatch: 
     monkeypatch.setattr(cli.command_module("list"), "main", fake_main)
     assert cli.main(["list"]) == 0
     assert (seen, gc.get_freeze_count(), gc.isenabled()) == ([(True, True)], 0, True)
+
+
+def test_the_run_parses_the_features_with_the_collector_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ccweb_conformance.commands import run  # noqa: PLC0415 (the module cli.main imports for ``run``)
+
+    seen = []
+    parse = run.bundled_features
+
+    def bundled_features() -> object:
+        seen.append(gc.isenabled())
+        return parse()
+
+    monkeypatch.setattr(run, "bundled_features", bundled_features)
+    monkeypatch.setattr(frame, "framed", lambda *args, **kwargs: 0)
+    assert cli.main(["run", "--stdio", "false", "--no-rerun"]) == 0
+    assert (seen, gc.get_freeze_count(), gc.isenabled()) == ([False], 0, True)
