@@ -150,14 +150,16 @@ def safe_console() -> None:
 def _dispatch(words: list[str]) -> int:
     """Parse ``words`` (config file values as defaults) and run the command they name."""
     chosen = _chosen(words)
-    parser = build_parser(chosen or "")
-    if chosen is not None:
-        _config_defaults(parser, chosen)
-    args = parser.parse_args(words)
-    if getattr(args, "handler", None) is None:
-        parser.print_help()
-        return EXIT_USAGE
-    code: int = command_module(args.handler).main(args)
+    with heap.frozen():  # what the command's modules made is walked by no collection while the command runs
+        with heap.importing(freeze=True):
+            parser = build_parser(chosen or "")
+        if chosen is not None:
+            _config_defaults(parser, chosen)
+        args = parser.parse_args(words)
+        if getattr(args, "handler", None) is None:
+            parser.print_help()
+            return EXIT_USAGE
+        code: int = command_module(args.handler).main(args)
     return code
 
 

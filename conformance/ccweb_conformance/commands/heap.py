@@ -3,8 +3,10 @@
 A run imports its engine, the MCP SDK's models and the contract's data before its first scenario: objects that
 live as long as the process, none of them garbage. The collector would walk them again and again, while they
 import and at every full collection of the run. :func:`importing` keeps it off while they import;
-:func:`frozen` moves everything alive into the collector's permanent generation for the run, so a collection
-walks only what the run made since (the run's own garbage is collected as before).
+:func:`frozen` (around the whole command: ``cli.py``'s dispatch) moves everything alive into the collector's
+permanent generation while the command runs, and ``importing(freeze=True)`` what the imports made, before the
+collector is back on; so a collection walks only what the run made since (the run's own garbage is collected as
+before).
 """
 
 from __future__ import annotations
@@ -15,13 +17,20 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def importing() -> Iterator[None]:
-    """No garbage collection inside; the collector as it was afterwards, however the block ends."""
+def importing(*, freeze: bool = False) -> Iterator[None]:
+    """No garbage collection inside; the collector as it was afterwards, however the block ends.
+
+    ``freeze`` (inside a :func:`frozen` block, which undoes it): what was made so far is left out of collections
+    before the collector is back on. Objects made while it was off all count as young: without the freeze, the
+    first collection after the block walks everything the imports made, modules and models that are never garbage.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze:
+            freeze_more()
         if enabled:
             gc.enable()
 
@@ -37,6 +46,6 @@ def frozen() -> Iterator[None]:
 
 
 def freeze_more() -> None:
-    """Inside a :func:`frozen` block: what was made since it began left out of collections too, until it ends (the
-    fuzz phase: the suite's objects). No nesting is counted: ``gc.get_freeze_count`` walks every frozen object."""
+    """Inside a :func:`frozen` block: what was made since it began left out of collections too, until it ends.
+    No nesting is counted: ``gc.get_freeze_count`` walks every frozen object."""
     gc.freeze()

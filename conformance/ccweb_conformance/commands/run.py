@@ -32,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """``ccweb-conformance run``: valid options, the first line at once, then the run (:mod:`.running`)."""
-    features = bundled_features()  # parsed once, passed on
+    with heap.importing(freeze=True):  # parsed once, passed on: it lives as long as the run, walked by no collection
+        features = bundled_features()
     scenarios = feature_scenarios(features)
     values = resolve_values(_options(args, scenarios))
     chosen = last_failed.choose(values.selection, values.target, scenarios)
@@ -50,8 +51,10 @@ def main(args: argparse.Namespace) -> int:
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:
         print(f"ccweb-conformance: {chosen.note}", file=sys.stderr)
-    # the engine, the transports and the reports: imported after the first line, with no collection meanwhile
-    with heap.importing():
+    # the engine, the transports and the reports: imported after the first line, with no collection meanwhile, and
+    # frozen before the collector is back on (the command runs in the frozen block cli.py's dispatch holds), so no
+    # collection of the run walks them
+    with heap.importing(freeze=True):
         from ccweb_conformance.commands.collect_only import collect_only  # noqa: PLC0415
         from ccweb_conformance.commands.frame import framed  # noqa: PLC0415
         from ccweb_conformance.commands.running import run  # noqa: PLC0415
@@ -62,14 +65,13 @@ def main(args: argparse.Namespace) -> int:
     if collecting:
         return collect_only(values, chosen, features)
     config_file = getattr(args, "config_file", None)
-    with heap.frozen():  # the modules and data imported so far are walked by no collection of the run
-        return framed(
-            "run",
-            values,
-            lambda frame: run(frame, values, features, chosen, config_file=config_file),
-            interrupted_detail="nothing was reported",
-            report_leftovers=False,
-        )
+    return framed(
+        "run",
+        values,
+        lambda frame: run(frame, values, features, chosen, config_file=config_file),
+        interrupted_detail="nothing was reported",
+        report_leftovers=False,
+    )
 
 
 def _options(args: argparse.Namespace, scenarios: list[ScenarioRef]) -> RunnerOptions:

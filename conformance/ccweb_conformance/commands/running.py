@@ -87,7 +87,9 @@ def _fuzz_after_scenarios(
     expected_failures = values.selection.expected_failures
     try:
         try:
-            with signals.shielded(), heap.importing():  # a signal cuts no import short; no collection while it loads
+            # a signal cuts no import short; no collection while it loads; what it made (and the suite's objects)
+            # frozen before the collector is back on (Hypothesis collects garbage on first use: over none of them)
+            with signals.shielded(), heap.importing(freeze=True):
                 from ccweb_conformance.fuzz import phase, report  # noqa: PLC0415 (Hypothesis, only when fuzzing)
         except ImportError as error:
             raise UsageError(
@@ -101,7 +103,6 @@ def _fuzz_after_scenarios(
             tolerated = (
                 frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
             )
-            heap.freeze_more()  # Hypothesis collects garbage on first use: over the suite's objects, none garbage
             run = phase.run_fuzz(
                 values.target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
             )

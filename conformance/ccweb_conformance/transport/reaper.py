@@ -193,6 +193,8 @@ class Reaping:
         self._began: int | None = None
         """When the run began, in clock ticks since boot (a process's start time on Linux); None outside it."""
         self._servers = itertools.count(1)
+        self._marked = False
+        """True once :meth:`marks` handed out the marker: until then no process can carry it."""
         self._killed: list[Leftover] = []
         self._lock = threading.Lock()
 
@@ -217,6 +219,7 @@ class Reaping:
         subreaper (parentage finds them); elsewhere the run's marker, and ``server``'s own mark when given."""
         if self.subreaping:
             return {}
+        self._marked = True
         found = {MARKER_ENV: self.marker}
         if server is not None:
             found[SERVER_ENV] = server
@@ -250,8 +253,13 @@ class Reaping:
         return [] if self._began is None else _adopted(self._began)
 
     def sweep(self) -> list[Leftover]:
-        """Kill every live process of the run (by marker, parentage and process group); the ones that were running."""
-        found = {leftover.pid: leftover for leftover in marked_processes(self.marker) + self.adopted_processes()}
+        """Kill every live process of the run (by marker, parentage and process group); the ones that were running.
+
+        The environment of every process on the machine is read only when the marker was handed out (the runner is
+        no subreaper): a subreaper's servers carry none, and a marker made of its pid and a random token is no other
+        run's."""
+        marked = marked_processes(self.marker) if self._marked else []
+        found = {leftover.pid: leftover for leftover in marked + self.adopted_processes()}
         return _kill([found[pid] for pid in sorted(found)])
 
 

@@ -79,3 +79,41 @@ def test_a_commands_module_is_imported_with_the_collector_off(monkeypatch: pytes
     monkeypatch.setattr(importlib, "import_module", import_module)
     cli.command_module("list")
     assert (seen, gc.isenabled()) == ([("ccweb_conformance.commands.list", False)], True)
+
+
+def test_what_an_import_made_is_frozen_before_the_collector_is_back_on_when_asked() -> None:
+    seen = []
+    with heap.frozen():
+        for freeze in (False, True):
+            with heap.importing(freeze=freeze):
+                made = [[index] for index in range(100)]
+            seen.append((any(found is made[0] for found in gc.get_objects()), gc.isenabled()))
+    assert (seen, gc.get_freeze_count()) == ([(True, True), (False, True)], 0)
+
+
+def test_a_command_runs_on_a_frozen_heap_and_leaves_nothing_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+
+    def fake_main(args: object) -> int:
+        seen.append((gc.get_freeze_count() > 0, gc.isenabled()))
+        return 0
+
+    monkeypatch.setattr(cli.command_module("list"), "main", fake_main)
+    assert cli.main(["list"]) == 0
+    assert (seen, gc.get_freeze_count(), gc.isenabled()) == ([(True, True)], 0, True)
+
+
+def test_the_run_parses_the_features_with_the_collector_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ccweb_conformance.commands import run  # noqa: PLC0415 (the module cli.main imports for ``run``)
+
+    seen = []
+    parse = run.bundled_features
+
+    def bundled_features() -> object:
+        seen.append(gc.isenabled())
+        return parse()
+
+    monkeypatch.setattr(run, "bundled_features", bundled_features)
+    monkeypatch.setattr(frame, "framed", lambda *args, **kwargs: 0)
+    assert cli.main(["run", "--stdio", "false", "--no-rerun"]) == 0
+    assert (seen, gc.get_freeze_count(), gc.isenabled()) == ([False], 0, True)

@@ -163,7 +163,7 @@ def _running_with(process: subprocess.Popen[bytes], variable: bytes, timeout: fl
 def test_a_marked_process_is_found_and_killed_and_others_are_not() -> None:
     code = "import time; time.sleep(60)"
     run = reaper.Reaping()
-    marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: run.marker})
+    marked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, **run.marks()})  # no subreaper
     unmarked = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, reaper.MARKER_ENV: "someone-else"})
     try:
         for process, mark in ((marked, run.marker), (unmarked, "someone-else")):
@@ -176,3 +176,15 @@ def test_a_marked_process_is_found_and_killed_and_others_are_not() -> None:
         for process in (marked, unmarked):
             process.kill()
             process.wait()
+
+
+def test_the_environments_are_read_only_once_the_marker_was_handed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    read = []
+    monkeypatch.setattr(reaper, "marked_processes", lambda marker, name=reaper.MARKER_ENV: read.append(marker) or [])
+    monkeypatch.setattr(reaper.Reaping, "adopted_processes", lambda self: [])
+    run = reaper.Reaping()
+    run.subreaping = True  # a subreaper's servers carry no marker
+    swept = [run.marks(), run.sweep(), list(read)]
+    run.subreaping = False
+    swept += [run.marks(), run.sweep(), list(read)]
+    assert swept == [{}, [], [], {reaper.MARKER_ENV: run.marker}, [], [run.marker]]
