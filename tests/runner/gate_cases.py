@@ -2,7 +2,8 @@
 
 Shared by ``test_gate.py`` (assertions) and ``gate_table.py`` (prints the done-when table).
 Each case is a whole ``ccweb-conformance run`` in a subprocess (through ``peak_runner.py``,
-which records the runner's peak memory) with its own TMPDIR and a marker in its
+which records the runner's peak memory; or, for the cases :func:`forkable` allows, in a child forked from one
+process that imported the kit once) with its own TMPDIR and a marker in its
 environment, so that every process of the run, daemons included, can be found in /proc.
 """
 
@@ -436,7 +437,8 @@ def run_forked(cases: dict[str, Case], root: Path) -> dict[str, Outcome]:
     out_dir.mkdir()
     runs = {name: {"argv": r.argv, "env": r.env, "mark": r.mark, "temp": str(r.temp)} for name, r in ready.items()}
     (out_dir / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
-    done = run_as_group([PYTHON, "-c", BATCH, str(out_dir)], REPO, RUN_BOUND * len(cases))
+    bound = RUN_BOUND * (len(cases) // FORKED_AT_A_TIME + 2)  # each run bounded in its child; this, the batch
+    done = run_as_group([PYTHON, "-c", BATCH, str(out_dir)], REPO, bound)
     if done.returncode != 0:
         raise RuntimeError(f"the gate's forked runs failed ({done.returncode}): {done.stderr[-3000:]}")
     ended = json.loads((out_dir / "ended.json").read_text(encoding="utf-8"))
@@ -471,6 +473,7 @@ def batch(argv: list[str]) -> None:
         os.environ.update(runs[name]["env"])
         tempfile.tempdir = None  # read TMPDIR again: the case's own
         os.chdir(REPO)
+        signal.alarm(int(RUN_BOUND))  # a hung run ends at RUN_BOUND (SIGALRM: exit -14), as run_case's time-out
         return main(runs[name]["argv"])
 
     def gone(name: str, code: int, seconds: float) -> None:
