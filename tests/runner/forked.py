@@ -18,9 +18,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 BEFORE_FORKING = (
-    "ccweb_conformance.cli", "ccweb_conformance.transport.inprocess", "ccweb_reference.server", "pytest_bdd"
+    "ccweb_conformance.cli",
+    "ccweb_conformance.transport.inprocess",
+    "ccweb_reference.server",
+    "pytest_bdd",
+    "ccweb_conformance.reports.json_report",
+    "ccweb_conformance.reports.redact",
+    "anyio._backends._asyncio",
 )
-"""What every child imports. Not pytest-bdd's plugin nor the kit's: pytest rewrites the asserts of a module that
+"""What every child imports (the last three: what a run with ``--json`` against the in-process reference imports
+only when it gets there). Not pytest-bdd's plugin nor the kit's: pytest rewrites the asserts of a module that
 ``-p`` names only if it imports it first (else it warns, and the warning shows in the run's summary)."""
 
 
@@ -50,6 +57,30 @@ def _bind_the_suite_once() -> None:
         i18n.locale_messages(language)
         for kind in ("checks", "expected"):
             i18n.translated("", language, kind)
+    _match_every_step_once()
+    _declared_validator_of_the_reference()
+
+
+def _match_every_step_once() -> None:
+    """Every step text of the suite matched to its definitions in the registry's own record of what it matched, as
+    the first run in a process does: each child then finds them matched (a registration empties the record)."""
+    from ccweb_conformance.engine.registry import STEPS  # noqa: PLC0415
+    from ccweb_conformance.suite.scenario_index import bundled_features  # noqa: PLC0415
+
+    for feature in bundled_features():
+        for scenario in feature.runnable:
+            for step in scenario.steps:
+                if step.kind is not None:
+                    STEPS.matches(step.kind, step.text)
+
+
+def _declared_validator_of_the_reference() -> None:
+    """The validator of the outputSchema the reference declares, made once per schema text and kept by it, made
+    here: a child serving another schema makes its own."""
+    import ccweb_spec  # noqa: PLC0415
+    from ccweb_conformance.checks.outcome import _declared_validator, declared_schema_text  # noqa: PLC0415
+
+    _declared_validator(declared_schema_text(ccweb_spec.tool_definition()["outputSchema"]))
 
 
 STREAMS = ("out", "err")
