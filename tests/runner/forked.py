@@ -115,11 +115,12 @@ def each_in_a_child(
     *,
     streams: tuple[str, str] = STREAMS,
     ended: Callable[[str, int, float], None] | None = None,
+    bound: float | None = None,
 ) -> dict[str, int]:
     """``work(name)`` for each name in a forked child, in order, ``at_a_time`` at once; each child's exit code.
 
     ``ended(name, code, seconds)``, if given, is called in this process as each child ends (its wall seconds from
-    its fork)."""
+    its fork). A child still running ``bound`` seconds after its fork, if given, is killed (SIGKILL: exit -9)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -136,12 +137,26 @@ def each_in_a_child(
                 finally:
                     os._exit(code)
             running[pid] = (name, time.perf_counter())
-        pid, status = os.wait()
+        pid, status = os.wait() if bound is None else _next_to_end(running, bound)
         name, started = running.pop(pid)
         codes[name] = os.waitstatus_to_exitcode(status)
         if ended is not None:
             ended(name, codes[name], time.perf_counter() - started)
     return codes
+
+
+def _next_to_end(running: dict[int, tuple[str, float]], bound: float) -> tuple[int, int]:
+    """The next child to end, as :func:`os.wait`; meanwhile a child running past ``bound`` seconds is killed."""
+    while True:
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid:
+            return pid, status
+        now = time.perf_counter()
+        for child, (_, started) in running.items():
+            if now - started > bound:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+        time.sleep(0.05)
 
 
 def run_as_group(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:

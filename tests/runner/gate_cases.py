@@ -437,7 +437,7 @@ def run_forked(cases: dict[str, Case], root: Path) -> dict[str, Outcome]:
     out_dir.mkdir()
     runs = {name: {"argv": r.argv, "env": r.env, "mark": r.mark, "temp": str(r.temp)} for name, r in ready.items()}
     (out_dir / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
-    bound = RUN_BOUND * (len(cases) // FORKED_AT_A_TIME + 2)  # each run bounded in its child; this, the batch
+    bound = RUN_BOUND * (len(cases) // FORKED_AT_A_TIME + 2)  # each run is bounded by the batch; this, the batch's
     done = run_as_group([PYTHON, "-c", BATCH, str(out_dir)], REPO, bound)
     if done.returncode != 0:
         raise RuntimeError(f"the gate's forked runs failed ({done.returncode}): {done.stderr[-3000:]}")
@@ -473,7 +473,6 @@ def batch(argv: list[str]) -> None:
         os.environ.update(runs[name]["env"])
         tempfile.tempdir = None  # read TMPDIR again: the case's own
         os.chdir(REPO)
-        signal.alarm(int(RUN_BOUND))  # a hung run ends at RUN_BOUND (SIGALRM: exit -14), as run_case's time-out
         return main(runs[name]["argv"])
 
     def gone(name: str, code: int, seconds: float) -> None:
@@ -481,5 +480,7 @@ def batch(argv: list[str]) -> None:
         left = _marked_after_exit(run["mark"])
         ended[name] = {"code": code, "seconds": seconds, "left": left, "left_files": _left_files(Path(run["temp"]))}
 
-    each_in_a_child(list(runs), one, out_dir, FORKED_AT_A_TIME, ended=gone)
+    # A hung run is killed at RUN_BOUND (exit -9), as run_case's time-out stops a fresh one; not by an alarm in the
+    # child: the runner's own console bound uses that timer.
+    each_in_a_child(list(runs), one, out_dir, FORKED_AT_A_TIME, ended=gone, bound=RUN_BOUND)
     (out_dir / "ended.json").write_text(json.dumps(ended), encoding="utf-8")

@@ -3,7 +3,8 @@
 Every case of ``gate_cases.CASES`` is a whole run against a misbehaving server (or a signal
 sent mid-run): its exit code, its message, no traceback, every report written (or none, for
 a server that could not be started), and no process (daemons included) and no file of the
-run left once it ended. The runs go in parallel, each bounded by a subprocess timeout (a forked run: an alarm).
+run left once it ended. The runs go in parallel, each bounded by a subprocess timeout (a forked run: killed by
+its batch).
 """
 
 from __future__ import annotations
