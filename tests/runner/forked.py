@@ -18,9 +18,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 BEFORE_FORKING = (
-    "ccweb_conformance.cli", "ccweb_conformance.transport.inprocess", "ccweb_reference.server", "pytest_bdd"
+    "ccweb_conformance.cli",
+    "ccweb_conformance.transport.inprocess",
+    "ccweb_reference.server",
+    "pytest_bdd",
+    "ccweb_conformance.reports.json_report",
+    "ccweb_conformance.reports.redact",
+    "anyio._backends._asyncio",
 )
-"""What every child imports. Not pytest-bdd's plugin nor the kit's: pytest rewrites the asserts of a module that
+"""What every child imports (the last three: what a run with ``--json`` against the in-process reference imports
+only when it gets there). Not pytest-bdd's plugin nor the kit's: pytest rewrites the asserts of a module that
 ``-p`` names only if it imports it first (else it warns, and the warning shows in the run's summary)."""
 
 
@@ -50,6 +57,30 @@ def _bind_the_suite_once() -> None:
         i18n.locale_messages(language)
         for kind in ("checks", "expected"):
             i18n.translated("", language, kind)
+    _match_every_step_once()
+    _declared_validator_of_the_reference()
+
+
+def _match_every_step_once() -> None:
+    """Every step text of the suite matched to its definitions in the registry's own record of what it matched, as
+    the first run in a process does: each child then finds them matched (a registration empties the record)."""
+    from ccweb_conformance.engine.registry import STEPS  # noqa: PLC0415
+    from ccweb_conformance.suite.scenario_index import bundled_features  # noqa: PLC0415
+
+    for feature in bundled_features():
+        for scenario in feature.runnable:
+            for step in scenario.steps:
+                if step.kind is not None:
+                    STEPS.matches(step.kind, step.text)
+
+
+def _declared_validator_of_the_reference() -> None:
+    """The validator of the outputSchema the reference declares, made once per schema text and kept by it, made
+    here: a child serving another schema makes its own."""
+    import ccweb_spec  # noqa: PLC0415
+    from ccweb_conformance.checks.outcome import _declared_validator, declared_schema_text  # noqa: PLC0415
+
+    _declared_validator(declared_schema_text(ccweb_spec.tool_definition()["outputSchema"]))
 
 
 STREAMS = ("out", "err")
@@ -84,11 +115,12 @@ def each_in_a_child(
     *,
     streams: tuple[str, str] = STREAMS,
     ended: Callable[[str, int, float], None] | None = None,
+    bound: float | None = None,
 ) -> dict[str, int]:
     """``work(name)`` for each name in a forked child, in order, ``at_a_time`` at once; each child's exit code.
 
     ``ended(name, code, seconds)``, if given, is called in this process as each child ends (its wall seconds from
-    its fork)."""
+    its fork). A child still running ``bound`` seconds after its fork, if given, is killed (SIGKILL: exit -9)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -105,12 +137,26 @@ def each_in_a_child(
                 finally:
                     os._exit(code)
             running[pid] = (name, time.perf_counter())
-        pid, status = os.wait()
+        pid, status = os.wait() if bound is None else _next_to_end(running, bound)
         name, started = running.pop(pid)
         codes[name] = os.waitstatus_to_exitcode(status)
         if ended is not None:
             ended(name, codes[name], time.perf_counter() - started)
     return codes
+
+
+def _next_to_end(running: dict[int, tuple[str, float]], bound: float) -> tuple[int, int]:
+    """The next child to end, as :func:`os.wait`; meanwhile a child running past ``bound`` seconds is killed."""
+    while True:
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid:
+            return pid, status
+        now = time.perf_counter()
+        for child, (_, started) in running.items():
+            if now - started > bound:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+        time.sleep(0.05)
 
 
 def run_as_group(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:

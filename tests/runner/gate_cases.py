@@ -2,7 +2,8 @@
 
 Shared by ``test_gate.py`` (assertions) and ``gate_table.py`` (prints the done-when table).
 Each case is a whole ``ccweb-conformance run`` in a subprocess (through ``peak_runner.py``,
-which records the runner's peak memory) with its own TMPDIR and a marker in its
+which records the runner's peak memory; or, for the cases :func:`forkable` allows, in a child forked from one
+process that imported the kit once) with its own TMPDIR and a marker in its
 environment, so that every process of the run, daemons included, can be found in /proc.
 """
 
@@ -18,7 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 FAKES = Path(__file__).parent / "fakes"
 REPO = Path(__file__).resolve().parents[2]
@@ -66,6 +67,9 @@ class Case:
     first) for interrupt cases."""
     prefix: list[str] = field(default_factory=list)
     """Words the runner's command starts with (``nohup``: it starts with SIGHUP ignored)."""
+    fresh: bool = False
+    """The runner in an interpreter of its own, even where it could be forked (:func:`forkable`): its peak memory
+    is asserted."""
 
 
 STRICT_JSON_FAULTS = {
@@ -176,7 +180,11 @@ CASES: dict[str, Case] = {
     ),
     "notification-storm": Case(  # about memory, not speed: 10,000 notifications before every reply of
         # AC-8's scenarios (about a third of the calls AC-8 + ARGS made: 180-200 s with 8 busy processes)
-        [*stdio("storm=10000"), "--tags", "AC-8", "--timeout", "30"], 0, "PASSED", outcome="passed"
+        [*stdio("storm=10000"), "--tags", "AC-8", "--timeout", "30"],
+        0,
+        "PASSED",
+        outcome="passed",
+        fresh=True,
     ),
     "daemonised-child": Case([*stdio("daemon"), "--tags", "AC-8"], 0, "the server left", outcome="passed"),
     "handshake-not-json": Case(
@@ -308,8 +316,20 @@ def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, er
     process.send_signal(sig)
 
 
-def run_case(name: str, case: Case, root: Path) -> Outcome:
-    """Run one case, return how it ended and what was left once it had."""
+class _Prepared(NamedTuple):
+    """One case's folders, environment, report paths and the runner's arguments, ready to run."""
+
+    state: Path
+    temp: Path
+    peak: Path
+    mark: str
+    env: dict[str, str]
+    paths: dict[str, Path]
+    argv: list[str]
+    """The arguments of ``ccweb-conformance`` (``run`` first)."""
+
+
+def _prepare(name: str, case: Case, root: Path) -> _Prepared:
     home = root / name
     state, temp, reports = home / "state", home / "tmp", home / "reports"
     for folder in (state, temp, reports):
@@ -327,34 +347,140 @@ def run_case(name: str, case: Case, root: Path) -> Outcome:
     }
     env.pop("CCWEB_SESSION_ID", None)
     paths = {kind: reports / f"report.{kind}" for kind in REPORTS}
-    command = [*case.prefix, PYTHON, str(FAKES / "peak_runner.py"), "run", *case.args]
-    command += [word for kind, path in paths.items() for word in (f"--{kind}", str(path))]
-    if case.signal_after is not None and "-v" not in command:
-        command.append("-v")
+    argv = ["run", *case.args, *(word for kind, path in paths.items() for word in (f"--{kind}", str(path)))]
+    if case.signal_after is not None and "-v" not in argv:
+        argv.append("-v")
+    return _Prepared(state, temp, peak, mark, env, paths, argv)
+
+
+def _outcome(
+    ready: _Prepared, *, code: int, wall: float, stdout: str, stderr: str, left: list[str], left_files: list[str]
+) -> Outcome:
+    texts = {kind: path.read_text(encoding="utf-8") if path.exists() else None for kind, path in ready.paths.items()}
+    return Outcome(
+        code,
+        wall,
+        stdout,
+        stderr,
+        texts,
+        left,
+        left_files,
+        int(ready.peak.read_text()) / 1024 if ready.peak.exists() else 0.0,
+        len(list(ready.state.glob("daemon-*"))),
+    )
+
+
+def _left_files(temp: Path) -> list[str]:
+    return sorted(str(p.relative_to(temp)) for p in temp.rglob("*"))
+
+
+def run_case(name: str, case: Case, root: Path) -> Outcome:
+    """Run one case in a fresh interpreter, return how it ended and what was left once it had."""
+    ready = _prepare(name, case, root)
+    command = [*case.prefix, PYTHON, str(FAKES / "peak_runner.py"), *ready.argv]
     started = time.monotonic()
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, errors="backslashreplace", cwd=REPO
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ready.env,
+        errors="backslashreplace",
+        cwd=REPO,
     )
     early: list[str] = []
     try:
         if case.signal_after is not None:
-            _send_when_ready(process, case, state, early)
+            _send_when_ready(process, case, ready.state, early)
         stdout, stderr = process.communicate(timeout=RUN_BOUND)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
     wall = time.monotonic() - started
-    left = _marked_after_exit(mark)
-    texts = {kind: path.read_text(encoding="utf-8") if path.exists() else None for kind, path in paths.items()}
-    return Outcome(
-        process.returncode,
-        wall,
-        stdout,
-        "".join(early) + stderr,
-        texts,
-        left,
-        sorted(str(p.relative_to(temp)) for p in temp.rglob("*")),
-        int(peak.read_text()) / 1024 if peak.exists() else 0.0,
-        len(list(state.glob("daemon-*"))),
+    left = _marked_after_exit(ready.mark)
+    stderr = "".join(early) + stderr
+    return _outcome(
+        ready,
+        code=process.returncode,
+        wall=wall,
+        stdout=stdout,
+        stderr=stderr,
+        left=left,
+        left_files=_left_files(ready.temp),
     )
+
+
+def forkable(case: Case) -> bool:
+    """Whether a case's run may be forked from a process that imported the kit (:func:`run_forked`): not a signal
+    sent mid-run (the interrupt cases time their signal against a fresh runner's start), not a runner started
+    under another command (``nohup``) or environment that the interpreter reads at its start (the console's
+    encoding), not a case marked ``fresh`` (the runner's peak memory: a forked child's counts its parent's pages)."""
+    return case.signal_after is None and not case.prefix and not case.env and not case.fresh
+
+
+BATCH = (
+    "import os, sys; sys.path.insert(0, os.path.abspath('tests'))\n"
+    "from runner.gate_cases import batch; batch(sys.argv[1:])\n"
+)
+FORKED_AT_A_TIME = 2
+
+
+def run_forked(cases: dict[str, Case], root: Path) -> dict[str, Outcome]:
+    """Every case's run forked from one process that imported the kit once, :data:`FORKED_AT_A_TIME` at a time
+    (``runner/forked.py``): the same arguments, environment and working directory as :func:`run_case`'s fresh
+    runner, its output in files; what each run left is looked for as it ends, as :func:`run_case` does."""
+    from runner.forked import run_as_group  # noqa: PLC0415
+
+    ready = {name: _prepare(name, case, root) for name, case in cases.items()}
+    out_dir = root / "forked"
+    out_dir.mkdir()
+    runs = {name: {"argv": r.argv, "env": r.env, "mark": r.mark, "temp": str(r.temp)} for name, r in ready.items()}
+    (out_dir / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
+    bound = RUN_BOUND * (len(cases) // FORKED_AT_A_TIME + 2)  # each run is bounded by the batch; this, the batch's
+    done = run_as_group([PYTHON, "-c", BATCH, str(out_dir)], REPO, bound)
+    if done.returncode != 0:
+        raise RuntimeError(f"the gate's forked runs failed ({done.returncode}): {done.stderr[-3000:]}")
+    ended = json.loads((out_dir / "ended.json").read_text(encoding="utf-8"))
+    outcomes = {}
+    for name, r in ready.items():
+        out, err = ((out_dir / f"{name}.{kind}").read_text(encoding="utf-8", errors="backslashreplace")
+                    for kind in ("out", "err"))  # fmt: skip
+        e = ended[name]
+        outcomes[name] = _outcome(
+            r, code=e["code"], wall=e["seconds"], stdout=out, stderr=err, left=e["left"], left_files=e["left_files"]
+        )
+    return outcomes
+
+
+def batch(argv: list[str]) -> None:
+    """The process :func:`run_forked` starts (``OUT_DIR``): imports the kit once, then runs each case of
+    ``OUT_DIR/runs.json`` in a forked child (its environment, the temporary directory read again); as each ends, what it
+    left; all to ``OUT_DIR/ended.json``."""
+    import tempfile  # noqa: PLC0415
+
+    from runner.forked import each_in_a_child, import_the_kit  # noqa: PLC0415
+
+    out_dir = Path(argv[0])
+    runs = json.loads((out_dir / "runs.json").read_text(encoding="utf-8"))
+    import_the_kit()
+    ended: dict[str, dict[str, Any]] = {}
+
+    def one(name: str) -> int:
+        from ccweb_conformance.cli import main  # noqa: PLC0415
+
+        os.environ.clear()
+        os.environ.update(runs[name]["env"])
+        tempfile.tempdir = None  # read TMPDIR again: the case's own
+        os.chdir(REPO)
+        return main(runs[name]["argv"])
+
+    def gone(name: str, code: int, seconds: float) -> None:
+        run = runs[name]
+        left = _marked_after_exit(run["mark"])
+        ended[name] = {"code": code, "seconds": seconds, "left": left, "left_files": _left_files(Path(run["temp"]))}
+
+    # A hung run is killed at RUN_BOUND (exit -9), as run_case's time-out stops a fresh one; not by an alarm in the
+    # child: the runner's own console bound uses that timer.
+    each_in_a_child(list(runs), one, out_dir, FORKED_AT_A_TIME, ended=gone, bound=RUN_BOUND)
+    (out_dir / "ended.json").write_text(json.dumps(ended), encoding="utf-8")

@@ -3,7 +3,8 @@
 Every case of ``gate_cases.CASES`` is a whole run against a misbehaving server (or a signal
 sent mid-run): its exit code, its message, no traceback, every report written (or none, for
 a server that could not be started), and no process (daemons included) and no file of the
-run left once it ended. The runs go in parallel, each bounded by a subprocess timeout.
+run left once it ended. The runs go in parallel, each bounded by a subprocess timeout (a forked run: killed by
+its batch).
 """
 
 from __future__ import annotations
@@ -19,7 +20,18 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from runner.gate_cases import CASES, FAKES, PYTHON, REFERENCE, RUN_BOUND, STRICT_JSON_FAULTS, Outcome, run_case
+from runner.gate_cases import (
+    CASES,
+    FAKES,
+    PYTHON,
+    REFERENCE,
+    RUN_BOUND,
+    STRICT_JSON_FAULTS,
+    Outcome,
+    forkable,
+    run_case,
+    run_forked,
+)
 from runner.reports.report_schema import report_schema
 
 pytestmark = pytest.mark.slow
@@ -29,10 +41,14 @@ HANDSHAKE = "protocol.feature::The server negotiates MCP (handshake)"
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    """Every case's outcome: the forkable ones forked from one process, two at a time, beside the others, each in
+    a fresh interpreter, one at a time (three runs at once, as before the batch)."""
     root = tmp_path_factory.mktemp("gate")
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {name: pool.submit(run_case, name, case, root) for name, case in CASES.items()}
-        return {name: future.result() for name, future in futures.items()}
+    fresh = {name: case for name, case in CASES.items() if not forkable(case)}
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        futures = {name: pool.submit(run_case, name, case, root) for name, case in fresh.items()}
+        forked = run_forked({name: case for name, case in CASES.items() if name not in fresh}, root)
+        return {name: forked[name] if name in forked else futures[name].result() for name in CASES}
 
 
 @pytest.mark.parametrize("name", list(CASES))

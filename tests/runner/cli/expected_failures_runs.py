@@ -66,12 +66,15 @@ def run_side_by_side(folder: Path, runs: dict[str, Run]) -> dict[str, Ran]:
     return ran
 
 
-def forked_runs(folder: Path, runs: dict[str, dict[str, Any]]) -> dict[str, subprocess.CompletedProcess[str]]:
-    """Every run of ``runs`` (as :func:`main` reads them) forked from one process that imported the kit once, two at
-    a time; each run's exit code and streams (``folder/NAME.out``, ``NAME.err``)."""
+def forked_runs(
+    folder: Path, runs: dict[str, dict[str, Any]], at_a_time: int = 2
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every run of ``runs`` (as :func:`main` reads them) forked from one process that imported the kit once,
+    ``at_a_time`` at once, in order (one: each after the one before has ended); each run's exit code and streams
+    (``folder/NAME.out``, ``NAME.err``)."""
     from runner.forked import run_as_group  # noqa: PLC0415
 
-    batch = run_as_group([sys.executable, "-c", BATCH, str(folder), json.dumps(runs)], REPO, 900)
+    batch = run_as_group([sys.executable, "-c", BATCH, str(folder), json.dumps(runs), str(at_a_time)], REPO, 900)
     assert batch.returncode == 0, batch.stderr[-3000:]
     codes = json.loads((folder / "codes.json").read_text(encoding="utf-8"))
     done = {}
@@ -100,12 +103,12 @@ def _set_up(run: dict[str, Any]) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """The batch process: each run in a forked child, set up as it names (:func:`_set_up`: ``mutants``,
-    ``variants``, ``env``, ``cwd``, ``calls``), then ``ccweb-conformance`` with its ``argv``; the exit codes to
-    ``codes.json``."""
+    """The batch process (``OUT_DIR RUNS [AT_A_TIME]``, two by default): each run in a forked child, set up as it
+    names (:func:`_set_up`: ``mutants``, ``variants``, ``env``, ``cwd``, ``calls``), then ``ccweb-conformance`` with
+    its ``argv``; the exit codes to ``codes.json``."""
     from runner.forked import each_in_a_child, import_the_kit  # noqa: PLC0415
 
-    out_dir, runs = Path(argv[0]), json.loads(argv[1])
+    out_dir, runs, at_a_time = Path(argv[0]), json.loads(argv[1]), int(argv[2]) if len(argv) > 2 else 2
     import_the_kit()
 
     def one(name: str) -> int:
@@ -114,7 +117,7 @@ def main(argv: list[str]) -> None:
         _set_up(runs[name])
         return conformance(runs[name]["argv"])
 
-    codes = each_in_a_child(list(runs), one, out_dir)
+    codes = each_in_a_child(list(runs), one, out_dir, at_a_time)
     (out_dir / "codes.json").write_text(json.dumps(codes), encoding="utf-8")
 
 

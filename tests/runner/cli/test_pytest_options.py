@@ -7,19 +7,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
-from paths import REPO
 from suite_size import count_scenarios
 
 from ccweb_conformance.cli import main
 from ccweb_conformance.commands.last_failed import CACHE_ENV
 
-RUN_PY = REPO / "tests" / "mutants" / "run.py"
 AC3 = "ac03_latest_fifteen.feature::"
 NEWEST_FIRST_FAILS = [
     AC3 + "Twenty inputs give the latest fifteen, oldest first",
@@ -39,13 +35,46 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def mutant_run(*words: str) -> tuple[int, str]:
-    """``ccweb-conformance`` with the mutant newest_first applied, in a subprocess: (exit code, stderr)."""
-    done = subprocess.run(
-        [sys.executable, str(RUN_PY), "mutant", "newest_first", *words],
-        capture_output=True, text=True, timeout=180, check=False, env={**os.environ, "NO_COLOR": "1"},
-    )
-    return done.returncode, done.stderr
+MUTANT_RUNS = {
+    "first": ("lf", ["--tags", "AC-1,AC-3,UNI-1", "--json", "first.json"]),
+    "again": ("lf", ["--lf", "--json", "again.json"]),
+    "ac3": ("kept", ["--tags", "AC-3", "--json", "a.json"]),
+}
+"""The module's ``run --in-process`` with the mutant newest_first applied: name -> (its ``--last-failed`` record's
+folder, its further arguments; a report path is a file in the runs' folder). ``again`` reruns what ``first`` failed."""
+
+
+class MutantRun(NamedTuple):
+    code: int
+    stderr: str
+    folder: Path
+    """The runs' folder: the reports and each record's folder."""
+
+
+@pytest.fixture(scope="module")
+def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, MutantRun]:
+    """:data:`MUTANT_RUNS`, forked from one process that imported the kit once, one after the other (``again`` reads
+    the record ``first`` wrote), each with its record's folder as the cache and ``NO_COLOR``."""
+    from runner.cli.expected_failures_runs import forked_runs  # noqa: PLC0415
+
+    folder = tmp_path_factory.mktemp("pytest-options")
+    runs = {
+        name: {
+            "argv": ["run", "--in-process", *(str(folder / w) if w.endswith(".json") else w for w in words)],
+            "mutants": ["newest_first"],
+            "env": {CACHE_ENV: str(folder / cache), "NO_COLOR": "1"},
+        }
+        for name, (cache, words) in MUTANT_RUNS.items()
+    }
+    done = forked_runs(folder, runs, at_a_time=1)
+    return {name: MutantRun(run.returncode, run.stderr, folder) for name, run in done.items()}
+
+
+def _use_the_record_of(runs: dict[str, MutantRun], name: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The record's folder of the run ``name`` as this test's cache (the test goes on where that run stopped)."""
+    cache = runs[name].folder / MUTANT_RUNS[name][0]
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    return cache
 
 
 def names(report: Path, *statuses: str) -> list[str]:
@@ -53,14 +82,16 @@ def names(report: Path, *statuses: str) -> list[str]:
     return [f"{s['file']}::{s['name']}" for s in scenarios if not statuses or s["status"] in statuses]
 
 
-def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_path: Path, capsys) -> None:
-    first, again = tmp_path / "first.json", tmp_path / "again.json"
-    code, _ = mutant_run("run", "--in-process", "--tags", "AC-1,AC-3,UNI-1", "--json", str(first))
-    assert code == 1
+def test_last_failed_reruns_exactly_the_scenarios_that_failed(
+    mutant_runs: dict[str, MutantRun], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    cache = _use_the_record_of(mutant_runs, "first", monkeypatch)
+    first, again = mutant_runs["first"].folder / "first.json", mutant_runs["again"].folder / "again.json"
+    assert mutant_runs["first"].code == 1
     assert len(names(first)) == 20
     assert names(first, "failed") == NEWEST_FIRST_FAILS
 
-    code, stderr = mutant_run("run", "--in-process", "--lf", "--json", str(again))
+    code, stderr = mutant_runs["again"].code, mutant_runs["again"].stderr
     assert code == 1
     assert names(again) == NEWEST_FIRST_FAILS  # exactly those, by name, and nothing else
     assert names(again, "failed") == NEWEST_FIRST_FAILS
@@ -92,9 +123,11 @@ def test_last_failed_reruns_exactly_the_scenarios_that_failed(cache: Path, tmp_p
     assert out.splitlines()[-1] == f"{count_scenarios()} scenarios would run; nothing was started"
 
 
-def test_a_run_keeps_the_failures_of_scenarios_it_did_not_run(cache: Path, tmp_path: Path) -> None:
-    code, _ = mutant_run("run", "--in-process", "--tags", "AC-3", "--json", str(tmp_path / "a.json"))
-    assert code == 1
+def test_a_run_keeps_the_failures_of_scenarios_it_did_not_run(
+    mutant_runs: dict[str, MutantRun], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = _use_the_record_of(mutant_runs, "ac3", monkeypatch)
+    assert mutant_runs["ac3"].code == 1
     assert main(["run", "--in-process", "--tags", "AC-1", "--json", str(tmp_path / "b.json")]) == 0
     [record] = (cache / "last-failed").iterdir()
     document = json.loads(record.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ import pytest
 from paths import REPO
 from runner.reports.mutant_console import block, console
 from runner.reports.sample_run import make_run
+from runner.reports.test_terminology import english_terms
 
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line, scenario_block
@@ -24,8 +25,14 @@ def _console(mutant: str, *args: str) -> list[str]:
     return console(mutant, "--lang", "zh-CN", *args)
 
 
-def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> None:
-    lines = _console("utf16_units", "--tags", "AC-7")
+@pytest.fixture(scope="module")
+def utf16_lines() -> list[str]:
+    """The Chinese console of the UTF-16 mutant's AC-7 run: its failure block, and its terminology."""
+    return _console("utf16_units", "--tags", "AC-7")
+
+
+def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint(utf16_lines: list[str]) -> None:
+    lines = utf16_lines
     assert "失败（9）" in lines
     assert block(lines, "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]") == [
         "FAIL ac07_unicode.feature::Characters outside the BMP count as one [😀-1]",
@@ -49,6 +56,14 @@ def test_a_utf16_bug_in_chinese_shows_the_block_the_statement_and_the_hint() -> 
     )
     assert lines[-3:-1] == ["完整通信记录：加 -v 运行；供 CI 使用的报告：--junitxml FILE、--json FILE", ""]
     assert re.fullmatch(r"通过 4，失败 9，用时 \d+\.\d\d 秒", lines[-1])
+
+
+def test_no_english_term_stands_in_a_chinese_failure_block(utf16_lines: list[str]) -> None:
+    """The terminology check of ``test_terminology.py`` on a failing run's Chinese console (the run above)."""
+    # Scenario names are the features' English text, quoted as they are: left out.
+    chinese = [line for line in utf16_lines if CJK.search(line) and ".feature::" not in line]
+    assert chinese, utf16_lines
+    assert {line: english_terms(line) for line in chinese if english_terms(line)} == {}
 
 
 def a_failure(**changes: object) -> ScenarioResult:

@@ -3,18 +3,16 @@
 
 Checked in every source of Chinese text (the messages, the hints, the requirements and
 decisions that the Chinese spec is rendered from, the Chinese READMEs and docs) and in the Chinese
-console output of a failing run. An English form may only follow its Chinese term as a gloss
-in full-width parentheses: 孤立代理项（lone surrogate）.
+console output of a failing run (``test_failure_block_zh.py``, on the run it makes). An English
+form may only follow its Chinese term as a gloss in full-width parentheses: 孤立代理项（lone surrogate）.
 """
 
 from __future__ import annotations
 
 import re
 
-import pytest
 import yaml
 from paths import REPO
-from runner.reports.mutant_console import console
 
 import ccweb_spec
 from ccweb_conformance.i18n import locale_messages, terms
@@ -77,12 +75,3 @@ def test_the_checker_finds_an_english_term_and_allows_a_gloss():
 def test_no_english_term_stands_in_chinese_text():
     offenders = {where: found for where, text in _sources().items() if text and (found := english_terms(text))}
     assert offenders == {}
-
-
-@pytest.mark.parametrize("mutant", ["utf16_units"])
-def test_no_english_term_stands_in_a_chinese_failure_block(mutant):
-    lines = console(mutant, "--lang", "zh-CN", "--tags", "AC-7")
-    # Scenario names are the features' English text, quoted as they are: left out.
-    chinese = [line for line in lines if CJK.search(line) and ".feature::" not in line]
-    assert chinese, lines
-    assert {line: english_terms(line) for line in chinese if english_terms(line)} == {}
