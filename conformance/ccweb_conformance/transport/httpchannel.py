@@ -337,7 +337,8 @@ class HttpChannel(Channel):
         return self._stderr_tail(lines) if self._stderr_tail is not None else ""
 
     def close(self) -> None:
-        if self.session_id is not None:
+        """DELETE the legacy session (not after a signal: the run's connections are shut), close the client."""
+        if self.session_id is not None and not (self._connections is not None and self._connections.shut):
             with contextlib.suppress(httpx.HTTPError):
                 headers = {SESSION_HEADER: self.session_id}
                 self._http.delete(self.url, headers=headers, timeout=2.0, extensions=self._traced)
