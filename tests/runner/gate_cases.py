@@ -13,10 +13,13 @@ import json
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,6 +29,14 @@ REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 RUN_BOUND = 240.0
 """Seconds a run may take before the test calls it hung (a guard, not a speed check)."""
+READ_TIMEOUT = "300"
+"""``--timeout`` of the cases where a signal comes while a read waits: far past ``INTERRUPT_BOUND``, so a run that
+waits for its read to time out fails the test instead of passing late."""
+INTERRUPT_BOUND = 60.0
+"""Seconds from its signal a run of those cases may take before the test calls it hung (a guard, not a speed check:
+a run ends within about a second of a signal)."""
+LISTEN_BOUND = 60.0
+"""Seconds a gate fake the test starts itself may take to listen."""
 MARK_ENV = "GATE_TEST_MARK"
 REPORTS = ("json", "junitxml", "markdown", "cucumberjson")
 
@@ -70,6 +81,11 @@ class Case:
     fresh: bool = False
     """The runner in an interpreter of its own, even where it could be forked (:func:`forkable`): its peak memory
     is asserted."""
+    server: list[str] | None = None
+    """The gate fake's HTTP words for a server the test starts before the run and stops after it: the runner is
+    given ``--url`` to it and ``--sessions-dir``, a folder the test checks is empty once the run ended."""
+    bound: float = RUN_BOUND
+    """Seconds the run may take (from its signal, for interrupt cases) before the test calls it hung."""
 
 
 STRICT_JSON_FAULTS = {
@@ -125,6 +141,15 @@ CASES: dict[str, Case] = {
         "interrupted by SIGTERM;",
         outcome="interrupted",
         signal_after=(signal.SIGTERM, "cancelled-"),  # PROTO-5's window is open; nothing comes before the timeout
+    ),
+    "sigterm-during-a-url-read": Case(
+        ["--timeout", READ_TIMEOUT],
+        143,
+        "interrupted by SIGTERM;",
+        outcome="interrupted",
+        signal_after=(signal.SIGTERM, "silent-"),  # the server read a call it will never answer: a worker waits on it
+        server=["hang"],
+        bound=INTERRUPT_BOUND,
     ),
     "sigint-during-start-up": Case(
         stdio("hs-hang"), 130, "interrupted by SIGINT;", outcome="interrupted", signal_after=(signal.SIGINT, "hung-")
@@ -229,6 +254,47 @@ CASES: dict[str, Case] = {
 }
 
 
+TRICKLE = ["trickle=6", "trickle-every=120"]
+"""The third AC-8 scenario's call (maxChars 6) is answered with an SSE stream that sends a byte now and then, never
+a line: slower than INTERRUPT_BOUND, so a read that goes on after the signal fails the test."""
+
+
+def _read_case(sig: signal.Signals, cue: str, words: list[str], *args: str, spawned: bool = False) -> Case:
+    """A signal sent once ``cue`` says a read of the run waits on the gate fake (``words``) over HTTP: a server the
+    run did not start (``--url``), or one it started (``spawned``: ``--http-cmd``)."""
+    return Case(
+        [*(http(*words) if spawned else []), *args, "--timeout", READ_TIMEOUT],
+        128 + sig,
+        f"interrupted by {sig.name};",
+        outcome="interrupted",
+        signal_after=(sig, cue),
+        server=None if spawned else words,
+        bound=INTERRUPT_BOUND,
+    )
+
+
+READ_CASES: dict[str, Case] = {
+    "sigint-during-a-url-read": _read_case(signal.SIGINT, "silent-", ["hang"]),
+    "sigterm-during-a-trickling-url-read": _read_case(signal.SIGTERM, "trickling-", TRICKLE),
+    "sigint-during-a-trickling-url-read": _read_case(signal.SIGINT, "trickling-", TRICKLE),
+    "sigterm-mid-run-url": _read_case(signal.SIGTERM, "PASSED ", []),
+    "sigint-mid-run-url": _read_case(signal.SIGINT, "PASSED ", []),
+    "sigterm-during-overlapping-url-reads": _read_case(
+        signal.SIGTERM,
+        "silent-",
+        ["hang"],
+        "-k",
+        "Four and agents",  # one scenario: the run's thread runs it
+    ),
+    "sigterm-during-a-read-http-cmd": _read_case(signal.SIGTERM, "silent-", ["hang"], spawned=True),
+    "sigint-during-a-trickling-read-http-cmd": _read_case(signal.SIGINT, "trickling-", TRICKLE, spawned=True),
+}
+"""A signal while an HTTP read waits, beside the gate's ``sigterm-during-a-url-read``
+(``tests/runner/test_signal_during_a_read.py``): silent, trickling and answering servers the run did not start,
+the run's thread waiting for four connections' calls at once (``--jobs`` has one scenario to run), and servers the
+run started."""
+
+
 @dataclass
 class Outcome:
     """How one run ended, and what it left."""
@@ -244,6 +310,8 @@ class Outcome:
     peak_mb: float
     daemons: int
     """How many daemons the fake started (files daemon-<pid> in its state folder)."""
+    after_signal_s: float | None = None
+    """Seconds from the signal to the run's end (interrupt cases)."""
 
     @property
     def report(self) -> dict[str, Any] | None:
@@ -295,13 +363,14 @@ def _marked_after_exit(mark: str) -> list[str]:
     return left
 
 
-FILE_CUES = ("hung-", "cancelled-")
+FILE_CUES = ("hung-", "cancelled-", "silent-", "trickling-")
 """Cues the gate fake writes as files: it read initialize and never answers it (the runner is starting up); it read
-a cancellation and answers no call without arguments (the runner listens in PROTO-5's window until its timeout)."""
+a cancellation and answers no call without arguments (the runner listens in PROTO-5's window until its timeout); it
+read a call it will never answer (``hang``); it started trickling a stream (``trickle=N``): a read is in flight."""
 
 
-def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, errors: list[str]) -> None:
-    """Wait for the cue (a console line, or a file the fake writes), then send the signal."""
+def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, errors: list[str]) -> float:
+    """Wait for the cue (a console line, or a file the fake writes), then send the signal; when it was sent."""
     assert case.signal_after is not None and process.stderr is not None
     sig, cue = case.signal_after
     if cue in FILE_CUES:
@@ -314,6 +383,41 @@ def _send_when_ready(process: subprocess.Popen[str], case: Case, state: Path, er
             if line.startswith(cue):
                 break
     process.send_signal(sig)
+    return time.monotonic()
+
+
+def _listening(port: int, server: subprocess.Popen[bytes]) -> None:
+    """Wait (at most LISTEN_BOUND) until the gate fake accepts connections on ``port``."""
+    deadline = time.monotonic() + LISTEN_BOUND
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1.0).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"the gate fake did not listen on port {port} (exit code {server.poll()})")
+
+
+@contextmanager
+def running_server(words: list[str] | None, env: dict[str, str], sessions: Path) -> Iterator[list[str]]:
+    """The gate fake over HTTP started with ``words`` (a server the run does not start), stopped when the block
+    ends; yields the runner's words that name it (none when ``words`` is None)."""
+    if words is None:
+        yield []
+        return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server_env = {name: value for name, value in env.items() if name != MARK_ENV}  # not the run's: not judged left
+    server_env["CC_WEB_SESSIONS_DIR"] = str(sessions)
+    command = [PYTHON, str(FAKES / "gate_server.py"), "http", str(port), *words]
+    server = subprocess.Popen(command, env=server_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _listening(port, server)
+        yield ["--url", f"http://127.0.0.1:{port}/mcp", "--sessions-dir", str(sessions), "--protocol", "legacy"]
+    finally:
+        server.kill()
+        server.wait(timeout=LISTEN_BOUND)
 
 
 class _Prepared(NamedTuple):
@@ -321,6 +425,8 @@ class _Prepared(NamedTuple):
 
     state: Path
     temp: Path
+    sessions: Path
+    """The sessions folder of a server the run did not start (``Case.server``): empty once the run ended."""
     peak: Path
     mark: str
     env: dict[str, str]
@@ -331,8 +437,8 @@ class _Prepared(NamedTuple):
 
 def _prepare(name: str, case: Case, root: Path) -> _Prepared:
     home = root / name
-    state, temp, reports = home / "state", home / "tmp", home / "reports"
-    for folder in (state, temp, reports):
+    state, temp, reports, sessions = home / "state", home / "tmp", home / "reports", home / "sessions"
+    for folder in (state, temp, reports, sessions):
         folder.mkdir(parents=True)
     mark = uuid.uuid4().hex
     peak = home / "peak"
@@ -350,11 +456,19 @@ def _prepare(name: str, case: Case, root: Path) -> _Prepared:
     argv = ["run", *case.args, *(word for kind, path in paths.items() for word in (f"--{kind}", str(path)))]
     if case.signal_after is not None and "-v" not in argv:
         argv.append("-v")
-    return _Prepared(state, temp, peak, mark, env, paths, argv)
+    return _Prepared(state, temp, sessions, peak, mark, env, paths, argv)
 
 
 def _outcome(
-    ready: _Prepared, *, code: int, wall: float, stdout: str, stderr: str, left: list[str], left_files: list[str]
+    ready: _Prepared,
+    *,
+    code: int,
+    wall: float,
+    stdout: str,
+    stderr: str,
+    left: list[str],
+    left_files: list[str],
+    after_signal: float | None = None,
 ) -> Outcome:
     texts = {kind: path.read_text(encoding="utf-8") if path.exists() else None for kind, path in ready.paths.items()}
     return Outcome(
@@ -367,6 +481,7 @@ def _outcome(
         left_files,
         int(ready.peak.read_text()) / 1024 if ready.peak.exists() else 0.0,
         len(list(ready.state.glob("daemon-*"))),
+        after_signal,
     )
 
 
@@ -377,37 +492,40 @@ def _left_files(temp: Path) -> list[str]:
 def run_case(name: str, case: Case, root: Path) -> Outcome:
     """Run one case in a fresh interpreter, return how it ended and what was left once it had."""
     ready = _prepare(name, case, root)
-    command = [*case.prefix, PYTHON, str(FAKES / "peak_runner.py"), *ready.argv]
-    started = time.monotonic()
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ready.env,
-        errors="backslashreplace",
-        cwd=REPO,
-    )
-    early: list[str] = []
-    try:
-        if case.signal_after is not None:
-            _send_when_ready(process, case, ready.state, early)
-        stdout, stderr = process.communicate(timeout=RUN_BOUND)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    wall = time.monotonic() - started
-    left = _marked_after_exit(ready.mark)
-    stderr = "".join(early) + stderr
+    with running_server(case.server, ready.env, ready.sessions) as target:
+        command = [*case.prefix, PYTHON, str(FAKES / "peak_runner.py"), *ready.argv, *target]
+        started = time.monotonic()
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ready.env,
+            errors="backslashreplace",
+            cwd=REPO,
+        )
+        early: list[str] = []
+        signalled: float | None = None
+        try:
+            if case.signal_after is not None:
+                signalled = _send_when_ready(process, case, ready.state, early)
+            stdout, stderr = process.communicate(timeout=case.bound)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        ended = time.monotonic()
+        left = _marked_after_exit(ready.mark)
+    in_sessions = [str(p.relative_to(ready.sessions.parent)) for p in ready.sessions.rglob("*")]  # not the run's own
     return _outcome(
         ready,
         code=process.returncode,
-        wall=wall,
+        wall=ended - started,
         stdout=stdout,
-        stderr=stderr,
+        stderr="".join(early) + stderr,
         left=left,
-        left_files=_left_files(ready.temp),
+        left_files=sorted([*_left_files(ready.temp), *in_sessions]),
+        after_signal=None if signalled is None else ended - signalled,
     )
 
 
@@ -416,7 +534,7 @@ def forkable(case: Case) -> bool:
     sent mid-run (the interrupt cases time their signal against a fresh runner's start), not a runner started
     under another command (``nohup``) or environment that the interpreter reads at its start (the console's
     encoding), not a case marked ``fresh`` (the runner's peak memory: a forked child's counts its parent's pages)."""
-    return case.signal_after is None and not case.prefix and not case.env and not case.fresh
+    return case.signal_after is None and not case.prefix and not case.env and not case.fresh and case.server is None
 
 
 BATCH = (

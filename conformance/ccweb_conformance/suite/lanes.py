@@ -198,8 +198,9 @@ def run_in_lanes(
     end (``finished``) and is raised after it. Then ``abort()`` stops the servers the workers talk to, and the
     workers are waited for. That wait is bounded: ``abort()`` stops every server side by side (SIGTERM, then SIGKILL
     after ``STOP_GRACE``), and each wait of a worker ends with its server's output or connection (an exchange,
-    PROTO-5's window) or after its own short length (a settle delay, a pause); only a read from a server the run did
-    not start (``--url``), which it cannot stop, ends at ``--timeout``.
+    PROTO-5's window) or after its own short length (a settle delay, a pause); a read from a server the run did not
+    start (``--url``), which it cannot stop, ends when the signal's handler shuts the run's HTTP connections
+    (``transport/connections.py``).
     """
     lanes = Lanes(planned, jobs)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ccweb-job")

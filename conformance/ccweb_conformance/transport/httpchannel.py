@@ -9,6 +9,7 @@ session ID that changes mid-session is a protocol failure.
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -30,6 +31,7 @@ from ccweb_conformance.transport.channel import (
     cut,
     parse_received,
 )
+from ccweb_conformance.transport.connections import OpenConnections
 from ccweb_conformance.transport.sse import StreamState, iter_events, split_lines
 
 ACCEPT = "application/json, text/event-stream"
@@ -41,10 +43,18 @@ DEFAULT_RETRY_S = 0.1
 """Seconds to wait before resuming a stream that gave no ``retry`` time."""
 SEND_BACK_MIN_S = 1.0
 """Seconds a reply to a server request may take to POST, even when the request's deadline is near."""
+OPENED = frozenset(
+    {"connection.connect_tcp.complete", "connection.connect_unix_socket.complete", "connection.start_tls.complete"}
+)
+"""httpcore's trace events whose value is a connection's stream, just opened (``start_tls``: the socket TLS wraps)."""
 
 
 class HttpChannel(Channel):
-    """One httpx.Client; keeps the legacy session id and sends it back."""
+    """One httpx.Client; keeps the legacy session id and sends it back.
+
+    ``connections``: the run's, where each connection's socket is adopted as it opens (through httpcore's ``trace``
+    extension, on every request), so that the signal that stops the run shuts it and ends a read waiting on it.
+    """
 
     def __init__(
         self,
@@ -54,6 +64,7 @@ class HttpChannel(Channel):
         stderr_tail: Callable[[int], str] | None = None,
         label: str = "server",
         limit: int = DEFAULT_LIMIT,
+        connections: OpenConnections | None = None,
     ) -> None:
         self.url = url
         self.label = label
@@ -63,6 +74,9 @@ class HttpChannel(Channel):
         self.strays: set[str] = set()
         self._stderr_tail = stderr_tail
         self._http = httpx.Client(headers=dict(base_headers), follow_redirects=False, trust_env=False)
+        self._connections = connections
+        self._traced = {} if connections is None else {"trace": self._opened}
+        """The extensions of every request: the trace that adopts each connection's socket."""
 
     def send(
         self,
@@ -90,7 +104,9 @@ class HttpChannel(Channel):
             inspect=self.inspect,
         )
         try:
-            with self._http.stream("POST", self.url, content=body, headers=all_headers, timeout=timeout) as response:
+            with self._http.stream(
+                "POST", self.url, content=body, headers=all_headers, timeout=timeout, extensions=self._traced
+            ) as response:
                 reply.http_status = response.status_code
                 reply.content_type = response.headers.get("content-type")
                 self._session_of(response, reply, sent=SESSION_HEADER in all_headers)
@@ -175,10 +191,10 @@ class HttpChannel(Channel):
             pause = DEFAULT_RETRY_S if stream.retry_ms is None else stream.retry_ms / 1000.0
             if time.monotonic() + pause >= deadline:
                 raise httpx.ReadTimeout(f"the server asked to wait {pause:g} s before resuming the SSE stream")
-            time.sleep(pause)
+            self._pause(pause)
             headers = self._agreed({"Accept": "text/event-stream", "Last-Event-ID": stream.last_id}, version)
             left = max(deadline - time.monotonic(), 0.001)
-            with self._http.stream("GET", self.url, headers=headers, timeout=left) as response:
+            with self._http.stream("GET", self.url, headers=headers, timeout=left, extensions=self._traced) as response:
                 self._session_of(response, reply, sent=SESSION_HEADER in headers)
                 media = (response.headers.get("content-type") or "").split(";")[0].strip().lower()
                 if response.status_code >= 300 or media != "text/event-stream":
@@ -191,6 +207,20 @@ class HttpChannel(Channel):
                     )
                 if self._read_sse(response, reply, collector, deadline, stream):
                     return
+
+    def _opened(self, event: str, info: dict[str, Any]) -> None:
+        """httpcore's trace: a connection that opened has its socket adopted by the run's connections."""
+        stream = info.get("return_value") if event in OPENED else None
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket) and self._connections is not None:
+            self._connections.adopt(sock)
+
+    def _pause(self, seconds: float) -> None:
+        """Wait before resuming a stream; cut short once the run's connections were shut (a signal)."""
+        if self._connections is None:
+            time.sleep(seconds)
+        else:
+            self._connections.pause(seconds)
 
     def _agreed(self, headers: dict[str, str], version: str | None) -> dict[str, str]:
         """``headers`` with the protocol version of the request they follow up (if any) and the session ID (once
@@ -207,7 +237,7 @@ class HttpChannel(Channel):
         body = compact(message).encode("utf-8", errors="surrogatepass")
         left = max(deadline - time.monotonic(), SEND_BACK_MIN_S)
         try:
-            answered = self._http.post(self.url, content=body, headers=headers, timeout=left)
+            answered = self._http.post(self.url, content=body, headers=headers, timeout=left, extensions=self._traced)
         except httpx.HTTPError as exc:
             reply.add_problem(f"POSTing the runner's reply to request id {message.get('id')!r} failed: {exc!r}")
             return
@@ -307,7 +337,9 @@ class HttpChannel(Channel):
         return self._stderr_tail(lines) if self._stderr_tail is not None else ""
 
     def close(self) -> None:
-        if self.session_id is not None:
+        """DELETE the legacy session (not after a signal: the run's connections are shut), close the client."""
+        if self.session_id is not None and not (self._connections is not None and self._connections.shut):
             with contextlib.suppress(httpx.HTTPError):
-                self._http.delete(self.url, headers={SESSION_HEADER: self.session_id}, timeout=2.0)
+                headers = {SESSION_HEADER: self.session_id}
+                self._http.delete(self.url, headers=headers, timeout=2.0, extensions=self._traced)
         self._http.close()

@@ -11,7 +11,8 @@ Ctrl-C, running every clean-up); later ones are only recorded, so clean-up is ne
 short. Inside :func:`shielded` (stopping processes, removing files, the ``--jobs`` loop) a signal is recorded and
 raised when the block ends, never in the middle of it: an exception raised wherever the main thread is can leave
 a lock taken (between a lock's ``__enter__`` and the ``with`` block it opens), which a thread then waits for for
-ever. A shielded block that waits names how a signal wakes it (``wake``).
+ever. A shielded block that waits names how a signal wakes it (``wake``). What another thread waits on, a signal
+that stops the run ends from the handler (``hang_ups``: the run's HTTP connections are shut).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ class InterruptState:
     """True inside :func:`console_bounded`: a signal arriving there starts the console's grace period."""
     wake: Callable[[], None] | None = None
     """How a signal wakes the shielded block that waits (:func:`shielded`); called from the handler."""
+    hang_ups: list[Callable[[], None]] = field(default_factory=list)
+    """What the signal that stops the run ends at once, whichever thread waits on it (the run's HTTP connections:
+    a read from a server the run did not start ends only so); called from the handler, wherever the main thread
+    is, so none may take a lock."""
 
     @property
     def interrupted(self) -> bool:
@@ -113,6 +118,8 @@ def _handle(state: InterruptState, signum: int) -> None:
         _start_grace()
     if not state.armed:
         return
+    for hang_up in state.hang_ups:
+        hang_up()
     if state.shield_depth:
         state.pending = True
         if state.wake is not None:

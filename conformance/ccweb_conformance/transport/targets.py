@@ -412,7 +412,12 @@ class _HttpTarget(Target):
             headers[self.source_header] = source
         httpchannel = deferred_import("ccweb_conformance.transport.httpchannel")  # httpx: HTTP targets only
         channel = httpchannel.HttpChannel(
-            self.url, base_headers=headers, stderr_tail=self._stderr_tail, label=self.description, limit=self.limit
+            self.url,
+            base_headers=headers,
+            stderr_tail=self._stderr_tail,
+            label=self.description,
+            limit=self.limit,
+            connections=self.context.connections,
         )
         return McpClient(channel, protocol=protocol, timeout=self.timeout, name=self.client_name)
 

@@ -5,6 +5,7 @@ Imported only in HTTP mode: a stdio gate fake, started far more often, never imp
 """
 
 import json
+import os
 import threading
 import time
 from http.server import ThreadingHTTPServer
@@ -66,6 +67,9 @@ class Handler(ReplyingHandler):
             with LOCK:
                 CALLS[0] += 1
                 number = CALLS[0]
+            if "hang" in gate.WORDS:
+                self.hang()
+                return
             arguments = (message.get("params") or {}).get("arguments") or {}
             if gate.TRICKLE and arguments.get("maxChars") == gate.TRICKLE:
                 self.trickle()
@@ -133,18 +137,26 @@ class Handler(ReplyingHandler):
             return
         self.reply(200, "text/event-stream", held.encode("utf-8", errors="surrogateescape"))
 
+    def hang(self) -> None:
+        """Say nothing until the client hangs up (the cue: ``$GATE_STATE/silent-<pid>``, once the call was read)."""
+        (self.gate.STATE / f"silent-{os.getpid()}").write_text("")
+        self.connection.recv(1)
+        self.close_connection = True
+
     def trickle(self) -> None:
-        """An SSE stream that sends a byte every 0.1 s and never ends a line."""
+        """An SSE stream that sends a byte every ``trickle-every`` seconds and never ends a line (the cue:
+        ``$GATE_STATE/trickling-<pid>``, once its first bytes were sent)."""
         gate = self.gate
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
         self.wfile.write(b"data: {")
         self.wfile.flush()
+        (gate.STATE / f"trickling-{os.getpid()}").write_text("")
         deadline = time.monotonic() + gate.LIFETIME
         try:
             while time.monotonic() < deadline:
-                time.sleep(0.1)
+                time.sleep(gate.TRICKLE_EVERY)
                 self.wfile.write(b" ")
                 self.wfile.flush()
         except OSError:

@@ -18,7 +18,11 @@ untouched scenarios pass, except as the words say:
                 text/plain (Go's default); hs=redirect: 307
   sse           (http) replies to tools/call as an SSE stream
   trickle=N     (http) a tools/call whose maxChars is N opens an SSE stream and trickles bytes, never a
-                newline (chosen by its arguments, not its arrival: under --jobs calls arrive in any order)
+                newline (chosen by its arguments, not its arrival: under --jobs calls arrive in any order);
+                once it started, $GATE_STATE/trickling-<pid> is written
+  trickle-every=S  (http) ... a byte every S seconds (default 0.1)
+  hang          (http) every tools/call is read and never answered, its connection held until the client
+                closes it; once one is read, $GATE_STATE/silent-<pid> is written
   nan           every tools/call result carries "_meta": {"score": NaN} (not JSON)
   dup-envelope  every tools/call response repeats "jsonrpc", "id" and "result" (a first, empty result)
   dup-text      the JSON text block of every tools/call result starts with an extra "ok": false
@@ -65,6 +69,7 @@ STORM = int(OPTIONS.get("storm", "0"))
 PAD = int(OPTIONS.get("pad", "0"))
 PAD_CHAR = OPTIONS.get("padchar", "p")
 TRICKLE = int(OPTIONS.get("trickle", "0"))
+TRICKLE_EVERY = float(OPTIONS.get("trickle-every", "0.1"))
 DEEP = int(OPTIONS.get("deep", "0"))
 PAGES = int(OPTIONS.get("pages", "1"))
 POLLS = int(OPTIONS.get("sse-poll", "0"))
