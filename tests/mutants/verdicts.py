@@ -8,6 +8,19 @@ from suite_size import HTTP_ONLY, NOT_IN_PROCESS, ROOT_SKIPS
 
 from mutants.catalogue import MUTANTS, VARIANTS, scenario_matches
 
+NOT_JUDGED = "skipped: not judged: "
+"""How a scenario the runner's machine was too busy to judge is skipped (a torn save completed late, no call
+cancelled in flight): load's doing, not the implementation's."""
+
+
+def not_judged(report: dict[str, Any]) -> list[str]:
+    """The names of the report's scenarios left not judged for the machine's load."""
+    return [s["name"] for s in report["scenarios"] if s["status"] == "skipped" and _said(s).startswith(NOT_JUDGED)]
+
+
+def _said(scenario: dict[str, Any]) -> str:
+    return str(scenario.get("message") or "")
+
 
 def failed_scenarios(report: dict[str, Any]) -> list[str]:
     """The names of the report's failed scenarios."""
@@ -44,6 +57,7 @@ def assert_passes(name: str, run: dict[str, Any]) -> None:
     assert all(set(s["failedRequirements"]) <= set(variant.warnings) for s in warnings), _problems(report, "warning")
     assert report["counts"]["warning"] == len(warnings) and bool(warnings) == bool(variant.warnings)
     counts = report["counts"]
-    # in process the HTTP-only and own-process scenarios are skipped, and a root runner skips the unreadable-file one
-    assert counts["skipped"] == HTTP_ONLY + NOT_IN_PROCESS + ROOT_SKIPS
+    # in process the HTTP-only and own-process scenarios are skipped, and a root runner skips the unreadable-file one;
+    # a loaded machine may leave a timing scenario not judged besides (a skip, never a pass)
+    assert counts["skipped"] - len(not_judged(report)) == HTTP_ONLY + NOT_IN_PROCESS + ROOT_SKIPS
     assert counts["passed"] + counts["warning"] + counts["skipped"] == counts["total"]
