@@ -147,7 +147,9 @@ def test_a_fork_server_killed_leaves_its_children_to_be_stopped(tmp_path):
     os.kill(started.pid, signal.SIGKILL)
     started.process.wait(5)
     os.killpg(child.pid, signal.SIGTERM)
-    assert child.wait(WAIT_BOUND_S) in (-signal.SIGTERM, -9)
+    # 143: the signal came before the child had put back the default action of the fork server's SIGTERM handler
+    # (which exits 128 + the signal), as a loaded machine can make it
+    assert child.wait(WAIT_BOUND_S) in (-signal.SIGTERM, -signal.SIGKILL, 128 + signal.SIGTERM)
     assert _wait_gone([child.pid])
     started.stop()
 
