@@ -74,8 +74,9 @@ class HttpChannel(Channel):
         self.strays: set[str] = set()
         self._stderr_tail = stderr_tail
         self._http = httpx.Client(headers=dict(base_headers), follow_redirects=False, trust_env=False)
-        self._connections = connections
-        self._traced = {} if connections is None else {"trace": self._opened}
+        self._connections = OpenConnections() if connections is None else connections
+        """The run's connections, or the channel's own when it has no run (a test, a benchmark)."""
+        self._traced = {"trace": self._opened}
         """The extensions of every request: the trace that adopts each connection's socket."""
 
     def send(
@@ -212,15 +213,12 @@ class HttpChannel(Channel):
         """httpcore's trace: a connection that opened has its socket adopted by the run's connections."""
         stream = info.get("return_value") if event in OPENED else None
         sock = stream.get_extra_info("socket") if stream is not None else None
-        if isinstance(sock, socket.socket) and self._connections is not None:
+        if isinstance(sock, socket.socket):
             self._connections.adopt(sock)
 
     def _pause(self, seconds: float) -> None:
         """Wait before resuming a stream; cut short once the run's connections were shut (a signal)."""
-        if self._connections is None:
-            time.sleep(seconds)
-        else:
-            self._connections.pause(seconds)
+        self._connections.pause(seconds)
 
     def _agreed(self, headers: dict[str, str], version: str | None) -> dict[str, str]:
         """``headers`` with the protocol version of the request they follow up (if any) and the session ID (once
@@ -338,7 +336,7 @@ class HttpChannel(Channel):
 
     def close(self) -> None:
         """DELETE the legacy session (not after a signal: the run's connections are shut), close the client."""
-        if self.session_id is not None and not (self._connections is not None and self._connections.shut):
+        if self.session_id is not None and not self._connections.shut:
             with contextlib.suppress(httpx.HTTPError):
                 headers = {SESSION_HEADER: self.session_id}
                 self._http.delete(self.url, headers=headers, timeout=2.0, extensions=self._traced)
