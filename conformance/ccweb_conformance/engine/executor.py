@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ccweb_conformance.engine.registry import Registry, StepDef
@@ -69,15 +69,6 @@ class Observer:
         """A step failed or was skipped."""
 
 
-@dataclass
-class _Run:
-    """What one scenario's steps share while it runs: the values steps returned as target fixtures."""
-
-    world: object
-    provide: Callable[[str], object]
-    values: dict[str, object] = field(default_factory=dict)
-
-
 def match(registry: Registry, step: Step) -> tuple[StepDef, dict[str, Any]]:
     """The definition a step runs and the arguments its text holds; :class:`UndefinedStep` when none."""
     found = registry.matches(step.kind, step.text) if step.kind is not None else []
@@ -86,16 +77,15 @@ def match(registry: Registry, step: Step) -> tuple[StepDef, dict[str, Any]]:
     return found[-1]
 
 
-def _call(definition: StepDef, arguments: dict[str, Any], step: Step, run: _Run) -> None:
-    given = {"world": run.world, **run.values, **arguments}
+def _call(definition: StepDef, step: Step, given: dict[str, Any], provide: Callable[[str], object]) -> object:
+    """The step's function called with ``given`` (``world``, earlier target fixtures, its text's arguments), its
+    table and docstring, and anything else from ``provide``."""
     if step.datatable is not None:
         given["datatable"] = [list(row) for row in step.datatable]
     if step.docstring is not None:
         given["docstring"] = step.docstring
     names = definition.parameters
-    value = definition.function(**{name: given[name] if name in given else run.provide(name) for name in names})
-    if definition.target_fixture is not None:
-        run.values[definition.target_fixture] = value
+    return definition.function(**{name: given[name] if name in given else provide(name) for name in names})
 
 
 def _refuse(name: str) -> object:
@@ -113,7 +103,7 @@ def run_scenario(
 ) -> ScenarioOutcome:
     """Run ``scenario``'s steps in order on ``world``; ``skip``: the exceptions that mean a step skipped itself."""
     watcher = observer or Observer()
-    run = _Run(world, provide)
+    values: dict[str, object] = {"world": world}
     outcomes: list[StepOutcome] = []
     for step in scenario.steps:
         if outcomes and outcomes[-1].status != "passed":
@@ -123,7 +113,9 @@ def run_scenario(
         started, definition = time.perf_counter(), None
         try:
             definition, arguments = match(registry, step)
-            _call(definition, arguments, step, run)
+            value = _call(definition, step, {**values, **arguments}, provide)
+            if definition.target_fixture is not None:
+                values[definition.target_fixture] = value
         except BaseException as error:  # a step's failure is its outcome, not the run's
             if not isinstance(error, (Exception, *skip)):
                 raise  # KeyboardInterrupt, SystemExit: the run's

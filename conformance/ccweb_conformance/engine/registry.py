@@ -122,13 +122,8 @@ class Registry:
         """Every entry of ``kind`` whose pattern matches ``text``, with the arguments it reads, in order."""
         found = self._matched.get((kind, text))
         if found is None:
-            found = []
-            for entry in self.entries:
-                if entry.kind != kind:
-                    continue
-                arguments = entry.pattern.arguments(text)
-                if arguments is not None:
-                    found.append((entry, arguments))
+            read = ((entry, entry.pattern.arguments(text)) for entry in self.entries if entry.kind == kind)
+            found = [(entry, arguments) for entry, arguments in read if arguments is not None]
             self._matched[(kind, text)] = found
         return [(entry, dict(arguments)) for entry, arguments in found]
 
