@@ -154,7 +154,7 @@ class ProcessLineIO(LineIO):
 
     def exit_status(self, wait: float = 0.0) -> str | None:
         try:
-            code = self.process.popen.wait(wait) if wait > 0 else self.process.returncode()
+            code = self.process.popen.wait(wait) if wait > 0 else self.process.popen.poll()
         except subprocess.TimeoutExpired:
             return None
         if code is None:

@@ -59,11 +59,7 @@ markers: ``CCWEB_CONFORMANCE_RUN``, ``CCWEB_CONFORMANCE_SERVER``) and pytest's (
 def server_environment(environ: Mapping[str, str], given: Mapping[str, str]) -> dict[str, str]:
     """A server's environment: the user's own (``environ`` without the runner's and pytest's variables), then
     what the user gave (``--env``, the binding), which wins; nothing a server could tell a test run by."""
-    own = {
-        name: value
-        for name, value in environ.items()
-        if not name.startswith(RUNNER_PREFIXES)
-    }
+    own = {name: value for name, value in environ.items() if not name.startswith(RUNNER_PREFIXES)}
     return {**own, **given}
 
 
@@ -137,7 +133,8 @@ class ServerProcess:
         """This server's own mark (SERVER_ENV), inherited by everything it starts."""
         self.readers: list[threading.Thread] = []
         """Threads reading its pipes; a pipe is closed only once its reader has ended."""
-        self._stopped = False
+        self.stopped = False
+        """True once :meth:`stop` or :meth:`end` ran (they run once)."""
         self._stop_lock = threading.Lock()
         self._reading = threading.Lock()
         """Held while a chunk of its output is read and kept: who holds it has read all there was."""
@@ -222,10 +219,6 @@ class ServerProcess:
                 return False
             self.stderr.write(chunk)
 
-    def returncode(self) -> int | None:
-        """The exit code, or None while it runs."""
-        return self.popen.poll()
-
     def stderr_tail(self, lines: int = 20) -> str:
         """The last lines of what the server wrote to stderr.
 
@@ -250,11 +243,6 @@ class ServerProcess:
         finally:
             self._reading.release()
 
-    @property
-    def stopped(self) -> bool:
-        """True once :meth:`stop` ran (it runs once)."""
-        return self._stopped
-
     def stop(self) -> None:
         """Terminate the process group, then kill it; reap the child; close the pipes.
 
@@ -275,9 +263,9 @@ class ServerProcess:
     def _end(self) -> bool:
         """End the group, reap the child, kill a marked server's leavers; False when it was stopped already (once:
         after the wait, its pid and group id may be reused). The caller holds the stop lock."""
-        if self._stopped:
+        if self.stopped:
             return False
-        self._stopped = True
+        self.stopped = True
         self._end_group()
         if SERVER_ENV in self.marks:
             self.reaping.kill_marked(SERVER_ENV, self.token)
@@ -289,18 +277,14 @@ class ServerProcess:
         return set() if SERVER_ENV in self.marks else set(self.pipes)
 
     def _end_group(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, sig)
-            try:
-                self.popen.wait(STOP_GRACE)
-                if sig == signal.SIGTERM:
-                    # the leader is gone; make sure nothing else of its group survives
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.killpg(self.pid, signal.SIGKILL)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        """SIGTERM to the group, STOP_GRACE for the leader to go, then SIGKILL to the group (whether the leader went
+        or not: nothing else of its group survives); the leader reaped."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(STOP_GRACE)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
         self.popen.wait()
 
     def close_pipes(self) -> None:

@@ -476,7 +476,7 @@ class HttpCommandTarget(_HttpTarget):
         deadline = time.monotonic() + deadline_s
         reason: str | None = "not tried"
         while time.monotonic() < deadline:
-            code = self.process.returncode()
+            code = self.process.popen.poll()
             if code is not None:
                 tail = one_line(self.process.stderr_tail(20))
                 raise TargetError(
