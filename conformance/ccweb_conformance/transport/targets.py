@@ -165,8 +165,10 @@ class Target(ABC):
         return self._pool.client(source, lane)
 
     def server_pid(self, source: str | None = None) -> int | None:
-        """The process ID of the server that serves this binding, where this target spawned one."""
-        return None
+        """The process ID of the server that serves this binding, where this target spawned one (a stdio server
+        started now if it is not yet running)."""
+        process = self.server_process(source)
+        return process.popen.pid if process is not None else None
 
     def server_process(self, source: str | None = None, lane: int = 0) -> ServerProcess | None:
         """The process behind the client of this binding, where it is one of its own (stdio); else None."""
@@ -300,11 +302,6 @@ class StdioTarget(Target):
         if self.other_era is not None:
             self._other_pool.prepare(sources, lane)
 
-    def server_pid(self, source: str | None = None) -> int | None:
-        """The process serving this source binding (started now if it is not yet running)."""
-        process = self.server_process(source)
-        return process.popen.pid if process is not None else None
-
     def server_process(self, source: str | None = None, lane: int = 0) -> ServerProcess | None:
         """The process behind the client of this binding (started now if it is not yet running)."""
         channel = self.client(source, lane).channel
@@ -317,25 +314,22 @@ class StdioTarget(Target):
         if not (sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0):
             return None
         with self._sibling_lock:
-            return self._sibling()
-
-    def _sibling(self) -> StdioTarget:
-        if self._unprivileged is None:
-            sibling = StdioTarget(
-                self.command,
-                self.sessions_dir,
-                source_env=self.source_env,
-                protocol=self.protocol,
-                timeout=self.timeout,
-                env=self.extra_env,
-                limit=self.limit,
-                context=self.context,
-            )
-            sibling.restricted, sibling.fork_reference = True, False
-            sibling.check_messages, sibling.other_era = self.check_messages, self.other_era
-            sibling.description = self.description
-            self._unprivileged = sibling
-        return self._unprivileged
+            if self._unprivileged is None:
+                sibling = StdioTarget(
+                    self.command,
+                    self.sessions_dir,
+                    source_env=self.source_env,
+                    protocol=self.protocol,
+                    timeout=self.timeout,
+                    env=self.extra_env,
+                    limit=self.limit,
+                    context=self.context,
+                )
+                sibling.restricted, sibling.fork_reference = True, False
+                sibling.check_messages, sibling.other_era = self.check_messages, self.other_era
+                sibling.description = self.description
+                self._unprivileged = sibling
+            return self._unprivileged
 
     def close(self) -> None:
         """Close this target and the sibling started without the permission override, if one was made."""
@@ -347,9 +341,7 @@ class StdioTarget(Target):
 
     def _launcher(self) -> Launcher | None:
         """The bundled reference's fork server, where it runs; None: start the command the ordinary way."""
-        if not self.fork_reference:
-            return None
-        zygote = self.context.fork_server.get()
+        zygote = self.context.fork_server.get() if self.fork_reference else None
         if zygote is None:
             return None
         return lambda argv, env: zygote.spawn(["ccweb-reference", *argv[3:]], env)
