@@ -192,7 +192,7 @@ class HttpChannel(Channel):
             pause = DEFAULT_RETRY_S if stream.retry_ms is None else stream.retry_ms / 1000.0
             if time.monotonic() + pause >= deadline:
                 raise httpx.ReadTimeout(f"the server asked to wait {pause:g} s before resuming the SSE stream")
-            self._pause(pause)
+            self._connections.pause(pause)  # cut short once the run's connections were shut (a signal)
             headers = self._agreed({"Accept": "text/event-stream", "Last-Event-ID": stream.last_id}, version)
             left = max(deadline - time.monotonic(), 0.001)
             with self._http.stream("GET", self.url, headers=headers, timeout=left, extensions=self._traced) as response:
@@ -215,10 +215,6 @@ class HttpChannel(Channel):
         sock = stream.get_extra_info("socket") if stream is not None else None
         if isinstance(sock, socket.socket):
             self._connections.adopt(sock)
-
-    def _pause(self, seconds: float) -> None:
-        """Wait before resuming a stream; cut short once the run's connections were shut (a signal)."""
-        self._connections.pause(seconds)
 
     def _agreed(self, headers: dict[str, str], version: str | None) -> dict[str, str]:
         """``headers`` with the protocol version of the request they follow up (if any) and the session ID (once
@@ -259,16 +255,13 @@ class HttpChannel(Channel):
                     "garbage", f"HTTP {status} body is not JSON: {cut(body, 200)!r}", collector.reply
                 ) from None
             return False
+        messages = parsed if isinstance(parsed, list) else [parsed]
         try:
-            return self._take_all(parsed, collector)
+            return any([collector.take(message) for message in messages])
         except ChannelError:
             if status < 400:
                 raise
             return False
-
-    def _take_all(self, parsed: Any, collector: Collector) -> bool:
-        messages = parsed if isinstance(parsed, list) else [parsed]
-        return any([collector.take(message) for message in messages])
 
     def _take_lenient(self, body: str, media: str, collector: Collector) -> None:
         if media != "application/json":
