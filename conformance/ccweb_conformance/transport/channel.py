@@ -28,7 +28,9 @@ class MessageTooLarge(ValueError):
         self.limit = limit
 
 
-class _Marker:
+class Marker:
+    """A value that stands for itself, shown by its name."""
+
     def __init__(self, name: str) -> None:
         self.name = name
 
@@ -36,12 +38,12 @@ class _Marker:
         return self.name
 
 
-NO_RESPONSE: Final = _Marker("NO_RESPONSE")
+NO_RESPONSE: Final = Marker("NO_RESPONSE")
 """Wait for nothing (a notification)."""
-ANY_RESPONSE: Final = _Marker("ANY_RESPONSE")
+ANY_RESPONSE: Final = Marker("ANY_RESPONSE")
 """Take the first response whatever its id, or none (raw text)."""
 
-Wait = _Marker | int | str
+Wait = Marker | int | str
 """What to wait for: a request id, NO_RESPONSE or ANY_RESPONSE."""
 
 Answerer = Callable[[dict[str, Any]], dict[str, Any] | None]
@@ -226,7 +228,7 @@ class Collector:
 
     def _response(self, message: dict[str, Any]) -> bool:
         key = id_key(message.get("id"))
-        if self.wait is ANY_RESPONSE or (not isinstance(self.wait, _Marker) and key == id_key(self.wait)):
+        if self.wait is ANY_RESPONSE or (not isinstance(self.wait, Marker) and key == id_key(self.wait)):
             self.reply.response = message
             self.answered.add(key)
             return True

@@ -15,6 +15,7 @@ from ccweb_conformance.transport.channel import (
     Channel,
     ChannelError,
     Heard,
+    Marker,
     Reply,
     Wait,
     id_key,
@@ -32,12 +33,7 @@ __all__ = ["METHOD_NOT_FOUND", "OMIT", "RECEIVED_KEPT", "STARTUP_ALLOWANCE", "Er
 METHOD_NOT_FOUND = -32601
 
 
-class _Omit:
-    def __repr__(self) -> str:
-        return "OMIT"
-
-
-OMIT: Final = _Omit()
+OMIT: Final = Marker("OMIT")
 """``call_tool(name)`` default: send no ``arguments`` key at all."""
 
 
