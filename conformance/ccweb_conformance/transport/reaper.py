@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import psutil
 
-__all__ = ["MARKER_ENV", "SERVER_ENV", "Leftover", "Reaping", "become_subreaper", "marked_processes"]
+__all__ = ["MARKER_ENV", "SERVER_ENV", "Leftover", "Reaping", "marked_processes"]
 
 MARKER_ENV = "CCWEB_CONFORMANCE_RUN"
 SERVER_ENV = "CCWEB_CONFORMANCE_SERVER"
@@ -43,17 +43,6 @@ KILL_WAIT = 2.0
 _GONE = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
 
 
-def become_subreaper() -> bool:
-    """Make this process the reaper of its orphaned descendants (Linux); False where unsupported."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
-    except (OSError, AttributeError):
-        return False
-
-
 def _now_ticks() -> int | None:
     """Clock ticks since boot now (CLOCK_BOOTTIME: what /proc/uptime says), floored as start times are."""
     try:
@@ -62,14 +51,10 @@ def _now_ticks() -> int | None:
         return None
 
 
-def _started_ticks(process: psutil.Process, boot_time: float) -> int:
-    """When ``process`` started, in clock ticks since boot (psutil adds the boot time to them: taken off)."""
-    return round((process.create_time() - boot_time) * os.sysconf("SC_CLK_TCK"))
-
-
 @dataclass(frozen=True)
 class _Stat:
-    """A process's place in the tree."""
+    """A process's place in the tree; ``started``: in clock ticks since boot (psutil adds the boot time to them:
+    taken off)."""
 
     pid: int
     state: str
@@ -81,7 +66,7 @@ class _Stat:
 def _stat(process: psutil.Process, boot_time: float) -> _Stat | None:
     try:
         with process.oneshot():
-            started = _started_ticks(process, boot_time)
+            started = round((process.create_time() - boot_time) * os.sysconf("SC_CLK_TCK"))
             return _Stat(process.pid, process.status(), process.ppid(), os.getpgid(process.pid), started)
     except (psutil.Error, OSError):
         return None
@@ -201,9 +186,12 @@ class Reaping:
     def begin(self) -> bool:
         """The run begins: make the runner the reaper of its orphaned descendants (Linux; False where unsupported)
         and note when, so :meth:`sweep` stops the runner's children started since."""
-        if sys.platform.startswith("linux"):
-            self._began = _now_ticks()
-        self.subreaping = become_subreaper()
+        if not sys.platform.startswith("linux"):
+            return False
+        self._began = _now_ticks()
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            self.subreaping = int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
         return self.subreaping
 
     def end(self) -> None:
