@@ -19,6 +19,7 @@ Root's processes are not limited, and no limit means nothing to check.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import resource
@@ -93,8 +94,7 @@ def check_thread_headroom(spare: int, what: str) -> None:
     extension): checked first, the limit is the environment fault it is.
     """
     limit = _limit()
-    used = None if limit is None else _in_use(limit, spare)
-    if limit is not None and used is not None:
+    if limit is not None and (used := _in_use(limit, spare)) is not None:
         raise RuntimeError(
             f"can't start new thread: {used} of the {limit} processes and threads the user may have are running, "
             f"{what} needs {spare} more"
@@ -180,11 +180,8 @@ def ensure_descriptors(floor: int = DESCRIPTOR_FLOOR) -> None:
     if soft == resource.RLIM_INFINITY or soft >= floor:
         return
     if hard == resource.RLIM_INFINITY or hard >= floor:
-        try:
+        with contextlib.suppress(ValueError, OSError):  # refused: the fault below
             resource.setrlimit(resource.RLIMIT_NOFILE, (floor, hard))
-        except (ValueError, OSError):
-            pass
-        else:
             return
     raise EnvironmentFault(
         f"the runner's file-descriptor limit is {soft} (ulimit -n), below the {floor} a run needs for the runner "
