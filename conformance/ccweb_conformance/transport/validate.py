@@ -15,11 +15,8 @@ MAX_ERRORS = 10
 
 
 def _describe(where: str, error: ValidationError) -> list[str]:
-    problems = []
-    for item in error.errors()[:MAX_ERRORS]:
-        location = ".".join(str(part) for part in item["loc"]) or "(root)"
-        problems.append(f"{where}: {location}: {item['msg']}")
-    return problems
+    items = error.errors()[:MAX_ERRORS]
+    return [f"{where}: {'.'.join(map(str, item['loc'])) or '(root)'}: {item['msg']}" for item in items]
 
 
 def message_violations(message: Any, *, version: str, method: str | None) -> list[str]:  # noqa: PLR0911
@@ -47,8 +44,8 @@ def message_violations(message: Any, *, version: str, method: str | None) -> lis
     return []
 
 
-_RESULT_MEMBER_TYPES: dict[str, dict[str, tuple[type, ...]]] = {
-    "tools/call": {"isError": (bool,), "content": (list,), "structuredContent": (dict,)},
+_RESULT_MEMBER_TYPES: dict[str, dict[str, type]] = {
+    "tools/call": {"isError": bool, "content": list, "structuredContent": dict},
 }
 """Members whose JSON type the SDK's (lax) result models would coerce: checked as written."""
 
@@ -58,14 +55,13 @@ def _strict_result_violations(method: str, result: Any) -> list[str]:
     if not isinstance(result, dict):
         return []
     return [
-        f"{method} result: {name}: must be a JSON {' or '.join(_JSON_NAMES[t] for t in wanted)}, "
-        f"got {_shown(result[name])}"
+        f"{method} result: {name}: must be a JSON {_JSON_NAMES[wanted]}, got {_shown(result[name])}"
         for name, wanted in types_of.items()
         if name in result and not isinstance(result[name], wanted)
     ]
 
 
-_JSON_NAMES = {bool: "boolean", list: "array", dict: "object"}
+_JSON_NAMES: dict[type, str] = {bool: "boolean", list: "array", dict: "object"}
 _MAX_SHOWN = 200
 
 
