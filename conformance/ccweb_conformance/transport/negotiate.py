@@ -124,23 +124,20 @@ def _probe(wire: Wire, handshake: list[Exchange], *, fallback: bool) -> Negotiat
     raise TargetError(f"server/discover does not list {MODERN_VERSION} in supportedVersions (got {versions!r})")
 
 
+def _supported(error: Any) -> list[Any] | None:
+    """The versions a -32022 error's ``supported`` lists (None for any other error, or no such list)."""
+    if not isinstance(error, dict) or error.get("code") != types.UNSUPPORTED_PROTOCOL_VERSION:
+        return None
+    data = error.get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return supported if isinstance(supported, list) else None
+
+
 def _refuse_if_modern_only(error: Any) -> None:
     """-32022 whose ``supported`` names only modern versions we lack: no handshake to fall back to."""
-    if not isinstance(error, dict) or error.get("code") != types.UNSUPPORTED_PROTOCOL_VERSION:
-        return
-    data = error.get("data")
-    supported = data.get("supported") if isinstance(data, dict) else None
-    if isinstance(supported, list) and not any(v in types.version.HANDSHAKE_PROTOCOL_VERSIONS for v in supported):
+    supported = _supported(error)
+    if supported is not None and not any(v in types.version.HANDSHAKE_PROTOCOL_VERSIONS for v in supported):
         raise TargetError(f"the server supports only {supported!r}, none of which this runner speaks")
-
-
-def _names_modern(error: Any) -> bool:
-    """A -32022 whose ``supported`` list names the revision this runner speaks."""
-    if not isinstance(error, dict) or error.get("code") != types.UNSUPPORTED_PROTOCOL_VERSION:
-        return False
-    data = error.get("data")
-    supported = data.get("supported") if isinstance(data, dict) else None
-    return isinstance(supported, list) and MODERN_VERSION in supported
 
 
 def _initialize(wire: Wire, mode: ProtocolMode, handshake: list[Exchange]) -> Negotiated:
@@ -149,7 +146,7 @@ def _initialize(wire: Wire, mode: ProtocolMode, handshake: list[Exchange]) -> Ne
     handshake.append(exchange)
     response = exchange.response or {}
     if "error" in response:
-        names_modern = mode == "auto" and _names_modern(response["error"])
+        names_modern = mode == "auto" and MODERN_VERSION in (_supported(response["error"]) or [])
         negotiated = _probe(wire, handshake, fallback=False) if names_modern else None
         if negotiated is not None:
             return negotiated
