@@ -72,20 +72,17 @@ class ClientPool:
         with self._lock:
             binding = self._bindings.setdefault(key, threading.Lock())
         with binding:
-            return self._bound_client(key)
-
-    def _bound_client(self, key: Key) -> McpClient:
-        if key not in self._clients and (prepared := self._take_prepared(key)) is not None:
-            self._clients[key] = prepared
-        cached = self._clients.get(key)
-        if cached is not None and not cached.broken and not cached.closed:
-            return cached
-        if cached is not None:
-            cached.close()
-            del self._clients[key]
-        client = self._connect(key[0])
-        self._clients[key] = client
-        return client
+            if key not in self._clients and (prepared := self._take_prepared(key)) is not None:
+                self._clients[key] = prepared
+            cached = self._clients.get(key)
+            if cached is not None and not cached.broken and not cached.closed:
+                return cached
+            if cached is not None:
+                cached.close()
+                del self._clients[key]
+            client = self._connect(source)
+            self._clients[key] = client
+            return client
 
     def close(self, abort: Callable[[], None] | None = None) -> None:
         """Close every client, the prepared ones included.
