@@ -71,14 +71,8 @@ class Regex:
 Pattern = Exact | Parse | Regex
 
 
-def parse(text: str) -> Parse:
-    """A ``parse`` pattern."""
-    return Parse(text)
-
-
-def regex(text: str) -> Regex:
-    """A regular-expression pattern."""
-    return Regex(text)
+parse = Parse  # the step modules' names for the patterns, as pytest-bdd's parsers.parse and parsers.re
+regex = Regex
 
 
 @dataclass(frozen=True)
