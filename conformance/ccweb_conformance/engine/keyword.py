@@ -186,6 +186,14 @@ def _evaluate(node: _Node, matcher: Matcher) -> bool:
     return _evaluate(node.left, matcher) or _evaluate(node.right, matcher)
 
 
+def _has_arguments(node: _Node) -> bool:
+    if isinstance(node, _Name):
+        return node.kwargs is not None
+    if isinstance(node, _Not):
+        return _has_arguments(node.operand)
+    return isinstance(node, _Both) and (_has_arguments(node.left) or _has_arguments(node.right))
+
+
 @dataclass(frozen=True)
 class Keyword:
     """A compiled ``-k`` expression."""
@@ -199,16 +207,7 @@ class Keyword:
 
     def has_arguments(self) -> bool:
         """Whether a name is called with arguments (``x(y=1)``): the grammar's, which pytest refuses for ``-k``."""
-        nodes = [self.tree]
-        while nodes:
-            node = nodes.pop()
-            if isinstance(node, _Name) and node.kwargs is not None:
-                return True
-            if isinstance(node, _Not):
-                nodes.append(node.operand)
-            elif isinstance(node, _Both):
-                nodes.extend((node.left, node.right))
-        return False
+        return _has_arguments(self.tree)
 
 
 def compile_keyword(text: str) -> Keyword:
