@@ -88,24 +88,20 @@ class ForkedProcess:
 
     def wait(self, timeout: float | None = None) -> int:
         """Wait for the exit (``subprocess.TimeoutExpired`` after ``timeout``); then the pid may be reused."""
-        if self.returncode is not None:
-            return self.returncode
         deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
+        while self.returncode is None:
             left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
             if self._exited.wait(0.05 if left is None else min(left, 0.05)):
-                if self._code is None:  # the zygote went away first: the child is ours (subreaper) or init's
-                    code = _reap_orphan(self.pid)
-                    if code is None:
-                        if left is not None and left <= 0:
-                            raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
-                        continue
+                # no code: the zygote went away first, and the child is ours (subreaper) or init's
+                code = self._code if self._code is not None else _reap_orphan(self.pid)
+                if code is not None:
                     self._code = code
-                self.returncode = self._code
-                self._release()
-                return self.returncode
+                    self.returncode = code
+                    self._release()
+                    break
             if left is not None and left <= 0:
                 raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
+        return self.returncode
 
     def send_signal(self, signum: int) -> None:
         """Signal the process, while it has not been waited for."""
