@@ -89,9 +89,7 @@ class HttpChannel(Channel):
         answer: Answerer,
     ) -> Reply:
         reply = Reply()
-        all_headers = {"Accept": ACCEPT, "Content-Type": "application/json", **headers}
-        if self.session_id is not None:
-            all_headers[SESSION_HEADER] = self.session_id
+        all_headers = self._agreed({"Accept": ACCEPT, "Content-Type": "application/json", **headers}, None)
         deadline = time.monotonic() + timeout
         body = text.encode("utf-8", errors="surrogatepass")
         version = headers.get(VERSION_HEADER)
