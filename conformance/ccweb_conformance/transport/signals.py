@@ -97,7 +97,24 @@ class _Handler:
     state: InterruptState
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
-        _handle(self.state, signum)
+        state = self.state
+        if state.signum is not None:
+            state.extra.append(signal.Signals(signum).name)
+            return
+        state.signum, state.name = signum, signal.Signals(signum).name
+        if state.console:
+            _start_grace()
+        if not state.armed:
+            return
+        for hang_up in state.hang_ups:
+            hang_up()
+        if state.shield_depth:
+            state.pending = True
+            if state.wake is not None:
+                state.wake()
+            return
+        state.raised = True
+        raise state.error()
 
 
 def current() -> InterruptState | None:
@@ -107,26 +124,6 @@ def current() -> InterruptState | None:
         if isinstance(handler, _Handler):
             return handler.state
     return None
-
-
-def _handle(state: InterruptState, signum: int) -> None:
-    if state.signum is not None:
-        state.extra.append(signal.Signals(signum).name)
-        return
-    state.signum, state.name = signum, signal.Signals(signum).name
-    if state.console:
-        _start_grace()
-    if not state.armed:
-        return
-    for hang_up in state.hang_ups:
-        hang_up()
-    if state.shield_depth:
-        state.pending = True
-        if state.wake is not None:
-            state.wake()
-        return
-    state.raised = True
-    raise state.error()
 
 
 @contextmanager
