@@ -133,8 +133,7 @@ class McpClient:
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
         """Send a notification in the negotiated era's envelope (no response awaited)."""
-        message = self._message(method, params, self.era, self.protocol_version, request=False)
-        return self._send(message, NO_RESPONSE, self.era, self.protocol_version)
+        return self.send_notification(method, params, era=self.era, version=self.protocol_version)
 
     def send_notification(self, method: str, params: dict[str, Any] | None, *, era: Era, version: str) -> Exchange:
         """Send a notification in the envelope of ``era`` at ``version``, a revision already agreed (negotiation)."""
@@ -173,7 +172,7 @@ class McpClient:
             heard = self.channel.listen(seconds, self.answer_server_request)
         except ChannelError as exc:
             self.broken = True
-            exchange = self._record(None, None, exc.reply, time.monotonic(), None, None)
+            exchange = self._record(None, None, exc.reply, time.monotonic(), None, self.protocol_version)
             raise ProtocolFailure(self._failure_message("while listening", exc), exchange, exc.kind) from None
         for one in heard or []:  # kept as an exchange keeps what comes beside its answer
             if isinstance(one.message, dict) and "method" in one.message and len(self.received) < RECEIVED_KEPT:
@@ -256,9 +255,9 @@ class McpClient:
     ) -> Exchange:
         text = sent_text if sent_text is not None else compact(message)
         started = time.monotonic()
-        checked = version or self.protocol_version
+        version = version or self.protocol_version
         if self.check_messages:
-            self.channel.inspect = lambda other: message_violations(other, version=checked, method=None)
+            self.channel.inspect = lambda other: message_violations(other, version=version, method=None)
         else:
             self.channel.inspect = None
         try:
@@ -283,9 +282,8 @@ class McpClient:
         reply: Reply,
         started: float,
         method: str | None,
-        version: str | None,
+        version: str,
     ) -> Exchange:
-        version = version or self.protocol_version
         violations = list(reply.decode_problems)
         for other in reply.others:
             if "method" in other and len(self.received) < RECEIVED_KEPT:
