@@ -129,11 +129,6 @@ class QueueReader:
             self._closed = True
             self._ready.notify_all()
 
-    def join(self, timeout: float) -> None:
-        """Release the pump and wait for it to finish."""
-        self.release()
-        self.thread.join(timeout)
-
 
 class ProcessLineIO(LineIO):
     """A spawned server's stdin and stdout."""
@@ -167,4 +162,4 @@ class ProcessLineIO(LineIO):
     def close(self) -> None:
         self._reader.release()
         self.process.stop()
-        self._reader.join(2.0)
+        self._reader.thread.join(2.0)
