@@ -246,10 +246,8 @@ def selecting_keyword(target: str, items: Sequence[tuple[str, frozenset[str]]]) 
     parser against every item, so what is returned selects exactly one.
     """
     own = next((names for name, names in items if name == target), None)
-    if own is None:
-        return None
     positive = _runs(target)
-    if not positive:
+    if own is None or not positive:
         return None
     terms = [positive[0]]
     for term in positive[1:]:
