@@ -76,9 +76,8 @@ def free_port() -> int:
 
 def _check_handshake(client: McpClient) -> None:
     """The answer the era was settled on must be valid MCP and strict JSON (PROTO-1, D-16)."""
-    answered = [exchange for exchange in client.handshake if exchange.response is not None]
-    if answered and answered[-1].violations:
-        last = answered[-1]
+    last = next((exchange for exchange in reversed(client.handshake) if exchange.response is not None), None)
+    if last is not None and last.violations:
         method = (last.request or {}).get("method", "the handshake")
         raise HandshakeViolation(f"{method} was answered with: " + "; ".join(last.violations[:5]), client.handshake)
 
