@@ -140,8 +140,7 @@ class Zygote:
     def __init__(self, *, marks: Mapping[str, str] | None = None, ready: bool = True) -> None:
         """Start the fork server (with ``marks``: the run's, :meth:`Reaping.marks`) and, unless not ``ready``, wait
         until it is ready (else :meth:`wait_ready` does)."""
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self._control = ours
+        self._control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._children: dict[int, ForkedProcess] = {}
         self._unclaimed: dict[int, int] = {}
         """Exits reported before their child's handle was registered (a child that ends at once, e.g. on a
