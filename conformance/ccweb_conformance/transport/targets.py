@@ -201,13 +201,9 @@ class Target(ABC):
             client.close()
             status = failure.exchange.http_status if failure.exchange is not None else None
             answered = status is not None and 200 <= status < 300  # an MCP endpoint answered, and broke the protocol
-            refused = not answered and (failure.kind == "http" or (status is not None and status >= 300))  # exit 2
-            violated = (
-                failure.kind in VIOLATION_KINDS
-                or (failure.exchange is not None and bool(failure.exchange.violations))
-                or (answered and failure.kind == "http")
-            )
-            if violated and not refused:
+            refused = not answered and (failure.kind == "http" or (status or 0) >= 300)  # exit 2
+            violated = failure.kind in VIOLATION_KINDS or bool(failure.exchange and failure.exchange.violations)
+            if (violated or (answered and failure.kind == "http")) and not refused:
                 what = str(failure).removeprefix(f"{self.description}: ")
                 raise HandshakeViolation(
                     f"{self.description}: broke the protocol while negotiating MCP: {what}", exchanges
