@@ -198,15 +198,13 @@ class Zygote:
         return lines[-1] if lines else "no output"
 
     def _listen(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             while data := self._control.recv(MAX_PACKET):
                 message = json.loads(data)
                 if "exited" in message:
                     self._exited(int(message["exited"]), int(message["code"]))
                 else:
                     self._replies.put(message)
-        except (OSError, ValueError):
-            pass
         self._gone.set()
         self._replies.put({"error": "the fork server ended"})
         with self._children_lock:
