@@ -116,8 +116,7 @@ def _read_answers(
             client.broken = True
             limits = beyond_limits(line)
             what = f"the server wrote {limits}: {line[:200]!r}" if limits else not_json(line)
-            problem = f"{channel.label}: {what}"
-            raise ProtocolFailure(problem, None, "garbage") from None
+            raise ProtocolFailure(f"{channel.label}: {what}", None, "garbage") from None
         if not isinstance(message, dict):
             continue
         if "method" in message:  # a notification, or a request of the server's: answered as any exchange would
