@@ -25,7 +25,6 @@ class MessageTooLarge(ValueError):
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"a message larger than the limit of {limit} bytes (--max-message-bytes)")
-        self.limit = limit
 
 
 class Marker:

@@ -125,7 +125,6 @@ class ServerProcess:
         restricted: bool = False,
         reaping: Reaping | None = None,
     ) -> None:
-        self.argv = argv
         self.stderr = RingBuffer()
         self.reaping = reaping if reaping is not None else Reaping()
         """The run's reaping (its marker, the leftovers stopped); one of its own outside a run."""
