@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ccweb_conformance.jsontext import read_json
+from ccweb_conformance.jsontext import decode_utf8, read_json
 
 TEXT_LIMIT = 20_000
 """Characters of received text kept in an exchange."""
@@ -87,6 +87,13 @@ class Reply:
             piece = text if len(text) <= TEXT_LIMIT + 1 else text[: TEXT_LIMIT + 1]
             self.kept_chars += len(piece) + (1 if self.texts else 0)
             self.texts.append(piece)
+
+    def decode(self, raw: bytes, what: str) -> str:
+        """``raw`` read as UTF-8; where it is not valid UTF-8 is noted as a problem (``what`` names the piece)."""
+        text, problem = decode_utf8(raw, what)
+        if problem is not None:
+            self.add_problem(problem)
+        return text
 
     def add_problem(self, problem: str) -> None:
         """Note a wire-level problem (invalid UTF-8, not strict JSON); the first VIOLATIONS_KEPT are kept."""

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from ccweb_conformance.jsontext import BeyondLimits, compact, decode_utf8
+from ccweb_conformance.jsontext import BeyondLimits, compact
 from ccweb_conformance.transport.channel import (
     ANY_RESPONSE,
     DEFAULT_LIMIT,
@@ -313,10 +313,7 @@ class HttpChannel(Channel):
                 raise MessageTooLarge(self.limit)
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline passed while reading the body")
-        text, problem = decode_utf8(b"".join(chunks), "the HTTP body")
-        if problem is not None:
-            reply.add_problem(problem)
-        return text
+        return reply.decode(b"".join(chunks), "the HTTP body")
 
     def set_header(self, name: str, value: str) -> None:
         """Send ``name: value`` on every later request of this connection (a source header that changes, D-15)."""

@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ccweb_conformance.jsontext import BeyondLimits, compact, decode_utf8
+from ccweb_conformance.jsontext import BeyondLimits, compact
 from ccweb_conformance.transport.channel import (
     DEFAULT_LIMIT,
     NO_RESPONSE,
@@ -76,7 +76,7 @@ class LineChannel(Channel):
                 raise ChannelError("too-large", f"the server wrote {MessageTooLarge(self.limit)}", reply)
             if raw is None:
                 raise ChannelError("closed", f"the server closed its output before answering ({self._ended()})", reply)
-            line = self._decode(raw, reply)
+            line = reply.decode(raw, "a line received")
             reply.add_text(line.rstrip("\r\n"))
             if not raw.endswith(b"\n"):
                 raise ChannelError(
@@ -104,7 +104,7 @@ class LineChannel(Channel):
                 raise ChannelError("too-large", f"the server wrote {exc}", reply) from None
             if raw is None or not raw.endswith(b"\n"):  # the server closed its output: nothing more can come
                 return heard or None
-            line = self._decode(raw, reply)
+            line = reply.decode(raw, "a line received")
             if not line.strip():
                 continue
             message = self._message(line, reply)
@@ -129,12 +129,6 @@ class LineChannel(Channel):
             raise ChannelError("garbage", f"the server wrote {exc}: {line[:200]!r}", reply) from None
         except ValueError:
             raise ChannelError("garbage", not_json(line), reply) from None
-
-    def _decode(self, raw: bytes, reply: Reply) -> str:
-        text, problem = decode_utf8(raw, "a line received")
-        if problem is not None:
-            reply.add_problem(problem)
-        return text
 
     def _ended(self, exc: Exception | None = None) -> str:
         status = self.io.exit_status(EXIT_WAIT)
