@@ -198,7 +198,6 @@ def _has_arguments(node: _Node) -> bool:
 class Keyword:
     """A compiled ``-k`` expression."""
 
-    text: str
     tree: _Node
 
     def evaluate(self, matcher: Matcher) -> bool:
@@ -217,7 +216,7 @@ def compile_keyword(text: str) -> Keyword:
     first (``suite/selection.py``), and a deeper one is refused here rather than crashing.
     """
     try:
-        return Keyword(text, _Parser(text).expression())
+        return Keyword(_Parser(text).expression())
     except RecursionError:
         raise KeywordSyntaxError("nested too deeply") from None
 
