@@ -261,11 +261,21 @@ class ServerProcess:
 
     def _end(self) -> bool:
         """End the group, reap the child, kill a marked server's leavers; False when it was stopped already (once:
-        after the wait, its pid and group id may be reused). The caller holds the stop lock."""
+        after the wait, its pid and group id may be reused). The caller holds the stop lock.
+
+        SIGTERM to the group, STOP_GRACE for the leader to go, then SIGKILL to the group (whether the leader went or
+        not: nothing else of its group survives); the leader reaped.
+        """
         if self.stopped:
             return False
         self.stopped = True
-        self._end_group()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(STOP_GRACE)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        self.popen.wait()
         if SERVER_ENV in self.marks:
             self.reaping.kill_marked(SERVER_ENV, self.token)
         return True
@@ -274,17 +284,6 @@ class ServerProcess:
     def unmarked_pipes(self) -> set[int]:
         """The pipes by which what it left is found once it stopped (none for a marked server: found by its mark)."""
         return set() if SERVER_ENV in self.marks else set(self.pipes)
-
-    def _end_group(self) -> None:
-        """SIGTERM to the group, STOP_GRACE for the leader to go, then SIGKILL to the group (whether the leader went
-        or not: nothing else of its group survives); the leader reaped."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(STOP_GRACE)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
-        self.popen.wait()
 
     def close_pipes(self) -> None:
         """Close its stdin, let its readers see the end of their streams, close those (the last half of a stop)."""
