@@ -79,10 +79,8 @@ def tasks_of_user(uid: int) -> int:
 def _in_use(limit: int, spare: int) -> int | None:
     """The user's processes and threads when fewer than ``spare`` remain below ``limit``, else None."""
     system = _system_tasks()
-    if system is not None and system + spare <= limit:  # the whole machine is under it: no need to count
-        return None
-    if not Path("/proc/self/status").exists():
-        return None
+    if (system is not None and system + spare <= limit) or not Path("/proc/self/status").exists():
+        return None  # the whole machine is under it (no need to count), or there is no /proc to count in
     used = tasks_of_user(os.getuid())
     return used if used + spare > limit else None
 
