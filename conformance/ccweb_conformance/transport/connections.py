@@ -29,8 +29,7 @@ class OpenConnections:
 
     def adopt(self, sock: socket.socket) -> None:
         """A connection just opened: shut by :meth:`shut_all`, or now when that ran already."""
-        for closed in [known for known in list(self._sockets) if known.fileno() < 0]:
-            self._sockets.discard(closed)
+        self._sockets.difference_update([known for known in list(self._sockets) if known.fileno() < 0])
         self._sockets.add(sock)
         if self.shut:  # after the add: a shut_all that did not see it has set the flag first
             _shut(sock)
