@@ -106,11 +106,9 @@ def _request_violations(message: dict[str, Any], version: str) -> list[str]:
     method, params = message["method"], message.get("params")
     is_request = "id" in message
     kind = "server request" if is_request else "notification"
+    parse = methods.parse_server_request if is_request else methods.parse_server_notification
     try:
-        if is_request:
-            methods.parse_server_request(method, version, params)
-        else:
-            methods.parse_server_notification(method, version, params)
+        parse(method, version, params)
     except KeyError:
         return [f"{kind} {_shown(method)} is not defined for servers at {version}"] if is_request else []
     except ValidationError as exc:
