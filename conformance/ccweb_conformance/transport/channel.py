@@ -108,9 +108,8 @@ class Reply:
             return
         found = inspect(message)
         self.other_violations_seen += len(found)
-        room = VIOLATIONS_KEPT - len(self.other_violations)
-        if room > 0:
-            self.other_violations.extend(found[:room])
+        room = max(VIOLATIONS_KEPT - len(self.other_violations), 0)
+        self.other_violations.extend(found[:room])
 
     def received_text(self) -> str:
         """The raw text received, cut to a readable size."""
