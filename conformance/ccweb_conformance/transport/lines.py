@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import threading
 import time
@@ -77,7 +78,7 @@ class QueueReader:
         pending: list[bytes] = []
         size, skipping = 0, False
         read = getattr(stream, "read1", stream.read)
-        try:
+        with contextlib.suppress(OSError, ValueError):  # the stream broke or was closed: its end
             while chunk := read(CHUNK):
                 start = 0
                 while start < len(chunk):
@@ -94,8 +95,6 @@ class QueueReader:
                         if not skipping:
                             self._put(b"".join(pending))
                         pending, size, skipping = [], 0, False
-        except (OSError, ValueError):
-            pass
         if pending:
             self._put(b"".join(pending))
         self._put(EOF_MARK)
