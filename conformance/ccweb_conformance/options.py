@@ -594,14 +594,8 @@ class SpecDefault:
     def __init__(self, key: str) -> None:
         self.key = key
 
-    def value(self) -> Any:
-        """The default itself."""
-        import ccweb_spec  # noqa: PLC0415 (read only when needed: start-up stays quick)
-
-        return ccweb_spec.performance()["measurement"][self.key]
-
     def __str__(self) -> str:
-        value = self.value()
+        value = ccweb_spec.performance()["measurement"][self.key]
         return ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
 
 
