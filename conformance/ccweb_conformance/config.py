@@ -98,17 +98,8 @@ def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
     return None
 
 
-def _convert(path: Path, key: str, row: TableRow, raw: Any) -> Any:
-    """The value of one key, checked as the command line checks it (type, choices, bounds)."""
-    where = f"{path}: {key}"
-    value = _typed(where, row, raw)
-    problem = None if row.spec.bounds is None else row.spec.bounds.problem(value)
-    if problem is not None:
-        raise UsageError(f"{where} {problem}")
-    return value
-
-
 def _typed(where: str, row: TableRow, raw: Any) -> Any:
+    """The value of one key, checked as the command line checks its type and choices."""
     if row.spec.convert is not None:
         if isinstance(raw, bool) or not isinstance(raw, str | int):
             raise UsageError(f"{where} must be a string")
@@ -169,7 +160,10 @@ def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]
                 "as the GitHub Action's input is named",
                 file=sys.stderr,
             )
-        value = _convert(path, key, row, raw)
+        value = _typed(f"{path}: {key}", row, raw)  # and its bounds, as the command line checks them
+        problem = None if row.spec.bounds is None else row.spec.bounds.problem(value)
+        if problem is not None:
+            raise UsageError(f"{path}: {key} {problem}")
         if row.spec.read_by(command):
             converted[row.name] = value
     return path, converted
