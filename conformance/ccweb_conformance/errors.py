@@ -126,11 +126,7 @@ def environment_problem(error: BaseException | None) -> str | None:
     (its answers arrive over the wire and never raise these in the runner). The line names the
     cause, says so, and what to change.
     """
-    for cause in causes(error):
-        line = _environment_line(cause)
-        if line is not None:
-            return line
-    return None
+    return next(filter(None, map(_environment_line, causes(error))), None)
 
 
 def causes(error: BaseException | None, limit: int = _CHAIN_LIMIT) -> Iterator[BaseException]:
