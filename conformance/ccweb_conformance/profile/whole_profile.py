@@ -30,14 +30,9 @@ REFERENCE = "reference"
 Progress = Callable[[str], None]
 
 
-def is_default_target(target: TargetSpec) -> bool:
-    """True when no target was given: the bundled reference is the one profiled."""
-    return not (target.stdio or target.http_cmd or target.url)
-
-
 def label(target: TargetSpec) -> str:
     """A short name for the implementation: the program and its script, or the URL."""
-    if is_default_target(target):
+    if target.is_bundled_reference:
         return REFERENCE
     if target.url and not target.http_cmd:
         return target.url.split("://", 1)[-1]
@@ -70,8 +65,8 @@ def implementations(target: TargetSpec, settings: ProfileSettings) -> list[Imple
 
     Both read the run's one sessions directory (the workspace's: the runner's own, or ``--sessions-dir``).
     """
-    found = [Implementation(label(target), target, is_default_target(target))]
-    if settings.reference and not is_default_target(target):
+    found = [Implementation(label(target), target, target.is_bundled_reference)]
+    if settings.reference and not target.is_bundled_reference:
         found.append(Implementation(REFERENCE, reference_target(target), True))
     return found
 
