@@ -102,12 +102,8 @@ def _tick_label(exponent: int) -> str:
 
 
 def _points(implementation: ImplementationProfile, attribute: str) -> list[tuple[int, float]]:
-    found = []
-    for size in implementation.sizes:
-        value = getattr(size, attribute)
-        if value is not None:
-            found.append((size.messages, max(float(value), 0.001)))
-    return found
+    measured = ((size.messages, getattr(size, attribute)) for size in implementation.sizes)
+    return [(messages, max(float(value), 0.001)) for messages, value in measured if value is not None]
 
 
 def _axes(svg: ET.Element, scale: _Scale) -> None:
