@@ -83,15 +83,8 @@ def format_transcript(exchanges: list[Exchange]) -> str:
     for exchange in exchanges:
         sent = exchange.sent_text if exchange.request is None else _dump(exchange.request)
         lines.append(f"--> {sent or '(nothing)'}")
-        wire = ", ".join(
-            part
-            for part in (
-                f"HTTP {exchange.http_status}" if exchange.http_status is not None else "",
-                exchange.content_type or "",
-                f"{exchange.elapsed_ms:.1f} ms",
-            )
-            if part
-        )
+        status = f"HTTP {exchange.http_status}" if exchange.http_status is not None else ""
+        wire = ", ".join(filter(None, (status, exchange.content_type, f"{exchange.elapsed_ms:.1f} ms")))
         received = exchange.received_text or (_dump(exchange.response) if exchange.response is not None else "")
         lines.append(f"<-- [{wire}] {received or '(nothing received)'}")
         lines.extend(f"    ! {violation}" for violation in exchange.violations)
