@@ -85,9 +85,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            _write_synced(out, data)
         os.chmod(staged, _permissions())
         try:
             os.replace(staged, target)
@@ -108,9 +106,7 @@ def _write_in_place(target: Path, data: bytes) -> None:
     handle = os.open(target, flags)
     with os.fdopen(handle, "wb") as out:
         try:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            _write_synced(out, data)
         except BaseException:
             with contextlib.suppress(OSError):
                 out.truncate(0)
@@ -192,8 +188,11 @@ def append_to(path: Path, data: bytes) -> None:
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
     handle = os.open(target, flags, 0o666)
     with os.fdopen(handle, "ab") as out:
-        if os.fstat(out.fileno()).st_size:
-            data = b"\n" + data
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
+        _write_synced(out, b"\n" + data if os.fstat(out.fileno()).st_size else data)
+
+
+def _write_synced(out: IO[bytes], data: bytes) -> None:
+    """Write ``data`` and flush it to the disk."""
+    out.write(data)
+    out.flush()
+    os.fsync(out.fileno())
