@@ -77,8 +77,7 @@ def _text(args: argparse.Namespace, say: Messages) -> str:
         return _decode(lambda: sys.stdin.buffer.read(MAX_DESCRIPTION_BYTES + 1), "stdin", say)
     if args.text is None:
         raise UsageError(say("description.no_text"))
-    text: str = args.text
-    return text
+    return str(args.text)
 
 
 def _decode(read: Callable[[], bytes], source: str, say: Messages) -> str:
