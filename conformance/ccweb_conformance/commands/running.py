@@ -37,7 +37,7 @@ from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.run_context import RunContext
-from ccweb_conformance.values import RunValues, TargetSpec
+from ccweb_conformance.values import RunValues
 
 
 def _as_expected(scenario: ScenarioResult, expected_failures: Path | None) -> ScenarioResult:
@@ -132,21 +132,6 @@ def _suite(
         return None
 
 
-def _add_reproducers(run: RunResult, target: TargetSpec) -> None:
-    """Each failure's command that reruns it alone against the same target (``-k`` selecting it), secrets redacted
-    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
-    for scenario in run.scenarios:
-        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
-            scenario.reproducer = target.rerun_line("-k", scenario.keyword)
-
-
-def _annotate(frame: Frame, run: RunResult) -> None:
-    """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
-    lines = annotation_lines(run, language=frame.language) if in_github_actions() else []
-    if lines:
-        frame.show("\n".join(lines))
-
-
 def _startup_refusal(
     collector: ResultCollector | None, state: signals.InterruptState, secrets: Sequence[str], language: str
 ) -> int | None:
@@ -203,7 +188,11 @@ def _run_result(
         expected_failures_file=None if expected is None else str(expected),
         **_target_facts(collector),
     )
-    _add_reproducers(run, values.target)
+    # each failure's command that reruns it alone against the same target (``-k`` selecting it), secrets redacted
+    # (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)
+    for scenario in run.scenarios:
+        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
+            scenario.reproducer = values.target.rerun_line("-k", scenario.keyword)
     return run
 
 
@@ -222,7 +211,10 @@ def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResul
         before_totals=[*fuzz_lines, *closing],
         safe=safe,
     )
-    _annotate(frame, run)
+    # on GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)
+    annotations = annotation_lines(run, language=frame.language) if in_github_actions() else []
+    if annotations:
+        frame.show("\n".join(annotations))
     frame.show(summary, fit=True)
 
 
