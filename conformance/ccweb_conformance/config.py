@@ -99,14 +99,11 @@ def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
 
 
 def _typed(where: str, row: TableRow, raw: Any) -> Any:
-    """The value of one key, checked as the command line checks its type and choices."""
+    """The value of one key, checked as the command line checks its type and choices (ArgumentTypeError escapes)."""
     if row.spec.convert is not None:
         if isinstance(raw, bool) or not isinstance(raw, str | int):
             raise UsageError(f"{where} must be a string")
-        try:
-            return row.spec.convert(str(raw))
-        except argparse.ArgumentTypeError as error:
-            raise UsageError(f"{where}: {error}") from None
+        return row.spec.convert(str(raw))
     if row.is_flag:
         if not isinstance(raw, bool):
             raise UsageError(f"{where} must be true or false")
@@ -131,12 +128,7 @@ def _text(where: str, row: TableRow, base: Any, raw: Any) -> Any:
         raise UsageError(f"{where} must be a string")
     if row.spec.choices and raw not in row.spec.choices:
         raise UsageError(f"{where} must be one of {', '.join(row.spec.choices)}, not {raw!r}")
-    if base is Path:
-        try:
-            return path_word(raw)
-        except argparse.ArgumentTypeError as error:
-            raise UsageError(f"{where}: {error}") from None
-    return raw
+    return path_word(raw) if base is Path else raw
 
 
 def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]]:
@@ -160,7 +152,10 @@ def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]
                 "as the GitHub Action's input is named",
                 file=sys.stderr,
             )
-        value = _typed(f"{path}: {key}", row, raw)  # and its bounds, as the command line checks them
+        try:
+            value = _typed(f"{path}: {key}", row, raw)  # and its bounds, as the command line checks them
+        except argparse.ArgumentTypeError as error:  # a word the option's converter refuses
+            raise UsageError(f"{path}: {key}: {error}") from None
         problem = None if row.spec.bounds is None else row.spec.bounds.problem(value)
         if problem is not None:
             raise UsageError(f"{path}: {key} {problem}")
