@@ -580,10 +580,9 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
     for row in table():
         if command not in row.spec.commands:
             continue
-        group = groups.get(row.spec.group)
-        if group is None:
-            group = groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
-        action = group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name, command))
+        if row.spec.group not in groups:
+            groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
+        action = groups[row.spec.group].add_argument(*row.spec.flags, **_argparse_keywords(row, row.name, command))
         if row.spec.spec_default is not None:
             setattr(action, "spec_default", SpecDefault(row.spec.spec_default))  # noqa: B010 (shown by --help)
 
@@ -611,10 +610,7 @@ def resolve(values: Mapping[str, Any]) -> RunnerOptions:
 def from_values(values: Mapping[str, Any]) -> RunnerOptions:
     """Options from parsed values by field name (missing ones keep their defaults)."""
     rows = {row.name: row for row in table()}
-    kept = {name: value for name, value in values.items() if name in rows}
-    for name, value in kept.items():
-        if rows[name].is_repeatable:
-            kept[name] = tuple(value or ())
+    kept: dict[str, Any] = {n: tuple(v or ()) if rows[n].is_repeatable else v for n, v in values.items() if n in rows}
     return RunnerOptions(**kept)
 
 
@@ -657,12 +653,8 @@ def _words(row: TableRow, value: Any) -> list[str]:
 def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
     """The ``ccweb-conformance`` flags that reproduce the non-default options of these groups."""
     wanted = set(groups)
-    words: list[str] = []
-    for row in table():
-        value = getattr(options, row.name)
-        if row.spec.group in wanted and value != row.default:
-            words += _words(row, value)
-    return words
+    given = [(row, getattr(options, row.name)) for row in table() if row.spec.group in wanted]
+    return [word for row, value in given if value != row.default for word in _words(row, value)]
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
