@@ -7,7 +7,6 @@ import dataclasses
 import os
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -132,17 +131,6 @@ def _suite(
         return None
 
 
-def _startup_refusal(
-    collector: ResultCollector | None, state: signals.InterruptState, secrets: Sequence[str], language: str
-) -> int | None:
-    """EXIT_USAGE, said in one line, when the implementation could not be started; else None."""
-    if state.interrupted or collector is None or collector.startup_error is None:
-        return None
-    line = startup_line(collector.startup_error, language)
-    tell(f"ccweb-conformance: error: {neutralise(redact(line, secrets))}")
-    return EXIT_USAGE
-
-
 def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
     """What the suite learnt of the target, for the run model (the defaults when it never started)."""
     if collector is None:
@@ -218,16 +206,6 @@ def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResul
     frame.show(summary, fit=True)
 
 
-def _stale_lines(staleness: Staleness | None) -> None:
-    """The expected-failures entries that covered nothing: warnings, and errors for those that fail the run."""
-    if staleness is None:
-        return
-    for line in staleness.warnings:
-        tell(f"ccweb-conformance: warning: {line}")
-    for line in staleness.errors:
-        tell(f"ccweb-conformance: error: {line}")
-
-
 def run(
     frame: Frame,
     values: RunValues,
@@ -242,9 +220,10 @@ def run(
     started = time.perf_counter()
     workspace = frame.session.workspace(values.target.sessions_dir)  # the suite's and fuzz phase's
     collector = _suite(values, chosen, workspace, frame.context, features)
-    refused = _startup_refusal(collector, state, frame.secrets, frame.language)
-    if refused is not None:
-        return refused
+    if not state.interrupted and collector is not None and collector.startup_error is not None:  # it never started
+        line = startup_line(collector.startup_error, frame.language)
+        tell(f"ccweb-conformance: error: {neutralise(redact(line, frame.secrets))}")
+        return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(
         values,
@@ -281,7 +260,11 @@ def run(
         tell(f"ccweb-conformance: warning: {not_recorded}")
     safe = neutral(result)  # one walk of the whole run (its transcripts) for every report and the summary
     written = frame.write_reports(result, safe=safe)
-    _stale_lines(staleness)  # before the summary: its totals line is the last a terminal shows
+    if staleness is not None:  # entries that covered nothing, before the summary: its totals line is the last shown
+        for line in staleness.warnings:
+            tell(f"ccweb-conformance: warning: {line}")
+        for line in staleness.errors:  # those that fail the run
+            tell(f"ccweb-conformance: error: {line}")
     _summary(frame, result, fuzz_lines, safe, verbose=values.verbose)
     # Lines on stderr (errors, warnings, the interrupt) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.
