@@ -23,10 +23,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_arguments(parser, "profile")
 
 
-def _progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 def main(args: argparse.Namespace) -> int:
     """Profile, write the reports, print the table; 0 profiled, 1 a wrong answer, 2 start-up, 128 + a signal."""
     options = resolve(vars(args))
@@ -42,7 +38,7 @@ def main(args: argparse.Namespace) -> int:
             run=frame.context,
             kit_version=kit_version(),
             spec_version=ccweb_spec.contract_version(),
-            progress=_progress,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
         )
         profile.config_file = config_file
         profile = frame.redacted(profile)  # before the reports and the console render it
