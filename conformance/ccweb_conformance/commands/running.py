@@ -3,6 +3,7 @@ alone, the reports."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import sys
@@ -117,20 +118,6 @@ def _fuzz_after_scenarios(
         return [messages(language)("fuzz.interrupted")]
 
 
-def _suite(
-    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext,
-    features: list[FeatureScenario],
-) -> ResultCollector | None:
-    if values.target.is_bundled_reference and not values.selection.collect_only:
-        context.fork_server.start_in_background()  # the bundled reference's imports, while the features are read
-    try:
-        only = chosen.names if chosen else ()
-        live = sys.stderr.isatty()
-        return run_suite(values, live=live, context=context, only=only, workspace=workspace, features=features)
-    except RunInterrupted:  # a signal before the run began
-        return None
-
-
 def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
     """What the suite learnt of the target, for the run model (the defaults when it never started)."""
     if collector is None:
@@ -219,7 +206,14 @@ def run(
     state = frame.state
     started = time.perf_counter()
     workspace = frame.session.workspace(values.target.sessions_dir)  # the suite's and fuzz phase's
-    collector = _suite(values, chosen, workspace, frame.context, features)
+    if values.target.is_bundled_reference:  # the bundled reference's imports, while the features are read
+        frame.context.fork_server.start_in_background()
+    collector: ResultCollector | None = None  # stays None when a signal comes before the run began
+    with contextlib.suppress(RunInterrupted):
+        only = chosen.names if chosen else ()
+        collector = run_suite(
+            values, live=sys.stderr.isatty(), context=frame.context, only=only, workspace=workspace, features=features
+        )
     if not state.interrupted and collector is not None and collector.startup_error is not None:  # it never started
         line = startup_line(collector.startup_error, frame.language)
         tell(f"ccweb-conformance: error: {neutralise(redact(line, frame.secrets))}")
