@@ -91,12 +91,9 @@ def _finite_walk(value: Any, path: str) -> tuple[Any, list[str]]:
     if isinstance(value, float) and not math.isfinite(value):
         return NON_FINITE[repr(value)], [path]
     if isinstance(value, dict):
-        found: list[str] = []
-        cleaned: dict[Any, Any] = {}
-        for key, item in value.items():
-            cleaned[key], inner = _finite_walk(item, f"{path}.{key}")
-            found += inner
-        return (cleaned, found) if found else (value, [])
+        members = {key: _finite_walk(item, f"{path}.{key}") for key, item in value.items()}
+        found = [where for _, inner in members.values() for where in inner]
+        return ({key: item for key, (item, _) in members.items()}, found) if found else (value, [])
     if isinstance(value, list | tuple):
         pairs = [_finite_walk(item, f"{path}[{number}]") for number, item in enumerate(value)]
         found = [where for _, inner in pairs for where in inner]
