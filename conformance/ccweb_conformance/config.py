@@ -47,22 +47,15 @@ def old_keys() -> dict[str, TableRow]:
     return {old: row for row in config_rows().values() for old in row.spec.old_keys}
 
 
-def _bounded_text(path: Path) -> bytes | None:
-    """At most MAX_CONFIG_BYTES + 1 bytes of ``path``, or None when it is not a regular file."""
+def _kit_text(path: Path, name: str) -> bytes | None:
+    """The text of ``path`` when it holds the kit's config, else None (a note when a pyproject.toml is skipped)."""
     if not path.is_file():  # a named pipe would block the read: never a config file
         return None
     try:
         with path.open("rb") as stream:
-            return stream.read(MAX_CONFIG_BYTES + 1)
+            data = stream.read(MAX_CONFIG_BYTES + 1)  # one byte more tells a file over the limit
     except OSError as error:
         raise UsageError(f"{path}: cannot read the config file ({error.strerror or error})") from None
-
-
-def _kit_text(path: Path, name: str) -> bytes | None:
-    """The text of ``path`` when it holds the kit's config, else None (a note when a pyproject.toml is skipped)."""
-    data = _bounded_text(path)
-    if data is None:
-        return None
     if len(data) > MAX_CONFIG_BYTES:
         if name == CONFIG_FILE:
             raise UsageError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, which no config file is")
