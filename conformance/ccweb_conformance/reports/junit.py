@@ -195,8 +195,7 @@ def _case(run: RunResult, scenario: ScenarioResult, say: Messages, same_as: Scen
         ET.SubElement(case, "system-out").text = _clean(f"WARN (SHOULD, not failing the run): {text}")
     elif status == "xfailed":
         reason = scenario.expected_failure_reason or "no reason given"
-        skipped = ET.SubElement(case, "skipped", type="xfail", message=_clean(f"expected failure: {reason}"))
-        skipped.text = _clean(text)
+        ET.SubElement(case, "skipped", type="xfail", message=_clean(f"expected failure: {reason}")).text = _clean(text)
     elif status == "skipped":
         ET.SubElement(case, "skipped", message=_clean(first_line(text) or "skipped"))
     elif status == "notrun":
