@@ -225,9 +225,7 @@ class RunResult:
             for requirement in {*scenario.requirements, *scenario.charged, *scenario.baselined}:
                 bearing.setdefault(requirement, []).append(scenario)
         results = [_verdict(r, bearing.get(r.id, [])) for r in ccweb_spec.requirements()]
-        if self.selection is None:
-            return results
-        return [r for r in results if r.scenarios]
+        return results if self.selection is None else [r for r in results if r.scenarios]
 
     @property
     def failed(self) -> bool:
