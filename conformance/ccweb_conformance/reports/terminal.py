@@ -19,8 +19,7 @@ def colour_wanted(stream: TextIO, environ: Mapping[str, str]) -> bool:
     """``NO_COLOR`` (non-empty) wins, then ``FORCE_COLOR`` (non-empty, not ``0``), then ``isatty``."""
     if environ.get("NO_COLOR"):
         return False
-    force = environ.get("FORCE_COLOR")
-    if force is not None and force not in ("", "0", "false"):
+    if environ.get("FORCE_COLOR", "") not in ("", "0", "false"):
         return True
     return stream.isatty()
 
