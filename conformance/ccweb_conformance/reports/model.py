@@ -158,9 +158,7 @@ class ScenarioResult:
 
     def failed_requirements(self) -> tuple[str, ...]:
         """The requirements this scenario's failure, warning, unexpected pass or expected failure counts against."""
-        if self.status not in _AGAINST:
-            return ()
-        return self.charged or self.requirements
+        return (self.charged or self.requirements) if self.status in _AGAINST else ()
 
     @property
     def nodeid(self) -> str:
