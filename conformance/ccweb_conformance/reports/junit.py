@@ -170,12 +170,8 @@ def _count(element: ET.Element, children: list[ET.Element]) -> None:
     if element.tag == "testsuites":
         totals = {k: sum(int(c.get(k, "0")) for c in children) for k in ("tests", "failures", "errors")}
     else:
-        totals = {
-            "tests": len(children),
-            "failures": sum(1 for c in children if c.find("failure") is not None),
-            "errors": sum(1 for c in children if c.find("error") is not None),
-            "skipped": sum(1 for c in children if c.find("skipped") is not None),
-        }
+        found = (("failures", "failure"), ("errors", "error"), ("skipped", "skipped"))  # count, and its element
+        totals = {"tests": len(children), **{key: sum(c.find(tag) is not None for c in children) for key, tag in found}}
     for key, value in totals.items():
         element.set(key, str(value))
 
