@@ -160,7 +160,6 @@ def _profile_size(
     tiny_id = workspace.conversation_id("t", messages)
     large = revisable_bytes(messages, large_id)
     conversations = Conversations(large_id, large, tiny_id)
-    results: dict[str, SizeResult] = {}
     sessions: list[SizeSession] = []
     try:
         workspace.create(tiny_id, cc_web_bytes(conversation(TINY_MESSAGES, tiny_id, seed=1)))
@@ -168,7 +167,6 @@ def _profile_size(
         for implementation, record in zip(chosen, profile.implementations, strict=True):
             result = SizeResult(messages, len(large))
             record.sizes.append(result)
-            results[implementation.name] = result
             sessions.append(SizeSession(implementation, result, conversations, context))
         for session in sessions:
             session.start()
@@ -182,4 +180,4 @@ def _profile_size(
             session.close()
         workspace.remove_all()
         context.oracle.forget()
-    return results
+    return {session.implementation.name: session.result for session in sessions}
