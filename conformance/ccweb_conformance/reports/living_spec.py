@@ -223,11 +223,11 @@ def render_whitespace(say: Messages) -> str:
 
 def render_schemas(say: Messages) -> str:
     """Every JSON Schema, in full."""
-    parts = [say("spec.schemas.heading")]
-    for name in ccweb_spec.SCHEMA_NAMES:
-        heading = say("spec.schemas.schema", name=name, file=SCHEMA_FILES[name])
-        parts.append(heading + "\n\n" + _fenced_json(ccweb_spec.schema(name)))
-    return "\n\n".join(parts)
+    parts = [
+        say("spec.schemas.schema", name=name, file=SCHEMA_FILES[name]) + "\n\n" + _fenced_json(ccweb_spec.schema(name))
+        for name in ccweb_spec.SCHEMA_NAMES
+    ]
+    return "\n\n".join([say("spec.schemas.heading"), *parts])
 
 
 def render_examples(say: Messages) -> str:
