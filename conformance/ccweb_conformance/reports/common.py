@@ -34,9 +34,8 @@ def totals_line(run: RunResult, say: Messages | None = None) -> str:
     return say("totals.line", parts=parts, seconds=run.duration_s)
 
 
-def run_notes(run: RunResult, say: Messages | None = None) -> list[str]:
+def run_notes(run: RunResult, say: Messages) -> list[str]:
     """What stopped the run early and what the server left running, one line each."""
-    say = say or messages()
     not_run = run.counts()["notrun"]
     notes = []
     if run.interrupted is not None:

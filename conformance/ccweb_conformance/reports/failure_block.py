@@ -75,9 +75,8 @@ def _cut(shown: str, limit: int = VALUE_LIMIT) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}…"
 
 
-def value(shown: Any, say: Messages | None = None) -> str:
+def value(shown: Any, say: Messages) -> str:
     """A value as the block shows it: compact JSON, cut; code points for short non-ASCII strings."""
-    say = say or messages()
     if shown is MISSING:
         return say("block.missing")
     if isinstance(shown, str):
