@@ -38,7 +38,6 @@ def fit_to_terminal(text: str, stream: TextIO) -> str:
     return text if width is None or width < MIN_WRAP_WIDTH else wrap_text(text, width)
 
 
-def tell(line: str, stream: TextIO | None = None) -> None:
-    """A line of the runner's own (an error, a warning) on ``stream`` (stderr), wrapped at words like the summary."""
-    out = sys.stderr if stream is None else stream
-    print(fit_to_terminal(line, out), file=out, flush=True)
+def tell(line: str) -> None:
+    """A line of the runner's own (an error, a warning) on stderr, wrapped at words like the summary."""
+    print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
