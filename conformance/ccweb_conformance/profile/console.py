@@ -57,8 +57,7 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
     ]
     headers, growth_rows = growth_table(profile)
     if growth_rows:
-        lines += ["", say("profile.growth")]
-        lines += table(headers, growth_rows, left={0})
+        lines += ["", say("profile.growth"), *table(headers, growth_rows, left={0})]
     lines += ["", say("profile.verdict")]
     lines += [f"  {i.name.ljust(width)}  {i.verdict.summary if i.verdict else '-'}" for i in profile.implementations]
     if profile.advisories:
@@ -72,8 +71,5 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
         lines += ["", say("profile.budgets_met")]
     wrong = wrong_lines(profile)
     checked = sum(size.calls_checked for i in profile.implementations for size in i.sizes)
-    if wrong:
-        lines += ["", say("profile.wrong"), *wrong]
-    else:
-        lines += ["", say("profile.correct", checked=checked)]
+    lines += ["", say("profile.wrong"), *wrong] if wrong else ["", say("profile.correct", checked=checked)]
     return "\n".join(lines)
