@@ -135,8 +135,7 @@ def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]
     for key, raw in values.items():
         row = rows.get(key) or renamed.get(key)
         if row is None:
-            known = ", ".join(sorted(rows))
-            raise UsageError(f"{path}: unknown key {key!r} (known: {known})")
+            raise UsageError(f"{path}: unknown key {key!r} (known: {', '.join(sorted(rows))})")
         if key in renamed:
             if row.spec.key in values:
                 raise UsageError(f"{path}: {key!r} and {row.spec.key!r} name the same option; keep {row.spec.key!r}")
