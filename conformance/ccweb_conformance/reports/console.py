@@ -169,8 +169,7 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
     if not verbose:
         problem_text = translated(scenario.detail.check, say.language) if scenario.detail else first_line(text)
         return [say("console.scenario_problem", head=head, problem=problem_text)]
-    body = [f"          {line}" for line in text.splitlines()]
-    return [head, *body]
+    return [head, *(f"          {line}" for line in text.splitlines())]
 
 
 def _painter(enabled: bool) -> _Paint:
