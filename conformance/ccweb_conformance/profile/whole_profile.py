@@ -42,8 +42,7 @@ def label(target: TargetSpec) -> str:
     except ValueError:
         return command
     script = next((w for w in words[1:] if not w.startswith("-") and "{" not in w), None)
-    names = [Path(words[0]).name] + ([Path(script).name] if script else [])
-    return " ".join(names)
+    return " ".join([Path(words[0]).name] + ([Path(script).name] if script else []))
 
 
 def reference_target(target: TargetSpec) -> TargetSpec:

@@ -158,8 +158,7 @@ def _suite(  # noqa: PLR0917 (one call site)
         said = headline(scenario, say.language) if scenario.detail is not None else problem(scenario, say) or ""
         note = f"{scenario.scenario}: {first_line(said)}"
         ET.SubElement(properties, "property", name="warning", value=_clean(note[:_MESSAGE_LIMIT]))
-    ordered = sorted(scenarios, key=lambda s: _rank(s, run.strict))
-    cases = [_case(run, s, say, same_as.get(id(s))) for s in ordered]
+    cases = [_case(run, s, say, same_as.get(id(s))) for s in sorted(scenarios, key=lambda s: _rank(s, run.strict))]
     suite.extend(cases)
     _count(suite, cases)
     return suite
