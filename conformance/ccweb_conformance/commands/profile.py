@@ -28,7 +28,6 @@ def main(args: argparse.Namespace) -> int:
     options = resolve(vars(args))
     settings = profile_settings(options)
     values = resolve_values(options)
-    config_file = getattr(args, "config_file", None)
 
     def work(frame: Frame) -> int:
         profile = run_profile(
@@ -40,7 +39,7 @@ def main(args: argparse.Namespace) -> int:
             spec_version=ccweb_spec.contract_version(),
             progress=lambda line: print(line, file=sys.stderr, flush=True),
         )
-        profile.config_file = config_file
+        profile.config_file = getattr(args, "config_file", None)
         profile = frame.redacted(profile)  # before the reports and the console render it
         frame.settle()
         written = frame.write_reports(profile)

@@ -64,11 +64,10 @@ def main(args: argparse.Namespace) -> int:
 
     if collecting:
         return collect_only(values, chosen, features)
-    config_file = getattr(args, "config_file", None)
     return framed(
         "run",
         values,
-        lambda frame: run(frame, values, features, chosen, config_file=config_file),
+        lambda frame: run(frame, values, features, chosen, config_file=getattr(args, "config_file", None)),
         interrupted_detail="nothing was reported",
         report_leftovers=False,
     )

@@ -177,10 +177,9 @@ def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResul
     ``safe``: the run with server text neutralised (:func:`neutral`), made once for the reports and the summary."""
     reports: list[Path | str] = list(requested(frame.reports, "run"))
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
-    color = colour_wanted(frame.console, os.environ)
     summary = render_summary(
         run,
-        color=color,
+        color=colour_wanted(frame.console, os.environ),
         verbose=verbose,
         language=frame.language,
         before_totals=[*fuzz_lines, *closing],
