@@ -528,8 +528,7 @@ def special_file(path: Path, *, own: Iterable[int] = (), status: os.stat_result 
 
 def _converter(kind: Any) -> Callable[[str], Any] | None:
     """The function that turns a command-line string into the field's type."""
-    base = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
-    first = base[0]
+    first = next((a for a in typing.get_args(kind) if a is not type(None)), kind)
     if first is Path:
         return path_word
     if first in (int, float, str):
