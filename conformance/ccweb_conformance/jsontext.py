@@ -233,10 +233,8 @@ def beyond_limits(text: str) -> str | None:
     """Why ``text``, which a plain ``json.loads`` refused, is beyond what the runner reads; None when it is not JSON."""
     try:
         read_json(text)
-    except BeyondLimits as exc:
-        return str(exc)
-    except ValueError:
-        return None
+    except ValueError as exc:  # not JSON at all, or beyond the limits
+        return str(exc) if isinstance(exc, BeyondLimits) else None
     return None
 
 
