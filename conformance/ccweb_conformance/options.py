@@ -475,7 +475,6 @@ def write_target_problem(path: Path) -> str | None:
     the runner's own stdout or stderr (``/dev/stdout`` in a pipeline, ``/dev/fd/N`` from ``>(...)``)
     are accepted and written with a bounded wait (:func:`ccweb_conformance.reports.output.write_atomically`).
     """
-    where = path.resolve()
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
@@ -483,7 +482,7 @@ def write_target_problem(path: Path) -> str | None:
         return f"cannot write {str(path)!r}: {str(ancestor)!r} is not a folder"
     if ancestor != path.parent and not os.access(ancestor, os.W_OK | os.X_OK):
         return f"cannot write {str(path)!r}: its folder cannot be created in {str(ancestor)!r} (permission denied)"
-    if where.is_dir():
+    if path.resolve().is_dir():
         return f"cannot write {str(path)!r}: it is a folder; name a file in it"
     kind = special_file(path, own=(1, 2))
     if kind is not None:
