@@ -50,12 +50,6 @@ def _top_epilog() -> str:
     return "\ncommands:\n" + "\n".join(lines) + "\n" + help_text("top")
 
 
-def _version() -> str:
-    import ccweb_spec  # noqa: PLC0415 (only --version needs the contract's version)
-
-    return f"ccweb-conformance {kit_version()} (spec {ccweb_spec.contract_version()})"
-
-
 class _Version(argparse.Action):
     """``--version``: the contract's version is read only when asked for."""
 
@@ -63,7 +57,9 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the kit's and the contract's versions and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        print(_version())
+        import ccweb_spec  # noqa: PLC0415 (only --version needs the contract's version)
+
+        print(f"ccweb-conformance {kit_version()} (spec {ccweb_spec.contract_version()})")
         parser.exit()
 
 

@@ -47,22 +47,15 @@ def old_keys() -> dict[str, TableRow]:
     return {old: row for row in config_rows().values() for old in row.spec.old_keys}
 
 
-def _bounded_text(path: Path) -> bytes | None:
-    """At most MAX_CONFIG_BYTES + 1 bytes of ``path``, or None when it is not a regular file."""
+def _kit_text(path: Path, name: str) -> bytes | None:
+    """The text of ``path`` when it holds the kit's config, else None (a note when a pyproject.toml is skipped)."""
     if not path.is_file():  # a named pipe would block the read: never a config file
         return None
     try:
         with path.open("rb") as stream:
-            return stream.read(MAX_CONFIG_BYTES + 1)
+            data = stream.read(MAX_CONFIG_BYTES + 1)  # one byte more tells a file over the limit
     except OSError as error:
         raise UsageError(f"{path}: cannot read the config file ({error.strerror or error})") from None
-
-
-def _kit_text(path: Path, name: str) -> bytes | None:
-    """The text of ``path`` when it holds the kit's config, else None (a note when a pyproject.toml is skipped)."""
-    data = _bounded_text(path)
-    if data is None:
-        return None
     if len(data) > MAX_CONFIG_BYTES:
         if name == CONFIG_FILE:
             raise UsageError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, which no config file is")
@@ -98,24 +91,12 @@ def find_config(folder: Path) -> tuple[Path, dict[str, Any]] | None:
     return None
 
 
-def _convert(path: Path, key: str, row: TableRow, raw: Any) -> Any:
-    """The value of one key, checked as the command line checks it (type, choices, bounds)."""
-    where = f"{path}: {key}"
-    value = _typed(where, row, raw)
-    problem = None if row.spec.bounds is None else row.spec.bounds.problem(value)
-    if problem is not None:
-        raise UsageError(f"{where} {problem}")
-    return value
-
-
 def _typed(where: str, row: TableRow, raw: Any) -> Any:
+    """The value of one key, checked as the command line checks its type and choices (ArgumentTypeError escapes)."""
     if row.spec.convert is not None:
         if isinstance(raw, bool) or not isinstance(raw, str | int):
             raise UsageError(f"{where} must be a string")
-        try:
-            return row.spec.convert(str(raw))
-        except argparse.ArgumentTypeError as error:
-            raise UsageError(f"{where}: {error}") from None
+        return row.spec.convert(str(raw))
     if row.is_flag:
         if not isinstance(raw, bool):
             raise UsageError(f"{where} must be true or false")
@@ -140,12 +121,7 @@ def _text(where: str, row: TableRow, base: Any, raw: Any) -> Any:
         raise UsageError(f"{where} must be a string")
     if row.spec.choices and raw not in row.spec.choices:
         raise UsageError(f"{where} must be one of {', '.join(row.spec.choices)}, not {raw!r}")
-    if base is Path:
-        try:
-            return path_word(raw)
-        except argparse.ArgumentTypeError as error:
-            raise UsageError(f"{where}: {error}") from None
-    return raw
+    return path_word(raw) if base is Path else raw
 
 
 def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]]:
@@ -159,8 +135,7 @@ def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]
     for key, raw in values.items():
         row = rows.get(key) or renamed.get(key)
         if row is None:
-            known = ", ".join(sorted(rows))
-            raise UsageError(f"{path}: unknown key {key!r} (known: {known})")
+            raise UsageError(f"{path}: unknown key {key!r} (known: {', '.join(sorted(rows))})")
         if key in renamed:
             if row.spec.key in values:
                 raise UsageError(f"{path}: {key!r} and {row.spec.key!r} name the same option; keep {row.spec.key!r}")
@@ -169,7 +144,13 @@ def load_config(folder: Path, command: str) -> tuple[Path | None, dict[str, Any]
                 "as the GitHub Action's input is named",
                 file=sys.stderr,
             )
-        value = _convert(path, key, row, raw)
+        try:
+            value = _typed(f"{path}: {key}", row, raw)  # and its bounds, as the command line checks them
+        except argparse.ArgumentTypeError as error:  # a word the option's converter refuses
+            raise UsageError(f"{path}: {key}: {error}") from None
+        problem = None if row.spec.bounds is None else row.spec.bounds.problem(value)
+        if problem is not None:
+            raise UsageError(f"{path}: {key} {problem}")
         if row.spec.read_by(command):
             converted[row.name] = value
     return path, converted

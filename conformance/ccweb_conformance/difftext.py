@@ -31,10 +31,8 @@ def first_difference(expected: str, actual: str) -> int | None:
     None when they are equal."""
     if expected == actual:
         return None
-    for index, (left, right) in enumerate(zip(expected, actual, strict=False)):
-        if left != right:
-            return index
-    return min(len(expected), len(actual))
+    pairs = enumerate(zip(expected, actual, strict=False))
+    return next((index for index, (left, right) in pairs if left != right), min(len(expected), len(actual)))
 
 
 def windowed(text: str, at: int, limit: int, *, span: int | None = None) -> str:

@@ -117,6 +117,7 @@ FILE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, e
 LIMIT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
 """Descriptor, process and memory limits of the runner's machine."""
 _CHAIN_LIMIT = 20
+_MORE_PROCESSES = "raise the process limit (ulimit -u) or free memory"
 
 
 def environment_problem(error: BaseException | None) -> str | None:
@@ -126,11 +127,7 @@ def environment_problem(error: BaseException | None) -> str | None:
     (its answers arrive over the wire and never raise these in the runner). The line names the
     cause, says so, and what to change.
     """
-    for cause in causes(error):
-        line = _environment_line(cause)
-        if line is not None:
-            return line
-    return None
+    return next(filter(None, map(_environment_line, causes(error))), None)
 
 
 def causes(error: BaseException | None, limit: int = _CHAIN_LIMIT) -> Iterator[BaseException]:
@@ -142,41 +139,31 @@ def causes(error: BaseException | None, limit: int = _CHAIN_LIMIT) -> Iterator[B
         error = error.__cause__ or error.__context__
 
 
+def _fault(what: str, cause: object, fix: str) -> str:
+    """The line of a fault of the runner's machine: what happened, its cause, whose it is not, and what to change."""
+    return f"{what} ({cause}); {NOT_THE_IMPLEMENTATION}: {fix}"
+
+
 def _environment_line(error: BaseException) -> str | None:
     if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
-        return (
-            f"the runner could not start a thread ({error}); {NOT_THE_IMPLEMENTATION}: raise the process limit "
-            "(ulimit -u) or free memory"
-        )
+        return _fault("the runner could not start a thread", error, _MORE_PROCESSES)
     if not isinstance(error, OSError) or error.errno is None:
         return None
     said = f"[Errno {error.errno}] {error.strerror or errno.errorcode.get(error.errno, '')}"
     if error.errno in (errno.EMFILE, errno.ENFILE):  # which open found none left is chance: not named
-        return (
-            f"the runner ran out of file descriptors ({said}); {NOT_THE_IMPLEMENTATION}: raise the limit "
-            "(ulimit -n)"
-        )
+        return _fault("the runner ran out of file descriptors", said, "raise the limit (ulimit -n)")
     cause = f"{said}: {error.filename}" if error.filename else said
     if isinstance(error, NoProcessLeft) or error.errno == errno.ENOMEM:  # EAGAIN alone: a read that would block
-        return (
-            f"the runner could not start a process or thread ({cause}); {NOT_THE_IMPLEMENTATION}: raise the "
-            "process limit (ulimit -u) or free memory"
-        )
+        return _fault("the runner could not start a process or thread", cause, _MORE_PROCESSES)
     if error.errno in FILE_ERRNOS:
-        return (
-            f"the runner could not write its fixtures ({cause}); {NOT_THE_IMPLEMENTATION}: free space, or give "
-            "the runner a writable sessions directory"
-        )
+        fix = "free space, or give the runner a writable sessions directory"
+        return _fault("the runner could not write its fixtures", cause, fix)
     return None
 
 
 def missing_working_directory(error: OSError) -> str:
     """The line for a working directory that was removed under the runner (``Path.cwd()`` failed)."""
-    reason = error.strerror or str(error)
-    return (
-        f"the working directory no longer exists ({reason}); {NOT_THE_IMPLEMENTATION}: run it from a folder that "
-        "exists"
-    )
+    return _fault("the working directory no longer exists", error.strerror or error, "run it from a folder that exists")
 
 
 class RunInterrupted(KeyboardInterrupt):

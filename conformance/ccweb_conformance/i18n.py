@@ -83,25 +83,15 @@ def _check_locale(language: str) -> dict[str, Any]:
     return data
 
 
-def _list_style(language: str) -> tuple[frozenset[str], str]:
-    """The placeholders that hold a list of numbers in ``language``'s check table, and its separator."""
-    lists = _check_locale(language).get("lists") or {}
-    return frozenset(lists.get("placeholders", ())), str(lists.get("separator", ", "))
-
-
-def _nested(language: str) -> dict[str, dict[str, str]]:
-    """The placeholders that hold several English sentences joined by "; ", with the table for each sentence."""
-    nested: dict[str, dict[str, str]] = _check_locale(language).get("nested") or {}
-    return nested
-
-
 def _fields_in(language: str, fields: dict[str, str]) -> dict[str, str]:
     """The captured values as ``language`` shows them: lists of numbers joined its way, nested sentences translated."""
-    placeholders, separator = _list_style(language)
-    for name in placeholders & fields.keys():
+    locale = _check_locale(language)
+    lists = locale.get("lists") or {}  # the placeholders that hold a list of numbers, and the language's separator
+    for name in frozenset(lists.get("placeholders", ())) & fields.keys():
         if re.fullmatch(r"\d+(, \d+)*", fields[name]):
-            fields[name] = fields[name].replace(", ", separator)
-    for name, style in _nested(language).items():
+            fields[name] = fields[name].replace(", ", str(lists.get("separator", ", ")))
+    # the placeholders that hold several English sentences joined by "; ", with the table for each sentence
+    for name, style in (locale.get("nested") or {}).items():
         if name in fields:
             parts = fields[name].split("; ")
             fields[name] = style["separator"].join(translated(part, language, style["table"]) for part in parts)

@@ -41,8 +41,6 @@ def escape_lone_surrogates(text: str) -> str:
 def replace_lone_surrogates(value: Any) -> Any:
     """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD, as a JSON writer that
     cannot carry one does (strict parsers such as jq 1.6 refuse a lone ``\\udXXX`` escape)."""
-    if isinstance(value, str):
-        return LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict | list | tuple) and not _holds_lone_surrogate(value):
         return value  # the common case, told by one pass of the C encoder instead of a walk in Python
     return _replaced(value)
@@ -75,7 +73,7 @@ def finite_only(value: Any, path: str = "$") -> tuple[Any, list[str]]:
     """``value`` with every NaN or infinite number written as its spelling, a string (``"NaN"``, ``"Infinity"``,
     ``"-Infinity"``), and the JSON paths where that was done: RFC 8259 has no such numbers, and a report holding one
     bare is refused by strict parsers (jq, Go, serde_json)."""
-    if isinstance(value, dict | list | tuple) and _all_finite(value):
+    if isinstance(value, dict | list | tuple) and _finite_text(value) is not None:
         return value, []  # the common case, told by one pass of the C encoder instead of a walk in Python
     return _finite_walk(value, path)
 
@@ -89,21 +87,13 @@ def _finite_text(value: Any) -> str | None:
         return None
 
 
-def _all_finite(value: Any) -> bool:
-    """Whether ``value`` surely holds no NaN or infinite number (False when that cannot be told)."""
-    return _finite_text(value) is not None
-
-
 def _finite_walk(value: Any, path: str) -> tuple[Any, list[str]]:
     if isinstance(value, float) and not math.isfinite(value):
         return NON_FINITE[repr(value)], [path]
     if isinstance(value, dict):
-        found: list[str] = []
-        cleaned: dict[Any, Any] = {}
-        for key, item in value.items():
-            cleaned[key], inner = _finite_walk(item, f"{path}.{key}")
-            found += inner
-        return (cleaned, found) if found else (value, [])
+        members = {key: _finite_walk(item, f"{path}.{key}") for key, item in value.items()}
+        found = [where for _, inner in members.values() for where in inner]
+        return ({key: item for key, (item, _) in members.items()}, found) if found else (value, [])
     if isinstance(value, list | tuple):
         pairs = [_finite_walk(item, f"{path}[{number}]") for number, item in enumerate(value)]
         found = [where for _, inner in pairs for where in inner]
@@ -243,10 +233,8 @@ def beyond_limits(text: str) -> str | None:
     """Why ``text``, which a plain ``json.loads`` refused, is beyond what the runner reads; None when it is not JSON."""
     try:
         read_json(text)
-    except BeyondLimits as exc:
-        return str(exc)
-    except ValueError:
-        return None
+    except ValueError as exc:  # not JSON at all, or beyond the limits
+        return str(exc) if isinstance(exc, BeyondLimits) else None
     return None
 
 

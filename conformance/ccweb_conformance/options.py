@@ -475,7 +475,6 @@ def write_target_problem(path: Path) -> str | None:
     the runner's own stdout or stderr (``/dev/stdout`` in a pipeline, ``/dev/fd/N`` from ``>(...)``)
     are accepted and written with a bounded wait (:func:`ccweb_conformance.reports.output.write_atomically`).
     """
-    where = path.resolve()
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
@@ -483,7 +482,7 @@ def write_target_problem(path: Path) -> str | None:
         return f"cannot write {str(path)!r}: {str(ancestor)!r} is not a folder"
     if ancestor != path.parent and not os.access(ancestor, os.W_OK | os.X_OK):
         return f"cannot write {str(path)!r}: its folder cannot be created in {str(ancestor)!r} (permission denied)"
-    if where.is_dir():
+    if path.resolve().is_dir():
         return f"cannot write {str(path)!r}: it is a folder; name a file in it"
     kind = special_file(path, own=(1, 2))
     if kind is not None:
@@ -528,8 +527,7 @@ def special_file(path: Path, *, own: Iterable[int] = (), status: os.stat_result 
 
 def _converter(kind: Any) -> Callable[[str], Any] | None:
     """The function that turns a command-line string into the field's type."""
-    base = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
-    first = base[0]
+    first = next((a for a in typing.get_args(kind) if a is not type(None)), kind)
     if first is Path:
         return path_word
     if first in (int, float, str):
@@ -580,10 +578,9 @@ def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
     for row in table():
         if command not in row.spec.commands:
             continue
-        group = groups.get(row.spec.group)
-        if group is None:
-            group = groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
-        action = group.add_argument(*row.spec.flags, **_argparse_keywords(row, row.name, command))
+        if row.spec.group not in groups:
+            groups[row.spec.group] = parser.add_argument_group(GROUPS[row.spec.group])
+        action = groups[row.spec.group].add_argument(*row.spec.flags, **_argparse_keywords(row, row.name, command))
         if row.spec.spec_default is not None:
             setattr(action, "spec_default", SpecDefault(row.spec.spec_default))  # noqa: B010 (shown by --help)
 
@@ -594,14 +591,8 @@ class SpecDefault:
     def __init__(self, key: str) -> None:
         self.key = key
 
-    def value(self) -> Any:
-        """The default itself."""
-        import ccweb_spec  # noqa: PLC0415 (read only when needed: start-up stays quick)
-
-        return ccweb_spec.performance()["measurement"][self.key]
-
     def __str__(self) -> str:
-        value = self.value()
+        value = ccweb_spec.performance()["measurement"][self.key]
         return ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
 
 
@@ -617,10 +608,7 @@ def resolve(values: Mapping[str, Any]) -> RunnerOptions:
 def from_values(values: Mapping[str, Any]) -> RunnerOptions:
     """Options from parsed values by field name (missing ones keep their defaults)."""
     rows = {row.name: row for row in table()}
-    kept = {name: value for name, value in values.items() if name in rows}
-    for name, value in kept.items():
-        if rows[name].is_repeatable:
-            kept[name] = tuple(value or ())
+    kept: dict[str, Any] = {n: tuple(v or ()) if rows[n].is_repeatable else v for n, v in values.items() if n in rows}
     return RunnerOptions(**kept)
 
 
@@ -663,12 +651,8 @@ def _words(row: TableRow, value: Any) -> list[str]:
 def command_line(options: RunnerOptions, groups: Iterable[str]) -> list[str]:
     """The ``ccweb-conformance`` flags that reproduce the non-default options of these groups."""
     wanted = set(groups)
-    words: list[str] = []
-    for row in table():
-        value = getattr(options, row.name)
-        if row.spec.group in wanted and value != row.default:
-            words += _words(row, value)
-    return words
+    given = [(row, getattr(options, row.name)) for row in table() if row.spec.group in wanted]
+    return [word for row, value in given if value != row.default for word in _words(row, value)]
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Literal
 
 __all__ = ["char_width", "display_width", "ljust", "rjust", "wrap_line", "wrap_text"]
 
@@ -37,19 +36,14 @@ def display_width(text: str) -> int:
     return sum(char_width(c) for c in _ANSI.sub("", text))
 
 
-def _pad(text: str, width: int, side: Literal["left", "right"]) -> str:
-    fill = " " * max(0, width - display_width(text))
-    return text + fill if side == "left" else fill + text
-
-
 def ljust(text: str, width: int) -> str:
     """``text`` followed by spaces up to ``width`` columns (unchanged when already wider)."""
-    return _pad(text, width, "left")
+    return text + " " * (width - display_width(text))
 
 
 def rjust(text: str, width: int) -> str:
     """Spaces, then ``text``, up to ``width`` columns (unchanged when already wider)."""
-    return _pad(text, width, "right")
+    return " " * (width - display_width(text)) + text
 
 
 _NO_LINE_START = frozenset("，。、；：！？）」』】》〉…,.;:!?)]}")  # noqa: RUF001 (full-width punctuation is meant)

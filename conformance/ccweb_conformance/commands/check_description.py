@@ -18,7 +18,7 @@ from typing import Final
 
 from ccweb_conformance.checks.description_check import FactVerdict, check_description, quote
 from ccweb_conformance.commands import help_text
-from ccweb_conformance.errors import UsageError
+from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, UsageError
 from ccweb_conformance.i18n import Messages, messages, pick_language
 from ccweb_conformance.options import add_arguments, special_file
 
@@ -28,7 +28,6 @@ COMMAND: Final = "check-description"
 _STDIN = "-"
 MAX_DESCRIPTION_BYTES = 1 << 20
 """The most a description may take (1 MiB; a tool description is a few hundred characters)."""
-_EXIT_STATED, _EXIT_NOT_STATED, _EXIT_USAGE = 0, 1, 2
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +47,7 @@ def main(args: argparse.Namespace) -> int:
         print("\n".join(_lines(verdict, say)))
     found = sum(v.holds for v in verdicts)
     print(say("description.summary", found=found, total=len(verdicts)))
-    return _EXIT_STATED if found == len(verdicts) else _EXIT_NOT_STATED
+    return EXIT_PASSED if found == len(verdicts) else EXIT_FAILED
 
 
 def _read_file(path: Path) -> bytes:
@@ -77,8 +76,7 @@ def _text(args: argparse.Namespace, say: Messages) -> str:
         return _decode(lambda: sys.stdin.buffer.read(MAX_DESCRIPTION_BYTES + 1), "stdin", say)
     if args.text is None:
         raise UsageError(say("description.no_text"))
-    text: str = args.text
-    return text
+    return str(args.text)
 
 
 def _decode(read: Callable[[], bytes], source: str, say: Messages) -> str:

@@ -8,12 +8,11 @@ from importlib.resources import files
 from pathlib import Path
 
 from ccweb_conformance.commands import help_text
-from ccweb_conformance.commands.document_files import check_destination, deliver
+from ccweb_conformance.commands.document_files import check_destination, deliver, out_of_date, write_file
 from ccweb_conformance.commands.frame import Frame, framed
-from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError, UsageError
+from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError
 from ccweb_conformance.jsontext import escape_lone_surrogates
 from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
-from ccweb_conformance.reports.output import write_atomically
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import resolve_values
 
@@ -75,21 +74,9 @@ def _harness_beside(options: RunnerOptions) -> int:
     """``--output``: write the Node harness beside the cases; ``--check``: compare one found there."""
     harness = shipped(HARNESS).read_bytes()
     if options.output is not None and options.output.is_file():  # not /dev/stdout or a pipe: a folder to write into
-        beside = options.output.parent / HARNESS
-        try:
-            write_atomically(beside, harness)
-        except OSError as error:
-            raise UsageError(f"cannot write {str(beside)!r}: {error.strerror}") from error
-    elif options.check is not None and _differs(options.check.parent / HARNESS, harness):
+        write_file(options.output.parent / HARNESS, harness)
+    elif options.check is not None:  # a harness found beside the cases must hold the shipped bytes
         beside = options.check.parent / HARNESS
-        print(
-            f"ccweb-conformance: {beside} is out of date; run 'ccweb-conformance export --output {options.check}'",
-            file=sys.stderr,
-        )
-        return EXIT_FAILED
+        if beside.is_file() and beside.read_bytes() != harness:
+            return out_of_date(beside, f"ccweb-conformance export --output {options.check}")
     return EXIT_PASSED
-
-
-def _differs(path: Path, data: bytes) -> bool:
-    """True when a file is at ``path`` and holds other bytes than ``data``."""
-    return path.is_file() and path.read_bytes() != data

@@ -93,14 +93,6 @@ class Session:
         self.leftovers += found
         return found
 
-    @property
-    def state(self) -> signals.InterruptState:
-        """The run's signal state."""
-        return self.context.interrupt
-
-    def exit_code(self) -> int | None:
-        """128 + the signal when one arrived, else None."""
-        return None if self.state.signum is None else interrupted_exit_code(self.state.signum)
 
 
 @contextmanager
@@ -154,8 +146,8 @@ class Frame:
 
     @property
     def state(self) -> signals.InterruptState:
-        """The session's signal state."""
-        return self.session.state
+        """The run's signal state."""
+        return self.context.interrupt
 
     @property
     def context(self) -> RunContext:

@@ -157,12 +157,11 @@ def update(target: TargetSpec, run: RunResult) -> str | None:
     failed_now = [s.nodeid for s in run.scenarios if s.status in FAILED]
     previous = load(path)
     kept = [n for n in (previous.failed if previous is not None else ()) if n not in ran]
-    failed = list(dict.fromkeys(kept + failed_now))
     document = {
         "version": RECORD_VERSION,
         "target": _portable(describe_target(target)),
         "updated": datetime.now(UTC).isoformat(timespec="seconds"),
-        "failed": failed,
+        "failed": list(dict.fromkeys(kept + failed_now)),
     }
     try:
         _prepare(path.parent.parent)

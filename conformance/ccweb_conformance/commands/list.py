@@ -61,5 +61,5 @@ def main(args: argparse.Namespace) -> int:
     reports = resolve_values(options).reports
     written = write_reports(listing, reports, "list", language="en")
     if not is_stdout(reports.path("json")):
-        print(render_listing(listing, as_json=False))
+        print(render_listing(listing))
     return EXIT_PASSED if written else EXIT_USAGE

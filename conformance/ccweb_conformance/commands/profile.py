@@ -23,16 +23,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_arguments(parser, "profile")
 
 
-def _progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 def main(args: argparse.Namespace) -> int:
     """Profile, write the reports, print the table; 0 profiled, 1 a wrong answer, 2 start-up, 128 + a signal."""
     options = resolve(vars(args))
     settings = profile_settings(options)
     values = resolve_values(options)
-    config_file = getattr(args, "config_file", None)
 
     def work(frame: Frame) -> int:
         profile = run_profile(
@@ -42,9 +37,9 @@ def main(args: argparse.Namespace) -> int:
             run=frame.context,
             kit_version=kit_version(),
             spec_version=ccweb_spec.contract_version(),
-            progress=_progress,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
         )
-        profile.config_file = config_file
+        profile.config_file = getattr(args, "config_file", None)
         profile = frame.redacted(profile)  # before the reports and the console render it
         frame.settle()
         written = frame.write_reports(profile)

@@ -44,8 +44,7 @@ def rerun_failures(
             for number, group in enumerate(groups, 1):
                 if interrupted():
                     return
-                part = workspace.within(f"rerun{number}")
-                group.first.rerun = rerun_alone(values, group.first, part, left(), suite)
+                group.first.rerun = rerun_alone(values, group.first, workspace.within(f"rerun{number}"), left(), suite)
         except RunInterrupted:
             return
 

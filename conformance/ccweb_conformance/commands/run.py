@@ -44,7 +44,7 @@ def main(args: argparse.Namespace) -> int:
         from ccweb_conformance.transport import limits  # noqa: PLC0415 (light: the os and resource modules)
 
         limits.ensure_descriptors()  # a limit the run cannot live with is its one line, before anything is said
-    if not collecting:  # on stderr, terminal or log alike: what starts, before seconds of imports
+        # on stderr, terminal or log alike: what starts, before seconds of imports
         selection = options_selection(values.selection)
         selection = chosen.label(selection) if chosen is not None else selection
         line = f"ccweb-conformance: {redact(starting_line(values, selection), values.target.secrets)}"
@@ -64,11 +64,10 @@ def main(args: argparse.Namespace) -> int:
 
     if collecting:
         return collect_only(values, chosen, features)
-    config_file = getattr(args, "config_file", None)
     return framed(
         "run",
         values,
-        lambda frame: run(frame, values, features, chosen, config_file=config_file),
+        lambda frame: run(frame, values, features, chosen, config_file=getattr(args, "config_file", None)),
         interrupted_detail="nothing was reported",
         report_leftovers=False,
     )

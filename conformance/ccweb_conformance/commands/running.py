@@ -3,11 +3,11 @@ alone, the reports."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.run_context import RunContext
-from ccweb_conformance.values import RunValues, TargetSpec
+from ccweb_conformance.values import RunValues
 
 
 def _as_expected(scenario: ScenarioResult, expected_failures: Path | None) -> ScenarioResult:
@@ -118,46 +118,6 @@ def _fuzz_after_scenarios(
         return [messages(language)("fuzz.interrupted")]
 
 
-def _suite(
-    values: RunValues, chosen: last_failed.LastFailed | None, workspace: Workspace, context: RunContext,
-    features: list[FeatureScenario],
-) -> ResultCollector | None:
-    if values.target.is_bundled_reference and not values.selection.collect_only:
-        context.fork_server.start_in_background()  # the bundled reference's imports, while the features are read
-    try:
-        only = chosen.names if chosen else ()
-        live = sys.stderr.isatty()
-        return run_suite(values, live=live, context=context, only=only, workspace=workspace, features=features)
-    except RunInterrupted:  # a signal before the run began
-        return None
-
-
-def _add_reproducers(run: RunResult, target: TargetSpec) -> None:
-    """Each failure's command that reruns it alone against the same target (``-k`` selecting it), secrets redacted
-    (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)."""
-    for scenario in run.scenarios:
-        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
-            scenario.reproducer = target.rerun_line("-k", scenario.keyword)
-
-
-def _annotate(frame: Frame, run: RunResult) -> None:
-    """On GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)."""
-    lines = annotation_lines(run, language=frame.language) if in_github_actions() else []
-    if lines:
-        frame.show("\n".join(lines))
-
-
-def _startup_refusal(
-    collector: ResultCollector | None, state: signals.InterruptState, secrets: Sequence[str], language: str
-) -> int | None:
-    """EXIT_USAGE, said in one line, when the implementation could not be started; else None."""
-    if state.interrupted or collector is None or collector.startup_error is None:
-        return None
-    line = startup_line(collector.startup_error, language)
-    tell(f"ccweb-conformance: error: {neutralise(redact(line, secrets))}")
-    return EXIT_USAGE
-
-
 def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
     """What the suite learnt of the target, for the run model (the defaults when it never started)."""
     if collector is None:
@@ -203,7 +163,11 @@ def _run_result(
         expected_failures_file=None if expected is None else str(expected),
         **_target_facts(collector),
     )
-    _add_reproducers(run, values.target)
+    # each failure's command that reruns it alone against the same target (``-k`` selecting it), secrets redacted
+    # (``--header`` and ``--env`` values shown as ``***``, the names to supply again said after it)
+    for scenario in run.scenarios:
+        if scenario.status in ("failed", "warning") and scenario.keyword is not None:
+            scenario.reproducer = values.target.rerun_line("-k", scenario.keyword)
     return run
 
 
@@ -213,27 +177,19 @@ def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResul
     ``safe``: the run with server text neutralised (:func:`neutral`), made once for the reports and the summary."""
     reports: list[Path | str] = list(requested(frame.reports, "run"))
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
-    color = colour_wanted(frame.console, os.environ)
     summary = render_summary(
         run,
-        color=color,
+        color=colour_wanted(frame.console, os.environ),
         verbose=verbose,
         language=frame.language,
         before_totals=[*fuzz_lines, *closing],
         safe=safe,
     )
-    _annotate(frame, run)
+    # on GitHub Actions, the failed requirements as workflow commands (printed as they are, never defused)
+    annotations = annotation_lines(run, language=frame.language) if in_github_actions() else []
+    if annotations:
+        frame.show("\n".join(annotations))
     frame.show(summary, fit=True)
-
-
-def _stale_lines(staleness: Staleness | None) -> None:
-    """The expected-failures entries that covered nothing: warnings, and errors for those that fail the run."""
-    if staleness is None:
-        return
-    for line in staleness.warnings:
-        tell(f"ccweb-conformance: warning: {line}")
-    for line in staleness.errors:
-        tell(f"ccweb-conformance: error: {line}")
 
 
 def run(
@@ -249,10 +205,18 @@ def run(
     state = frame.state
     started = time.perf_counter()
     workspace = frame.session.workspace(values.target.sessions_dir)  # the suite's and fuzz phase's
-    collector = _suite(values, chosen, workspace, frame.context, features)
-    refused = _startup_refusal(collector, state, frame.secrets, frame.language)
-    if refused is not None:
-        return refused
+    if values.target.is_bundled_reference:  # the bundled reference's imports, while the features are read
+        frame.context.fork_server.start_in_background()
+    collector: ResultCollector | None = None  # stays None when a signal comes before the run began
+    with contextlib.suppress(RunInterrupted):
+        only = chosen.names if chosen else ()
+        collector = run_suite(
+            values, live=sys.stderr.isatty(), context=frame.context, only=only, workspace=workspace, features=features
+        )
+    if not state.interrupted and collector is not None and collector.startup_error is not None:  # it never started
+        line = startup_line(collector.startup_error, frame.language)
+        tell(f"ccweb-conformance: error: {neutralise(redact(line, frame.secrets))}")
+        return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
     fuzz_lines = _fuzz_after_scenarios(
         values,
@@ -289,7 +253,11 @@ def run(
         tell(f"ccweb-conformance: warning: {not_recorded}")
     safe = neutral(result)  # one walk of the whole run (its transcripts) for every report and the summary
     written = frame.write_reports(result, safe=safe)
-    _stale_lines(staleness)  # before the summary: its totals line is the last a terminal shows
+    if staleness is not None:  # entries that covered nothing, before the summary: its totals line is the last shown
+        for line in staleness.warnings:
+            tell(f"ccweb-conformance: warning: {line}")
+        for line in staleness.errors:  # those that fail the run
+            tell(f"ccweb-conformance: error: {line}")
     _summary(frame, result, fuzz_lines, safe, verbose=values.verbose)
     # Lines on stderr (errors, warnings, the interrupt) stay English in every language: they are
     # stable messages that scripts and CI logs grep for; the console summary above is translated.

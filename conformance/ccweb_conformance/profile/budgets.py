@@ -66,16 +66,13 @@ def shown(metric: str, value: float) -> str:
 
 def grouped(found: list[Advisory]) -> list[tuple[Advisory, list[tuple[str, str]]]]:
     """The advisories per budget (file order): the first one, and (implementation, ``value at size, ...``)."""
-    order = [budget["id"] for budget in budgets()]
-    lines: dict[str, list[tuple[str, str]]] = {}
-    first: dict[str, Advisory] = {}
-    by_implementation: dict[tuple[str, str], list[str]] = {}
-    for advisory in found:
-        first.setdefault(advisory.budget, advisory)
-        key = (advisory.budget, advisory.implementation)
-        by_implementation.setdefault(key, []).append(
-            f"{shown(advisory.metric, advisory.value)} at {advisory.messages:,} messages"
-        )
-    for (budget, implementation), values in by_implementation.items():
-        lines.setdefault(budget, []).append((implementation, ", ".join(values)))
-    return [(first[budget], lines[budget]) for budget in order if budget in first]
+    result: list[tuple[Advisory, list[tuple[str, str]]]] = []
+    for budget in budgets():
+        mine = [advisory for advisory in found if advisory.budget == budget["id"]]
+        values: dict[str, list[str]] = {}
+        for advisory in mine:
+            value = f"{shown(advisory.metric, advisory.value)} at {advisory.messages:,} messages"
+            values.setdefault(advisory.implementation, []).append(value)
+        if mine:
+            result.append((mine[0], [(name, ", ".join(said)) for name, said in values.items()]))
+    return result

@@ -13,14 +13,12 @@ def growth_table(profile: Profile) -> tuple[list[str], list[list[str]]]:
     headers = ["from -> to", "file"]
     for implementation in profile.implementations:
         headers += [f"{implementation.name} first", f"{implementation.name} repeated"]
-    steps = {(g.from_messages, g.to_messages): g for i in profile.implementations for g in i.growth}
+    own = [{(g.from_messages, g.to_messages): g for g in i.growth} for i in profile.implementations]
+    steps = {key: step for growth in own for key, step in growth.items()}
     rows = []
     for key, step in sorted(steps.items()):
-        row = [f"{key[0]:,} -> {key[1]:,}", f"x{step.file_ratio:,.1f}"]
-        for implementation in profile.implementations:
-            own = next((g for g in implementation.growth if (g.from_messages, g.to_messages) == key), None)
-            row += growth_cells(own)
-        rows.append(row)
+        cells = [cell for growth in own for cell in growth_cells(growth.get(key))]
+        rows.append([f"{key[0]:,} -> {key[1]:,}", f"x{step.file_ratio:,.1f}", *cells])
     return headers, rows
 
 
@@ -59,8 +57,7 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
     ]
     headers, growth_rows = growth_table(profile)
     if growth_rows:
-        lines += ["", say("profile.growth")]
-        lines += table(headers, growth_rows, left={0})
+        lines += ["", say("profile.growth"), *table(headers, growth_rows, left={0})]
     lines += ["", say("profile.verdict")]
     lines += [f"  {i.name.ljust(width)}  {i.verdict.summary if i.verdict else '-'}" for i in profile.implementations]
     if profile.advisories:
@@ -74,8 +71,5 @@ def render_profile(profile: Profile, language: str = DEFAULT_LANGUAGE) -> str:
         lines += ["", say("profile.budgets_met")]
     wrong = wrong_lines(profile)
     checked = sum(size.calls_checked for i in profile.implementations for size in i.sizes)
-    if wrong:
-        lines += ["", say("profile.wrong"), *wrong]
-    else:
-        lines += ["", say("profile.correct", checked=checked)]
+    lines += ["", say("profile.wrong"), *wrong] if wrong else ["", say("profile.correct", checked=checked)]
     return "\n".join(lines)

@@ -27,9 +27,7 @@ def exponent(smaller: float | None, larger: float | None, file_ratio: float, noi
 
 
 def _ratio(smaller: float | None, larger: float | None) -> float | None:
-    if smaller is None or larger is None or smaller <= 0:
-        return None
-    return larger / smaller
+    return None if smaller is None or larger is None or smaller <= 0 else larger / smaller
 
 
 def growth_steps(sizes: list[SizeResult]) -> list[Growth]:

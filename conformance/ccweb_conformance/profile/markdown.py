@@ -41,10 +41,8 @@ def mermaid_chart(profile: Profile, title: str, attribute: str, metric: str) -> 
     labels = ", ".join(f'"{size:,}"' for size in profile.sizes)
     budget = next(b for b in time_budgets() if b["metric"] == metric)
     limit, noise = float(budget["limit"]), noise_ms()
-    series: list[tuple[str, list[float | None]]] = []
-    for implementation in profile.implementations:
-        by_size = {s.messages: s for s in implementation.sizes}
-        series.append((implementation.name, [_value(by_size.get(size), attribute) for size in profile.sizes]))
+    by_size = [(i.name, {s.messages: s for s in i.sizes}) for i in profile.implementations]
+    series = [(name, [_value(sizes.get(size), attribute) for size in profile.sizes]) for name, sizes in by_size]
     known = [v for _, values in series for v in values if v is not None] + [limit, noise]
     low, high = math.floor(math.log10(min(known))), math.ceil(math.log10(max(known)))
     palette = [*series_colors(profile), BUDGET_COLOR, NOISE_COLOR]

@@ -70,10 +70,7 @@ class SizeSession:
         self.implementation = implementation
         self.result = result
         self.conversations = conversations
-        self.workspace = context.workspace
-        self.oracle = context.oracle
-        self.settings = context.settings
-        self.run = context.run
+        self.context = context
         self.tool = ccweb_spec.tool_definition()["name"]
         self.target: Target | None = None
         self.client: McpClient | None = None
@@ -87,7 +84,7 @@ class SizeSession:
 
     def start(self) -> None:
         """Start (or reach) the server, time the floor, warm it up on the tiny conversation. TargetError escapes."""
-        self.target = make_target(self.implementation.target, self.workspace.sessions_dir, self.run)
+        self.target = make_target(self.implementation.target, self.context.workspace.sessions_dir, self.context.run)
         self.client = self.target.client(None)
         self.pid = self.target.server_pid(None)  # the server this run spawned (None: not ours)
         self.timer = TimedChannel(self.client.channel)
@@ -96,7 +93,7 @@ class SizeSession:
 
     def _warm_up(self) -> None:
         assert self.client is not None and self.timer is not None
-        for _ in range(self.settings.floor_calls):
+        for _ in range(self.context.settings.floor_calls):
             exchange = self.client.list_tools()
             if exchange.response is None:
                 raise Stopped("no reply to tools/list")
@@ -114,10 +111,10 @@ class SizeSession:
         self._write(0)
         self._call("warm-up", 2, large.large_id, 0)
         started = time.monotonic()
-        for change in range(1, self.settings.first_calls + 1):
+        for change in range(1, self.context.settings.first_calls + 1):
             self._write(change)
             self.result.first_ms.append(self._call("first", change, large.large_id, change))
-            if change >= MIN_PHASE_CALLS and time.monotonic() - started > self.settings.phase_seconds:
+            if change >= MIN_PHASE_CALLS and time.monotonic() - started > self.context.settings.phase_seconds:
                 break
 
     def repeated_phase(self) -> None:
@@ -126,13 +123,13 @@ class SizeSession:
 
     def _repeated_calls(self) -> None:
         large = self.conversations
-        revision = self.workspace.revisions[large.large_id]
+        revision = self.context.workspace.revisions[large.large_id]
         self._call("repeated", 0, large.large_id, revision)  # lets a cache take the settled file
         before = self._sample()
         started = time.monotonic()
-        for number in range(1, self.settings.repeats + 1):
+        for number in range(1, self.context.settings.repeats + 1):
             self.result.repeated_ms.append(self._call("repeated", number, large.large_id, revision))
-            if number >= MIN_PHASE_CALLS and time.monotonic() - started > self.settings.phase_seconds:
+            if number >= MIN_PHASE_CALLS and time.monotonic() - started > self.context.settings.phase_seconds:
                 break
         after = self._sample()
         calls = len(self.result.repeated_ms)
@@ -144,12 +141,12 @@ class SizeSession:
 
     def _write(self, revision: int) -> None:
         data = at_revision(self.conversations.large_bytes, revision)
-        self.workspace.rewrite(self.conversations.large_id, data, revision)
+        self.context.workspace.rewrite(self.conversations.large_id, data, revision)
 
     def _call(self, phase: str, number: int, conversation_id: str, revision: int) -> float:
         """One checked tools/call; its wire time in ms."""
         assert self.client is not None and self.timer is not None
-        expected = self.oracle.expected(conversation_id, revision)
+        expected = self.context.oracle.expected(conversation_id, revision)
         exchange = self.client.call_tool(self.tool, arguments(conversation_id))
         elapsed = self.timer.last_seconds * 1000
         found = differences(exchange, expected)

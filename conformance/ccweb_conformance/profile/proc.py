@@ -63,10 +63,7 @@ def high_water_mark(pid: int) -> int | None:
         text = (PROC / str(pid) / "status").read_text(encoding="ascii", errors="replace")
     except OSError:
         return None
-    for line in text.splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-    return None
+    return next((int(line.split()[1]) * 1024 for line in text.splitlines() if line.startswith("VmHWM:")), None)
 
 
 def sample_group(leader: int) -> GroupSample | None:

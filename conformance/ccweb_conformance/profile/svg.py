@@ -102,12 +102,8 @@ def _tick_label(exponent: int) -> str:
 
 
 def _points(implementation: ImplementationProfile, attribute: str) -> list[tuple[int, float]]:
-    found = []
-    for size in implementation.sizes:
-        value = getattr(size, attribute)
-        if value is not None:
-            found.append((size.messages, max(float(value), 0.001)))
-    return found
+    measured = ((size.messages, getattr(size, attribute)) for size in implementation.sizes)
+    return [(messages, max(float(value), 0.001)) for messages, value in measured if value is not None]
 
 
 def _axes(svg: ET.Element, scale: _Scale) -> None:
@@ -227,13 +223,11 @@ def verdict_lines(profile: Profile) -> list[tuple[ImplementationProfile, str]]:
     """The verdict per implementation, wrapped: (implementation, line); the mark goes before its first line."""
     lines = []
     for implementation in profile.implementations:
-        verdict = implementation.verdict
         missed = sorted({a.budget for a in profile.advisories if a.implementation == implementation.name})
-        text = f"{implementation.name}: {verdict.summary if verdict else 'not judged'}"
+        text = f"{implementation.name}: {implementation.verdict.summary if implementation.verdict else 'not judged'}"
         if missed:
             text += f"; advisory budgets missed: {', '.join(missed)}"
-        wrapped = textwrap.wrap(text, VERDICT_WIDTH, subsequent_indent="  ")
-        lines += [(implementation, line) for line in wrapped]
+        lines += [(implementation, line) for line in textwrap.wrap(text, VERDICT_WIDTH, subsequent_indent="  ")]
     return lines
 
 

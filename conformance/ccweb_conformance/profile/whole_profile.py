@@ -30,14 +30,9 @@ REFERENCE = "reference"
 Progress = Callable[[str], None]
 
 
-def is_default_target(target: TargetSpec) -> bool:
-    """True when no target was given: the bundled reference is the one profiled."""
-    return not (target.stdio or target.http_cmd or target.url)
-
-
 def label(target: TargetSpec) -> str:
     """A short name for the implementation: the program and its script, or the URL."""
-    if is_default_target(target):
+    if target.is_bundled_reference:
         return REFERENCE
     if target.url and not target.http_cmd:
         return target.url.split("://", 1)[-1]
@@ -47,8 +42,7 @@ def label(target: TargetSpec) -> str:
     except ValueError:
         return command
     script = next((w for w in words[1:] if not w.startswith("-") and "{" not in w), None)
-    names = [Path(words[0]).name] + ([Path(script).name] if script else [])
-    return " ".join(names)
+    return " ".join([Path(words[0]).name] + ([Path(script).name] if script else []))
 
 
 def reference_target(target: TargetSpec) -> TargetSpec:
@@ -70,8 +64,8 @@ def implementations(target: TargetSpec, settings: ProfileSettings) -> list[Imple
 
     Both read the run's one sessions directory (the workspace's: the runner's own, or ``--sessions-dir``).
     """
-    found = [Implementation(label(target), target, is_default_target(target))]
-    if settings.reference and not is_default_target(target):
+    found = [Implementation(label(target), target, target.is_bundled_reference)]
+    if settings.reference and not target.is_bundled_reference:
         found.append(Implementation(REFERENCE, reference_target(target), True))
     return found
 
@@ -165,7 +159,6 @@ def _profile_size(
     tiny_id = workspace.conversation_id("t", messages)
     large = revisable_bytes(messages, large_id)
     conversations = Conversations(large_id, large, tiny_id)
-    results: dict[str, SizeResult] = {}
     sessions: list[SizeSession] = []
     try:
         workspace.create(tiny_id, cc_web_bytes(conversation(TINY_MESSAGES, tiny_id, seed=1)))
@@ -173,7 +166,6 @@ def _profile_size(
         for implementation, record in zip(chosen, profile.implementations, strict=True):
             result = SizeResult(messages, len(large))
             record.sizes.append(result)
-            results[implementation.name] = result
             sessions.append(SizeSession(implementation, result, conversations, context))
         for session in sessions:
             session.start()
@@ -187,4 +179,4 @@ def _profile_size(
             session.close()
         workspace.remove_all()
         context.oracle.forget()
-    return results
+    return {session.implementation.name: session.result for session in sessions}

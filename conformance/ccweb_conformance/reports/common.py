@@ -34,9 +34,8 @@ def totals_line(run: RunResult, say: Messages | None = None) -> str:
     return say("totals.line", parts=parts, seconds=run.duration_s)
 
 
-def run_notes(run: RunResult, say: Messages | None = None) -> list[str]:
+def run_notes(run: RunResult, say: Messages) -> list[str]:
     """What stopped the run early and what the server left running, one line each."""
-    say = say or messages()
     not_run = run.counts()["notrun"]
     notes = []
     if run.interrupted is not None:
@@ -83,15 +82,8 @@ def format_transcript(exchanges: list[Exchange]) -> str:
     for exchange in exchanges:
         sent = exchange.sent_text if exchange.request is None else _dump(exchange.request)
         lines.append(f"--> {sent or '(nothing)'}")
-        wire = ", ".join(
-            part
-            for part in (
-                f"HTTP {exchange.http_status}" if exchange.http_status is not None else "",
-                exchange.content_type or "",
-                f"{exchange.elapsed_ms:.1f} ms",
-            )
-            if part
-        )
+        status = f"HTTP {exchange.http_status}" if exchange.http_status is not None else ""
+        wire = ", ".join(filter(None, (status, exchange.content_type, f"{exchange.elapsed_ms:.1f} ms")))
         received = exchange.received_text or (_dump(exchange.response) if exchange.response is not None else "")
         lines.append(f"<-- [{wire}] {received or '(nothing received)'}")
         lines.extend(f"    ! {violation}" for violation in exchange.violations)

@@ -15,6 +15,7 @@ character takes two columns), so they line up in a terminal.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -97,10 +98,8 @@ def render_summary(
     blocks = [neutralise(block) for block in failure_blocks(raw, verbose=verbose, language=language)]
     if blocks:
         lines += ["", paint("bold", blocks[0]), *blocks[1:]]
-    shown_before = list(before_totals)
-    while shown_before and not shown_before[0]:  # one blank line above, whatever the block starts with
-        shown_before.pop(0)
-    if shown_before:
+    shown_before = list(itertools.dropwhile(lambda line: not line, before_totals))
+    if shown_before:  # one blank line above, whatever the block starts with
         lines += ["", *shown_before]
     counts = run.counts()
     colour = "FAIL" if run.failed else "WARN" if counts["warning"] or counts["xfailed"] else "PASS"
@@ -170,8 +169,7 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
     if not verbose:
         problem_text = translated(scenario.detail.check, say.language) if scenario.detail else first_line(text)
         return [say("console.scenario_problem", head=head, problem=problem_text)]
-    body = [f"          {line}" for line in text.splitlines()]
-    return [head, *body]
+    return [head, *(f"          {line}" for line in text.splitlines())]
 
 
 def _painter(enabled: bool) -> _Paint:

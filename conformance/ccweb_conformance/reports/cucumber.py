@@ -151,9 +151,8 @@ def _element(run: RunResult, scenario: ScenarioResult, flavour: str) -> dict[str
             steps.append(carrier)
         else:
             element["after"] = [carrier]
-    carrier["result"]["error_message"] = error
-    if scenario.transcript:
-        carrier["result"]["error_message"] = f"{error}\n\ntranscript:\n{format_transcript(scenario.transcript)}"
+    transcript = f"\n\ntranscript:\n{format_transcript(scenario.transcript)}" if scenario.transcript else ""
+    carrier["result"]["error_message"] = f"{error}{transcript}"
     return element
 
 

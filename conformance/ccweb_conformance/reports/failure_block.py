@@ -75,9 +75,8 @@ def _cut(shown: str, limit: int = VALUE_LIMIT) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}…"
 
 
-def value(shown: Any, say: Messages | None = None) -> str:
+def value(shown: Any, say: Messages) -> str:
     """A value as the block shows it: compact JSON, cut; code points for short non-ASCII strings."""
-    say = say or messages()
     if shown is MISSING:
         return say("block.missing")
     if isinstance(shown, str):
@@ -110,13 +109,13 @@ def _difference_line(difference: Difference, say: Messages, at: str = "$") -> st
     if difference.actual is MISSING:
         return say("block.difference_missing", path=rooted(difference.path, at), expected=expected)
     got = value(difference.actual, say)
-    if comparable(difference.expected, difference.actual):
-        expected, got, offset = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
-        if offset is None:  # short: shown whole, with code points
-            expected, got = value(difference.expected, say), value(difference.actual, say)
-        else:
+    if comparable(difference.expected, difference.actual):  # cut around the first difference; short: shown whole
+        cut_expected, cut_got, offset = cut_pair(_json(difference.expected), _json(difference.actual), VALUE_LIMIT)
+        if offset is not None:
             path = _path(difference.expected, difference.actual, difference.path) or difference.path
-            return say("block.difference_at", path=rooted(path, at), expected=expected, got=got, at=f"{offset:,}")
+            return say(
+                "block.difference_at", path=rooted(path, at), expected=cut_expected, got=cut_got, at=f"{offset:,}"
+            )
     return say("block.difference", path=rooted(difference.path, at), expected=expected, got=got)
 
 
@@ -146,9 +145,7 @@ def _path(expected: Any, actual: Any, at: str = "$") -> str | None:
 
 def _where(at: int, expected: Any, actual: Any, say: Messages) -> str:
     path = _path(expected, actual)
-    if path is None:
-        return say("block.where", at=f"{at:,}")
-    return say("block.where_path", at=f"{at:,}", path=path)
+    return say("block.where", at=f"{at:,}") if path is None else say("block.where_path", at=f"{at:,}", path=path)
 
 
 def _content(content: Any, say: Messages) -> str:
@@ -240,12 +237,11 @@ def scenario_block(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -
             lines.append(say("block.more_differences", count=len(found) - DIFFERENCE_LIMIT))
         out += row("differences", lines)
     elif detail.expected is not None or detail.actual is not None:
-        expected = detail.expected
-        shown_expected, shown_actual, at = _pair(expected, detail.actual, PAIR_LIMIT, language)
+        shown_expected, shown_actual, at = _pair(detail.expected, detail.actual, PAIR_LIMIT, language)
         out += row("expected", [shown_expected])
         out += row("got", [shown_actual])
         if at is not None:
-            out += row("where", [_where(at, expected, detail.actual, say)])
+            out += row("where", [_where(at, detail.expected, detail.actual, say)])
     out += row("sent", [_sent(detail, say)])
     bound = say("block.source_bound", binding=detail.binding or "source", source=detail.source)
     out += row("source", [bound if detail.source is not None else say("block.source_none")])
@@ -295,9 +291,8 @@ def headline(scenario: ScenarioResult, language: str = DEFAULT_LANGUAGE) -> str:
         first = _difference_line(found[0], say, detail.at)
         more = f" (+{len(found) - 1})" if len(found) > 1 else ""
     elif detail.expected is not None or detail.actual is not None:
-        expected = detail.expected
-        shown_expected, shown_actual, _ = _pair(expected, detail.actual, VALUE_LIMIT, language)
-        path = _path(expected, detail.actual) or "$"
+        shown_expected, shown_actual, _ = _pair(detail.expected, detail.actual, VALUE_LIMIT, language)
+        path = _path(detail.expected, detail.actual) or "$"
         first = say("block.difference", path=path, expected=shown_expected, got=shown_actual)
         more = ""
     else:

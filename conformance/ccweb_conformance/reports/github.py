@@ -100,16 +100,14 @@ def _bears(result: RequirementResult, scenario: ScenarioResult) -> bool:
 
 def _annotation(kind: str, result: RequirementResult, language: str) -> str:
     requirement = result.requirement
+    scenario = next(s for s in result.scenarios if _bears(result, s))
+    message = _message(scenario, language)
     if result.status == "notreached":
-        scenario = next(s for s in result.scenarios if not_reached(requirement.id, s))
         title = f"{requirement.id} ({requirement.level}) not reached: {_short(requirement.statement)}"
         stopped = ", ".join(scenario.failed_requirements())
-        message = f"no check of {requirement.id} ran: the scenario stopped at a check of {stopped}\n"
-        message += _message(scenario, language)
+        message = f"no check of {requirement.id} ran: the scenario stopped at a check of {stopped}\n{message}"
     else:
-        scenario = next(s for s in result.scenarios if requirement.id in s.failed_requirements())
         title = f"{requirement.id} ({requirement.level}): {_short(requirement.statement)}"
-        message = _message(scenario, language)
     properties = {"file": f"{FEATURES_FOLDER}/{scenario.feature_file}", "line": str(scenario.line), "title": title}
     shown = ",".join(f"{name}={escape_property(value)}" for name, value in properties.items() if value)
     return f"::{kind} {shown}::{escape_data(message)}"

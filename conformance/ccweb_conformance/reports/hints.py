@@ -84,9 +84,7 @@ def _got(relation: str, difference: Difference) -> bool:
     expected, actual = difference.expected, difference.actual
     if relation in ("more", "fewer"):
         low, high = _size(expected), (0.0 if actual is MISSING else _size(actual))
-        if low is None or high is None:
-            return False
-        return high > low if relation == "more" else high < low
+        return low is not None and high is not None and (high > low if relation == "more" else high < low)
     if relation == "lone-surrogate":
         return has_lone_surrogate(actual) and not has_lone_surrogate(expected)
     if relation == "trimmed":

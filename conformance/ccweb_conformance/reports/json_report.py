@@ -48,7 +48,6 @@ def build_json(run: RunResult) -> dict[str, Any]:
 
 
 def _build(run: RunResult) -> dict[str, Any]:
-    counts = run.counts()
     groups = failure_groups([s for s in run.scenarios if _diagnosis(s, None) is not None])  # those with a diagnosis
     group_of = {id(s): g.number for g in groups for s in g.scenarios}
     return {
@@ -84,7 +83,7 @@ def _build(run: RunResult) -> dict[str, Any]:
             }
             for g in groups
         ],
-        "counts": {"total": len(run.scenarios), **counts},
+        "counts": {"total": len(run.scenarios), **run.counts()},
         "requirements": [
             {
                 "id": r.requirement.id,

@@ -158,8 +158,7 @@ def _suite(  # noqa: PLR0917 (one call site)
         said = headline(scenario, say.language) if scenario.detail is not None else problem(scenario, say) or ""
         note = f"{scenario.scenario}: {first_line(said)}"
         ET.SubElement(properties, "property", name="warning", value=_clean(note[:_MESSAGE_LIMIT]))
-    ordered = sorted(scenarios, key=lambda s: _rank(s, run.strict))
-    cases = [_case(run, s, say, same_as.get(id(s))) for s in ordered]
+    cases = [_case(run, s, say, same_as.get(id(s))) for s in sorted(scenarios, key=lambda s: _rank(s, run.strict))]
     suite.extend(cases)
     _count(suite, cases)
     return suite
@@ -170,12 +169,8 @@ def _count(element: ET.Element, children: list[ET.Element]) -> None:
     if element.tag == "testsuites":
         totals = {k: sum(int(c.get(k, "0")) for c in children) for k in ("tests", "failures", "errors")}
     else:
-        totals = {
-            "tests": len(children),
-            "failures": sum(1 for c in children if c.find("failure") is not None),
-            "errors": sum(1 for c in children if c.find("error") is not None),
-            "skipped": sum(1 for c in children if c.find("skipped") is not None),
-        }
+        found = (("failures", "failure"), ("errors", "error"), ("skipped", "skipped"))  # count, and its element
+        totals = {"tests": len(children), **{key: sum(c.find(tag) is not None for c in children) for key, tag in found}}
     for key, value in totals.items():
         element.set(key, str(value))
 
@@ -195,8 +190,7 @@ def _case(run: RunResult, scenario: ScenarioResult, say: Messages, same_as: Scen
         ET.SubElement(case, "system-out").text = _clean(f"WARN (SHOULD, not failing the run): {text}")
     elif status == "xfailed":
         reason = scenario.expected_failure_reason or "no reason given"
-        skipped = ET.SubElement(case, "skipped", type="xfail", message=_clean(f"expected failure: {reason}"))
-        skipped.text = _clean(text)
+        ET.SubElement(case, "skipped", type="xfail", message=_clean(f"expected failure: {reason}")).text = _clean(text)
     elif status == "skipped":
         ET.SubElement(case, "skipped", message=_clean(first_line(text) or "skipped"))
     elif status == "notrun":

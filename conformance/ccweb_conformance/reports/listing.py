@@ -42,10 +42,8 @@ def build_listing(scenarios: Sequence[ScenarioRef], *, selected: bool) -> list[d
     return listing
 
 
-def render_listing(listing: list[dict[str, Any]], *, as_json: bool) -> str:
-    """The listing as JSON or as indented text (no trailing newline)."""
-    if as_json:
-        return json.dumps({"requirements": listing}, ensure_ascii=False, indent=2)
+def render_listing(listing: list[dict[str, Any]]) -> str:
+    """The listing as indented text (no trailing newline)."""
     lines: list[str] = []
     for entry in listing:
         lines.append(f"{entry['id']:<9} {entry['level']:<6} {entry['statement']}")
@@ -59,4 +57,4 @@ def render_listing(listing: list[dict[str, Any]], *, as_json: bool) -> str:
 
 def render_listing_json(listing: list[dict[str, Any]]) -> str:
     """The listing as JSON text (``list --json FILE``; ``reports/output.py`` places it, ``-`` on stdout)."""
-    return render_listing(listing, as_json=True) + "\n"
+    return json.dumps({"requirements": listing}, ensure_ascii=False, indent=2) + "\n"

@@ -28,9 +28,10 @@ def scenarios_by_requirement(scenarios: Sequence[ScenarioRef]) -> dict[str, list
     return {r.id: [s for s in scenarios if r.id in s.tags] for r in ccweb_spec.requirements()}
 
 
-def _table(header: Sequence[str], rows: Iterable[Sequence[str]], *, escape: bool = True) -> str:
-    """A Markdown table; ``escape=False`` for cells the caller has already made safe."""
-    return "\n".join(markdown_text.table(header, rows, escape=escape))
+def _table(say: Messages, columns: Sequence[str], rows: Iterable[Sequence[str]], *, escape: bool = True) -> str:
+    """A Markdown table, its headers the messages ``spec.col.<column>``; ``escape=False`` for cells the caller has
+    already made safe."""
+    return "\n".join(markdown_text.table([say(f"spec.col.{name}") for name in columns], rows, escape=escape))
 
 
 def _fenced_json(value: Any) -> str:
@@ -58,11 +59,6 @@ def _type_of(prop: dict[str, Any], say: Messages) -> str:
     return text
 
 
-def _columns(say: Messages, *names: str) -> tuple[str, ...]:
-    """Table headers, by their message keys ``spec.col.<name>``."""
-    return tuple(say(f"spec.col.{name}") for name in names)
-
-
 def _property_table(schema: dict[str, Any], say: Messages) -> str:
     """One row per property of an object schema."""
     required = set(schema.get("required", []))
@@ -77,7 +73,7 @@ def _property_table(schema: dict[str, Any], say: Messages) -> str:
         )
         for name, prop in schema["properties"].items()
     ]
-    return _table(_columns(say, "property", "type", "required", "constraints", "default", "description"), rows)
+    return _table(say, ("property", "type", "required", "constraints", "default", "description"), rows)
 
 
 def regenerate_command(language: str, output: str | None = None) -> str:
@@ -106,7 +102,7 @@ def render_tool(say: Messages) -> str:
     """The tool definition: name, title, description, annotations, input and output schemas."""
     tool = ccweb_spec.tool_definition()
     rows = ((k, json.dumps(v)) for k, v in tool["annotations"].items())
-    annotations = _table(_columns(say, "annotation", "value"), rows)
+    annotations = _table(say, ("annotation", "value"), rows)
     output = tool["outputSchema"]
     success, error = output["$defs"]["success"], output["$defs"]["error"]
     inputs = _property_table(tool["inputSchema"], say)
@@ -137,7 +133,7 @@ def render_requirements(say: Messages) -> str:
     separator = say("spec.requirements.separator")
     sections = separator.join(say("spec.requirements.section", id=s.id, en=s.en) for s in ccweb_spec.prd_sections())
     parts = [say("spec.requirements.heading"), say("spec.requirements.legend", sections=sections)]
-    header = _columns(say, "id", "level", "statement", "prd", "decisions", "source")
+    header = ("id", "level", "statement", "prd", "decisions", "source")
     for group in ccweb_spec.groups():
         rows = [
             (f"**{r.id}**", r.level, say.statement(r), _prd_cell(r), ", ".join(r.decisions), ", ".join(r.source))
@@ -145,7 +141,7 @@ def render_requirements(say: Messages) -> str:
             if r.group == group.id
         ]
         heading = say("spec.requirements.group", id=group.id, title=say.title(group))
-        parts.append(heading + "\n\n" + _table(header, rows))
+        parts.append(heading + "\n\n" + _table(say, header, rows))
     return "\n\n".join(parts)
 
 
@@ -161,15 +157,15 @@ def render_decisions(say: Messages) -> str:
         )
         for d in ccweb_spec.decisions()
     ]
-    header = _columns(say, "id", "decision", "statement", "requirements")
-    return say("spec.decisions.heading") + "\n\n" + say("spec.decisions.intro") + "\n\n" + _table(header, rows)
+    header = ("id", "decision", "statement", "requirements")
+    return say("spec.decisions.heading") + "\n\n" + say("spec.decisions.intro") + "\n\n" + _table(say, header, rows)
 
 
 def render_terms(say: Messages) -> str:
     """The terminology both living specs use (locales/terms.yaml), English beside Chinese."""
     rows = [(t.en, t.zh, t.note_zh if say.chinese else t.note_en) for t in terms()]
-    header = _columns(say, "term_en", "term_zh", "meaning")
-    return say("spec.terms.heading") + "\n\n" + say("spec.terms.intro") + "\n\n" + _table(header, rows)
+    header = ("term_en", "term_zh", "meaning")
+    return say("spec.terms.heading") + "\n\n" + say("spec.terms.intro") + "\n\n" + _table(say, header, rows)
 
 
 def render_errors(say: Messages) -> str:
@@ -184,8 +180,8 @@ def render_errors(say: Messages) -> str:
         )
         for e in ccweb_spec.error_codes()
     ]
-    header = _columns(say, "code", "meaning", "when", "source", "requirements")
-    return say("spec.errors.heading") + "\n\n" + _table(header, rows)
+    header = ("code", "meaning", "when", "source", "requirements")
+    return say("spec.errors.heading") + "\n\n" + _table(say, header, rows)
 
 
 def render_description_facts(say: Messages) -> str:
@@ -227,11 +223,11 @@ def render_whitespace(say: Messages) -> str:
 
 def render_schemas(say: Messages) -> str:
     """Every JSON Schema, in full."""
-    parts = [say("spec.schemas.heading")]
-    for name in ccweb_spec.SCHEMA_NAMES:
-        heading = say("spec.schemas.schema", name=name, file=SCHEMA_FILES[name])
-        parts.append(heading + "\n\n" + _fenced_json(ccweb_spec.schema(name)))
-    return "\n\n".join(parts)
+    parts = [
+        say("spec.schemas.schema", name=name, file=SCHEMA_FILES[name]) + "\n\n" + _fenced_json(ccweb_spec.schema(name))
+        for name in ccweb_spec.SCHEMA_NAMES
+    ]
+    return "\n\n".join([say("spec.schemas.heading"), *parts])
 
 
 def render_examples(say: Messages) -> str:
@@ -254,8 +250,7 @@ def render_traceability(scenarios: Sequence[ScenarioRef], say: Messages) -> str:
         (f"**{rid}**", levels[rid], "<br>".join(markdown_text.cell(_label(s, say)) for s in proving))
         for rid, proving in scenarios_by_requirement(scenarios).items()
     ]
-    header = _columns(say, "requirement", "level", "scenarios")
-    return say("spec.trace.heading") + "\n\n" + _table(header, rows, escape=False)
+    return say("spec.trace.heading") + "\n\n" + _table(say, ("requirement", "level", "scenarios"), rows, escape=False)
 
 
 def _caught_by(bug: ccweb_spec.CataloguedBug, say: Messages) -> str:

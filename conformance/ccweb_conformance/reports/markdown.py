@@ -114,13 +114,12 @@ def _others(group: FailureGroup, say: Messages) -> list[str]:
 
 
 def _expected_failures(run: RunResult, say: Messages) -> list[str]:
-    lines: list[str] = []
     expected = [s for s in run.scenarios if s.status == "xfailed"]
-    if expected:
-        lines += ["", say("markdown.expected_failures"), ""]
-        no_reason = say("problem.no_reason")
-        lines += [f"- {code(s.nodeid)}: {cell(s.expected_failure_reason or no_reason)}" for s in expected]
-    return lines
+    if not expected:
+        return []
+    no_reason = say("problem.no_reason")
+    reasons = [f"- {code(s.nodeid)}: {cell(s.expected_failure_reason or no_reason)}" for s in expected]
+    return ["", say("markdown.expected_failures"), "", *reasons]
 
 
 def _section(scenario: ScenarioResult, say: Messages) -> list[str]:

@@ -45,6 +45,5 @@ def longest_backtick_run(text: str) -> int:
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]], *, escape: bool = True) -> list[str]:
     """A Markdown table's lines; ``escape=False`` for cells the caller has already made safe."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(c) if escape else c for c in row) + " |" for row in rows]
-    return lines
+    body = ["| " + " | ".join(cell(c) if escape else c for c in row) + " |" for row in rows]
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *body]

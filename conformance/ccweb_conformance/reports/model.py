@@ -158,9 +158,7 @@ class ScenarioResult:
 
     def failed_requirements(self) -> tuple[str, ...]:
         """The requirements this scenario's failure, warning, unexpected pass or expected failure counts against."""
-        if self.status not in _AGAINST:
-            return ()
-        return self.charged or self.requirements
+        return (self.charged or self.requirements) if self.status in _AGAINST else ()
 
     @property
     def nodeid(self) -> str:
@@ -225,9 +223,7 @@ class RunResult:
             for requirement in {*scenario.requirements, *scenario.charged, *scenario.baselined}:
                 bearing.setdefault(requirement, []).append(scenario)
         results = [_verdict(r, bearing.get(r.id, [])) for r in ccweb_spec.requirements()]
-        if self.selection is None:
-            return results
-        return [r for r in results if r.scenarios]
+        return results if self.selection is None else [r for r in results if r.scenarios]
 
     @property
     def failed(self) -> bool:

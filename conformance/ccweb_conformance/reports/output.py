@@ -71,31 +71,28 @@ def _permissions() -> int:
 def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``; nothing left on failure.
 
-    A target that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly;
+    A path that exists and is not a regular file (``/dev/stderr``, a named pipe) is written directly;
     a missing folder of a regular file is created first (as pytest creates ``--junitxml``'s).
     A regular file the rename may not replace but the runner may write (another user's 0666 file in a
     sticky folder such as /tmp, where only a file's owner may rename over it) is written in place, as
     a shell's ``>`` would: whole, once the staged copy proved the data fits, and emptied if that fails.
     """
-    target = Path(path)
-    if target.exists() and not target.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
-        write_special(target, data)
+    if path.exists() and not path.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
+        write_special(path, data)
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, staged = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            _write_synced(out, data)
         os.chmod(staged, _permissions())
         try:
-            os.replace(staged, target)
+            os.replace(staged, path)
         except PermissionError:
-            if not (target.is_file() and os.access(target, os.W_OK)):
+            if not (path.is_file() and os.access(path, os.W_OK)):
                 raise
             os.unlink(staged)
-            _write_in_place(target, data)
+            _write_in_place(path, data)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(staged)
@@ -108,9 +105,7 @@ def _write_in_place(target: Path, data: bytes) -> None:
     handle = os.open(target, flags)
     with os.fdopen(handle, "wb") as out:
         try:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            _write_synced(out, data)
         except BaseException:
             with contextlib.suppress(OSError):
                 out.truncate(0)
@@ -178,22 +173,24 @@ def place(text: str, path: Path, stdout: IO[bytes] | None = None, *, append: boo
         out.write(data)
         out.flush()
     elif append:
-        append_to(Path(path), data)
+        append_to(path, data)
     else:
-        write_atomically(Path(path), data)
+        write_atomically(path, data)
 
 
 def append_to(path: Path, data: bytes) -> None:
     """Append ``data`` to a regular file (created when missing), a blank line first when it holds text."""
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        write_special(target, data)
+    if path.exists() and not path.is_file():
+        write_special(path, data)
         return
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    handle = os.open(target, flags, 0o666)
+    handle = os.open(path, flags, 0o666)
     with os.fdopen(handle, "ab") as out:
-        if os.fstat(out.fileno()).st_size:
-            data = b"\n" + data
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
+        _write_synced(out, b"\n" + data if os.fstat(out.fileno()).st_size else data)
+
+
+def _write_synced(out: IO[bytes], data: bytes) -> None:
+    """Write ``data`` and flush it to the disk."""
+    out.write(data)
+    out.flush()
+    os.fsync(out.fileno())

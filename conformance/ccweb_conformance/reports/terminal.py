@@ -19,8 +19,7 @@ def colour_wanted(stream: TextIO, environ: Mapping[str, str]) -> bool:
     """``NO_COLOR`` (non-empty) wins, then ``FORCE_COLOR`` (non-empty, not ``0``), then ``isatty``."""
     if environ.get("NO_COLOR"):
         return False
-    force = environ.get("FORCE_COLOR")
-    if force is not None and force not in ("", "0", "false"):
+    if environ.get("FORCE_COLOR", "") not in ("", "0", "false"):
         return True
     return stream.isatty()
 
@@ -39,7 +38,6 @@ def fit_to_terminal(text: str, stream: TextIO) -> str:
     return text if width is None or width < MIN_WRAP_WIDTH else wrap_text(text, width)
 
 
-def tell(line: str, stream: TextIO | None = None) -> None:
-    """A line of the runner's own (an error, a warning) on ``stream`` (stderr), wrapped at words like the summary."""
-    out = sys.stderr if stream is None else stream
-    print(fit_to_terminal(line, out), file=out, flush=True)
+def tell(line: str) -> None:
+    """A line of the runner's own (an error, a warning) on stderr, wrapped at words like the summary."""
+    print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
