@@ -13,6 +13,7 @@ import contextlib
 import errno
 import os
 import select
+import stat
 import sys
 import tempfile
 import time
@@ -27,8 +28,27 @@ __all__ = ["STDOUT", "append_to", "is_stdout", "place", "reader_may_leave", "wri
 
 
 def is_stdout(path: Path | str | None) -> bool:
-    """Whether a report path means stdout."""
-    return path is not None and str(path) == STDOUT
+    """Whether a report path means stdout: ``-``, or a path to the regular file stdout is redirected to."""
+    return path is not None and (str(path) == STDOUT or own_descriptor(path) == 1)
+
+
+def own_descriptor(path: Path | str) -> int | None:
+    """1 or 2 when ``path`` reaches the regular file the runner's stdout or stderr is redirected to
+    (``--json /dev/stdout > report.json``), else None.
+
+    Such a report is written through the descriptor: a rename over the path would replace the link
+    (``/dev/stdout`` itself) or take the file from under the shell's redirection.
+    """
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    for number in (1, 2) if stat.S_ISREG(found.st_mode) else ():
+        with contextlib.suppress(OSError):
+            mine = os.fstat(number)
+            if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
+                return number
+    return None
 
 
 @contextlib.contextmanager
@@ -76,7 +96,14 @@ def write_atomically(path: Path, data: bytes) -> None:
     A regular file the rename may not replace but the runner may write (another user's 0666 file in a
     sticky folder such as /tmp, where only a file's owner may rename over it) is written in place, as
     a shell's ``>`` would: whole, once the staged copy proved the data fits, and emptied if that fails.
+    The runner's own redirected stdout or stderr is written through its descriptor; any other link is
+    followed, so the rename replaces the file it leads to and the link stays.
     """
+    number = own_descriptor(path)
+    if number is not None:
+        _write_own(number, data)
+        return
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     if path.exists() and not path.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
         write_special(path, data)
         return
@@ -169,13 +196,21 @@ def place(text: str, path: Path, stdout: IO[bytes] | None = None, *, append: boo
     """
     data = text.encode("utf-8", "backslashreplace")
     if is_stdout(path):
-        out = stdout or sys.stdout.buffer
-        out.write(data)
-        out.flush()
+        _write_own(1, data, stdout)
     elif append:
         append_to(path, data)
     else:
         write_atomically(path, data)
+
+
+def _write_own(number: int, data: bytes, out: IO[bytes] | None = None) -> None:
+    """Write ``data`` to the runner's stdout (1) or stderr (2), after what its text layer holds (``out``: in its
+    stead)."""
+    stream = sys.stdout if number == 1 else sys.stderr
+    stream.flush()
+    target = out or stream.buffer
+    target.write(data)
+    target.flush()
 
 
 def append_to(path: Path, data: bytes) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import errno
 import io
 import os
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -149,3 +152,42 @@ def test_a_report_the_rename_may_not_replace_and_the_runner_may_not_write_is_sti
     with pytest.raises(PermissionError):
         write_atomically(target, b"new")
     assert (target.read_text(encoding="utf-8"), sorted(p.name for p in tmp_path.iterdir())) == ("old", ["report.json"])
+
+
+def test_a_link_to_the_runners_own_redirected_stdout_is_written_through_it_and_the_link_stays(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+):
+    """``--json /dev/stdout > report.json``: before, the rename replaced the link itself (``/dev/stdout``, as root)."""
+    own = os.fstat(1)
+    if not stat.S_ISREG(own.st_mode):
+        pytest.skip("stdout is not a regular file here (pytest's -s)")
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    place('{"ok": true}\n', link)
+    write_atomically(link, b"second\n")
+    assert (os.readlink(link), sorted(p.name for p in tmp_path.iterdir())) == ("/proc/self/fd/1", ["stdout"])
+    assert capfd.readouterr().out == '{"ok": true}\nsecond\n'
+
+
+def test_a_report_path_that_is_a_link_replaces_the_file_it_leads_to_and_the_link_stays(tmp_path: Path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "report.json").write_bytes(b"old\n")
+    link = tmp_path / "report.json"
+    link.symlink_to("real/report.json")
+    write_atomically(link, b"new\n")
+    assert (os.readlink(link), (tmp_path / "real" / "report.json").read_bytes()) == ("real/report.json", b"new\n")
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["report.json"]
+
+
+def test_spec_output_to_dev_stdout_redirected_to_a_file_writes_the_file_and_leaves_the_link(tmp_path: Path):
+    """The whole command, its stdout a regular file, through a link to its own stdout as ``/dev/stdout`` is."""
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    with (tmp_path / "spec.md").open("wb") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "ccweb_conformance.cli", "spec", "--output", str(link)],
+            stdout=out, stderr=subprocess.PIPE, timeout=120, check=False,
+        )
+    assert (done.returncode, done.stderr, os.readlink(link)) == (0, b"", "/proc/self/fd/1")
+    written = (tmp_path / "spec.md").read_text(encoding="utf-8")
+    assert written == (Path(__file__).parents[3] / "docs" / "SPEC.md").read_text(encoding="utf-8")
