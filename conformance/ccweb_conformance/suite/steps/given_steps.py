@@ -61,8 +61,7 @@ def a_conversation_with_numbered_messages(world: World, alias: str, count: int, 
 def a_conversation_with_one_long_message(world: World, alias: str, count: int, char: str) -> None:
     """One user message made of ``count`` copies of a character."""
     conversation_id = new_id(world, alias)
-    messages = [{"role": "user", "content": code_points(char) * count, "timestamp": None}]
-    world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
+    world.files.write_session(conversation_id, one_message_session(conversation_id, code_points(char) * count))
 
 
 @given(parse('a conversation "{alias}" whose file is:'))
