@@ -262,11 +262,9 @@ class ResultCollector:
             return "skipped", None
         if run.expected_failure is not None:
             return ("xfailed" if error is not None else "xpassed"), run.expected_failure
-        if error is not None and level == "SHOULD" and not self.strict:
-            return "warning", None
-        if error is not None:
-            return "failed", None
-        return "passed", None
+        if error is None:
+            return "passed", None
+        return ("warning" if level == "SHOULD" and not self.strict else "failed"), None
 
     def _result(
         self,
@@ -314,11 +312,8 @@ class ResultCollector:
     ) -> tuple[ScenarioStatus, str | None]:
         """A failure (or warning) every requirement of whose charge has a requirement entry: an expected failure,
         whatever the scenario is tagged with."""
-        judged = self.expected is not None and status in ("failed", "warning")
-        covering = self.expected.covering(charged) if judged and self.expected is not None else ()
-        if not covering:
-            return status, reason
-        return "xfailed", covering[0].reason
+        covering = self.expected.covering(charged) if self.expected and status in ("failed", "warning") else ()
+        return ("xfailed", covering[0].reason) if covering else (status, reason)
 
     def _binding(self) -> str | None:
         if self.source_names is None:
