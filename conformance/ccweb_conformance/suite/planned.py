@@ -105,11 +105,9 @@ def example_ids(rows: Sequence[dict[str, str]]) -> list[str]:
         if counts[raw] == 1:
             continue
         joiner = "_" if raw and raw[-1].isdigit() else ""
-        new = f"{raw}{joiner}{suffixes[raw]}"
-        while new in ids:
+        while f"{raw}{joiner}{suffixes[raw]}" in ids:
             suffixes[raw] += 1
-            new = f"{raw}{joiner}{suffixes[raw]}"
-        ids[index] = new
+        ids[index] = f"{raw}{joiner}{suffixes[raw]}"
         suffixes[raw] += 1
     return ids
 
