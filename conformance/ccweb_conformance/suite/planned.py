@@ -27,7 +27,6 @@ __all__ = [
     "in_run_order",
     "plan_scenarios",
     "python_name",
-    "spec_requirements",
 ]
 
 MODULE_NAME = "test_conformance.py"
@@ -35,12 +34,6 @@ MODULE_NAME = "test_conformance.py"
 OUTLINE_MARKER = "parametrize"
 """The marker pytest puts on an outline's items: shown among the scenario's tags in the reports, as it always was."""
 _REQUIREMENT_ORDER = tuple(r.id for r in ccweb_spec.requirements())
-
-
-def spec_requirements(tags: Iterable[str]) -> tuple[str, ...]:
-    """The requirement IDs among ``tags``, in spec order."""
-    given = set(tags)
-    return tuple(r for r in _REQUIREMENT_ORDER if r in given)
 
 
 @dataclass(frozen=True)
@@ -71,7 +64,8 @@ class PlannedScenario:
     @property
     def requirements(self) -> tuple[str, ...]:
         """The requirement IDs it is tagged with, in spec order."""
-        return spec_requirements(self.tags)
+        tags = set(self.tags)
+        return tuple(r for r in _REQUIREMENT_ORDER if r in tags)
 
 
 
