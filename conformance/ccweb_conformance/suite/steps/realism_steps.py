@@ -91,11 +91,10 @@ def straddling_conversation(world: World, alias: str, size: int, content: str) -
 )
 def dot_folder_inside(world: World, folder: str, alias: str, content: str) -> None:
     """``..<prefix>-<folder>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
-    path = world.files.make_dot_folder(folder)
+    path = world.files.make_folder(folder, lead="..")
     world.ids[folder] = path.name
     conversation_id = new_id(world, alias)
-    session = one_message_session(conversation_id, content)
-    world.files.write_in_folder(path, conversation_id, session)
+    world.files.write_in_folder(path, conversation_id, one_message_session(conversation_id, content))
 
 
 ROOT_SKIP = (
