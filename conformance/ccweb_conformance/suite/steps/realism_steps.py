@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
@@ -32,19 +31,11 @@ OLD_SHAPE_FIELDS = ("id", "created", "updated", "hasUnread")
 """What an old session file holds besides messages: no ``agent``, no ``title``."""
 
 
-def _messages(datatable: list[list[str]], *, timestamps: bool) -> list[dict[str, Any]]:
-    messages = table_messages(datatable)
-    if not timestamps:
-        for message in messages:
-            message["timestamp"] = None  # imported history: cc-web stored no time for it
-    return messages
-
-
 @given(parse('a conversation "{alias}" written compactly with the messages:'))
 def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """``JSON.stringify(session)`` with no indentation, raw UTF-8."""
     conversation_id = new_id(world, alias)
-    session = cc_web_session(conversation_id, _messages(datatable, timestamps=True))
+    session = cc_web_session(conversation_id, table_messages(datatable))
     world.files.write_session(conversation_id, session, compact=True)
 
 
@@ -52,7 +43,8 @@ def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -
 def old_shaped_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """A session saved by an older cc-web: no ``agent``, no ``title``, imported messages with null timestamps."""
     conversation_id = new_id(world, alias)
-    full = cc_web_session(conversation_id, _messages(datatable, timestamps=False))
+    imported = [{**message, "timestamp": None} for message in table_messages(datatable)]  # cc-web stored no time
+    full = cc_web_session(conversation_id, imported)
     world.files.write_session(conversation_id, {name: full[name] for name in (*OLD_SHAPE_FIELDS, "messages")})
 
 
