@@ -139,14 +139,10 @@ class World:
     def list_tools(self) -> ToolListing:
         """``tools/list``, every page (the runner follows nextCursor), kept; where the server speaks two eras,
         the other era must list the same tool (D-16)."""
-        listing = list_all_tools(self.client())
-        for exchange in listing.exchanges:
-            self.record(exchange)
+        listing = self.listed(self.client())
         if self.target.other_era is not None:
             client = self.target.other_client(self.source, self.lane)
-            other = list_all_tools(client)
-            for exchange in other.exchanges:
-                self.record(exchange)
+            other = self.listed(client)
             first, second = listing.named(TOOL_NAME), other.named(TOOL_NAME)
             if max(len(first), len(second)) > 1:  # TOOL-1's own fault, whichever era shows it (a list that grows)
                 raise fail(
@@ -165,6 +161,13 @@ class World:
                     exchange=other.exchanges[-1],
                     proves=ERA_REQUIREMENT,
                 )
+        return listing
+
+    def listed(self, client: McpClient) -> ToolListing:
+        """``tools/list`` on ``client``, every page, each exchange kept (see :meth:`record`)."""
+        listing = list_all_tools(client)
+        for exchange in listing.exchanges:
+            self.record(exchange)
         return listing
 
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:

@@ -24,7 +24,6 @@ from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
-from ccweb_conformance.transport.toollist import list_all_tools
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -655,9 +654,7 @@ def same_tools_after_calls(world: World) -> None:
     before = world.tool_listing
     if before is None:
         raise AssertionError("the scenario did not list the tools")
-    after = list_all_tools(world.client())
-    for exchange in after.exchanges:
-        world.record(exchange)
+    after = world.listed(world.client())
     if not json_equal(before.tools, after.tools):
         raise fail(
             "PROTO-1: tools/list changed on the same connection after the scenario's calls: the tools a server "
