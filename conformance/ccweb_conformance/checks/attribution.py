@@ -18,7 +18,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal
-from ccweb_conformance.errors import ProtocolFailure, environment_problem
+from ccweb_conformance.errors import ProtocolFailure
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
@@ -404,12 +404,3 @@ def result_requirements(
         by_items = derived_from_items(name, actual) or (chosen and name in SELECTION_FIELDS - DERIVED_FIELDS)
         touched.update(chosen if by_items else field_requirements([difference]))
     return tuple(sorted(touched, key=_ORDER.__getitem__))
-
-
-def environment_fault(error: BaseException | None) -> str | None:
-    """One line when the runner's own machine failed a step (writing a fixture, starting a thread), else None.
-
-    The server's answers arrive over the wire and never raise these locally; a step that failed
-    with one of them failed the runner, and must not be blamed on the server.
-    """
-    return environment_problem(error)

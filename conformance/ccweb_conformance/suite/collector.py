@@ -12,14 +12,13 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
     charged_requirements,
-    environment_fault,
     failure_level,
     proved_requirements,
     with_era_disagreement,
 )
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
 from ccweb_conformance.engine.keyword import selecting_keyword
-from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes, environment_problem
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
@@ -249,7 +248,7 @@ class ResultCollector:
             return False
         said = None if world is None else world.target.servers_said
         noted = () if world is None else world.context.exhausted
-        fault = environment_fault(error) or process_limit_problem(error, said, noted)
+        fault = environment_problem(error) or process_limit_problem(error, said, noted)
         if fault is None:
             return False
         self.startup_error = self.startup_error or fault
