@@ -9,7 +9,7 @@ from typing import Any
 
 from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, regex
-from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
+from ccweb_conformance.fixtures.conversations import cc_web_session, one_message_session, session_bytes
 from ccweb_conformance.fixtures.notation import aliases, byte_string, code_points, numbered
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
@@ -29,11 +29,6 @@ def table_messages(datatable: list[list[str]]) -> list[dict[str, Any]]:
     if unknown:
         raise ValueError(f"unknown message columns {sorted(unknown)}; use {MESSAGE_COLUMNS}")
     return [{name: code_points(value) for name, value in zip(header, row, strict=True)} for row in rows]
-
-
-def one_message_session(conversation_id: str, content: str) -> dict[str, Any]:
-    """A cc-web session holding one user message, ``content``, with no time."""
-    return cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
 
 
 @given(parse('a conversation "{alias}" with the messages:'))

@@ -15,11 +15,11 @@ from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
 from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, then, when
-from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, session_bytes
+from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, one_message_session, session_bytes
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.suite.ageing import adopt_or_write, left_to_wait
 from ccweb_conformance.suite.lookahead import AGED_STEP
-from ccweb_conformance.suite.steps.given_steps import new_id, one_message_session, table_messages
+from ccweb_conformance.suite.steps.given_steps import new_id, table_messages
 from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
 from ccweb_conformance.suite.world import World
 
