@@ -220,9 +220,7 @@ class _Driver:
             if self.run.mismatch is not None or self.run.error is not None or self._out_of_time():
                 return
             self.run.sweep_calls += 1
-            mismatch = self._call(case)
-            if mismatch is not None:
-                self.run.mismatch = mismatch
+            self.run.mismatch = self._call(case)  # None until one is found: the loop ends at the first
 
     def drive(self) -> None:
         """The sweep, then batches until the count, the safety bound, a mismatch or an error."""
