@@ -314,7 +314,6 @@ def run_fuzz(
     ``progress``: told (calls done, differences found) after each call; of ``fuzz.sweep_total + fuzz.count``.
     """
     run = FuzzRun(fuzz, replay_command(spec, fuzz), tolerated_by=tolerated)
-    owned = workspace is None
     space = Workspace(spec.sessions_dir) if workspace is None else workspace
     started = time.perf_counter()
     try:
@@ -330,7 +329,7 @@ def run_fuzz(
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
-        if owned:
+        if workspace is None:  # the phase's own
             space.close()
         else:
             space.sweep()
