@@ -18,7 +18,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal
-from ccweb_conformance.errors import ProtocolFailure
+from ccweb_conformance.errors import ProtocolFailure, causes
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
@@ -40,17 +40,14 @@ def charged_requirements(error: BaseException | None, requirements: Sequence[str
     JSON-RPC (not JSON, a number beyond what the runner reads, another request's id, a second
     response) breaks PROTO-1, whatever the scenario is about.
     """
-    seen = 0
-    while error is not None and seen < _CHAIN_LIMIT:
-        if isinstance(error, ProtocolFailure) and error.kind in WIRE_VIOLATIONS:
+    for cause in causes(error, _CHAIN_LIMIT):
+        if isinstance(cause, ProtocolFailure) and cause.kind in WIRE_VIOLATIONS:
             return (WIRE_REQUIREMENT,)
-        if isinstance(error, ConformanceFailure) and error.proves:
-            known = [r for r in dict.fromkeys(error.proves) if r in _ORDER]
+        if isinstance(cause, ConformanceFailure) and cause.proves:
+            known = [r for r in dict.fromkeys(cause.proves) if r in _ORDER]
             ours = [r for r in requirements if r in _ORDER]
-            known = [r for r in known if r in requirements] or (ours if error.by_expectation and ours else known)
+            known = [r for r in known if r in requirements] or (ours if cause.by_expectation and ours else known)
             return tuple(sorted(known, key=_ORDER.__getitem__))
-        error = error.__cause__ or error.__context__
-        seen += 1
     return ()
 
 
