@@ -215,8 +215,7 @@ def load_expected_failures(path: Path) -> ExpectedFailures:
     for index, raw in enumerate(document["expected_failures"]):
         line = lines[index] if index < len(lines) else None
         if "requirement" in raw and raw["requirement"] not in known:
-            where = _entry_name(index, lines)
-            raise UsageError(f"{name}: {where}: unknown requirement {_short(raw['requirement'])}")
+            raise UsageError(f"{name}: {_entry_name(index, lines)}: unknown requirement {_short(raw['requirement'])}")
         entries.append(ExpectedFailure(raw["reason"].strip(), raw.get("scenario"), raw.get("requirement"), line))
     return ExpectedFailures(tuple(entries), name)
 
