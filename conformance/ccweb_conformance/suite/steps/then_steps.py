@@ -99,10 +99,8 @@ def result_is_exactly(world: World, docstring: str) -> None:
 def result_has(world: World, datatable: list[list[str]]) -> None:
     """Top-level fields of the success object; values are JSON, ``{alias}`` is an ID."""
     outcome = _success(world)
-    expected: dict[str, Any] = {}
-    for field, raw in datatable[1:]:
-        text = aliases(raw, world.ids)
-        expected[field] = text if field == "conversationId" else json.loads(text)
+    texts = {field: aliases(raw, world.ids) for field, raw in datatable[1:]}
+    expected = {field: text if field == "conversationId" else json.loads(text) for field, text in texts.items()}
     actual = {k: outcome.result.get(k, "<missing>") for k in expected}
     _check(outcome, "result fields differ", expected, actual, world=world)
 
