@@ -221,11 +221,8 @@ def schema_problems(validator: Any, instance: Any) -> list[str]:
     the given schemas" for a oneOf: the branch that came closest says what is wrong)."""
     from jsonschema.exceptions import best_match  # noqa: PLC0415
 
-    problems = []
-    for error in validator.iter_errors(instance):
-        deepest = best_match([error]) or error
-        problems.append(f"{deepest.json_path}: {deepest.message}")
-    return problems
+    deepest = [best_match([error]) or error for error in validator.iter_errors(instance)]
+    return [f"{error.json_path}: {error.message}" for error in deepest]
 
 
 def _check_registered_code(exchange: Exchange, structured: dict[str, Any]) -> None:
