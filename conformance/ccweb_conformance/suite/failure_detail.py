@@ -30,10 +30,7 @@ def _stored(world: World) -> tuple[StoredConversation, ...]:
     shown: list[StoredConversation] = []
     for alias, conversation_id in world.ids.items():
         path = world.files.path_of(conversation_id)
-        if not os.path.lexists(path):
-            shown.append(StoredConversation(conversation_id, alias, None, "no file"))
-            continue
-        messages, note = read_stored(path)
+        messages, note = read_stored(path) if os.path.lexists(path) else (None, "no file")
         shown.append(StoredConversation(conversation_id, alias, messages, note))
     return tuple(shown)
 
