@@ -146,9 +146,7 @@ def plan_scenarios(features: Iterable[FeatureScenario]) -> list[tuple[PlannedSce
     """Every scenario of ``features`` in run order, planned and ready to run (an outline: one per example row)."""
     plan = []
     for found, test_name in in_run_order(features):
-        if not found.rows:
-            plan.append((_planned(found, test_name, {}, None, found.runnable[0]), found.runnable[0]))
-            continue
-        for row, example_id, pickle in zip(found.rows, example_ids(found.rows), found.runnable, strict=True):
+        ids: list[str | None] = [*example_ids(found.rows)] or [None]  # a plain scenario: one pickle, no example
+        for row, example_id, pickle in zip(found.rows or [{}], ids, found.runnable, strict=True):
             plan.append((_planned(found, test_name, row, example_id, pickle), pickle))
     return plan
