@@ -55,11 +55,10 @@ def server_gone(error: BaseException | None) -> bool:
 
 def _explain(requirements: tuple[str, ...], error: BaseException | None) -> str:
     lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
-    if error is not None:
-        if isinstance(error, AssertionError | ProtocolFailure | TargetError):
-            lines.append(str(error))
-        else:
-            lines.append(f"{type(error).__name__}: {error}")
+    if isinstance(error, AssertionError | ProtocolFailure | TargetError):
+        lines.append(str(error))
+    elif error is not None:
+        lines.append(f"{type(error).__name__}: {error}")
     return "\n".join(lines)
 
 
