@@ -46,15 +46,12 @@ def failure_detail(world: World | None, error: BaseException | None, binding: st
     elif exchange is not None:
         arguments = exchange.sent_text
     if isinstance(error, ConformanceFailure):
-        check, expected, actual, compared = error.what, error.expected, error.actual, error.compared
-        at = error.at
+        check, expected, actual, compared, at = error.what, error.expected, error.actual, error.compared, error.at
     else:
         kind = f" ({error.kind})" if isinstance(error, ProtocolFailure) else ""
         text = first_line(str(error)) if error is not None else ""
         check = f"{text}{kind}" if text else (type(error).__name__ if error is not None else "")
-        expected = actual = None
-        compared = False
-        at = "$"
+        expected, actual, compared, at = None, None, False, "$"
     return FailureDetail(
         check=check or first_line(str(error)),
         expected=expected,
