@@ -84,9 +84,8 @@ def contract_differences(expected: Any, actual: Any, path: str = "$", *, intact:
 
     A lone surrogate of ``expected`` may be U+FFFD in ``actual`` (UNI-3), unless ``intact`` (UNI-4).
     """
-    if json_equal(expected, actual):  # the common case: no difference anywhere, told without naming each place
-        return []
-    return _differences(expected, actual, path, intact)
+    # the common case, no difference anywhere, is told by json_equal without naming each place
+    return [] if json_equal(expected, actual) else _differences(expected, actual, path, intact)
 
 
 def _differences(expected: Any, actual: Any, path: str, intact: bool) -> list[str]:
