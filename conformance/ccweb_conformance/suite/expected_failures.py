@@ -77,9 +77,7 @@ class ExpectedFailure:
     @property
     def label(self) -> str:
         """How the entry is named in messages, e.g. ``requirement UNI-1``."""
-        if self.scenario is not None:
-            return f'scenario "{self.scenario}"'
-        return f"requirement {self.requirement}"
+        return f'scenario "{self.scenario}"' if self.scenario is not None else f"requirement {self.requirement}"
 
 @dataclass(frozen=True)
 class Staleness:
