@@ -118,8 +118,7 @@ class FuzzRun:
 
 
 def _batch_seed(run_seed: int, batch: int) -> int:
-    digest = hashlib.sha256(f"ccweb-fuzz:{run_seed}:{batch}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(hashlib.sha256(f"ccweb-fuzz:{run_seed}:{batch}".encode()).digest()[:8], "big")
 
 
 def _case_digest_line(case: FuzzCase) -> bytes:

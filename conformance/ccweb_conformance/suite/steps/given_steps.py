@@ -62,15 +62,13 @@ def a_conversation_with_one_long_message(world: World, alias: str, count: int, c
 @given(parse('a conversation "{alias}" whose file is:'))
 def a_conversation_whose_file_is(world: World, alias: str, docstring: str) -> None:
     """A conversation file with exactly this JSON text (after placeholders)."""
-    conversation_id = new_id(world, alias)
-    world.files.write_bytes(conversation_id, aliases(docstring, world.ids).encode("utf-8"))
+    world.files.write_bytes(new_id(world, alias), aliases(docstring, world.ids).encode("utf-8"))
 
 
 @given(regex(r'conversation "(?P<alias>\w+)" is stored as the bytes "(?P<data>.*)"'))
 def conversation_stored_as_bytes(world: World, alias: str, data: str) -> None:
     """A conversation file with exactly these bytes (Python escapes)."""
-    conversation_id = new_id(world, alias)
-    world.files.write_bytes(conversation_id, byte_string(data))
+    world.files.write_bytes(new_id(world, alias), byte_string(data))
 
 
 @given(parse('no conversation "{alias}" exists'))

@@ -68,8 +68,7 @@ def pipelined_calls(world: World, count: int) -> None:
     aliases = list(world.ids)
     asked = [aliases[n % len(aliases)] for n in range(count)]
     for client_for in _era_clients(world):
-        client = client_for(None)
-        exchanges = pipelined(client, TOOL_NAME, [{"conversationId": world.ids[a]} for a in asked])
+        exchanges = pipelined(client_for(None), TOOL_NAME, [{"conversationId": world.ids[a]} for a in asked])
         for alias, exchange in zip(asked, exchanges, strict=True):
             world.asked.append((alias, world.outcome_of(world.record(exchange))))
 

@@ -118,16 +118,14 @@ def conversation_without_permission(world: World, alias: str) -> None:
 def conversation_saved(world: World, alias: str, content: str) -> None:
     """Create the file of a conversation that had none."""
     conversation_id = world.ids[alias]
-    session = one_message_session(conversation_id, content)
-    world.files.write_session(conversation_id, session)
+    world.files.write_session(conversation_id, one_message_session(conversation_id, content))
 
 
 @when(parse('conversation "{alias}" is repaired with the user message "{content}"'))
 def conversation_repaired(world: World, alias: str, content: str) -> None:
     """Rewrite an unreadable file in place as a valid session."""
     conversation_id = world.ids[alias]
-    session = one_message_session(conversation_id, content)
-    world.files.rewrite(conversation_id, session_bytes(session))
+    world.files.rewrite(conversation_id, session_bytes(one_message_session(conversation_id, content)))
 
 
 @when(parse('conversation "{alias}" is deleted'))

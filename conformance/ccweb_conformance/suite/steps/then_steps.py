@@ -418,8 +418,7 @@ def tool_listed(world: World, name: str) -> None:
 @then(parse('the input schema of "{name}" declares exactly these properties:'))
 def input_schema_properties(world: World, name: str, datatable: list[list[str]]) -> None:
     """TOOL-2: property names, types, bounds and defaults."""
-    tool = _tool(world, name)
-    schema = tool.get("inputSchema")
+    schema = _tool(world, name).get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, dict) else None
     header, *rows = datatable
     expected: dict[str, Any] = {}
@@ -498,8 +497,7 @@ def input_schema_forbids_additional(world: World, name: str) -> None:
 def description_states_facts(world: World, name: str) -> None:
     """TOOL-3: each fact of description.yaml stated in one clause (description_check)."""
     description = _tool(world, name).get("description")
-    text = description if isinstance(description, str) else ""
-    unmet = unmet_facts(text)
+    unmet = unmet_facts(description if isinstance(description, str) else "")
     if unmet:
         raise fail(
             "the description does not state every fact of D-11",
