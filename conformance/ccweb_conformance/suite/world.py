@@ -368,10 +368,8 @@ def declared_output_schema(target: Target) -> dict[str, Any] | None:
         listing = list_all_tools(target.client(None))
     except Exception:  # the scenarios report a target that does not answer; PLC-4 then has nothing to check
         return None
-    for tool in listing.named(TOOL_NAME)[:1]:
-        schema = tool.get("outputSchema")
-        return schema if isinstance(schema, dict) else None
-    return None
+    schema = next((tool.get("outputSchema") for tool in listing.named(TOOL_NAME)), None)
+    return schema if isinstance(schema, dict) else None
 
 
 def raise_era_disagreement(world: World) -> None:
