@@ -199,8 +199,7 @@ def error_with_message(world: World, code: str) -> None:
             exchange=outcome.exchange,
             proves="ERR-1",
         )
-    registry = [e.code for e in ccweb_spec.error_codes()]
-    if code not in registry:
+    if code not in {e.code for e in ccweb_spec.error_codes()}:
         raise AssertionError(f"feature error: {code} is not in the registry")
 
 
