@@ -68,9 +68,7 @@ def _mixed_equal(left: Any, right: Any) -> bool:
 
 def _same_leaf(expected: Any, actual: Any, intact: bool) -> bool:
     """JSON equality, where a lone surrogate may come back as U+FFFD unless ``intact`` (D-3, UNI-3)."""
-    if json_equal(expected, actual):
-        return True
-    return (
+    return json_equal(expected, actual) or (
         not intact
         and isinstance(expected, str)
         and isinstance(actual, str)
