@@ -175,7 +175,18 @@ class World:
         same call in the other era, sent at the same time on a connection of its own (D-16)."""
         if self.observer is not None:
             self.observer.before_call(self, name, arguments)
-        exchange, other = self._call_read_only(name, arguments)
+        # RO-1 right after the call: the scenario's files are as before it; while the runner's own saves are under way
+        # (D-14) there is nothing to compare, and no time to lose
+        before = None if runner_writing() else self._fingerprints()
+        first, other = self._both_eras(name, arguments)
+        exchange = self.record(first)
+        if before is not None:
+            self._check_unchanged(
+                before,
+                exchange,
+                "RO-1: the call changed files of the sessions directory (the tool is read-only)",
+                excused_while_writing=True,
+            )
         if answered_unreadable(exchange) and not runner_writing():
             self.context.waits.record("re-read window", exchange.elapsed_ms / 1000.0)
         if self.observer is not None:
@@ -198,21 +209,6 @@ class World:
             other = pool.submit(other_client.call_tool, name, arguments)
             first = client.call_tool(name, arguments)
         return first, _OtherEraCall(other, other_client)
-
-    def _call_read_only(self, name: str, arguments: Any) -> tuple[Exchange, _OtherEraCall | None]:
-        """One call (in every era); RO-1 right after it: the scenario's files are as before the call."""
-        # while the runner's own saves are under way (D-14): nothing to compare, no time to lose
-        before = None if runner_writing() else self._fingerprints()
-        first, other = self._both_eras(name, arguments)
-        exchange = self.record(first)
-        if before is not None:
-            self._check_unchanged(
-                before,
-                exchange,
-                "RO-1: the call changed files of the sessions directory (the tool is read-only)",
-                excused_while_writing=True,
-            )
-        return exchange, other
 
     def _fingerprints(self) -> dict[str, Fingerprint | None]:
         """Times and inode of the scenario's files (any write moves ctime)."""
