@@ -5,6 +5,7 @@ run loop and the pytest plugin each build them from what they ran."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -229,7 +230,8 @@ class ResultCollector:
         self._count_gone(error, status)
         world = self._worlds.pop(planned.nodeid, None)
         if world is not None and self.protocol_version is None:
-            self.protocol_version = self._negotiated(world)
+            with contextlib.suppress(Exception):  # the target may be down; the version is then unknown
+                self.protocol_version = world.client().protocol_version
         self.results.append(
             self._result(
                 planned, run, error, world, status=status, xfail_reason=xfail_reason, level=level, charged=charged
@@ -376,9 +378,3 @@ class ResultCollector:
             )
         if self._repeated.observe(error, status == "failed") >= self.stop_after and self.stop_reason is None:
             self.stop_reason = self._repeated.reason()
-
-    def _negotiated(self, world: World) -> str | None:
-        try:
-            return world.client().protocol_version
-        except Exception:  # the target may be down; the version is then unknown
-            return None
