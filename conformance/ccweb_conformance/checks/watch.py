@@ -146,10 +146,8 @@ class EntryWatch:
 
     def _drain(self) -> None:
         """Read the pending events until a read finds none or WATCH_DRAIN_MS have passed (bounded: see there)."""
-        if self._notify is None:
-            return
         deadline = time.monotonic() + WATCH_DRAIN_MS / 1000
-        while self._notify is not None:
+        while self._notify is not None:  # none: nothing to read (folder times stand in)
             try:
                 changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
             except RuntimeError as error:
