@@ -18,7 +18,7 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.outcome import ToolOutcome, contract_differences, json_equal
-from ccweb_conformance.errors import ProtocolFailure, environment_problem
+from ccweb_conformance.errors import ProtocolFailure, causes
 
 _ORDER = {r.id: number for number, r in enumerate(ccweb_spec.requirements())}
 _LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
@@ -40,17 +40,14 @@ def charged_requirements(error: BaseException | None, requirements: Sequence[str
     JSON-RPC (not JSON, a number beyond what the runner reads, another request's id, a second
     response) breaks PROTO-1, whatever the scenario is about.
     """
-    seen = 0
-    while error is not None and seen < _CHAIN_LIMIT:
-        if isinstance(error, ProtocolFailure) and error.kind in WIRE_VIOLATIONS:
+    for cause in causes(error, _CHAIN_LIMIT):
+        if isinstance(cause, ProtocolFailure) and cause.kind in WIRE_VIOLATIONS:
             return (WIRE_REQUIREMENT,)
-        if isinstance(error, ConformanceFailure) and error.proves:
-            known = [r for r in dict.fromkeys(error.proves) if r in _ORDER]
+        if isinstance(cause, ConformanceFailure) and cause.proves:
+            known = [r for r in dict.fromkeys(cause.proves) if r in _ORDER]
             ours = [r for r in requirements if r in _ORDER]
-            known = [r for r in known if r in requirements] or (ours if error.by_expectation and ours else known)
+            known = [r for r in known if r in requirements] or (ours if cause.by_expectation and ours else known)
             return tuple(sorted(known, key=_ORDER.__getitem__))
-        error = error.__cause__ or error.__context__
-        seen += 1
     return ()
 
 
@@ -404,12 +401,3 @@ def result_requirements(
         by_items = derived_from_items(name, actual) or (chosen and name in SELECTION_FIELDS - DERIVED_FIELDS)
         touched.update(chosen if by_items else field_requirements([difference]))
     return tuple(sorted(touched, key=_ORDER.__getitem__))
-
-
-def environment_fault(error: BaseException | None) -> str | None:
-    """One line when the runner's own machine failed a step (writing a fixture, starting a thread), else None.
-
-    The server's answers arrive over the wire and never raise these locally; a step that failed
-    with one of them failed the runner, and must not be blamed on the server.
-    """
-    return environment_problem(error)

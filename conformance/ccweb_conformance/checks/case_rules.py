@@ -33,11 +33,8 @@ def offending_fields(arguments: dict[str, Any]) -> list[str]:
     properties: dict[str, Any] = schema.get("properties", {})
     offending = []
     for name, value in arguments.items():
-        if name not in properties:
-            offending.append(name)
-            continue
-        alone = {**schema, "properties": {name: properties[name]}, "required": []}
-        if not Draft202012Validator(alone).is_valid({name: value}):
+        alone = {**schema, "properties": {name: properties[name]}, "required": []} if name in properties else None
+        if alone is None or not Draft202012Validator(alone).is_valid({name: value}):  # unknown, or invalid alone
             offending.append(name)
     return sorted(offending)
 

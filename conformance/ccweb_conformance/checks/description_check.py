@@ -155,17 +155,15 @@ def clause_pairs(text: str, lexicon: DescriptionLexicon | None = None) -> list[t
 
 def _guards(word: str, numerals: str) -> tuple[str, str]:
     """Lookarounds that keep a word whole: ASCII against ASCII, Chinese numeral against numeral."""
-    ascii_left = f"(?<![{_ASCII_WORD}])"
-    ascii_right = f"(?![{_ASCII_WORD}])"
     numeral_class = "[" + re.escape(numerals) + "]"
     first, last = word[0], word[-1]
     left = right = ""
     if re.match(f"[{_ASCII_WORD}]", first):
-        left = ascii_left + ("(?<![0-9][.,])" if first.isdigit() else "")
+        left = f"(?<![{_ASCII_WORD}])" + ("(?<![0-9][.,])" if first.isdigit() else "")
     elif first in numerals:
         left = f"(?<!{numeral_class})"
     if re.match(f"[{_ASCII_WORD}]", last):
-        right = ascii_right + ("(?![.,][0-9])" if last.isdigit() else "")
+        right = f"(?![{_ASCII_WORD}])" + ("(?![.,][0-9])" if last.isdigit() else "")
     elif last in numerals:
         right = f"(?!{numeral_class})"
     return left, right

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from functools import cache
+from dataclasses import dataclass, fields
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -114,7 +113,6 @@ class Mistake:
     text_zh: str
 
 
-@cache
 def _catalogue() -> tuple[Mistake, ...]:
     data = yaml_data(files("ccweb_conformance.checks").joinpath("mistakes.yaml").read_text(encoding="utf-8"))
     known = {f.name for f in fields(Walk)}
@@ -123,7 +121,7 @@ def _catalogue() -> tuple[Mistake, ...]:
         unknown = set(entry["walk"]) - known
         if unknown:
             raise ValueError(f"mistake {entry['id']}: unknown walk settings {sorted(unknown)}")
-        walk = replace(Walk(), **entry["walk"])
+        walk = Walk(**entry["walk"])
         mistakes.append(Mistake(entry["id"], entry["requirement"], walk, entry["text"], entry["text_zh"]))
     return tuple(mistakes)
 

@@ -68,9 +68,7 @@ def _mixed_equal(left: Any, right: Any) -> bool:
 
 def _same_leaf(expected: Any, actual: Any, intact: bool) -> bool:
     """JSON equality, where a lone surrogate may come back as U+FFFD unless ``intact`` (D-3, UNI-3)."""
-    if json_equal(expected, actual):
-        return True
-    return (
+    return json_equal(expected, actual) or (
         not intact
         and isinstance(expected, str)
         and isinstance(actual, str)
@@ -84,9 +82,8 @@ def contract_differences(expected: Any, actual: Any, path: str = "$", *, intact:
 
     A lone surrogate of ``expected`` may be U+FFFD in ``actual`` (UNI-3), unless ``intact`` (UNI-4).
     """
-    if json_equal(expected, actual):  # the common case: no difference anywhere, told without naming each place
-        return []
-    return _differences(expected, actual, path, intact)
+    # the common case, no difference anywhere, is told by json_equal without naming each place
+    return [] if json_equal(expected, actual) else _differences(expected, actual, path, intact)
 
 
 def _differences(expected: Any, actual: Any, path: str, intact: bool) -> list[str]:
@@ -221,11 +218,8 @@ def schema_problems(validator: Any, instance: Any) -> list[str]:
     the given schemas" for a oneOf: the branch that came closest says what is wrong)."""
     from jsonschema.exceptions import best_match  # noqa: PLC0415
 
-    problems = []
-    for error in validator.iter_errors(instance):
-        deepest = best_match([error]) or error
-        problems.append(f"{deepest.json_path}: {deepest.message}")
-    return problems
+    deepest = [best_match([error]) or error for error in validator.iter_errors(instance)]
+    return [f"{error.json_path}: {error.message}" for error in deepest]
 
 
 def _check_registered_code(exchange: Exchange, structured: dict[str, Any]) -> None:

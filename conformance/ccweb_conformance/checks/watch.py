@@ -128,10 +128,8 @@ class EntryWatch:
 
     def _relative(self, path: str) -> str:
         for base in (self.root, self._real):
-            try:
+            if Path(path).is_relative_to(base):
                 return Path(path).relative_to(base).as_posix()
-            except ValueError:
-                continue
         return path
 
     def _in_tree(self, name: str) -> str | None:
@@ -144,17 +142,12 @@ class EntryWatch:
         if "/" not in name and not Path(name).is_absolute():
             return name
         real = Path(os.path.realpath(path.parent)) / path.name
-        try:
-            return real.relative_to(self._real).as_posix()
-        except ValueError:
-            return None
+        return real.relative_to(self._real).as_posix() if real.is_relative_to(self._real) else None
 
     def _drain(self) -> None:
         """Read the pending events until a read finds none or WATCH_DRAIN_MS have passed (bounded: see there)."""
-        if self._notify is None:
-            return
         deadline = time.monotonic() + WATCH_DRAIN_MS / 1000
-        while self._notify is not None:
+        while self._notify is not None:  # none: nothing to read (folder times stand in)
             try:
                 changes = self._notify.watch(WATCH_DEBOUNCE_MS, WATCH_STEP_MS, WATCH_TIMEOUT_MS, None)
             except RuntimeError as error:

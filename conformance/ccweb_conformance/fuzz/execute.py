@@ -50,11 +50,11 @@ def run_case(case: FuzzCase, target: Target, files: ConversationFiles, conversat
     else:
         files.make_link_text(conversation_id, link)
     expected = expected_answer(arguments, files.sessions_dir)
+    wanted = {"isError": expected.is_error, "result": expected.result}
     try:
         exchange = target.client(None).call_tool(TOOL_NAME, arguments)
         outcome = tool_outcome(exchange)
     except (AssertionError, ProtocolFailure) as failure:
-        wanted = {"isError": expected.is_error, "result": expected.result}
         sent = getattr(failure, "exchange", None)
         return Mismatch(case, conversation_id, wanted, str(failure), [str(failure).splitlines()[0]], sent)
     finally:
@@ -62,6 +62,5 @@ def run_case(case: FuzzCase, target: Target, files: ConversationFiles, conversat
     differences = oracle.differences(expected, outcome)
     if not differences:
         return None
-    wanted = {"isError": expected.is_error, "result": expected.result}
     actual = {"isError": outcome.is_error, "result": outcome.result}
     return Mismatch(case, conversation_id, wanted, actual, differences, exchange)

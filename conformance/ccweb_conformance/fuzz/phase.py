@@ -118,8 +118,7 @@ class FuzzRun:
 
 
 def _batch_seed(run_seed: int, batch: int) -> int:
-    digest = hashlib.sha256(f"ccweb-fuzz:{run_seed}:{batch}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(hashlib.sha256(f"ccweb-fuzz:{run_seed}:{batch}".encode()).digest()[:8], "big")
 
 
 def _case_digest_line(case: FuzzCase) -> bytes:
@@ -220,9 +219,7 @@ class _Driver:
             if self.run.mismatch is not None or self.run.error is not None or self._out_of_time():
                 return
             self.run.sweep_calls += 1
-            mismatch = self._call(case)
-            if mismatch is not None:
-                self.run.mismatch = mismatch
+            self.run.mismatch = self._call(case)  # None until one is found: the loop ends at the first
 
     def drive(self) -> None:
         """The sweep, then batches until the count, the safety bound, a mismatch or an error."""
@@ -316,7 +313,6 @@ def run_fuzz(
     ``progress``: told (calls done, differences found) after each call; of ``fuzz.sweep_total + fuzz.count``.
     """
     run = FuzzRun(fuzz, replay_command(spec, fuzz), tolerated_by=tolerated)
-    owned = workspace is None
     space = Workspace(spec.sessions_dir) if workspace is None else workspace
     started = time.perf_counter()
     try:
@@ -332,7 +328,7 @@ def run_fuzz(
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:
-        if owned:
+        if workspace is None:  # the phase's own
             space.close()
         else:
             space.sweep()

@@ -55,8 +55,7 @@ def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
     if only_reordered(wanted, got):
         return (ORDER_REQUIREMENT,)
     if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is False:
-        arguments = mismatch.case.arguments(mismatch.conversation_id)
-        charged = success_requirements(got, arguments, None)
+        charged = success_requirements(got, mismatch.case.arguments(mismatch.conversation_id), None)
         if charged:
             return charged
     if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is True:

@@ -62,10 +62,8 @@ def safety_bound(calls: int) -> float:
 
 def settings_for(request: FuzzRequest, selection: Selection) -> FuzzSettings | None:
     """The phase asked for: ``--fuzz N``, the short default phase, or None (off; a selection without ``--fuzz``)."""
-    if request.count == 0:
+    if request.count == 0 or (request.count is None and selection.narrow):  # a selection: fuzz only when asked
         return None
     if request.count is None:
-        if selection.narrow:
-            return None  # a selection is a narrow run: fuzz only when asked
         return FuzzSettings(SHORT_PHASE_COUNT, request.seed, request.time_limit, SHORT_SHRINK_TIME)
     return FuzzSettings(request.count, request.seed, request.time_limit)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 from hypothesis import strategies as st
@@ -193,11 +194,7 @@ _ANSWERED_MESSAGES = _answered_messages()
 
 def _suffix_sums(messages: list[Any]) -> list[int]:
     """Code points of the newest 1, 2, 3 ... candidates (the budget edges)."""
-    sums, total = [], 0
-    for candidate in reversed(candidates(messages)):
-        total += len(candidate.content)
-        sums.append(total)
-    return sums
+    return list(accumulate(len(candidate.content) for candidate in reversed(candidates(messages))))
 
 
 def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int], *, valid: bool = False) -> Any:

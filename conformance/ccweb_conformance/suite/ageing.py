@@ -15,14 +15,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session, conversation_id
+from ccweb_conformance.fixtures.conversations import ConversationFiles, conversation_id, one_message_session
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite.lookahead import AgedConversation
 
-__all__ = ["EarlyFiles", "adopt_or_write", "aged_session", "left_to_wait", "write_early"]
+__all__ = ["EarlyFiles", "adopt_or_write", "left_to_wait", "write_early"]
 
 
 @dataclass(frozen=True)
@@ -31,11 +30,6 @@ class EarlyFiles:
 
     nodeid: str
     files: ConversationFiles
-
-
-def aged_session(conversation_id: str, content: str) -> dict[str, Any]:
-    """The session an aged conversation holds: one user message, ``content`` in the features' notation."""
-    return cc_web_session(conversation_id, [{"role": "user", "content": code_points(content), "timestamp": None}])
 
 
 def write_early(workspace: Workspace, planned: Sequence[AgedConversation]) -> dict[int, EarlyFiles]:
@@ -51,7 +45,7 @@ def write_early(workspace: Workspace, planned: Sequence[AgedConversation]) -> di
             made = early[aged.number] = EarlyFiles(aged.nodeid, workspace.scenario(aged.number))
         try:
             new = made.files.new_id(aged.alias)
-            made.files.write_session(new, aged_session(new, aged.content))
+            made.files.write_session(new, one_message_session(new, code_points(aged.content)))
         except (OSError, ValueError):
             failed.add(aged.number)
             made.files.remove_all()
@@ -66,7 +60,7 @@ def adopt_or_write(files: ConversationFiles, alias: str, content: str) -> str:
         files.own(planned, "adopt")
         return planned
     made = files.new_id(alias)
-    files.write_session(made, aged_session(made, content))
+    files.write_session(made, one_message_session(made, code_points(content)))
     return made
 
 

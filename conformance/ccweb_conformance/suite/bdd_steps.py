@@ -26,9 +26,7 @@ _CALLER = 2
 def _pytest_bdd_name(pattern: Pattern) -> str | parsers.StepParser:
     if isinstance(pattern, Exact):
         return pattern.text
-    if isinstance(pattern, Parse):
-        return parsers.parse(pattern.text)
-    return parsers.re(pattern.text)
+    return parsers.parse(pattern.text) if isinstance(pattern, Parse) else parsers.re(pattern.text)
 
 
 def _skipping(function: Callable[..., Any]) -> Callable[..., Any]:

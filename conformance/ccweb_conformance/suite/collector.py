@@ -5,6 +5,7 @@ run loop and the pytest plugin each build them from what they ran."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -12,14 +13,13 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.checks.attribution import (
     charged_requirements,
-    environment_fault,
     failure_level,
     proved_requirements,
     with_era_disagreement,
 )
 from ccweb_conformance.checks.ledger import Audit, SessionsLedger
 from ccweb_conformance.engine.keyword import selecting_keyword
-from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes
+from ccweb_conformance.errors import HandshakeViolation, ProtocolFailure, TargetError, causes, environment_problem
 from ccweb_conformance.reports.model import ScenarioResult, ScenarioStatus, StepResult
 from ccweb_conformance.suite.expected_failures import ExpectedFailures, load_expected_failures
 from ccweb_conformance.suite.failure_detail import failure_detail, handshake_detail
@@ -56,11 +56,10 @@ def server_gone(error: BaseException | None) -> bool:
 
 def _explain(requirements: tuple[str, ...], error: BaseException | None) -> str:
     lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
-    if error is not None:
-        if isinstance(error, AssertionError | ProtocolFailure | TargetError):
-            lines.append(str(error))
-        else:
-            lines.append(f"{type(error).__name__}: {error}")
+    if isinstance(error, AssertionError | ProtocolFailure | TargetError):
+        lines.append(str(error))
+    elif error is not None:
+        lines.append(f"{type(error).__name__}: {error}")
     return "\n".join(lines)
 
 
@@ -231,7 +230,8 @@ class ResultCollector:
         self._count_gone(error, status)
         world = self._worlds.pop(planned.nodeid, None)
         if world is not None and self.protocol_version is None:
-            self.protocol_version = self._negotiated(world)
+            with contextlib.suppress(Exception):  # the target may be down; the version is then unknown
+                self.protocol_version = world.client().protocol_version
         self.results.append(
             self._result(
                 planned, run, error, world, status=status, xfail_reason=xfail_reason, level=level, charged=charged
@@ -249,7 +249,7 @@ class ResultCollector:
             return False
         said = None if world is None else world.target.servers_said
         noted = () if world is None else world.context.exhausted
-        fault = environment_fault(error) or process_limit_problem(error, said, noted)
+        fault = environment_problem(error) or process_limit_problem(error, said, noted)
         if fault is None:
             return False
         self.startup_error = self.startup_error or fault
@@ -262,11 +262,9 @@ class ResultCollector:
             return "skipped", None
         if run.expected_failure is not None:
             return ("xfailed" if error is not None else "xpassed"), run.expected_failure
-        if error is not None and level == "SHOULD" and not self.strict:
-            return "warning", None
-        if error is not None:
-            return "failed", None
-        return "passed", None
+        if error is None:
+            return "passed", None
+        return ("warning" if level == "SHOULD" and not self.strict else "failed"), None
 
     def _result(
         self,
@@ -314,11 +312,8 @@ class ResultCollector:
     ) -> tuple[ScenarioStatus, str | None]:
         """A failure (or warning) every requirement of whose charge has a requirement entry: an expected failure,
         whatever the scenario is tagged with."""
-        judged = self.expected is not None and status in ("failed", "warning")
-        covering = self.expected.covering(charged) if judged and self.expected is not None else ()
-        if not covering:
-            return status, reason
-        return "xfailed", covering[0].reason
+        covering = self.expected.covering(charged) if self.expected and status in ("failed", "warning") else ()
+        return ("xfailed", covering[0].reason) if covering else (status, reason)
 
     def _binding(self) -> str | None:
         if self.source_names is None:
@@ -383,9 +378,3 @@ class ResultCollector:
             )
         if self._repeated.observe(error, status == "failed") >= self.stop_after and self.stop_reason is None:
             self.stop_reason = self._repeated.reason()
-
-    def _negotiated(self, world: World) -> str | None:
-        try:
-            return world.client().protocol_version
-        except Exception:  # the target may be down; the version is then unknown
-            return None

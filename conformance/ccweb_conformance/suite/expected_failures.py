@@ -77,9 +77,7 @@ class ExpectedFailure:
     @property
     def label(self) -> str:
         """How the entry is named in messages, e.g. ``requirement UNI-1``."""
-        if self.scenario is not None:
-            return f'scenario "{self.scenario}"'
-        return f"requirement {self.requirement}"
+        return f'scenario "{self.scenario}"' if self.scenario is not None else f"requirement {self.requirement}"
 
 @dataclass(frozen=True)
 class Staleness:
@@ -215,8 +213,7 @@ def load_expected_failures(path: Path) -> ExpectedFailures:
     for index, raw in enumerate(document["expected_failures"]):
         line = lines[index] if index < len(lines) else None
         if "requirement" in raw and raw["requirement"] not in known:
-            where = _entry_name(index, lines)
-            raise UsageError(f"{name}: {where}: unknown requirement {_short(raw['requirement'])}")
+            raise UsageError(f"{name}: {_entry_name(index, lines)}: unknown requirement {_short(raw['requirement'])}")
         entries.append(ExpectedFailure(raw["reason"].strip(), raw.get("scenario"), raw.get("requirement"), line))
     return ExpectedFailures(tuple(entries), name)
 

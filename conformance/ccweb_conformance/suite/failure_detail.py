@@ -30,10 +30,7 @@ def _stored(world: World) -> tuple[StoredConversation, ...]:
     shown: list[StoredConversation] = []
     for alias, conversation_id in world.ids.items():
         path = world.files.path_of(conversation_id)
-        if not os.path.lexists(path):
-            shown.append(StoredConversation(conversation_id, alias, None, "no file"))
-            continue
-        messages, note = read_stored(path)
+        messages, note = read_stored(path) if os.path.lexists(path) else (None, "no file")
         shown.append(StoredConversation(conversation_id, alias, messages, note))
     return tuple(shown)
 
@@ -49,15 +46,12 @@ def failure_detail(world: World | None, error: BaseException | None, binding: st
     elif exchange is not None:
         arguments = exchange.sent_text
     if isinstance(error, ConformanceFailure):
-        check, expected, actual, compared = error.what, error.expected, error.actual, error.compared
-        at = error.at
+        check, expected, actual, compared, at = error.what, error.expected, error.actual, error.compared, error.at
     else:
         kind = f" ({error.kind})" if isinstance(error, ProtocolFailure) else ""
         text = first_line(str(error)) if error is not None else ""
         check = f"{text}{kind}" if text else (type(error).__name__ if error is not None else "")
-        expected = actual = None
-        compared = False
-        at = "$"
+        expected, actual, compared, at = None, None, False, "$"
     return FailureDetail(
         check=check or first_line(str(error)),
         expected=expected,

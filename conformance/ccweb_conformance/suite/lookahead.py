@@ -92,10 +92,9 @@ def upcoming_sources(scenarios: Sequence[Sequence[str]], run_prefix: str) -> lis
 
 def aged_conversations(scenarios: Sequence[tuple[Sequence[str], str]]) -> list[AgedConversation]:
     """The conversations the scenarios want aged, in run order: ``(step texts, node ID)`` pairs."""
-    aged: list[AgedConversation] = []
-    for n, (steps, nodeid) in enumerate(scenarios, start=1):
-        for step in steps:
-            found = AGED_STEP.arguments(step)
-            if found is not None:
-                aged.append(AgedConversation(n, nodeid, found["alias"], found["content"], found["seconds"]))
-    return aged
+    return [
+        AgedConversation(n, nodeid, found["alias"], found["content"], found["seconds"])
+        for n, (steps, nodeid) in enumerate(scenarios, start=1)
+        for step in steps
+        if (found := AGED_STEP.arguments(step)) is not None
+    ]

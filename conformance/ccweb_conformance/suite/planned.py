@@ -27,7 +27,6 @@ __all__ = [
     "in_run_order",
     "plan_scenarios",
     "python_name",
-    "spec_requirements",
 ]
 
 MODULE_NAME = "test_conformance.py"
@@ -35,12 +34,6 @@ MODULE_NAME = "test_conformance.py"
 OUTLINE_MARKER = "parametrize"
 """The marker pytest puts on an outline's items: shown among the scenario's tags in the reports, as it always was."""
 _REQUIREMENT_ORDER = tuple(r.id for r in ccweb_spec.requirements())
-
-
-def spec_requirements(tags: Iterable[str]) -> tuple[str, ...]:
-    """The requirement IDs among ``tags``, in spec order."""
-    given = set(tags)
-    return tuple(r for r in _REQUIREMENT_ORDER if r in given)
 
 
 @dataclass(frozen=True)
@@ -71,7 +64,8 @@ class PlannedScenario:
     @property
     def requirements(self) -> tuple[str, ...]:
         """The requirement IDs it is tagged with, in spec order."""
-        return spec_requirements(self.tags)
+        tags = set(self.tags)
+        return tuple(r for r in _REQUIREMENT_ORDER if r in tags)
 
 
 
@@ -105,11 +99,9 @@ def example_ids(rows: Sequence[dict[str, str]]) -> list[str]:
         if counts[raw] == 1:
             continue
         joiner = "_" if raw and raw[-1].isdigit() else ""
-        new = f"{raw}{joiner}{suffixes[raw]}"
-        while new in ids:
+        while f"{raw}{joiner}{suffixes[raw]}" in ids:
             suffixes[raw] += 1
-            new = f"{raw}{joiner}{suffixes[raw]}"
-        ids[index] = new
+        ids[index] = f"{raw}{joiner}{suffixes[raw]}"
         suffixes[raw] += 1
     return ids
 
@@ -154,9 +146,7 @@ def plan_scenarios(features: Iterable[FeatureScenario]) -> list[tuple[PlannedSce
     """Every scenario of ``features`` in run order, planned and ready to run (an outline: one per example row)."""
     plan = []
     for found, test_name in in_run_order(features):
-        if not found.rows:
-            plan.append((_planned(found, test_name, {}, None, found.runnable[0]), found.runnable[0]))
-            continue
-        for row, example_id, pickle in zip(found.rows, example_ids(found.rows), found.runnable, strict=True):
+        ids: list[str | None] = [*example_ids(found.rows)] or [None]  # a plain scenario: one pickle, no example
+        for row, example_id, pickle in zip(found.rows or [{}], ids, found.runnable, strict=True):
             plan.append((_planned(found, test_name, row, example_id, pickle), pickle))
     return plan

@@ -12,7 +12,7 @@ from typing import Any
 from ccweb_conformance.checks.ledger import SessionsLedger, unlistable
 from ccweb_conformance.checks.outcome import declared_schema_text
 from ccweb_conformance.errors import HandshakeViolation, TargetError
-from ccweb_conformance.fixtures.conversations import ConversationFiles, cc_web_session
+from ccweb_conformance.fixtures.conversations import ConversationFiles, one_message_session
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite.ageing import EarlyFiles, write_early
 from ccweb_conformance.suite.collector import ResultCollector
@@ -140,8 +140,7 @@ class Stage:
                 part = self.workspace.part(SHARED_PREFIX)
                 self.ledger.register(part)
                 decoy = part.new_id(DECOY_ALIAS)
-                content = [{"role": "user", "content": "decoy", "timestamp": None}]
-                part.write_session(decoy, cc_web_session(decoy, content))
+                part.write_session(decoy, one_message_session(decoy, "decoy"))
                 self.decoy = (decoy, part)
             return self.decoy[0]
 

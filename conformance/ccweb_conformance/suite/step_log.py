@@ -56,20 +56,16 @@ class StepLog(Observer):
 
     def results(self) -> list[StepResult]:
         """One :class:`StepResult` per entry."""
-        results = []
         first_skipped = len(self.ran) - self.never_ran
-        for number, entry in enumerate(self.ran):
-            step = entry.step
-            duration = 0.0 if entry.stopped is None else entry.stopped - entry.started
-            results.append(
-                StepResult(
-                    step.keyword,
-                    step.text,
-                    "failed" if entry.failed else "skipped" if number >= first_skipped else "passed",
-                    duration,
-                    step.line,
-                    step.datatable,
-                    step.docstring,
-                )
+        return [
+            StepResult(
+                entry.step.keyword,
+                entry.step.text,
+                "failed" if entry.failed else "skipped" if number >= first_skipped else "passed",
+                0.0 if entry.stopped is None else entry.stopped - entry.started,
+                entry.step.line,
+                entry.step.datatable,
+                entry.step.docstring,
             )
-        return results
+            for number, entry in enumerate(self.ran)
+        ]

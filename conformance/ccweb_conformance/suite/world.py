@@ -139,14 +139,10 @@ class World:
     def list_tools(self) -> ToolListing:
         """``tools/list``, every page (the runner follows nextCursor), kept; where the server speaks two eras,
         the other era must list the same tool (D-16)."""
-        listing = list_all_tools(self.client())
-        for exchange in listing.exchanges:
-            self.record(exchange)
+        listing = self.listed(self.client())
         if self.target.other_era is not None:
             client = self.target.other_client(self.source, self.lane)
-            other = list_all_tools(client)
-            for exchange in other.exchanges:
-                self.record(exchange)
+            other = self.listed(client)
             first, second = listing.named(TOOL_NAME), other.named(TOOL_NAME)
             if max(len(first), len(second)) > 1:  # TOOL-1's own fault, whichever era shows it (a list that grows)
                 raise fail(
@@ -167,12 +163,30 @@ class World:
                 )
         return listing
 
+    def listed(self, client: McpClient) -> ToolListing:
+        """``tools/list`` on ``client``, every page, each exchange kept (see :meth:`record`)."""
+        listing = list_all_tools(client)
+        for exchange in listing.exchanges:
+            self.record(exchange)
+        return listing
+
     def call(self, arguments: Any = OMIT, name: str = TOOL_NAME) -> Exchange:
         """Call a tool and keep the exchange: RO-1 right after it and, where the server speaks two eras, the
         same call in the other era, sent at the same time on a connection of its own (D-16)."""
         if self.observer is not None:
             self.observer.before_call(self, name, arguments)
-        exchange, other = self._call_read_only(name, arguments)
+        # RO-1 right after the call: the scenario's files are as before it; while the runner's own saves are under way
+        # (D-14) there is nothing to compare, and no time to lose
+        before = None if runner_writing() else self._fingerprints()
+        first, other = self._both_eras(name, arguments)
+        exchange = self.record(first)
+        if before is not None:
+            self._check_unchanged(
+                before,
+                exchange,
+                "RO-1: the call changed files of the sessions directory (the tool is read-only)",
+                excused_while_writing=True,
+            )
         if answered_unreadable(exchange) and not runner_writing():
             self.context.waits.record("re-read window", exchange.elapsed_ms / 1000.0)
         if self.observer is not None:
@@ -195,22 +209,6 @@ class World:
             other = pool.submit(other_client.call_tool, name, arguments)
             first = client.call_tool(name, arguments)
         return first, _OtherEraCall(other, other_client)
-
-    def _call_read_only(self, name: str, arguments: Any) -> tuple[Exchange, _OtherEraCall | None]:
-        """One call (in every era); RO-1 right after it: the scenario's files are as before the call."""
-        if runner_writing():  # the runner's own saves are under way (D-14): nothing to compare, no time to lose
-            first, other = self._both_eras(name, arguments)
-            return self.record(first), other
-        before = self._fingerprints()
-        first, other = self._both_eras(name, arguments)
-        exchange = self.record(first)
-        self._check_unchanged(
-            before,
-            exchange,
-            "RO-1: the call changed files of the sessions directory (the tool is read-only)",
-            excused_while_writing=True,
-        )
-        return exchange, other
 
     def _fingerprints(self) -> dict[str, Fingerprint | None]:
         """Times and inode of the scenario's files (any write moves ctime)."""
@@ -366,10 +364,8 @@ def declared_output_schema(target: Target) -> dict[str, Any] | None:
         listing = list_all_tools(target.client(None))
     except Exception:  # the scenarios report a target that does not answer; PLC-4 then has nothing to check
         return None
-    for tool in listing.named(TOOL_NAME)[:1]:
-        schema = tool.get("outputSchema")
-        return schema if isinstance(schema, dict) else None
-    return None
+    schema = next((tool.get("outputSchema") for tool in listing.named(TOOL_NAME)), None)
+    return schema if isinstance(schema, dict) else None
 
 
 def raise_era_disagreement(world: World) -> None:

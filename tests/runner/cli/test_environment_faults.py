@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ccweb_conformance.checks.attribution import environment_fault
 from ccweb_conformance.cli import main
+from ccweb_conformance.errors import environment_problem
 from ccweb_conformance.fixtures.conversations import ConversationFiles
 
 STARTED = "ccweb-conformance: testing "
@@ -49,7 +49,7 @@ def test_a_fixture_the_runner_cannot_write_exits_2_with_one_line(
 
 
 def test_only_the_runners_file_system_errors_are_faults() -> None:
-    assert environment_fault(OSError(errno.ENOSPC, "No space left on device", "/x/a.json")) == (
+    assert environment_problem(OSError(errno.ENOSPC, "No space left on device", "/x/a.json")) == (
         "the runner could not write its fixtures ([Errno 28] No space left on device: /x/a.json); this is the "
         "runner's environment, not the implementation: free space, or give the runner a writable sessions directory"
     )
@@ -59,10 +59,10 @@ def test_only_the_runners_file_system_errors_are_faults() -> None:
         except OSError as inner:
             raise RuntimeError("the step failed") from inner
     except RuntimeError as outer:
-        assert (environment_fault(outer) or "").startswith("the runner could not write its fixtures ([Errno 30] ")
-    assert environment_fault(OSError(errno.EPIPE, "Broken pipe")) is None
-    assert environment_fault(AssertionError("items differ")) is None
-    assert environment_fault(None) is None
+        assert (environment_problem(outer) or "").startswith("the runner could not write its fixtures ([Errno 30] ")
+    assert environment_problem(OSError(errno.EPIPE, "Broken pipe")) is None
+    assert environment_problem(AssertionError("items differ")) is None
+    assert environment_problem(None) is None
 
 
 def test_two_runs_sharing_one_sessions_directory_both_pass(tmp_path: Path) -> None:

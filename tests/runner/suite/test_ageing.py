@@ -12,10 +12,10 @@ from paths import REPO
 from pytest_bdd.feature import get_features
 
 from ccweb_conformance.cli import main
-from ccweb_conformance.fixtures.conversations import conversation_id, session_bytes
+from ccweb_conformance.fixtures.conversations import conversation_id, one_message_session, session_bytes
 from ccweb_conformance.fixtures.workspace import Workspace
 from ccweb_conformance.suite import stage
-from ccweb_conformance.suite.ageing import adopt_or_write, aged_session, left_to_wait, write_early
+from ccweb_conformance.suite.ageing import adopt_or_write, left_to_wait, write_early
 from ccweb_conformance.suite.lookahead import AgedConversation, aged_conversations
 from ccweb_conformance.suite.steps import realism_steps
 from ccweb_conformance.transport.targets import StdioTarget
@@ -66,11 +66,11 @@ def test_a_file_written_early_is_adopted_as_it_is_and_a_missing_one_is_written(t
             before.st_mtime_ns,
             before.st_ctime_ns,
         )
-        assert files.read(made) == session_bytes(aged_session(made, "aaaa"))
+        assert files.read(made) == session_bytes(one_message_session(made, "aaaa"))
         other = workspace.scenario(3)
         written = adopt_or_write(other, "alpha", "aaaa")
         assert written == conversation_id("run-003", "alpha")
-        assert other.read(written) == session_bytes(aged_session(written, "aaaa"))
+        assert other.read(written) == session_bytes(one_message_session(written, "aaaa"))
         assert workspace.leftovers() == sorted([f"{made}.json", f"{written}.json"])
         workspace.sweep()  # the run's sweep removes both, tracked as every conversation file is
         assert workspace.leftovers() == []

@@ -9,7 +9,7 @@ from typing import Any
 
 from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, regex
-from ccweb_conformance.fixtures.conversations import cc_web_session, session_bytes
+from ccweb_conformance.fixtures.conversations import cc_web_session, one_message_session, session_bytes
 from ccweb_conformance.fixtures.notation import aliases, byte_string, code_points, numbered
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 
@@ -29,11 +29,6 @@ def table_messages(datatable: list[list[str]]) -> list[dict[str, Any]]:
     if unknown:
         raise ValueError(f"unknown message columns {sorted(unknown)}; use {MESSAGE_COLUMNS}")
     return [{name: code_points(value) for name, value in zip(header, row, strict=True)} for row in rows]
-
-
-def one_message_session(conversation_id: str, content: str) -> dict[str, Any]:
-    """A cc-web session holding one user message, ``content``, with no time."""
-    return cc_web_session(conversation_id, [{"role": "user", "content": content, "timestamp": None}])
 
 
 @given(parse('a conversation "{alias}" with the messages:'))
@@ -61,22 +56,19 @@ def a_conversation_with_numbered_messages(world: World, alias: str, count: int, 
 def a_conversation_with_one_long_message(world: World, alias: str, count: int, char: str) -> None:
     """One user message made of ``count`` copies of a character."""
     conversation_id = new_id(world, alias)
-    messages = [{"role": "user", "content": code_points(char) * count, "timestamp": None}]
-    world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
+    world.files.write_session(conversation_id, one_message_session(conversation_id, code_points(char) * count))
 
 
 @given(parse('a conversation "{alias}" whose file is:'))
 def a_conversation_whose_file_is(world: World, alias: str, docstring: str) -> None:
     """A conversation file with exactly this JSON text (after placeholders)."""
-    conversation_id = new_id(world, alias)
-    world.files.write_bytes(conversation_id, aliases(docstring, world.ids).encode("utf-8"))
+    world.files.write_bytes(new_id(world, alias), aliases(docstring, world.ids).encode("utf-8"))
 
 
 @given(regex(r'conversation "(?P<alias>\w+)" is stored as the bytes "(?P<data>.*)"'))
 def conversation_stored_as_bytes(world: World, alias: str, data: str) -> None:
     """A conversation file with exactly these bytes (Python escapes)."""
-    conversation_id = new_id(world, alias)
-    world.files.write_bytes(conversation_id, byte_string(data))
+    world.files.write_bytes(new_id(world, alias), byte_string(data))
 
 
 @given(parse('no conversation "{alias}" exists'))

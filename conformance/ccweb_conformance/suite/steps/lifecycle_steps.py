@@ -162,8 +162,7 @@ def exits_at_end_of_input(world: World, seconds: int) -> None:
     process = world.target.server_process(world.source, world.lane)
     if process is None:
         raise StepSkipped(EXIT_IN_PROCESS)
-    client = world.client()
-    client.broken = True  # its input is closed: the connection is never used again
+    world.client().broken = True  # its input is closed: the connection is never used again
     stdin = process.popen.stdin
     closed_at = time.monotonic()
     if stdin is not None:

@@ -15,7 +15,8 @@ from ccweb_conformance.checks.failures import fail
 from ccweb_conformance.checks.outcome import ToolOutcome
 from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, regex, then, when
-from ccweb_conformance.suite.steps.given_steps import new_id, one_message_session
+from ccweb_conformance.fixtures.conversations import one_message_session
+from ccweb_conformance.suite.steps.given_steps import new_id
 from ccweb_conformance.suite.world import TOOL_NAME, World
 from ccweb_conformance.transport.client import OMIT, McpClient
 from ccweb_conformance.transport.parallel import overlapping, pipelined
@@ -67,8 +68,7 @@ def pipelined_calls(world: World, count: int) -> None:
     aliases = list(world.ids)
     asked = [aliases[n % len(aliases)] for n in range(count)]
     for client_for in _era_clients(world):
-        client = client_for(None)
-        exchanges = pipelined(client, TOOL_NAME, [{"conversationId": world.ids[a]} for a in asked])
+        exchanges = pipelined(client_for(None), TOOL_NAME, [{"conversationId": world.ids[a]} for a in asked])
         for alias, exchange in zip(asked, exchanges, strict=True):
             world.asked.append((alias, world.outcome_of(world.record(exchange))))
 

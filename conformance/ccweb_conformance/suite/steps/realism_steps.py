@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from ccweb_conformance.checks.failures import ConformanceFailure, fail
 from ccweb_conformance.checks.ledger import SETTLE_S
 from ccweb_conformance.engine.executor import StepSkipped
 from ccweb_conformance.engine.registry import given, parse, then, when
-from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, session_bytes
+from ccweb_conformance.fixtures.conversations import FILE_MODE, cc_web_session, one_message_session, session_bytes
 from ccweb_conformance.fixtures.notation import code_points
 from ccweb_conformance.suite.ageing import adopt_or_write, left_to_wait
 from ccweb_conformance.suite.lookahead import AGED_STEP
-from ccweb_conformance.suite.steps.given_steps import new_id, one_message_session, table_messages
+from ccweb_conformance.suite.steps.given_steps import new_id, table_messages
 from ccweb_conformance.suite.steps.then_steps import sessions_dir_unchanged
 from ccweb_conformance.suite.world import World
 
@@ -32,19 +31,11 @@ OLD_SHAPE_FIELDS = ("id", "created", "updated", "hasUnread")
 """What an old session file holds besides messages: no ``agent``, no ``title``."""
 
 
-def _messages(datatable: list[list[str]], *, timestamps: bool) -> list[dict[str, Any]]:
-    messages = table_messages(datatable)
-    if not timestamps:
-        for message in messages:
-            message["timestamp"] = None  # imported history: cc-web stored no time for it
-    return messages
-
-
 @given(parse('a conversation "{alias}" written compactly with the messages:'))
 def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """``JSON.stringify(session)`` with no indentation, raw UTF-8."""
     conversation_id = new_id(world, alias)
-    session = cc_web_session(conversation_id, _messages(datatable, timestamps=True))
+    session = cc_web_session(conversation_id, table_messages(datatable))
     world.files.write_session(conversation_id, session, compact=True)
 
 
@@ -52,7 +43,8 @@ def compact_conversation(world: World, alias: str, datatable: list[list[str]]) -
 def old_shaped_conversation(world: World, alias: str, datatable: list[list[str]]) -> None:
     """A session saved by an older cc-web: no ``agent``, no ``title``, imported messages with null timestamps."""
     conversation_id = new_id(world, alias)
-    full = cc_web_session(conversation_id, _messages(datatable, timestamps=False))
+    imported = [{**message, "timestamp": None} for message in table_messages(datatable)]  # cc-web stored no time
+    full = cc_web_session(conversation_id, imported)
     world.files.write_session(conversation_id, {name: full[name] for name in (*OLD_SHAPE_FIELDS, "messages")})
 
 
@@ -91,11 +83,10 @@ def straddling_conversation(world: World, alias: str, size: int, content: str) -
 )
 def dot_folder_inside(world: World, folder: str, alias: str, content: str) -> None:
     """``..<prefix>-<folder>/`` inside the sessions directory: in the tree, though its name starts ``..``."""
-    path = world.files.make_dot_folder(folder)
+    path = world.files.make_folder(folder, lead="..")
     world.ids[folder] = path.name
     conversation_id = new_id(world, alias)
-    session = one_message_session(conversation_id, content)
-    world.files.write_in_folder(path, conversation_id, session)
+    world.files.write_in_folder(path, conversation_id, one_message_session(conversation_id, content))
 
 
 ROOT_SKIP = (
@@ -127,16 +118,14 @@ def conversation_without_permission(world: World, alias: str) -> None:
 def conversation_saved(world: World, alias: str, content: str) -> None:
     """Create the file of a conversation that had none."""
     conversation_id = world.ids[alias]
-    session = one_message_session(conversation_id, content)
-    world.files.write_session(conversation_id, session)
+    world.files.write_session(conversation_id, one_message_session(conversation_id, content))
 
 
 @when(parse('conversation "{alias}" is repaired with the user message "{content}"'))
 def conversation_repaired(world: World, alias: str, content: str) -> None:
     """Rewrite an unreadable file in place as a valid session."""
     conversation_id = world.ids[alias]
-    session = one_message_session(conversation_id, content)
-    world.files.rewrite(conversation_id, session_bytes(session))
+    world.files.rewrite(conversation_id, session_bytes(one_message_session(conversation_id, content)))
 
 
 @when(parse('conversation "{alias}" is deleted'))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -23,7 +24,6 @@ from ccweb_conformance.fixtures.notation import aliases, code_points, numbered
 from ccweb_conformance.i18n import phrase
 from ccweb_conformance.suite.world import World, audit_sessions_dir, snapshot
 from ccweb_conformance.transport.exchange import Exchange
-from ccweb_conformance.transport.toollist import list_all_tools
 
 ITEM_COLUMNS = {
     "content": "string",
@@ -99,10 +99,8 @@ def result_is_exactly(world: World, docstring: str) -> None:
 def result_has(world: World, datatable: list[list[str]]) -> None:
     """Top-level fields of the success object; values are JSON, ``{alias}`` is an ID."""
     outcome = _success(world)
-    expected: dict[str, Any] = {}
-    for field, raw in datatable[1:]:
-        text = aliases(raw, world.ids)
-        expected[field] = text if field == "conversationId" else json.loads(text)
+    texts = {field: aliases(raw, world.ids) for field, raw in datatable[1:]}
+    expected = {field: text if field == "conversationId" else json.loads(text) for field, text in texts.items()}
     actual = {k: outcome.result.get(k, "<missing>") for k in expected}
     _check(outcome, "result fields differ", expected, actual, world=world)
 
@@ -201,8 +199,7 @@ def error_with_message(world: World, code: str) -> None:
             exchange=outcome.exchange,
             proves="ERR-1",
         )
-    registry = [e.code for e in ccweb_spec.error_codes()]
-    if code not in registry:
+    if code not in {e.code for e in ccweb_spec.error_codes()}:
         raise AssertionError(f"feature error: {code} is not in the registry")
 
 
@@ -271,19 +268,19 @@ def jsonrpc_error_not_result(world: World) -> None:
         )
 
 
-def _unknown_tool_call(world: World) -> Exchange:
-    """The scenario's last tools/call of a tool name other than the contract's."""
+def _last_call(world: World, chosen: Callable[[dict[str, Any]], bool], what: str) -> Exchange:
+    """The scenario's last request whose params ``chosen`` picks (``what`` says which, when there is none)."""
     for exchange in reversed(world.exchanges):
         params = (exchange.request or {}).get("params")
-        if isinstance(params, dict) and params.get("name") != ccweb_spec.TOOL_NAME:
+        if isinstance(params, dict) and chosen(params):
             return exchange
-    raise AssertionError("the scenario made no call of an unknown tool")
+    raise AssertionError(f"the scenario made no call {what}")
 
 
 @then("the unknown tool was answered with the JSON-RPC error -32602")
 def unknown_tool_invalid_params(world: World) -> None:
     """ERR-4 (SHOULD, D-9 as amended): -32602; fastmcp for TypeScript's -32601 is named in the hint."""
-    exchange = _unknown_tool_call(world)
+    exchange = _last_call(world, lambda params: params.get("name") != ccweb_spec.TOOL_NAME, "of an unknown tool")
     error = (exchange.response or {}).get("error")
     code: Any = error.get("code") if isinstance(error, dict) else None
     if code != INVALID_PARAMS:
@@ -305,15 +302,6 @@ def _rejected(world: World, exchange: Exchange) -> bool:
     return outcome.is_error or outcome.result.get("ok") is False
 
 
-def _non_object_call(world: World) -> Exchange:
-    """The scenario's last tools/call whose arguments were present but not an object."""
-    for exchange in reversed(world.exchanges):
-        params = (exchange.request or {}).get("params")
-        if isinstance(params, dict) and "arguments" in params and not isinstance(params["arguments"], dict):
-            return exchange
-    raise AssertionError("the scenario made no call with non-object arguments")
-
-
 @then("the call is rejected with an error, never a success")
 def rejected_never_success(world: World) -> None:
     """ARG-6 (D-13 as amended): any JSON-RPC error or error result; never a success."""
@@ -331,7 +319,7 @@ def rejected_never_success(world: World) -> None:
 @then("the rejection was a JSON-RPC error -32602 or the tool error invalid_arguments")
 def rejected_as_invalid(world: World) -> None:
     """ARG-8 (SHOULD, D-13): -32602 or invalid_arguments; the SDK's -32603 is named in the hint."""
-    exchange = _non_object_call(world)
+    exchange = _last_call(world, lambda p: not isinstance(p.get("arguments", {}), dict), "with non-object arguments")
     response = exchange.response or {}
     error = response.get("error")
     code: Any = error.get("code") if isinstance(error, dict) else None
@@ -368,17 +356,13 @@ def defaults_or_rejected(world: World) -> None:
 @then("the result object is placed as the contract allows")
 def placed_as_allowed(world: World) -> None:
     """PLC-1 and PLC-2 are checked whenever a result is read; this states it for the record."""
-    outcome = world.last_outcome()
-    if not outcome.in_structured_content and outcome.json_text_blocks == 0:
-        raise AssertionError("unreachable: tool_outcome enforces PLC-1")
+    world.last_outcome()  # every outcome was read by tool_outcome, which raises where PLC-1 or PLC-2 fails
 
 
 @then("the result carries the structured content its declared output schema requires")
 def structured_as_declared(world: World) -> None:
     """PLC-4 is checked whenever a result is read (tool_outcome); this states it for the record."""
-    outcome = world.last_outcome()
-    if world.output_schema is not None and not outcome.in_structured_content:
-        raise AssertionError("unreachable: tool_outcome enforces PLC-4")
+    world.last_outcome()  # read by tool_outcome against the declared outputSchema, which raises where PLC-4 fails
 
 
 @then("the result object is both structured content and the JSON text of a text block")
@@ -433,8 +417,7 @@ def tool_listed(world: World, name: str) -> None:
 @then(parse('the input schema of "{name}" declares exactly these properties:'))
 def input_schema_properties(world: World, name: str, datatable: list[list[str]]) -> None:
     """TOOL-2: property names, types, bounds and defaults."""
-    tool = _tool(world, name)
-    schema = tool.get("inputSchema")
+    schema = _tool(world, name).get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, dict) else None
     header, *rows = datatable
     expected: dict[str, Any] = {}
@@ -513,8 +496,7 @@ def input_schema_forbids_additional(world: World, name: str) -> None:
 def description_states_facts(world: World, name: str) -> None:
     """TOOL-3: each fact of description.yaml stated in one clause (description_check)."""
     description = _tool(world, name).get("description")
-    text = description if isinstance(description, str) else ""
-    unmet = unmet_facts(text)
+    unmet = unmet_facts(description if isinstance(description, str) else "")
     if unmet:
         raise fail(
             "the description does not state every fact of D-11",
@@ -667,9 +649,7 @@ def same_tools_after_calls(world: World) -> None:
     before = world.tool_listing
     if before is None:
         raise AssertionError("the scenario did not list the tools")
-    after = list_all_tools(world.client())
-    for exchange in after.exchanges:
-        world.record(exchange)
+    after = world.listed(world.client())
     if not json_equal(before.tools, after.tools):
         raise fail(
             "PROTO-1: tools/list changed on the same connection after the scenario's calls: the tools a server "
