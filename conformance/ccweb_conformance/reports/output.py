@@ -103,10 +103,10 @@ def write_atomically(path: Path, data: bytes) -> None:
     if number is not None:
         _write_own(number, data)
         return
-    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     if path.exists() and not path.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
         write_special(path, data)
         return
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, staged = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:

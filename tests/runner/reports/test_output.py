@@ -177,6 +177,10 @@ def test_a_report_path_that_is_a_link_replaces_the_file_it_leads_to_and_the_link
     write_atomically(link, b"new\n")
     assert (os.readlink(link), (tmp_path / "real" / "report.json").read_bytes()) == ("real/report.json", b"new\n")
     assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["report.json"]
+    dangling = tmp_path / "new.json"
+    dangling.symlink_to("real/new.json")
+    write_atomically(dangling, b"first\n")
+    assert (os.readlink(dangling), (tmp_path / "real" / "new.json").read_bytes()) == ("real/new.json", b"first\n")
 
 
 def test_spec_output_to_dev_stdout_redirected_to_a_file_writes_the_file_and_leaves_the_link(tmp_path: Path):
