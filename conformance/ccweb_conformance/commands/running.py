@@ -221,7 +221,6 @@ def run(
             workspace,
             frame.context,
             left=lambda: values.max_time - (time.perf_counter() - started),
-            interrupted=lambda: state.interrupted,
             suite=lambda alone, part: run_suite(
                 alone, live=False, workspace=part, quiet=True, context=frame.context, features=features
             ),
