@@ -170,7 +170,7 @@ def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResul
     """On GitHub Actions the annotations, then the console summary (the fuzz phase's lines and where the reports
     are before the totals), wrapped to a terminal's width: the totals line is the log's last line everywhere.
     ``safe``: the run with server text neutralised (:func:`neutral`), made once for the reports and the summary."""
-    reports: list[Path | str] = list(requested(frame.reports, "run"))
+    reports: list[Path | str] = [path for _, path in requested(frame.reports, "run")]
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
     summary = render_summary(
         run,
