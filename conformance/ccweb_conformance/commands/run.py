@@ -44,8 +44,7 @@ def main(args: argparse.Namespace) -> int:
 
         limits.ensure_descriptors()  # a limit the run cannot live with is its one line, before anything is said
         # on stderr, terminal or log alike: what starts, before seconds of imports
-        selection = options_selection(values.selection)
-        selection = chosen.label(selection) if chosen is not None else selection
+        selection = last_failed.selection_label(values.selection, chosen)
         line = f"ccweb-conformance: {redact(starting_line(values, selection), values.target.secrets)}"
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:

@@ -32,7 +32,6 @@ from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.engine_session import run_suite
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
-from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.values import RunValues
@@ -142,14 +141,13 @@ def _run_result(
     """The run model of what happened, with what the sweep found and every scenario's reproducer."""
     leftovers = frame.session.sweep()
     expected = values.selection.expected_failures
-    selected = options_selection(values.selection)
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=values.selection.strict,
-        selection=chosen.label(selected) if chosen is not None else selected,
+        selection=last_failed.selection_label(values.selection, chosen),
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(frame.context.processes.started()),
