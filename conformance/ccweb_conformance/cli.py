@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
 from ccweb_conformance import kit_version
 from ccweb_conformance.commands import REGISTRY, entry, heap, help_text
@@ -72,7 +73,8 @@ def command_module(name: str) -> ModuleType:
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
-    """The command line: every command listed; the ``chosen`` one (None: all) configured by its module."""
+    """The command line: every command listed; the ``chosen`` one (None: all) configured: its epilog
+    (``help/NAME.txt``), what its module's ``configure`` sets, its rows of the option table."""
     parser = _Parser(
         prog="ccweb-conformance",
         description="Conformance suite for the MCP tool ccweb_list_user_inputs.",
@@ -86,7 +88,11 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
             command.name, help=command.help, formatter_class=argparse.RawDescriptionHelpFormatter
         )
         if chosen is None or command.name == chosen:
+            sub.epilog = help_text(command.name)  # its examples; configure may fill in names
             command_module(command.name).configure(sub)
+            from ccweb_conformance.options import Command, add_arguments  # noqa: PLC0415 (imported by the command)
+
+            add_arguments(sub, cast("Command", command.name))
             sub.set_defaults(handler=command.name)
     return parser
 

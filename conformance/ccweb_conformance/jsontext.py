@@ -151,7 +151,6 @@ class TooManyDigits(BeyondLimits):
         super().__init__(
             f"a number with {digits:,} digits, more than the {limit:,} the runner reads (RFC 8259 allows the limit)"
         )
-        self.digits = digits
 
 
 @dataclass

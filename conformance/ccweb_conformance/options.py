@@ -515,14 +515,15 @@ def special_file(path: Path, *, own: Iterable[int] = (), status: os.stat_result 
     named = _OWN_FD.match(str(path))
     if named is not None:
         numbers.add(int(named[1]))
-    for number in numbers:
-        try:
-            mine = os.fstat(number)
-        except OSError:
-            continue
-        if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
-            return None
-    return kind
+    return None if any(open_on(number, found) for number in numbers) else kind
+
+
+def open_on(number: int, found: os.stat_result) -> bool:
+    """Whether the runner's descriptor ``number`` is open on the file ``found`` describes (False when closed)."""
+    try:
+        return os.path.samestat(os.fstat(number), found)
+    except OSError:
+        return False
 
 
 def _converter(kind: Any) -> Callable[[str], Any] | None:

@@ -24,15 +24,12 @@ from ccweb_conformance.options import (
     RunnerOptions,
     command_line,
     redact,
-    table,
     without_user_information,
 )
 
 __all__ = ["FuzzRequest", "ReportRequest", "ReportRequests", "RunValues", "Selection", "TargetSpec", "resolve_values"]
 
 PROGRAM = "ccweb-conformance"
-_DEFAULT = {row.name: row.default for row in table()}
-"""Each option's default, from the table."""
 
 
 @dataclass(frozen=True)
@@ -43,19 +40,19 @@ class TargetSpec:
     ``protocol`` is the era asked for (``--protocol``); the era negotiated is the client's, never written here.
     """
 
-    stdio: str | None = None
-    http_cmd: str | None = None
-    url: str | None = field(default=None, repr=False)
-    in_process: bool = False
-    sessions_dir: Path | None = None
-    protocol: Protocol = _DEFAULT["protocol"]
-    source_env: str = _DEFAULT["source_env"]
-    source_header: str = _DEFAULT["source_header"]
-    timeout: float = _DEFAULT["timeout"]
-    max_message_bytes: int = _DEFAULT["max_message_bytes"]
-    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    stdio: str | None
+    http_cmd: str | None
+    url: str | None = field(repr=False)
+    in_process: bool
+    sessions_dir: Path | None
+    protocol: Protocol
+    source_env: str
+    source_header: str
+    timeout: float
+    max_message_bytes: int
+    headers: tuple[tuple[str, str], ...] = field(repr=False)
     """``--header`` as (name, value) pairs."""
-    env: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    env: tuple[tuple[str, str], ...] = field(repr=False)
     """``--env`` as (name, value) pairs."""
     secrets: tuple[str, ...] = field(kw_only=True, repr=False)
     """Values no report or message may show (docs/runner.md, "Secrets")."""
@@ -154,11 +151,11 @@ class RunValues:
     selection: Selection
     fuzz: FuzzRequest
     reports: ReportRequests
-    lang: str | None = None
-    verbose: bool = False
-    max_time: float = _DEFAULT["max_time"]
-    stop_after: int = _DEFAULT["stop_after"]
-    jobs: int = _DEFAULT["jobs"]
+    lang: str | None
+    verbose: bool
+    max_time: float
+    stop_after: int
+    jobs: int
 
 
 def resolve_values(options: RunnerOptions) -> RunValues:

@@ -6,10 +6,10 @@ command being run, which declares its parser and does the work.
 
 Adding a command is one module and one line:
 
-1. ``commands/NAME.py`` defines ``configure(parser)`` (description, epilog, its options:
-   ``options.add_arguments(parser, NAME)`` for rows of the option table whose ``commands``
-   name it; only positional arguments are its own) and ``main(args) -> int`` (the exit code,
-   from ``errors.py``). Work that starts processes or writes files runs in
+1. ``commands/NAME.py`` defines ``configure(parser)`` (its description, and its positional
+   arguments, its only ones of its own: ``cli.py`` gives it the epilog ``help/NAME.txt``, which
+   ``configure`` may change, and the rows of the option table whose ``commands`` name it) and
+   ``main(args) -> int`` (the exit code, from ``errors.py``). Work that starts processes or writes files runs in
    ``framed(NAME, options, work, interrupted_detail=...)`` (signals, subreaping and sweep, the
    temporary directory, the console, the reports, the interrupt line and the exit code).
 2. One :class:`Entry` line below: its name and its one-line help; its examples, where it has some, in

@@ -20,7 +20,7 @@ from ccweb_conformance.checks.description_check import FactVerdict, check_descri
 from ccweb_conformance.commands import help_text
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, UsageError
 from ccweb_conformance.i18n import Messages, messages, pick_language
-from ccweb_conformance.options import add_arguments, special_file
+from ccweb_conformance.options import special_file
 
 __all__ = ["COMMAND", "configure", "main"]
 
@@ -31,12 +31,10 @@ MAX_DESCRIPTION_BYTES = 1 << 20
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments: TEXT, ``-`` or ``--file F``, and ``--lang``."""
+    """The command's description and its one argument of its own: TEXT or ``-`` (``--file`` and ``--lang`` are rows
+    of the option table)."""
     parser.description = help_text("check-description-about")
-    parser.epilog = help_text("check-description")
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("text", nargs="?", metavar="TEXT", help="the description, or - to read it from stdin")
-    add_arguments(parser, COMMAND)  # --file and --lang, rows of the option table
 
 
 def main(args: argparse.Namespace) -> int:

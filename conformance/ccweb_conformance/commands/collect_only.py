@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import sys
 
-from ccweb_conformance.commands.last_failed import LastFailed
+from ccweb_conformance.commands.last_failed import LastFailed, selection_label
 from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.errors import EXIT_PASSED, UsageError
 from ccweb_conformance.suite.engine_session import collect
-from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.values import RunValues
 
 __all__ = ["collect_only"]
@@ -31,9 +30,7 @@ def collect_only(values: RunValues, last_failed: LastFailed | None, features: li
     width = max(len(name) for name, _ in planned)
     for name, requirements in planned:
         print(f"{name.ljust(width)}  {','.join(requirements)}".rstrip())
-    selection = options_selection(values.selection)
-    if last_failed is not None:
-        selection = last_failed.label(selection)
+    selection = selection_label(values.selection, last_failed)
     chosen = f" (selection: {selection})" if selection else ""
     count = f"{len(planned)} scenario" if len(planned) == 1 else f"{len(planned)} scenarios"
     print(f"{count} would run{chosen}; nothing was started")

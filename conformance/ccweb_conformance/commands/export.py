@@ -12,7 +12,7 @@ from ccweb_conformance.commands.document_files import check_destination, deliver
 from ccweb_conformance.commands.frame import Frame, framed
 from ccweb_conformance.errors import EXIT_FAILED, EXIT_PASSED, RunnerError
 from ccweb_conformance.jsontext import escape_lone_surrogates
-from ccweb_conformance.options import RunnerOptions, add_arguments, resolve
+from ccweb_conformance.options import RunnerOptions, resolve
 from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import resolve_values
 
@@ -27,14 +27,13 @@ def shipped(name: str) -> Path:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The command's description, epilog and options."""
+    """The command's description and epilog (the shipped files named)."""
     parser.description = (
         "Write the suite's cases as language-neutral JSON: function-level cases a harness replays "
         "without MCP, and the MCP-level scenarios left to 'run'."
     )
     guide, guide_zh = (shipped(name) for name in GUIDES)
     parser.epilog = help_text("export").format(harness=HARNESS, guide=guide, guide_zh=guide_zh)
-    add_arguments(parser, "export")
 
 
 def render(context: RunContext) -> str:

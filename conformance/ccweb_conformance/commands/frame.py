@@ -126,7 +126,7 @@ def console_for(reports: ReportRequests, command: str) -> TextIO:
     from ccweb_conformance.commands.report_formats import requested  # noqa: PLC0415 (reports: only when asked)
     from ccweb_conformance.reports.output import is_stdout  # noqa: PLC0415
 
-    return sys.stderr if any(is_stdout(path) for path in requested(reports, command)) else sys.stdout
+    return sys.stderr if any(is_stdout(path) for _, path in requested(reports, command)) else sys.stdout
 
 
 @dataclass

@@ -29,10 +29,10 @@ from typing import Any
 
 from ccweb_conformance.reports.model import RunResult, ScenarioRef
 from ccweb_conformance.reports.output import write_atomically
-from ccweb_conformance.suite.selection import template_name
+from ccweb_conformance.suite.selection import options_selection, template_name
 from ccweb_conformance.values import Selection, TargetSpec
 
-__all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "update"]
+__all__ = ["CACHE_DIR", "CACHE_ENV", "LastFailed", "cache_dir", "choose", "record_path", "selection_label", "update"]
 
 CACHE_ENV = "CCWEB_CONFORMANCE_CACHE_DIR"
 """An environment variable naming another cache folder (the kit's own tests use it)."""
@@ -113,12 +113,15 @@ class LastFailed:
     names: tuple[str, ...]
     note: str
 
-    def label(self, selection: str | None) -> str | None:
-        """The run's selection with this one in front of it (the ``--tags`` / ``-k`` part kept)."""
-        if not self.names:
-            return selection
-        mine = f"--last-failed ({len(self.names)} scenarios)"
-        return f"{mine} {selection}" if selection else mine
+
+def selection_label(selection: Selection, chosen: LastFailed | None) -> str | None:
+    """How a run names its selection: the ``--tags`` / ``-k`` part, with ``--last-failed`` in front of it when that
+    chose scenarios (``chosen``)."""
+    label = options_selection(selection)
+    if chosen is None or not chosen.names:
+        return label
+    mine = f"--last-failed ({len(chosen.names)} scenarios)"
+    return f"{mine} {label}" if label else mine
 
 
 def choose(selection: Selection, target: TargetSpec, scenarios: Iterable[ScenarioRef]) -> LastFailed | None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ccweb_conformance.commands import help_text
 from ccweb_conformance.commands.report_formats import write_reports
 from ccweb_conformance.commands.tags import canonical_tags
 from ccweb_conformance.engine.keyword import Matcher, keyword_matches
 from ccweb_conformance.errors import EXIT_PASSED, EXIT_USAGE, UsageError
-from ccweb_conformance.options import add_arguments, resolve
+from ccweb_conformance.options import resolve
 from ccweb_conformance.reports.listing import build_listing, render_listing
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.output import is_stdout
@@ -42,13 +41,11 @@ def select(scenarios: Sequence[ScenarioRef], tags: str | None, keyword: str | No
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The ``list`` command's description, epilog and options."""
+    """The ``list`` command's description."""
     parser.description = (
         "List every requirement (ID, level, statement, criterion) and the scenarios that prove it, "
         "without starting anything."
     )
-    parser.epilog = help_text("list")
-    add_arguments(parser, "list")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -7,9 +7,8 @@ import sys
 
 import ccweb_spec
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands import help_text
 from ccweb_conformance.commands.frame import Frame, framed
-from ccweb_conformance.options import add_arguments, resolve
+from ccweb_conformance.options import resolve
 from ccweb_conformance.profile.console import render_profile
 from ccweb_conformance.profile.settings import profile_settings
 from ccweb_conformance.profile.whole_profile import run_profile
@@ -17,10 +16,8 @@ from ccweb_conformance.values import resolve_values
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The ``profile`` command's description, epilog and options."""
+    """The ``profile`` command's description."""
     parser.description = "Profile an implementation on cc-web conversations of growing size, beside the reference."
-    parser.epilog = help_text("profile")
-    add_arguments(parser, "profile")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -63,9 +63,9 @@ def formats(command: str) -> list[ReportFormat]:
     return [f for f in all_formats() if f.command == command]
 
 
-def requested(reports: ReportRequests, command: str) -> list[Path]:
-    """The report paths asked of ``command``."""
-    return [path for f in formats(command) if (path := reports.path(f.option)) is not None]
+def requested(reports: ReportRequests, command: str) -> list[tuple[ReportFormat, Path]]:
+    """The reports asked of ``command``, each with its path, in the order they are written."""
+    return [(f, path) for f in formats(command) if (path := reports.path(f.option)) is not None]
 
 
 def write_reports(document: Any, reports: ReportRequests, command: str, *, language: str, safe: Any = None) -> bool:
@@ -76,10 +76,7 @@ def write_reports(document: Any, reports: ReportRequests, command: str, *, langu
     """
     context = {"flavour": reports.cucumber_flavour, "language": language}
     written = True
-    for report in formats(command):
-        path = reports.path(report.option)
-        if path is None:
-            continue
+    for report, path in requested(reports, command):
         try:
             if report.plain_text and safe is None:
                 safe = neutral(document)

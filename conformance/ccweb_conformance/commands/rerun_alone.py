@@ -31,18 +31,17 @@ def rerun_failures(
     context: RunContext,
     *,
     left: Callable[[], float],
-    interrupted: Callable[[], bool],
     suite: Suite,
 ) -> None:
     """Set ``rerun`` on the first scenario of each group of failed scenarios, in the run of ``context``; ``left``:
     seconds of --max-time left; ``suite``: what runs one rerun.
 
-    Stops at an interrupt (the groups not reached keep ``rerun`` None)."""
+    Stops at an interrupt, raised or recorded in ``context`` (the groups not reached keep ``rerun`` None)."""
     groups = failure_groups([s for s in scenarios if s.status == "failed"])
     with context.processes.phase("rerun"):  # the processes the reruns start are reported as theirs
         try:
             for number, group in enumerate(groups, 1):
-                if interrupted():
+                if context.interrupt.interrupted:
                     return
                 group.first.rerun = rerun_alone(values, group.first, workspace.within(f"rerun{number}"), left(), suite)
         except RunInterrupted:

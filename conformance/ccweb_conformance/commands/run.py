@@ -14,7 +14,7 @@ import sys
 import ccweb_spec
 from ccweb_conformance.commands import heap, help_text, last_failed
 from ccweb_conformance.commands.tags import canonical_tags
-from ccweb_conformance.options import RunnerOptions, add_arguments, redact, resolve
+from ccweb_conformance.options import RunnerOptions, redact, resolve
 from ccweb_conformance.reports.model import ScenarioRef
 from ccweb_conformance.reports.terminal import fit_to_terminal
 from ccweb_conformance.suite.expected_failures import load_expected_failures
@@ -24,10 +24,9 @@ from ccweb_conformance.values import RunValues, resolve_values
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The ``run`` command's description, epilog and options."""
+    """The ``run`` command's description and epilog (its sessions variable named)."""
     parser.description = "Run every scenario of the features against an implementation and report per requirement."
     parser.epilog = help_text("run").replace("$SESSIONS_ENV", "$" + ccweb_spec.binding().sessions_dir_env)
-    add_arguments(parser, "run")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -45,8 +44,7 @@ def main(args: argparse.Namespace) -> int:
 
         limits.ensure_descriptors()  # a limit the run cannot live with is its one line, before anything is said
         # on stderr, terminal or log alike: what starts, before seconds of imports
-        selection = options_selection(values.selection)
-        selection = chosen.label(selection) if chosen is not None else selection
+        selection = last_failed.selection_label(values.selection, chosen)
         line = f"ccweb-conformance: {redact(starting_line(values, selection), values.target.secrets)}"
         print(fit_to_terminal(line, sys.stderr), file=sys.stderr, flush=True)
     if chosen is not None:

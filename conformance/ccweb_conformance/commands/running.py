@@ -19,8 +19,7 @@ from ccweb_conformance.commands.report_formats import requested
 from ccweb_conformance.commands.rerun_alone import rerun_failures
 from ccweb_conformance.engine.features import FeatureScenario
 from ccweb_conformance.errors import EXIT_USAGE, EnvironmentFault, RunInterrupted, UsageError
-from ccweb_conformance.fixtures.workspace import Workspace
-from ccweb_conformance.i18n import DEFAULT_LANGUAGE, messages
+from ccweb_conformance.i18n import messages
 from ccweb_conformance.options import redact
 from ccweb_conformance.reports.console import render_summary
 from ccweb_conformance.reports.failure_block import reports_line
@@ -33,10 +32,8 @@ from ccweb_conformance.reports.terminal import colour_wanted, tell
 from ccweb_conformance.suite.collector import ResultCollector
 from ccweb_conformance.suite.engine_session import run_suite
 from ccweb_conformance.suite.expected_failures import Staleness, load_expected_failures
-from ccweb_conformance.suite.selection import options_selection
 from ccweb_conformance.transport import census, signals
 from ccweb_conformance.transport.limits import process_limit_problem
-from ccweb_conformance.transport.run_context import RunContext
 from ccweb_conformance.values import RunValues
 
 
@@ -65,24 +62,16 @@ def _staleness(expected_failures: Path | None, state: signals.InterruptState, ru
 
 
 def _fuzz_after_scenarios(
-    values: RunValues,
-    state: signals.InterruptState,
-    collector: ResultCollector | None,
-    scenarios: list[ScenarioResult],
-    started: float,
-    *,
-    context: RunContext,
-    language: str = DEFAULT_LANGUAGE,
-    workspace: Workspace | None = None,
+    frame: Frame, values: RunValues, collector: ResultCollector | None, scenarios: list[ScenarioResult], started: float
 ) -> list[str]:
     """Differential fuzzing after the scenarios, unless the run was interrupted or stopped, within what is left of
-    --max-time: appends its scenario, returns its lines."""
+    --max-time, in the run's workspace: appends its scenario, returns its lines."""
     from ccweb_conformance.fuzz.settings import settings_for  # noqa: PLC0415 (no Hypothesis in it)
 
     left = values.max_time - (time.perf_counter() - started)
     stopped = collector is None or collector.stop_reason is not None
     settings = settings_for(values.fuzz, values.selection)
-    if settings is None or state.interrupted or stopped or left <= 0:
+    if settings is None or frame.state.interrupted or stopped or left <= 0:
         return []  # a run that fuzzes nothing never imports Hypothesis
     expected_failures = values.selection.expected_failures
     try:
@@ -104,18 +93,23 @@ def _fuzz_after_scenarios(
                 frozenset() if expected_failures is None else load_expected_failures(expected_failures).requirements
             )
             run = phase.run_fuzz(
-                values.target, settings, context, tolerated=tolerated, progress=counter.update, workspace=workspace
+                values.target,
+                settings,
+                frame.context,
+                tolerated=tolerated,
+                progress=counter.update,
+                workspace=frame.session.workspace(values.target.sessions_dir),
             )
         finally:
             counter.finish()
         if run.mismatch is not None or run.error is not None:
-            fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=context.exhausted)
+            fault = process_limit_problem(RuntimeError(run.error or ""), exhausted=frame.context.exhausted)
             if fault is not None:  # a server that could not start a thread at the user's process limit: not its fault
                 raise EnvironmentFault(fault)
         scenarios.append(_as_expected(report.fuzz_scenario(run), expected_failures))
-        return report.fuzz_console_lines(run, verbose=values.verbose, language=language)
+        return report.fuzz_console_lines(run, verbose=values.verbose, language=frame.language)
     except RunInterrupted:
-        return [messages(language)("fuzz.interrupted")]
+        return [messages(frame.language)("fuzz.interrupted")]
 
 
 def _target_facts(collector: ResultCollector | None) -> dict[str, Any]:
@@ -147,14 +141,13 @@ def _run_result(
     """The run model of what happened, with what the sweep found and every scenario's reproducer."""
     leftovers = frame.session.sweep()
     expected = values.selection.expected_failures
-    selected = options_selection(values.selection)
     run = RunResult(
         kit_version=kit_version(),
         spec_version=ccweb_spec.contract_version(),
         duration_s=time.perf_counter() - started,
         scenarios=scenarios,
         strict=values.selection.strict,
-        selection=chosen.label(selected) if chosen is not None else selected,
+        selection=last_failed.selection_label(values.selection, chosen),
         interrupted=frame.state.name,
         leftover_processes=[leftover.describe() for leftover in leftovers],
         processes=census.summary(frame.context.processes.started()),
@@ -175,7 +168,7 @@ def _summary(frame: Frame, run: RunResult, fuzz_lines: list[str], safe: RunResul
     """On GitHub Actions the annotations, then the console summary (the fuzz phase's lines and where the reports
     are before the totals), wrapped to a terminal's width: the totals line is the log's last line everywhere.
     ``safe``: the run with server text neutralised (:func:`neutral`), made once for the reports and the summary."""
-    reports: list[Path | str] = list(requested(frame.reports, "run"))
+    reports: list[Path | str] = [path for _, path in requested(frame.reports, "run")]
     closing = [reports_line(reports, frame.language)] if run.failed or run.counts()["warning"] else []
     summary = render_summary(
         run,
@@ -218,16 +211,7 @@ def run(
         tell(f"ccweb-conformance: error: {neutralise(redact(line, frame.secrets))}")
         return EXIT_USAGE
     scenarios = list(collector.results) if collector is not None else []
-    fuzz_lines = _fuzz_after_scenarios(
-        values,
-        state,
-        collector,
-        scenarios,
-        started,
-        context=frame.context,
-        language=frame.language,
-        workspace=workspace,
-    )
+    fuzz_lines = _fuzz_after_scenarios(frame, values, collector, scenarios, started)
     if not values.selection.no_rerun and collector is not None and not state.interrupted:  # each failure alone
         rerun_failures(
             values,
@@ -235,7 +219,6 @@ def run(
             workspace,
             frame.context,
             left=lambda: values.max_time - (time.perf_counter() - started),
-            interrupted=lambda: state.interrupted,
             suite=lambda alone, part: run_suite(
                 alone, live=False, workspace=part, quiet=True, context=frame.context, features=features
             ),

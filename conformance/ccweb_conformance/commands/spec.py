@@ -5,19 +5,16 @@ from __future__ import annotations
 import argparse
 
 from ccweb_conformance import kit_version
-from ccweb_conformance.commands import help_text
 from ccweb_conformance.commands.document_files import check_destination, deliver
 from ccweb_conformance.i18n import DEFAULT_LANGUAGE
-from ccweb_conformance.options import add_arguments, resolve
+from ccweb_conformance.options import resolve
 from ccweb_conformance.reports.living_spec import regenerate_command, render_spec
 from ccweb_conformance.suite.scenario_index import feature_scenarios
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The ``spec`` command's description, epilog and options."""
+    """The ``spec`` command's description."""
     parser.description = "Render the whole contract from the spec files and the features as Markdown."
-    parser.epilog = help_text("spec")
-    add_arguments(parser, "spec")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -89,7 +89,7 @@ class SizeSession:
         self.pid = self.target.server_pid(None)  # the server this run spawned (None: not ours)
         self.timer = TimedChannel(self.client.channel)
         self.client.channel = self.timer
-        self._guarded(self._warm_up)
+        self.guarded(self._warm_up)
 
     def _warm_up(self) -> None:
         assert self.client is not None and self.timer is not None
@@ -103,10 +103,7 @@ class SizeSession:
         self.result.idle_bytes = None if idle is None else idle.rss_bytes
 
     def first_phase(self) -> None:
-        """The first call on the large file, then calls each right after a change of the file."""
-        self._guarded(self._first_calls)
-
-    def _first_calls(self) -> None:
+        """The first call on the large file, then calls each right after a change of the file (run :meth:`guarded`)."""
         large = self.conversations
         self._write(0)
         self._call("warm-up", 2, large.large_id, 0)
@@ -118,10 +115,7 @@ class SizeSession:
                 break
 
     def repeated_phase(self) -> None:
-        """Calls on the file as the last change left it (the caller waited for it to settle)."""
-        self._guarded(self._repeated_calls)
-
-    def _repeated_calls(self) -> None:
+        """Calls on the file as the last change left it (the caller waited for it to settle; run :meth:`guarded`)."""
         large = self.conversations
         revision = self.context.workspace.revisions[large.large_id]
         self._call("repeated", 0, large.large_id, revision)  # lets a cache take the settled file
@@ -158,7 +152,8 @@ class SizeSession:
     def _sample(self) -> GroupSample | None:
         return None if self.pid is None else sample_group(self.pid)
 
-    def _guarded(self, phase: Callable[[], None]) -> None:
+    def guarded(self, phase: Callable[[], None]) -> None:
+        """Run ``phase`` (one of this session's) unless the implementation stopped answering; a stop is its failure."""
         if not self.alive:
             return
         try:

@@ -170,10 +170,10 @@ def _profile_size(
         for session in sessions:
             session.start()
         for session in sessions:
-            session.first_phase()
+            session.guarded(session.first_phase)
         workspace.wait_settled(context.settings.settle)
         for session in sessions:
-            session.repeated_phase()
+            session.guarded(session.repeated_phase)
     finally:
         for session in sessions:
             session.close()

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from ccweb_conformance.options import STDOUT, special_file
+from ccweb_conformance.options import STDOUT, open_on, special_file
 from ccweb_conformance.transport import signals
 
 __all__ = ["STDOUT", "append_to", "is_stdout", "place", "reader_may_leave", "write_atomically", "write_special"]
@@ -43,12 +43,7 @@ def own_descriptor(path: Path | str) -> int | None:
         found = os.stat(path)
     except (OSError, ValueError):
         return None
-    for number in (1, 2) if stat.S_ISREG(found.st_mode) else ():
-        with contextlib.suppress(OSError):
-            mine = os.fstat(number)
-            if (mine.st_dev, mine.st_ino) == (found.st_dev, found.st_ino):
-                return number
-    return None
+    return next((number for number in (1, 2) if stat.S_ISREG(found.st_mode) and open_on(number, found)), None)
 
 
 @contextlib.contextmanager
@@ -74,11 +69,9 @@ def reader_may_leave(stream: IO[str]) -> Iterator[None]:
 
 
 def _same_file(first: int, second: int) -> bool:
-    try:
-        one, two = os.fstat(first), os.fstat(second)
-    except OSError:
-        return False
-    return (one.st_dev, one.st_ino) == (two.st_dev, two.st_ino) and not os.isatty(first)
+    with contextlib.suppress(OSError):
+        return open_on(second, os.fstat(first)) and not os.isatty(first)
+    return False
 
 
 def _permissions() -> int:

@@ -89,8 +89,7 @@ def test_one_rerun_per_group_each_in_a_workspace_part_of_its_own(tmp_path: Path)
     passed = scenario("passed", name="passed")
     scenarios = [*same, passed, other]
     rerun_failures(
-        resolve_values(RunnerOptions()), scenarios, workspace, RunContext(), left=lambda: 60.0,
-        interrupted=lambda: False, suite=suite,
+        resolve_values(RunnerOptions()), scenarios, workspace, RunContext(), left=lambda: 60.0, suite=suite,
     )
     assert [s.rerun is not None for s in scenarios] == [True, False, False, False, True]
     assert [prefix for _, prefix in suite.calls] == [f"{workspace.prefix}-rerun1", f"{workspace.prefix}-rerun2"]
