@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Final
 
 from ccweb_conformance.jsontext import decode_utf8, read_json
@@ -194,27 +194,18 @@ def id_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+@dataclass
 class Collector:
     """Sorts incoming messages until the awaited response is found."""
 
-    def __init__(
-        self,
-        wait: Wait,
-        *,
-        answered: set[str],
-        reply: Reply,
-        answer: Answerer,
-        send_back: Callable[[dict[str, Any]], None] | None,
-        strays: set[str] | None = None,
-        inspect: Inspect | None = None,
-    ) -> None:
-        self.inspect = inspect
-        self.strays = strays if strays is not None else set()
-        self.wait = wait
-        self.answered = answered
-        self.reply = reply
-        self.answer = answer
-        self.send_back = send_back
+    wait: Wait
+    _: KW_ONLY
+    answered: set[str]
+    reply: Reply
+    answer: Answerer
+    send_back: Callable[[dict[str, Any]], None] | None
+    strays: set[str] = field(default_factory=set)
+    inspect: Inspect | None = None
 
     def take(self, message: Any) -> bool:
         """Record ``message``; True when it is the awaited response. Raises ChannelError."""

@@ -93,9 +93,6 @@ class InProcessLineIO(LineIO):
             return None
         return "stopped" if self._error is None else f"stopped with {self._error!r}"
 
-    def stderr_tail(self, lines: int = 20) -> str:
-        return ""
-
     def close(self) -> None:
         """Stop the server without waiting for pending answers (as the runner stops a process)."""
         self._stop.set()

@@ -38,9 +38,9 @@ class LineIO(ABC):
     def exit_status(self, wait: float = 0.0) -> str | None:
         """How the peer ended ("exited with code 1"), or None while it runs (after ``wait`` s)."""
 
-    @abstractmethod
     def stderr_tail(self, lines: int = 20) -> str:
         """The last lines of the peer's diagnostics ("" when there are none)."""
+        return ""
 
     @abstractmethod
     def close(self) -> None:

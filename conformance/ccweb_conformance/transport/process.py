@@ -10,7 +10,6 @@ import stat
 import subprocess
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import IO, Protocol
 
@@ -30,23 +29,19 @@ class RingBuffer:
 
     def __init__(self, limit: int = STDERR_LIMIT) -> None:
         self.limit = limit
-        self._chunks: deque[bytes] = deque()
-        self._size = 0
+        self._data = bytearray()
         self._lock = threading.Lock()
 
     def write(self, chunk: bytes) -> None:
         """Append ``chunk``, dropping the oldest bytes beyond the limit."""
         with self._lock:
-            self._chunks.append(chunk)
-            self._size += len(chunk)
-            while self._size > self.limit and len(self._chunks) > 1:
-                self._size -= len(self._chunks.popleft())
+            self._data += chunk
+            del self._data[: max(len(self._data) - self.limit, 0)]
 
     def tail(self, lines: int = 20) -> str:
         """The last ``lines`` lines, decoded leniently."""
         with self._lock:
-            data = b"".join(self._chunks)[-self.limit :]
-        text = data.decode("utf-8", errors="replace")
+            text = self._data.decode("utf-8", errors="replace")
         return "\n".join(text.splitlines()[-lines:])
 
 

@@ -387,6 +387,8 @@ class _HttpTarget(Target):
     source_header: str
     extra_headers: Mapping[str, str] = {}
     """Headers sent on every request (``--header``), e.g. Authorization."""
+    process: ServerProcess | None = None
+    """The server this target started (``--command``; one for every binding): its stderr is the channel's."""
 
     def with_headers(self, headers: Mapping[str, str]) -> _HttpTarget:
         """Send these headers on every request too."""
@@ -401,15 +403,12 @@ class _HttpTarget(Target):
         channel = httpchannel.HttpChannel(
             self.url,
             base_headers=headers,
-            stderr_tail=self._stderr_tail,
+            stderr_tail=self.process.stderr_tail if self.process is not None else None,
             label=self.description,
             limit=self.limit,
             connections=self.context.connections,
         )
         return McpClient(channel, protocol=protocol, timeout=self.timeout, name=self.client_name)
-
-    def _stderr_tail(self, lines: int) -> str:
-        return ""
 
 
 def _answers(url: str, timeout: float) -> str | None:
@@ -424,6 +423,8 @@ def _answers(url: str, timeout: float) -> str | None:
 
 class HttpCommandTarget(_HttpTarget):
     """Starts an HTTP server command on a free port and talks to it at ``url``."""
+
+    process: ServerProcess
 
     def __init__(
         self,
@@ -477,9 +478,6 @@ class HttpCommandTarget(_HttpTarget):
         tail = one_line(self.process.stderr_tail(20))
         suffix = f"; output: {tail}" if tail else ""
         raise TargetError(f"{self.description}: no HTTP answer within {deadline_s:g} s ({reason}){suffix}")
-
-    def _stderr_tail(self, lines: int) -> str:
-        return self.process.stderr_tail(lines)
 
     def close(self) -> None:
         super().close()

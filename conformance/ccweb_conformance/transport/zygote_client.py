@@ -33,6 +33,8 @@ import time
 from collections.abc import Mapping
 from typing import IO, Any
 
+import psutil
+
 from ccweb_conformance.errors import no_process_left
 from ccweb_conformance.transport.census import Census
 from ccweb_conformance.transport.process import server_environment
@@ -123,14 +125,8 @@ def _reap_orphan(pid: int) -> int | None:
     """The exit code of ``pid`` once it ended (-9 when it is gone and unknown), None while it runs."""
     try:
         done, status = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return -9
-        except PermissionError:
-            return None
-        return None
+    except ChildProcessError:  # not ours: gone, or still running (psutil tells, a signal 0 refused as running)
+        return None if psutil.pid_exists(pid) else -9
     return os.waitstatus_to_exitcode(status) if done else None
 
 
