@@ -115,15 +115,12 @@ class Mistake:
 
 def _catalogue() -> tuple[Mistake, ...]:
     data = yaml_data(files("ccweb_conformance.checks").joinpath("mistakes.yaml").read_text(encoding="utf-8"))
-    known = {f.name for f in fields(Walk)}
-    mistakes = []
-    for entry in data["mistakes"]:
+    known, mistakes = {f.name for f in fields(Walk)}, data["mistakes"]
+    for entry in mistakes:
         unknown = set(entry["walk"]) - known
         if unknown:
             raise ValueError(f"mistake {entry['id']}: unknown walk settings {sorted(unknown)}")
-        walk = Walk(**entry["walk"])
-        mistakes.append(Mistake(entry["id"], entry["requirement"], walk, entry["text"], entry["text_zh"]))
-    return tuple(mistakes)
+    return tuple(Mistake(m["id"], m["requirement"], Walk(**m["walk"]), m["text"], m["text_zh"]) for m in mistakes)
 
 
 MISTAKES = _catalogue()
