@@ -169,8 +169,7 @@ def _messages(draw: st.DrawFn) -> list[Any]:
     drawn size shrinks toward short conversations.
     """
     templates = draw(_TEMPLATES)
-    size = draw(_CONVERSATION_SIZE)
-    order = draw(_order(len(templates), size))
+    order = draw(_order(len(templates), draw(_CONVERSATION_SIZE)))
     return [templates[i] for i in order]
 
 
@@ -181,8 +180,7 @@ MESSAGES = _messages()
 def _answered_messages(draw: st.DrawFn) -> list[Any]:
     """A conversation ending with a user input that counts, after drawn messages that are mostly user inputs."""
     templates = draw(_ANSWERED_TEMPLATES)
-    size = draw(_CONVERSATION_SIZE)
-    order = draw(_order(len(templates), size))
+    order = draw(_order(len(templates), draw(_CONVERSATION_SIZE)))
     newest = draw(_NEWEST_INPUT)
     if draw(_ONE_IN[2]) == 1:  # in one conversation of two, a blank input just before it (D-1)
         return [*(templates[i] for i in order), {"role": "user", "content": draw(_BLANK)}, newest]
