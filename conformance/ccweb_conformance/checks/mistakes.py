@@ -214,11 +214,9 @@ def charged_mistake(outcome: ToolOutcome, sessions_dir: Path, source: str | None
     contract reads the call's arguments and stored file now; None when it is no success or none explains it."""
     if outcome.result.get("ok") is not True or outcome.exchange.request is None:
         return None
-    params = outcome.exchange.request.get("params")
-    arguments = params.get("arguments") if isinstance(params, dict) else None
     reference = pristine_reference()
     try:
-        parsed = reference["arguments"].parse_arguments(arguments)
+        parsed = reference["arguments"].parse_arguments(outcome.arguments)
         conversation_id = reference["tool"].target_conversation(parsed.conversation_id, source)
         messages = reference["store"].SessionStore(sessions_dir).read_messages(conversation_id)
     except reference["core"].ToolError:

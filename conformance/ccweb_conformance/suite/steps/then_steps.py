@@ -43,15 +43,9 @@ def _success(world: World) -> ToolOutcome:
             expected='{"ok": true, ...} without isError',
             actual=outcome.result,
             exchange=outcome.exchange,
-            proves=success_requirements(outcome.result, _arguments(outcome), world.source, world.requirements),
+            proves=success_requirements(outcome.result, outcome.arguments, world.source, world.requirements),
         )
     return outcome
-
-
-def _arguments(outcome: ToolOutcome) -> Any:
-    """The arguments the call sent (None when it sent none)."""
-    params = (outcome.exchange.request or {}).get("params")
-    return params.get("arguments") if isinstance(params, dict) else None
 
 
 def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any, at: str = "$", *, world: World) -> None:
