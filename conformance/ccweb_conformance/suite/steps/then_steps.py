@@ -113,13 +113,17 @@ def items_are(world: World, datatable: list[list[str]]) -> None:
     _check(outcome, "returnedCount is not the number of items", len(rows), count, "$.returnedCount", world=world)
 
 
+def _contents_are(world: World, expected: list[str]) -> None:
+    """The contents of every item of a success, in order, are ``expected``."""
+    outcome = _success(world)
+    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
+    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
+
+
 @then("the item contents are:")
 def item_contents(world: World, datatable: list[list[str]]) -> None:
     """The contents of every item, in order."""
-    outcome = _success(world)
-    expected = [code_points(row[0]) for row in datatable[1:]]
-    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
-    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
+    _contents_are(world, [code_points(row[0]) for row in datatable[1:]])
 
 
 @then("the item contents are exactly, lone surrogates included:")
@@ -143,10 +147,7 @@ def item_contents_intact(world: World, datatable: list[list[str]]) -> None:
 @then(parse('the item contents are "{first}" to "{last}"'))
 def content_sequence(world: World, first: str, last: str) -> None:
     """Item contents "<text>M" .. "<text>N", oldest first."""
-    outcome = _success(world)
-    expected = numbered(first, last)
-    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
-    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
+    _contents_are(world, numbered(first, last))
 
 
 @then("every result is the same")
