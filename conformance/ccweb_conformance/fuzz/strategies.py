@@ -151,9 +151,14 @@ def _order(templates: int, size: int) -> st.SearchStrategy[list[int]]:
     return st.lists(st.integers(0, templates - 1), min_size=size, max_size=size)
 
 
-_between = cache(st.integers)
-_one_of = cache(st.sampled_from)
-"""The strategies :func:`_count` draws from, one per bounds or values (made on first use)."""
+@cache
+def _between(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.integers(low, high)
+
+
+@cache
+def _one_of(values: tuple[int, ...]) -> st.SearchStrategy[int]:
+    return st.sampled_from(values)
 
 
 @st.composite
