@@ -59,7 +59,6 @@ def expected_object(exchange: Exchange) -> tuple[dict[str, Any] | None, str | No
     code = error.get("code") if isinstance(error, dict) else None
     expected: dict[str, Any] = {"error": code}
     if code == INVALID_ARGUMENTS:
-        params = (exchange.request or {}).get("params")
-        sent = params.get("arguments") if isinstance(params, dict) else None
+        sent = outcome.arguments
         expected["field"] = offending_fields(sent) if isinstance(sent, dict) else []
     return expected, None

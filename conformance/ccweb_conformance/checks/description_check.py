@@ -24,6 +24,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import accumulate
 
 import ccweb_spec
 from ccweb_conformance.i18n import Localised, Phrase, phrase
@@ -111,15 +112,9 @@ def _aligned(text: str) -> tuple[str, list[int]]:
     characters the index in ``text`` of the piece it came from: clauses are cut on the normalised text and
     shown as written (full-width punctuation kept)."""
     pieces = re.findall(r"\r\n|.[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]*", text, re.DOTALL)
-    out: list[str] = []
-    origin: list[int] = []
-    at = 0
-    for piece in pieces:
-        normal = normalise(piece)
-        out.append(normal)
-        origin += [at] * len(normal)
-        at += len(piece)
-    return "".join(out), origin
+    normals = [normalise(piece) for piece in pieces]
+    starts = accumulate(map(len, pieces), initial=0)  # where each piece begins in ``text`` (and the end)
+    return "".join(normals), [start for normal, start in zip(normals, starts, strict=False) for _ in normal]
 
 
 def _blank(match: re.Match[str]) -> str:

@@ -115,15 +115,12 @@ class Mistake:
 
 def _catalogue() -> tuple[Mistake, ...]:
     data = yaml_data(files("ccweb_conformance.checks").joinpath("mistakes.yaml").read_text(encoding="utf-8"))
-    known = {f.name for f in fields(Walk)}
-    mistakes = []
-    for entry in data["mistakes"]:
+    known, mistakes = {f.name for f in fields(Walk)}, data["mistakes"]
+    for entry in mistakes:
         unknown = set(entry["walk"]) - known
         if unknown:
             raise ValueError(f"mistake {entry['id']}: unknown walk settings {sorted(unknown)}")
-        walk = Walk(**entry["walk"])
-        mistakes.append(Mistake(entry["id"], entry["requirement"], walk, entry["text"], entry["text_zh"]))
-    return tuple(mistakes)
+    return tuple(Mistake(m["id"], m["requirement"], Walk(**m["walk"]), m["text"], m["text_zh"]) for m in mistakes)
 
 
 MISTAKES = _catalogue()
@@ -217,11 +214,9 @@ def charged_mistake(outcome: ToolOutcome, sessions_dir: Path, source: str | None
     contract reads the call's arguments and stored file now; None when it is no success or none explains it."""
     if outcome.result.get("ok") is not True or outcome.exchange.request is None:
         return None
-    params = outcome.exchange.request.get("params")
-    arguments = params.get("arguments") if isinstance(params, dict) else None
     reference = pristine_reference()
     try:
-        parsed = reference["arguments"].parse_arguments(arguments)
+        parsed = reference["arguments"].parse_arguments(outcome.arguments)
         conversation_id = reference["tool"].target_conversation(parsed.conversation_id, source)
         messages = reference["store"].SessionStore(sessions_dir).read_messages(conversation_id)
     except reference["core"].ToolError:

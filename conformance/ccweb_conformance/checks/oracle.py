@@ -67,8 +67,7 @@ def expected_answer(arguments: Mapping[str, Any], sessions_dir: Path) -> Expecte
         parsed = reference["arguments"].parse_arguments(arguments)
         conversation_id = reference["tool"].target_conversation(parsed.conversation_id, None)
         messages = reference["store"].SessionStore(sessions_dir).read_messages(conversation_id)
-        result: dict[str, Any] = core.list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars)
-        return Expected(result, False)
+        return Expected(core.list_user_inputs(conversation_id, messages, parsed.limit, parsed.max_chars), False)
     except core.ToolError as error:
         return Expected({"ok": False, "error": {"code": error.code}}, True)
 

@@ -34,6 +34,12 @@ class ToolOutcome:
             return "code"
         return None if self.is_error else "flag"
 
+    @property
+    def arguments(self) -> Any:
+        """The arguments the call sent (None when it sent none)."""
+        params = (self.exchange.request or {}).get("params")
+        return params.get("arguments") if isinstance(params, dict) else None
+
 
 _SAME_TYPE_EQUAL = frozenset({dict, list, str, int, float, bool, type(None)})
 """JSON's types: two values of one of them compare without the checks that mixed types need."""

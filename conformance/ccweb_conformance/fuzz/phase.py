@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import json
 import os
 import shutil
@@ -146,93 +147,81 @@ def _hypothesis_run(batch_seed: int, size: int, check: Callable[[FuzzCase], None
     property_()
 
 
-class _Driver:
-    """Runs batches against one target; remembers the smallest mismatch seen."""
+def _drive(run: FuzzRun, target: Target, workspace: Workspace, progress: Callable[[int, int], None] | None) -> None:
+    """The sweep, then batches against one target until the count, the safety bound, a mismatch or an error; the
+    smallest mismatch seen kept. ``progress``: told (calls done, differences found) after every call of the sweep
+    and of the cases."""
+    calls = itertools.count(1)
+    started = time.perf_counter()
+    shrink_deadline = 0.0
+    hasher = hashlib.sha256()
 
-    def __init__(
-        self, run: FuzzRun, target: Target, workspace: Workspace, progress: Callable[[int, int], None] | None = None
-    ) -> None:
-        self.run = run
-        self.progress = progress
-        """Told (calls done, differences found) after every call of the sweep and of the cases."""
-        self.target = target
-        self.workspace = workspace
-        self.calls = 0
-        self.started = time.perf_counter()
-        self.shrink_deadline = 0.0
-        self.hasher = hashlib.sha256()
-
-    def _out_of_time(self) -> bool:
+    def out_of_time() -> bool:
         now = time.perf_counter()
-        if self.run.mismatch is not None:
-            return now > self.shrink_deadline
-        if now - self.started > self.run.settings.bound:
-            self.run.timed_out = True
+        if run.mismatch is not None:
+            return now > shrink_deadline
+        if now - started > run.settings.bound:
+            run.timed_out = True
             return True
         return False
 
-    def _call(self, case: FuzzCase) -> Mismatch | None:
+    def call(case: FuzzCase) -> Mismatch | None:
         """One call, on a conversation named as a scenario's would be: the difference the run does not tolerate,
         or None (a target that fails is recorded as the run's error)."""
-        self.calls += 1
-        files = self.workspace.part(f"{FUZZ_PART}{self.calls}")
+        files = workspace.part(f"{FUZZ_PART}{next(calls)}")
         try:
-            mismatch = run_case(case, self.target, files, files.new_id(CASE_ALIAS))
+            mismatch = run_case(case, target, files, files.new_id(CASE_ALIAS))
         except TargetError as error:
-            self.run.error = str(error).splitlines()[0]
+            run.error = str(error).splitlines()[0]
             return None
         finally:
-            if self.progress is not None:
-                self.progress(self.run.sweep_calls + self.run.cases_run, 0 if self.run.mismatch is None else 1)
-        return None if mismatch is None or self.run.tolerates(mismatch) else mismatch
+            if progress is not None:
+                progress(run.sweep_calls + run.cases_run, 0 if run.mismatch is None else 1)
+        return None if mismatch is None or run.tolerates(mismatch) else mismatch
 
-    def check(self, case: FuzzCase) -> None:
+    def check(case: FuzzCase) -> None:
         """The property: the implementation answers like the reference core."""
-        if self.run.error is not None or self._out_of_time():
+        nonlocal shrink_deadline
+        if run.error is not None or out_of_time():
             return
-        if self.run.mismatch is None:
-            self.run.cases_run += 1
-            self.hasher.update(_case_digest_line(case))
+        if run.mismatch is None:
+            run.cases_run += 1
+            hasher.update(_case_digest_line(case))
         else:
-            self.run.shrink_calls += 1
-        mismatch = self._call(case)
+            run.shrink_calls += 1
+        mismatch = call(case)
         if mismatch is not None:
-            if self.run.mismatch is None:
-                shrink = max(self.run.settings.shrink_time, self.run.settings.bound)
-                self.shrink_deadline = time.perf_counter() + shrink
-            self.run.mismatch = mismatch
+            if run.mismatch is None:
+                shrink_deadline = time.perf_counter() + max(run.settings.shrink_time, run.settings.bound)
+            run.mismatch = mismatch
             raise FuzzMismatch(mismatch)
 
-    def batch(self, batch_seed: int, size: int) -> None:
-        """One seeded hypothesis run of ``size`` cases, shrinking a failure."""
-        try:
-            _hypothesis_run(batch_seed, size, self.check)
-        except FuzzMismatch as failure:
-            self.run.mismatch = failure.mismatch
-        except Exception:  # hypothesis gave up on the final replay (a flaky server): keep the smallest seen
-            if self.run.mismatch is None and self.run.error is None:
-                raise
-
-    def sweep(self) -> None:
-        """Every limit and the maxChars edges on one conversation, before anything is generated."""
+    if run.settings.sweep:  # every limit and the maxChars edges on one conversation, before anything is generated
         for case in sweep_cases():
-            if self.run.mismatch is not None or self.run.error is not None or self._out_of_time():
-                return
-            self.run.sweep_calls += 1
-            self.run.mismatch = self._call(case)  # None until one is found: the loop ends at the first
+            if run.mismatch is not None or run.error is not None or out_of_time():
+                break
+            run.sweep_calls += 1
+            run.mismatch = call(case)  # None until one is found: the loop ends at the first
+    try:
+        _batches(run, check)
+    finally:
+        run.digest = hasher.hexdigest()
 
-    def drive(self) -> None:
-        """The sweep, then batches until the count, the safety bound, a mismatch or an error."""
-        if self.run.settings.sweep:
-            self.sweep()
-        count = self.run.settings.count
+
+def _batches(run: FuzzRun, check: Callable[[FuzzCase], None]) -> None:
+    """Seeded hypothesis runs of ``check``, a failure shrunk, until the count, the safety bound, a mismatch or an
+    error."""
+    count = run.settings.count
+    for number in range(-(-count // BATCH) + MAX_BATCHES_OVER):
+        if run.cases_run >= count or not run.incomplete or run.timed_out:
+            break
         try:
-            for number in range(-(-count // BATCH) + MAX_BATCHES_OVER):
-                if self.run.cases_run >= count or not self.run.incomplete or self.run.timed_out:
-                    break
-                self.batch(_batch_seed(self.run.settings.seed, number), min(BATCH, count - self.run.cases_run))
-        finally:
-            self.run.digest = self.hasher.hexdigest()
+            _hypothesis_run(_batch_seed(run.settings.seed, number), min(BATCH, count - run.cases_run), check)
+        except FuzzMismatch as failure:
+            run.mismatch = failure.mismatch
+        except Exception:  # hypothesis gave up on the final replay (a flaky server): keep the smallest seen
+            if run.mismatch is None and run.error is None:
+                raise
 
 
 @contextmanager
@@ -324,7 +313,7 @@ def run_fuzz(
             run.target_description = target.description
             target.client(None)  # start it first: start-up does not count against the time limit
             with hypothesis_storage():
-                _Driver(run, target, space, progress).drive()
+                _drive(run, target, space, progress)
     except TargetError as error:
         run.error = str(error).splitlines()[0]
     finally:

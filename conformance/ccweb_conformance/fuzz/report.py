@@ -24,9 +24,8 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, indent=2)
 
 
-def mismatch_text(run: FuzzRun, mismatch: Mismatch, say: Messages | None = None) -> str:
+def mismatch_text(run: FuzzRun, mismatch: Mismatch, say: Messages) -> str:
     """The shrunk example: differences, conversation, arguments, expected vs actual, replay command."""
-    say = say or messages()
     case = mismatch.case
     lines = [
         say("fuzz.differs", difference=mismatch.differences[0]),
@@ -46,9 +45,8 @@ def mismatch_text(run: FuzzRun, mismatch: Mismatch, say: Messages | None = None)
     return "\n".join(lines)
 
 
-def fuzz_message(run: FuzzRun, say: Messages | None = None) -> str | None:
+def fuzz_message(run: FuzzRun, say: Messages) -> str | None:
     """The scenario's message: the shrunk example, the error, or None when it passed."""
-    say = say or messages()
     if run.error is not None:
         return f"{say('fuzz.could_not_run', error=run.error)}\n{say('fuzz.replay', command=run.replay)}"
     if run.mismatch is not None:
@@ -97,7 +95,7 @@ def fuzz_scenario(run: FuzzRun) -> ScenarioResult:
         requirements=requirements,
         level="MUST",
         status="passed" if run.passed and run.tolerated is None else "failed",
-        message=fuzz_message(run),
+        message=fuzz_message(run, messages()),  # English, as every report's
         duration_s=run.duration_s,
         transcript=transcript,
         baselined=run.tolerated_requirements,
@@ -110,9 +108,8 @@ def _verdict_key(run: FuzzRun) -> str:
     return "fuzz.incomplete_verdict" if run.incomplete else "fuzz.failed"
 
 
-def throughput_line(run: FuzzRun, say: Messages | None = None) -> str:
+def throughput_line(run: FuzzRun, say: Messages) -> str:
     """``fuzz: 500 of 500 cases in 9.87s (50.7 cases/s), seed 1, digest 1a2b3c4d5e6f, ...: passed``."""
-    say = say or messages()
     return say(
         "fuzz.throughput",
         cases=run.cases_run,

@@ -59,10 +59,8 @@ def mismatch_requirements(mismatch: Mismatch) -> tuple[str, ...]:
         if charged:
             return charged
     if isinstance(wanted, dict) and wanted.get("ok") is True and isinstance(got, dict) and got.get("ok") is True:
-        mistake = _mistake(mismatch, wanted, got)
-        if mistake:
+        if mistake := _mistake(mismatch, wanted, got):
             return (mistake,)
-        charged = result_requirements(wanted, got, mismatch.differences, mismatch.case.messages)
-        if charged:
+        if charged := result_requirements(wanted, got, mismatch.differences, mismatch.case.messages):
             return charged
     return touched_requirements(mismatch.differences)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Any
 
 from hypothesis import strategies as st
@@ -169,8 +169,7 @@ def _messages(draw: st.DrawFn) -> list[Any]:
     drawn size shrinks toward short conversations.
     """
     templates = draw(_TEMPLATES)
-    size = draw(_CONVERSATION_SIZE)
-    order = draw(_order(len(templates), size))
+    order = draw(_order(len(templates), draw(_CONVERSATION_SIZE)))
     return [templates[i] for i in order]
 
 
@@ -181,8 +180,7 @@ MESSAGES = _messages()
 def _answered_messages(draw: st.DrawFn) -> list[Any]:
     """A conversation ending with a user input that counts, after drawn messages that are mostly user inputs."""
     templates = draw(_ANSWERED_TEMPLATES)
-    size = draw(_CONVERSATION_SIZE)
-    order = draw(_order(len(templates), size))
+    order = draw(_order(len(templates), draw(_CONVERSATION_SIZE)))
     newest = draw(_NEWEST_INPUT)
     if draw(_ONE_IN[2]) == 1:  # in one conversation of two, a blank input just before it (D-1)
         return [*(templates[i] for i in order), {"role": "user", "content": draw(_BLANK)}, newest]
@@ -192,9 +190,10 @@ def _answered_messages(draw: st.DrawFn) -> list[Any]:
 _ANSWERED_MESSAGES = _answered_messages()
 
 
-def _suffix_sums(messages: list[Any]) -> list[int]:
-    """Code points of the newest 1, 2, 3 ... candidates (the budget edges)."""
-    return list(accumulate(len(candidate.content) for candidate in reversed(candidates(messages))))
+def budget_edges(messages: list[Any]) -> list[int]:
+    """Code points of the newest 1, 2 and 3 candidates, each less one, as is and plus one (the budget edges)."""
+    sums = accumulate(len(candidate.content) for candidate in reversed(candidates(messages)))
+    return [s + d for s in islice(sums, 3) for d in (-1, 0, 1)]
 
 
 def _count(draw: st.DrawFn, low: int, high: int, edge_values: list[int], *, valid: bool = False) -> Any:
@@ -237,8 +236,7 @@ def answered_cases(draw: st.DrawFn) -> FuzzCase:
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1], valid=True)
     window = candidates(messages)[-(int(limit) if isinstance(limit, int | float) else 15) :]
-    sums = _suffix_sums(window)
-    max_chars = _count(draw, 1, 1000, [s + d for s in sums[:3] for d in (-1, 0, 1)], valid=True)
+    max_chars = _count(draw, 1, 1000, budget_edges(window), valid=True)
     exact = draw(_ONE_IN[5]) > 0
     return FuzzCase(
         messages=messages,
@@ -255,9 +253,7 @@ def any_cases(draw: st.DrawFn) -> FuzzCase:
     messages = draw(MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1])
-    sums = _suffix_sums(messages)
-    budget_edges = [s + d for s in sums[:3] for d in (-1, 0, 1)]
-    max_chars = _count(draw, 1, 1000, budget_edges)
+    max_chars = _count(draw, 1, 1000, budget_edges(messages))
     unknown = draw(_UNKNOWN_ARGUMENT) if draw(_ONE_IN[10]) == 9 else ABSENT
     storage = draw(_ANY_STORAGE)
     conversation_id = draw(_ID_PLAN)

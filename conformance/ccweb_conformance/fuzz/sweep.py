@@ -9,11 +9,11 @@ neither, the metadata bugs were found in before.
 from __future__ import annotations
 
 from functools import cache
-from itertools import accumulate
 from typing import Any
 
 import ccweb_spec
 from ccweb_conformance.fuzz.case import FuzzCase
+from ccweb_conformance.fuzz.strategies import budget_edges
 
 MESSAGES = 52
 """User messages in the sweep's conversation: more than the largest limit."""
@@ -49,8 +49,6 @@ def sweep_cases() -> tuple[FuzzCase, ...]:
     low, high = _bounds("limit")
     cases = [FuzzCase(messages=messages, storage="pretty", limit=n) for n in range(low, high + 1)]
     low, high = _bounds("maxChars")
-    totals = accumulate(len(f"input {number}") for number in range(MESSAGES, MESSAGES - 3, -1))  # the newest three
-    sizes = [total + step for total in totals for step in (-1, 0, 1)]
-    edges = sorted({low, low + 1, high - 1, high, *(s for s in sizes if low <= s <= high)})
+    edges = sorted({low, low + 1, high - 1, high, *(s for s in budget_edges(messages) if low <= s <= high)})
     cases += [FuzzCase(messages=messages, storage="pretty", max_chars=n) for n in edges]
     return tuple(cases)

@@ -30,8 +30,7 @@ from ccweb_conformance.transport.limits import process_limit_problem
 from ccweb_conformance.transport.targets import Target
 from ccweb_conformance.values import RunValues
 
-_LEVELS = {r.id: r.level for r in ccweb_spec.requirements()}
-_STATEMENTS = {r.id: r.statement for r in ccweb_spec.requirements()}
+_REQUIREMENTS = {r.id: r for r in ccweb_spec.requirements()}
 AUDIT_FEATURE = "Run audit"
 AUDIT_FILE = "audit"
 AUDIT_SCENARIO = "After the run the sessions directory holds only what the runner wrote"
@@ -55,7 +54,7 @@ def server_gone(error: BaseException | None) -> bool:
 
 
 def _explain(requirements: tuple[str, ...], error: BaseException | None) -> str:
-    lines = [f"{r} ({_LEVELS[r]}): {_STATEMENTS[r]}" for r in requirements]
+    lines = [f"{r} ({_REQUIREMENTS[r].level}): {_REQUIREMENTS[r].statement}" for r in requirements]
     if isinstance(error, AssertionError | ProtocolFailure | TargetError):
         lines.append(str(error))
     elif error is not None:

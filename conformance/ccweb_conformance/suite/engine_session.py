@@ -97,7 +97,7 @@ def run_suite(
     try:
         _run(run, chosen)
     finally:
-        run.progress.finish()
+        run.progress.counter.finish()  # the progress line ended
     return collector
 
 

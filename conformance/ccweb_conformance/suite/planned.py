@@ -128,7 +128,6 @@ def _planned(
     markers = set(found.tags) | ({OUTLINE_MARKER} if example_id is not None else set())
     name = found.name if example_id is None else f"{found.name} [{example_id}]"
     test = test_name if example_id is None else f"{test_name}[{example_id}]"
-    names = {test, MODULE_NAME, found.feature_file, *markers}
     return PlannedScenario(
         found.feature.name,
         found.feature_file,
@@ -136,7 +135,7 @@ def _planned(
         found.line_number,
         tuple(sorted(markers)),
         test,
-        frozenset(n.casefold() for n in names),
+        frozenset(n.casefold() for n in (test, MODULE_NAME, found.feature_file, *markers)),
         tuple(row.items()),
         tuple(step.text for step in runnable.steps),
     )

@@ -40,7 +40,3 @@ class Progress:
             sys.stderr.write(f"{latest.status.upper():8} {latest.feature_file}::{latest.scenario}\n")
         else:
             self.counter.update(self.done, self.failed)
-
-    def finish(self) -> None:
-        """End the progress line."""
-        self.counter.finish()

@@ -49,6 +49,15 @@ def a_large_conversation(world: World, alias: str, size: int, content: str) -> N
     world.files.write_session(conversation_id, cc_web_session(conversation_id, messages))
 
 
+def _saved(world: World, alias: str, docstring: str) -> tuple[Any, OwnEntry, bytes]:
+    """The calls' arguments, and the conversation the runner will save during them: its entry and its bytes. Each
+    era's answers are checked on their own from now on: a save may land between them."""
+    arguments = json.loads(aliases(docstring, world.ids))
+    data = world.files.read(world.ids[alias])
+    world.eras_answer_alike = False
+    return arguments, world.files.own(world.ids[alias]), data
+
+
 @when(
     parse(
         'I call the tool {count:d} times while conversation "{alias}" is saved non-atomically '
@@ -57,12 +66,8 @@ def a_large_conversation(world: World, alias: str, size: int, content: str) -> N
 )
 def call_during_saves(world: World, count: int, alias: str, pause: int, docstring: str) -> None:
     """``count`` calls, one after the other, while another thread keeps saving the file."""
-    arguments = json.loads(aliases(docstring, world.ids))
-    conversation_id = world.ids[alias]
-    data = world.files.read(conversation_id)
-    world.eras_answer_alike = False  # each era's answer is checked on its own: a save may land between them
-    saving = NonAtomicRewriter(world.files.own(conversation_id), data, pause / 1000)
-    with world.context.waits.waited("non-atomic saves"), saving:
+    arguments, entry, data = _saved(world, alias, docstring)
+    with world.context.waits.waited("non-atomic saves"), NonAtomicRewriter(entry, data, pause / 1000):
         for _ in range(count):
             world.call_and_read(arguments)
 
@@ -97,12 +102,9 @@ def call_during_held_saves(world: World, count: int, alias: str, delay: int, doc
     stalled the server's re-reads for one call is not a server that never re-reads (one without re-reads
     is unreadable every time; a passing server warned twice in variant runs of the kit's loaded test loop).
     """
-    arguments = json.loads(aliases(docstring, world.ids))
-    conversation_id = world.ids[alias]
-    data = world.files.read(conversation_id)
-    world.eras_answer_alike = False
+    arguments, entry, data = _saved(world, alias, docstring)
     with world.context.waits.waited("non-atomic saves"):
-        _held_saves(world, count, world.files.own(conversation_id), data, delay=delay, arguments=arguments)
+        _held_saves(world, count, entry, data, delay=delay, arguments=arguments)
 
 
 def _held_saves(world: World, count: int, entry: OwnEntry, data: bytes, *, delay: int, arguments: Any) -> None:

@@ -43,15 +43,9 @@ def _success(world: World) -> ToolOutcome:
             expected='{"ok": true, ...} without isError',
             actual=outcome.result,
             exchange=outcome.exchange,
-            proves=success_requirements(outcome.result, _arguments(outcome), world.source, world.requirements),
+            proves=success_requirements(outcome.result, outcome.arguments, world.source, world.requirements),
         )
     return outcome
-
-
-def _arguments(outcome: ToolOutcome) -> Any:
-    """The arguments the call sent (None when it sent none)."""
-    params = (outcome.exchange.request or {}).get("params")
-    return params.get("arguments") if isinstance(params, dict) else None
 
 
 def _check(outcome: ToolOutcome, what: str, expected: Any, actual: Any, at: str = "$", *, world: World) -> None:
@@ -119,13 +113,17 @@ def items_are(world: World, datatable: list[list[str]]) -> None:
     _check(outcome, "returnedCount is not the number of items", len(rows), count, "$.returnedCount", world=world)
 
 
+def _contents_are(world: World, expected: list[str]) -> None:
+    """The contents of every item of a success, in order, are ``expected``."""
+    outcome = _success(world)
+    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
+    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
+
+
 @then("the item contents are:")
 def item_contents(world: World, datatable: list[list[str]]) -> None:
     """The contents of every item, in order."""
-    outcome = _success(world)
-    expected = [code_points(row[0]) for row in datatable[1:]]
-    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
-    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
+    _contents_are(world, [code_points(row[0]) for row in datatable[1:]])
 
 
 @then("the item contents are exactly, lone surrogates included:")
@@ -149,10 +147,7 @@ def item_contents_intact(world: World, datatable: list[list[str]]) -> None:
 @then(parse('the item contents are "{first}" to "{last}"'))
 def content_sequence(world: World, first: str, last: str) -> None:
     """Item contents "<text>M" .. "<text>N", oldest first."""
-    outcome = _success(world)
-    expected = numbered(first, last)
-    actual = [item.get("content") if isinstance(item, dict) else item for item in outcome.result.get("items", [])]
-    _check(outcome, "item contents differ", expected, actual, "$.items[].content", world=world)
+    _contents_are(world, numbered(first, last))
 
 
 @then("every result is the same")
@@ -173,10 +168,9 @@ def every_result_same(world: World) -> None:
 def _error(world: World, code: str) -> ToolOutcome:
     outcome = world.last_outcome()
     mismatch = outcome.error_mismatch(code)
-    if mismatch == "code":
-        raise wrong_error(f"expected the error {code}", outcome, code, mismatch)
-    if mismatch == "flag":
-        raise wrong_error("an error result must set isError: true (ERR-1)", outcome, code, mismatch)
+    if mismatch is not None:
+        what = f"expected the error {code}" if mismatch == "code" else "an error result must set isError: true (ERR-1)"
+        raise wrong_error(what, outcome, code, mismatch)
     return outcome
 
 
