@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ccweb_conformance.fuzz import edges
 from ccweb_conformance.fuzz.case import ABSENT, FuzzCase, IdPlan, Storage
-from ccweb_reference.core import candidates
+from ccweb_reference.core import Candidate, candidates
 
 ANSWERED_SHARE = (9, 10)
 """Nine draws in ten make a valid call on a readable conversation whose newest message is a user input."""
@@ -190,9 +190,10 @@ def _answered_messages(draw: st.DrawFn) -> list[Any]:
 _ANSWERED_MESSAGES = _answered_messages()
 
 
-def budget_edges(messages: list[Any]) -> list[int]:
-    """Code points of the newest 1, 2 and 3 candidates, each less one, as is and plus one (the budget edges)."""
-    sums = accumulate(len(candidate.content) for candidate in reversed(candidates(messages)))
+def budget_edges(found: list[Candidate]) -> list[int]:
+    """Code points of the newest 1, 2 and 3 of ``found`` (candidates, oldest first), each less one, as is and plus
+    one (the budget edges)."""
+    sums = accumulate(len(candidate.content) for candidate in reversed(found))
     return [s + d for s in islice(sums, 3) for d in (-1, 0, 1)]
 
 
@@ -253,7 +254,7 @@ def any_cases(draw: st.DrawFn) -> FuzzCase:
     messages = draw(MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1])
-    max_chars = _count(draw, 1, 1000, budget_edges(messages))
+    max_chars = _count(draw, 1, 1000, budget_edges(candidates(messages)))
     unknown = draw(_UNKNOWN_ARGUMENT) if draw(_ONE_IN[10]) == 9 else ABSENT
     storage = draw(_ANY_STORAGE)
     conversation_id = draw(_ID_PLAN)
