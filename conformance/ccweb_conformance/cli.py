@@ -97,12 +97,6 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _chosen(words: Sequence[str]) -> str | None:
-    """The command the words name (the first word that is not an option), if it is one."""
-    first = next((w for w in words if not w.startswith("-")), None)
-    return first if first is not None and entry(first) is not None else None
-
-
 def _config_defaults(parser: argparse.ArgumentParser, command: str) -> None:
     """Make the config file's values the defaults of the command being run (the command line wins)."""
     from ccweb_conformance.config import load_config  # noqa: PLC0415 (tomllib: only when a command runs)
@@ -151,7 +145,8 @@ def safe_console() -> None:
 
 def _dispatch(words: list[str]) -> int:
     """Parse ``words`` (config file values as defaults) and run the command they name."""
-    chosen = _chosen(words)
+    first = next((w for w in words if not w.startswith("-")), None)  # the command the words name, if it is one
+    chosen = first if first is not None and entry(first) is not None else None
     with heap.frozen():  # what the command's modules made is walked by no collection while the command runs
         with heap.importing(freeze=True):
             parser = build_parser(chosen or "")

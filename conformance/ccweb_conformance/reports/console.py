@@ -71,7 +71,11 @@ def render_summary(
     # as the plain text it is.
     raw, run = run, neutral(run) if safe is None else safe
     say = messages(language)
-    paint = _painter(color)
+
+    def paint(key: str, text: str) -> str:
+        """``text`` in the ANSI colour of label ``key`` (``console_styles.yaml``) when ``color``; else as it is."""
+        return f"{_COLOURS[key]}{text}{_RESET}" if color and key in _COLOURS else text
+
     verdict = {
         "interrupted": paint("INTERRUPTED", say("verdict.run_interrupted")),
         "failed": paint("FAIL", say("verdict.run_failed")),
@@ -170,12 +174,3 @@ def _scenario_lines(scenario: ScenarioResult, paint: _Paint, verbose: bool, say:
         problem_text = translated(scenario.detail.check, say.language) if scenario.detail else first_line(text)
         return [say("console.scenario_problem", head=head, problem=problem_text)]
     return [head, *(f"          {line}" for line in text.splitlines())]
-
-
-def _painter(enabled: bool) -> _Paint:
-    """Wraps text in the ANSI colour of a label (``console_styles.yaml``) when ``enabled``; else leaves it as is."""
-
-    def paint(key: str, text: str) -> str:
-        return f"{_COLOURS[key]}{text}{_RESET}" if enabled and key in _COLOURS else text
-
-    return paint

@@ -79,7 +79,9 @@ def build_junit(run: RunResult, language: str = DEFAULT_LANGUAGE) -> ET.Element:
         features.setdefault(scenario.feature_file, []).append(scenario)
     root = ET.Element("testsuites", name="ccweb-conformance", time=_seconds(run.duration_s))
     say = messages(language)
-    same_as = _same_as(run)
+    shown = [s for s in run.scenarios if s.status in ("failed", "warning") and s.detail is not None]
+    # each failure that says what an earlier one said, by id: the first scenario of its group
+    same_as = {id(other): group.first for group in failure_groups(shown) for other in group.others}
     unreached = {r.requirement.id for r in run.requirement_results() if r.status == "notreached"}
     suites = [
         _suite(run, feature_file, scenarios, say, same_as, unreached) for feature_file, scenarios in features.items()
@@ -99,12 +101,6 @@ def render_junit(run: RunResult, language: str = DEFAULT_LANGUAGE) -> str:
     root = build_junit(run, language)
     ET.indent(root)
     return xml_escapes(ET.tostring(root, encoding="utf-8", xml_declaration=True).decode("utf-8")) + "\n"
-
-
-def _same_as(run: RunResult) -> dict[int, ScenarioResult]:
-    """Each failure that says what an earlier one said, by ``id``: the first scenario of its group."""
-    shown = [s for s in run.scenarios if s.status in ("failed", "warning") and s.detail is not None]
-    return {id(other): group.first for group in failure_groups(shown) for other in group.others}
 
 
 def _properties(run: RunResult, say: Messages) -> list[tuple[str, str]]:
