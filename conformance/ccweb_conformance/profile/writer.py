@@ -43,9 +43,7 @@ class ProfileFiles:
 
     def wait_settled(self, seconds: float) -> None:
         """Sleep until ``seconds`` have passed since the last write."""
-        remaining = seconds - (time.monotonic() - self.last_write)
-        if remaining > 0:
-            time.sleep(remaining)
+        time.sleep(max(seconds - (time.monotonic() - self.last_write), 0.0))
 
     def remove_all(self) -> None:
         """Remove every file this profile created."""
