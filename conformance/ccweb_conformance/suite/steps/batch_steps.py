@@ -68,10 +68,12 @@ def every_answer_has_the_error_code(world: World, code: str) -> None:
         return
     number, shown, outcome = wrong[0]
     rows = ", ".join(str(n) for n in dict.fromkeys(n for n, _, _ in wrong))
-    flag = outcome.result.get("ok") is False and not outcome.is_error
-    what = (
-        f"an error result must set isError: true (ERR-1); rows {rows} did not"
-        if flag
-        else f"expected the error {code} for every row; rows {rows} were answered otherwise"
+    if outcome.result.get("ok") is False and not outcome.is_error:
+        raise wrong_error(
+            f"an error result must set isError: true (ERR-1); rows {rows} did not (row {number}: \"{shown}\")",
+            outcome, code, "flag",
+        )
+    raise wrong_error(
+        f"expected the error {code} for every row; rows {rows} were answered otherwise (row {number}: \"{shown}\")",
+        outcome, code, "code",
     )
-    raise wrong_error(f'{what} (row {number}: "{shown}")', outcome, code, "flag" if flag else "code")
