@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ccweb_conformance.fuzz import edges
 from ccweb_conformance.fuzz.case import ABSENT, FuzzCase, IdPlan, Storage
-from ccweb_reference.core import Candidate, candidates
+from ccweb_reference.core import candidates
 
 ANSWERED_SHARE = (9, 10)
 """Nine draws in ten make a valid call on a readable conversation whose newest message is a user input."""
@@ -190,10 +190,9 @@ def _answered_messages(draw: st.DrawFn) -> list[Any]:
 _ANSWERED_MESSAGES = _answered_messages()
 
 
-def budget_edges(found: list[Candidate]) -> list[int]:
-    """Code points of the newest 1, 2 and 3 of ``found`` (candidates, oldest first), each less one, as is and plus
-    one (the budget edges)."""
-    sums = accumulate(len(candidate.content) for candidate in reversed(found))
+def budget_edges(messages: list[Any]) -> list[int]:
+    """Code points of the newest 1, 2 and 3 candidates, each less one, as is and plus one (the budget edges)."""
+    sums = accumulate(len(candidate.content) for candidate in reversed(candidates(messages)))
     return [s + d for s in islice(sums, 3) for d in (-1, 0, 1)]
 
 
@@ -236,8 +235,7 @@ def answered_cases(draw: st.DrawFn) -> FuzzCase:
     messages = draw(_ANSWERED_MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1], valid=True)
-    window = candidates(messages)[-(int(limit) if isinstance(limit, int | float) else 15) :]
-    max_chars = _count(draw, 1, 1000, budget_edges(window), valid=True)
+    max_chars = _count(draw, 1, 1000, budget_edges(messages), valid=True)
     exact = draw(_ONE_IN[5]) > 0
     return FuzzCase(
         messages=messages,
@@ -254,7 +252,7 @@ def any_cases(draw: st.DrawFn) -> FuzzCase:
     messages = draw(MESSAGES)
     found = len(candidates(messages))
     limit = _count(draw, 1, 50, [found - 1, found, found + 1])
-    max_chars = _count(draw, 1, 1000, budget_edges(candidates(messages)))
+    max_chars = _count(draw, 1, 1000, budget_edges(messages))
     unknown = draw(_UNKNOWN_ARGUMENT) if draw(_ONE_IN[10]) == 9 else ABSENT
     storage = draw(_ANY_STORAGE)
     conversation_id = draw(_ID_PLAN)

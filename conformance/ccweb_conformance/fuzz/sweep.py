@@ -14,7 +14,6 @@ from typing import Any
 import ccweb_spec
 from ccweb_conformance.fuzz.case import FuzzCase
 from ccweb_conformance.fuzz.strategies import budget_edges
-from ccweb_reference.core import candidates
 
 MESSAGES = 52
 """User messages in the sweep's conversation: more than the largest limit."""
@@ -50,6 +49,6 @@ def sweep_cases() -> tuple[FuzzCase, ...]:
     low, high = _bounds("limit")
     cases = [FuzzCase(messages=messages, storage="pretty", limit=n) for n in range(low, high + 1)]
     low, high = _bounds("maxChars")
-    edges = sorted({low, low + 1, high - 1, high, *(s for s in budget_edges(candidates(messages)) if low <= s <= high)})
+    edges = sorted({low, low + 1, high - 1, high, *(s for s in budget_edges(messages) if low <= s <= high)})
     cases += [FuzzCase(messages=messages, storage="pretty", max_chars=n) for n in edges]
     return tuple(cases)

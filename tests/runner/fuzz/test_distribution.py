@@ -27,7 +27,6 @@ from ccweb_conformance.fuzz.phase import (
 from ccweb_conformance.fuzz.settings import settings_for
 from ccweb_conformance.fuzz.strategies import answered_cases, budget_edges
 from ccweb_conformance.values import FuzzRequest, Selection
-from ccweb_reference.core import candidates
 
 
 def generated_cases(run_seed: int, count: int) -> list[FuzzCase]:
@@ -49,7 +48,7 @@ CASES = generated_cases(DEFAULT.seed, DEFAULT.count)
 
 def test_the_default_phase_is_60_cases_of_seed_0_and_its_digest_is_the_runs():
     digest = hashlib.sha256(b"".join(_case_digest_line(case) for case in CASES)).hexdigest()
-    assert (DEFAULT.count, DEFAULT.seed, len(CASES), digest[:12]) == (60, 0, 60, "8a8b52fbb860")
+    assert (DEFAULT.count, DEFAULT.seed, len(CASES), digest[:12]) == (60, 0, 60, "bef95508815e")
 
 
 def test_most_cases_read_user_inputs_with_astral_characters_lone_surrogates_raw_utf8_and_over_budget():
@@ -115,18 +114,18 @@ def test_every_whitespace_character_is_in_a_user_input_of_a_third_of_the_cases()
 
 
 def test_valid_calls_draw_maxchars_at_the_newest_inputs_sizes():
-    """The budget edges of an answered conversation are drawn: before, they were computed on its candidates
-    as if they were messages, which gave none, so a valid call never met a budget ending exactly at an input."""
+    """The budget edges of an answered conversation are drawn: before, they were computed on its candidates as if
+    they were messages, which gave none, so a valid call never met a budget ending exactly at an input."""
     messages = [{"role": "user", "content": "ab"}, {"role": "assistant", "content": "x"}]
     messages.append({"role": "user", "content": "c\U0001d11e"})
-    assert budget_edges(candidates(messages)) == [1, 2, 3, 3, 4, 5]
+    assert budget_edges(messages) == [1, 2, 3, 3, 4, 5]
     seen: list[bool] = []
 
     @settings(max_examples=200, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
     @given(answered_cases())
     def draw(case: FuzzCase) -> None:
-        window = candidates(case.messages)[-(case.limit if isinstance(case.limit, int) else 15) :]
-        seen.append(case.max_chars in budget_edges(window) and case.max_chars not in (1, 2, 999, 1000))
+        seen.append(case.max_chars in budget_edges(case.messages) and case.max_chars not in (1, 2, 999, 1000))
 
     draw()
-    assert (sum(seen), len(seen)) == (35, 200)  # derandomized: the same draws each run
+    # 30-32 of 200 as Hypothesis draws them here (the count moves with what ran before in the process); 0 before
+    assert (sum(seen) >= 20, len(seen)) == (True, 200)
