@@ -168,9 +168,10 @@ def every_result_same(world: World) -> None:
 def _error(world: World, code: str) -> ToolOutcome:
     outcome = world.last_outcome()
     mismatch = outcome.error_mismatch(code)
-    if mismatch is not None:
-        what = f"expected the error {code}" if mismatch == "code" else "an error result must set isError: true (ERR-1)"
-        raise wrong_error(what, outcome, code, mismatch)
+    if mismatch == "code":
+        raise wrong_error(f"expected the error {code}", outcome, code, mismatch)
+    if mismatch == "flag":
+        raise wrong_error("an error result must set isError: true (ERR-1)", outcome, code, mismatch)
     return outcome
 
 
