@@ -92,8 +92,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     The runner's own redirected stdout or stderr is written through its descriptor; any other link is
     followed, so the rename replaces the file it leads to and the link stays.
     """
-    number = own_descriptor(path)
-    if number is not None:
+    if (number := own_descriptor(path)) is not None:
         _write_own(number, data)
         return
     if path.exists() and not path.is_file():  # /dev/stderr, /dev/null, a pipe: nothing to rename over
